@@ -1,0 +1,35 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'electron-vite'
+import react from '@vitejs/plugin-react'
+
+// One build for the three Electron processes. The main build also emits the CLI (out/main/cli.js):
+// it shares the services with the desktop app and never imports electron.
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/electron/main.ts'),
+          cli: resolve(__dirname, 'src/main/cli/main.ts')
+        }
+      }
+    }
+  },
+  preload: {
+    build: {
+      // A sandboxed preload can only require('electron'): bundle everything else into one CJS file.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' }
+      }
+    }
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
+    }
+  }
+})

@@ -1,0 +1,28 @@
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { ServiceContext } from '../services/context'
+import { demoFiles } from './demo-files'
+import { recordDemoHistory } from './demo-history'
+
+export const DEMO_FOLDER = 'demo-workspace'
+
+/**
+ * Create the demo workspace if it is not there yet, and return its id. Idempotent: the files
+ * are written only where missing (a user's edits are kept) and the history is recorded once.
+ */
+export function ensureDemoWorkspace(ctx: ServiceContext): number {
+  const folder = join(ctx.store.dataDir, DEMO_FOLDER)
+  for (const [relative, content] of Object.entries(demoFiles)) {
+    const file = join(folder, relative)
+    if (existsSync(file)) continue
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, content)
+  }
+  // The real path, so opening the same folder by hand finds this workspace rather than a twin.
+  const id = ctx.store.workspaces.open(realpathSync(folder), 'notes (demo)', { isDemo: true })
+  ctx.recorder.batch(() => {
+    if (ctx.store.workspaces.get(id)?.sessionCount === 0) recordDemoHistory(ctx.recorder, id, Date.now())
+  })
+  ctx.feed.changed(['workspaces', 'sessions'], { workspaceId: id })
+  return id
+}

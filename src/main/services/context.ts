@@ -1,0 +1,19 @@
+import type { ChangeFeed } from '../events/change-feed'
+import type { Store } from '../store/store'
+import type { Recorder } from '../transcripts/recorder'
+
+/** What the binding hosting the services can do beyond plain Node. */
+export interface Host {
+  binding: 'electron' | 'web'
+  /** Native folder dialog; only the Electron binding has one. */
+  pickFolder?: () => Promise<string | null>
+}
+
+/** Everything a service needs, passed in (no globals), so tests build one per temp folder. */
+export interface ServiceContext {
+  store: Store
+  recorder: Recorder
+  feed: ChangeFeed
+  host: Host
+  version: string
+}

@@ -1,0 +1,14 @@
+import type { Handlers } from '../rpc/dispatcher'
+import { appService } from './app-service'
+import type { ServiceContext } from './context'
+import { sessionService } from './session-service'
+import { workspaceService } from './workspace-service'
+
+/** Every contract method, implemented by the services. */
+export function createHandlers(ctx: ServiceContext): Handlers {
+  return {
+    ...appService(ctx),
+    ...workspaceService(ctx),
+    ...sessionService(ctx)
+  }
+}

@@ -1,0 +1,53 @@
+import type { Handlers } from '../rpc/dispatcher'
+import { decodeSeqCursor } from '../store/repositories/messages'
+import { toSessionSummary } from '../store/repositories/sessions'
+import type { ServiceContext } from './context'
+import { RetraceError } from '../../shared/contract'
+
+type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transcript.page' | 'search.messages'>
+
+export function sessionService({ store }: ServiceContext): SessionHandlers {
+  return {
+    'sessions.list': (input) => {
+      if (!store.workspaces.get(input.workspaceId)) {
+        throw new RetraceError('NOT_FOUND', `No workspace with id ${input.workspaceId}. Open the folder again from the first screen.`)
+      }
+      const page = store.sessions.list(input)
+      return { items: page.items.map(toSessionSummary), nextCursor: page.nextCursor }
+    },
+
+    'sessions.get': ({ sessionId }) => {
+      const record = store.sessions.require(sessionId)
+      return {
+        ...toSessionSummary(record),
+        cwd: record.cwd,
+        forkSeq: record.forkSeq,
+        contextStartSeq: record.contextStartSeq,
+        parent: store.sessions.ref(record.parentRowId),
+        predecessor: store.sessions.ref(record.predecessorRowId),
+        successors: store.sessions.successors(record.rowId),
+        children: store.sessions.children(record.rowId),
+        checkpoints: store.checkpoints.list(record.rowId)
+      }
+    },
+
+    'transcript.page': ({ sessionId, transcript, direction, cursor, limit }) => {
+      const record = store.sessions.require(sessionId)
+      const view = { sessionRowId: record.rowId, sessionUid: record.id, transcript, contextStartSeq: record.contextStartSeq }
+      const bound = cursor ? decodeSeqCursor(cursor) : null
+      const page = store.messages.page(view, direction, bound, limit)
+      const total = transcript === 'display' ? record.messageCount : store.messages.countContext(record.rowId, record.contextStartSeq)
+      return { ...page, total }
+    },
+
+    'search.messages': ({ query, workspaceId, cursor, limit }) => {
+      const offset = cursor ? decodeSeqCursor(cursor) : 0
+      const hits = store.messages.search(query, { workspaceId, limit: limit + 1, offset })
+      if (hits === null) throw new RetraceError('VALIDATION', 'Type at least one letter or digit to search for.')
+      return {
+        items: hits.slice(0, limit),
+        nextCursor: hits.length > limit ? String(offset + limit) : null
+      }
+    }
+  }
+}

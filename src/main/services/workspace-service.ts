@@ -1,0 +1,52 @@
+import { RetraceError, type WorkspaceSummary } from '../../shared/contract'
+import { ensureDemoWorkspace } from '../demo/demo-workspace'
+import type { Handlers } from '../rpc/dispatcher'
+import type { ServiceContext } from './context'
+import { folderName, listSubfolders, resolveReadableFolder } from './folder-access'
+
+type WorkspaceHandlers = Pick<
+  Handlers,
+  'workspaces.listRecent' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.get' | 'workspaces.pickFolder' | 'folders.list'
+>
+
+export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
+  const { store } = ctx
+  const requireWorkspace = (id: number): WorkspaceSummary => {
+    const workspace = store.workspaces.get(id)
+    if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${id}. Open the folder again from the first screen.`)
+    return workspace
+  }
+
+  return {
+    'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit) }),
+
+    'workspaces.open': ({ path }) => {
+      const id = openWorkspace(ctx, path)
+      return requireWorkspace(id)
+    },
+
+    'workspaces.openDemo': () => {
+      const id = ensureDemoWorkspace(ctx)
+      return requireWorkspace(id)
+    },
+
+    'workspaces.get': ({ workspaceId }) => requireWorkspace(workspaceId),
+
+    'workspaces.pickFolder': async () => {
+      if (!ctx.host.pickFolder) {
+        throw new RetraceError('UNSUPPORTED', 'This window has no native folder dialog; type the folder path instead.')
+      }
+      return { path: await ctx.host.pickFolder() }
+    },
+
+    'folders.list': ({ path }) => listSubfolders(path)
+  }
+}
+
+/** Validate a folder and remember it as a workspace; returns its id. */
+export function openWorkspace(ctx: ServiceContext, requestedPath: string): number {
+  const path = resolveReadableFolder(requestedPath)
+  const id = ctx.store.workspaces.open(path, folderName(path))
+  ctx.feed.changed(['workspaces'], { workspaceId: id })
+  return id
+}

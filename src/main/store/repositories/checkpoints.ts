@@ -1,0 +1,47 @@
+import type { Checkpoint } from '../../../shared/contract'
+import type { Db } from '../database'
+
+interface CheckpointRow {
+  turn: number
+  messages_before: number
+  invalidated: number
+  created_at: number
+}
+
+/** Chat checkpoints: one per closed turn of a session. */
+export class CheckpointRepository {
+  private readonly insertStmt
+  private readonly listStmt
+  private readonly copyStmt
+
+  constructor(db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO checkpoints (session_id, turn, messages_before, created_at) VALUES (@sessionRowId, @turn, @messagesBefore, @createdAt)
+       ON CONFLICT (session_id, turn) DO NOTHING`
+    )
+    this.listStmt = db.prepare('SELECT turn, messages_before, invalidated, created_at FROM checkpoints WHERE session_id = ? ORDER BY turn')
+    this.copyStmt = db.prepare(
+      `INSERT INTO checkpoints (session_id, turn, messages_before, journal_scope_id, invalidated, created_at)
+       SELECT @to, turn, messages_before, journal_scope_id, invalidated, created_at FROM checkpoints
+       WHERE session_id = @from AND turn < @beforeTurn`
+    )
+  }
+
+  create(checkpoint: { sessionRowId: number; turn: number; messagesBefore: number; createdAt: number }): void {
+    this.insertStmt.run(checkpoint)
+  }
+
+  list(sessionRowId: number): Checkpoint[] {
+    return (this.listStmt.all(sessionRowId) as CheckpointRow[]).map((row) => ({
+      turn: row.turn,
+      messagesBefore: row.messages_before,
+      invalidated: row.invalidated === 1,
+      createdAt: row.created_at
+    }))
+  }
+
+  /** A fork keeps the checkpoints of the turns it copied. */
+  copyBefore(fromRowId: number, toRowId: number, beforeTurn: number): void {
+    this.copyStmt.run({ from: fromRowId, to: toRowId, beforeTurn })
+  }
+}

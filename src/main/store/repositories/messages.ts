@@ -1,0 +1,250 @@
+import type { Message, MessageRole, SearchHit, SnippetPart, SourceRef, TranscriptKind, Usage } from '../../../shared/contract'
+import { RetraceError } from '../../../shared/contract'
+import type { Db } from '../database'
+import { toFtsQuery } from '../fts-query'
+
+export interface NewMessage {
+  sessionRowId: number
+  seq: number
+  turn: number
+  role: MessageRole
+  content: string
+  toolName?: string | null
+  toolCallId?: string | null
+  toolInput?: unknown
+  isError?: boolean
+  inContext?: boolean
+  model?: string | null
+  usage?: Usage | null
+  createdAt?: number | null
+  sourceRef?: SourceRef | null
+}
+
+/** Which transcript to read: the display one, or the context one from its start seq. */
+export interface TranscriptView {
+  sessionRowId: number
+  sessionUid: string
+  transcript: TranscriptKind
+  contextStartSeq: number
+}
+
+interface MessageRow {
+  id: number
+  seq: number
+  turn: number
+  role: MessageRole
+  content: string
+  tool_name: string | null
+  tool_call_id: string | null
+  tool_input: string | null
+  is_error: number
+  in_context: number
+  model: string | null
+  input_tokens: number | null
+  output_tokens: number | null
+  cache_read_tokens: number | null
+  cache_write_tokens: number | null
+  cost_usd: number | null
+  created_at: number | null
+  source_ref: string | null
+}
+
+const COLUMNS = `id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context, model,
+  input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref`
+
+// The context transcript is the display transcript from context_start_seq on, minus what a
+// compaction took out of the model's view. Both filters ride on the (session_id, seq) index.
+const CONTEXT_FILTER = 'AND seq >= @start AND in_context = 1'
+
+/** Messages of the display transcript (and, derived from it, the context transcript). */
+export class MessageRepository {
+  private readonly insertStmt
+  private readonly pageStatements = new Map<string, ReturnType<Db['prepare']>>()
+  private readonly countContextStmt
+  private readonly searchAllStmt
+  private readonly searchWorkspaceStmt
+  private readonly copyPrefixStmt
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
+         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref)
+       VALUES (@sessionRowId, @seq, @turn, @role, @content, @toolName, @toolCallId, @toolInput, @isError, @inContext,
+         @model, @inputTokens, @outputTokens, @cacheReadTokens, @cacheWriteTokens, @costUsd, @createdAt, @sourceRef)`
+    )
+    this.countContextStmt = db.prepare(`SELECT count(*) AS n FROM messages WHERE session_id = @session ${CONTEXT_FILTER}`)
+    const searchSelect = `SELECT m.id, m.seq, m.turn, m.role, m.created_at, s.uid AS session_uid, s.title AS session_title,
+        w.id AS workspace_id, w.name AS workspace_name,
+        snippet(messages_fts, -1, char(1), char(2), '…', 16) AS snippet
+      FROM messages_fts
+      JOIN messages m ON m.id = messages_fts.rowid
+      JOIN sessions s ON s.id = m.session_id
+      JOIN workspaces w ON w.id = s.workspace_id
+      WHERE messages_fts MATCH @match`
+    this.searchAllStmt = db.prepare(`${searchSelect} ORDER BY rank LIMIT @limit OFFSET @offset`)
+    this.searchWorkspaceStmt = db.prepare(`${searchSelect} AND s.workspace_id = @workspaceId ORDER BY rank LIMIT @limit OFFSET @offset`)
+    this.copyPrefixStmt = db.prepare(
+      `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
+         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref)
+       SELECT @to, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
+         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref
+       FROM messages WHERE session_id = @from AND seq < @beforeSeq ORDER BY seq`
+    )
+  }
+
+  insert(message: NewMessage): number {
+    const usage = message.usage
+    const result = this.insertStmt.run({
+      sessionRowId: message.sessionRowId,
+      seq: message.seq,
+      turn: message.turn,
+      role: message.role,
+      content: message.content,
+      toolName: message.toolName ?? null,
+      toolCallId: message.toolCallId ?? null,
+      toolInput: message.toolInput === undefined || message.toolInput === null ? null : JSON.stringify(message.toolInput),
+      isError: message.isError ? 1 : 0,
+      inContext: message.inContext === false ? 0 : 1,
+      model: message.model ?? null,
+      inputTokens: usage?.inputTokens ?? null,
+      outputTokens: usage?.outputTokens ?? null,
+      cacheReadTokens: usage?.cacheReadTokens ?? null,
+      cacheWriteTokens: usage?.cacheWriteTokens ?? null,
+      costUsd: usage?.costUsd ?? null,
+      createdAt: message.createdAt ?? null,
+      sourceRef: message.sourceRef ? JSON.stringify(message.sourceRef) : null
+    })
+    return Number(result.lastInsertRowid)
+  }
+
+  /** Copy the first `beforeSeq` display messages of one session into another (a fork's prefix). */
+  copyPrefix(fromRowId: number, toRowId: number, beforeSeq: number): number {
+    return this.copyPrefixStmt.run({ from: fromRowId, to: toRowId, beforeSeq }).changes
+  }
+
+  /**
+   * One page of a transcript in ascending seq order. `after`/`before` are exclusive seq bounds;
+   * without a bound, `after` starts at the beginning and `before` at the end.
+   */
+  page(view: TranscriptView, direction: 'after' | 'before', boundSeq: number | null, limit: number) {
+    const statement = this.pageStatement(view.transcript, direction, boundSeq !== null)
+    const rows = statement.all({ session: view.sessionRowId, start: view.contextStartSeq, bound: boundSeq, limit: limit + 1 }) as MessageRow[]
+    const more = rows.length > limit
+    const pageRows = rows.slice(0, limit)
+    if (direction === 'before') pageRows.reverse()
+    const items = pageRows.map((row) => toMessage(row, view.sessionUid))
+    const first = items[0]
+    const last = items.at(-1)
+    // The side we paged toward is known from the extra row; the other side exists iff we came from a bound.
+    const hasBefore = direction === 'before' ? more : boundSeq !== null && first !== undefined
+    const hasAfter = direction === 'after' ? more : boundSeq !== null && last !== undefined
+    return {
+      items,
+      beforeCursor: hasBefore && first ? String(first.seq) : null,
+      afterCursor: hasAfter && last ? String(last.seq) : null
+    }
+  }
+
+  countContext(sessionRowId: number, contextStartSeq: number): number {
+    return (this.countContextStmt.get({ session: sessionRowId, start: contextStartSeq }) as { n: number }).n
+  }
+
+  /** Full-text search, best match first; offset paging because rank order has no stable key. */
+  search(query: string, options: { workspaceId?: number | undefined; limit: number; offset: number }): SearchHit[] | null {
+    const match = toFtsQuery(query)
+    if (!match) return null
+    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId }
+    const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
+    const rows = statement.all(params) as {
+      id: number
+      seq: number
+      turn: number
+      role: MessageRole
+      created_at: number | null
+      session_uid: string
+      session_title: string
+      workspace_id: number
+      workspace_name: string
+      snippet: string
+    }[]
+    return rows.map((row) => ({
+      messageId: row.id,
+      sessionId: row.session_uid,
+      sessionTitle: row.session_title,
+      workspaceId: row.workspace_id,
+      workspaceName: row.workspace_name,
+      seq: row.seq,
+      turn: row.turn,
+      role: row.role,
+      createdAt: row.created_at,
+      snippet: splitSnippet(row.snippet)
+    }))
+  }
+
+  private pageStatement(transcript: TranscriptKind, direction: 'after' | 'before', bounded: boolean) {
+    const key = `${transcript}|${direction}|${bounded}`
+    let statement = this.pageStatements.get(key)
+    if (!statement) {
+      const filter = transcript === 'context' ? CONTEXT_FILTER : ''
+      const bound = bounded ? (direction === 'after' ? 'AND seq > @bound' : 'AND seq < @bound') : ''
+      const order = direction === 'after' ? 'ASC' : 'DESC'
+      statement = this.db.prepare(
+        `SELECT ${COLUMNS} FROM messages WHERE session_id = @session ${filter} ${bound} ORDER BY seq ${order} LIMIT @limit`
+      )
+      this.pageStatements.set(key, statement)
+    }
+    return statement
+  }
+}
+
+/** Transcript cursors are the exclusive seq bound, as a string. */
+export function decodeSeqCursor(cursor: string): number {
+  if (!/^\d{1,12}$/.test(cursor)) {
+    throw new RetraceError('VALIDATION', 'The transcript cursor is not valid; reload the transcript.')
+  }
+  return Number(cursor)
+}
+
+/** FTS5 snippet() marks matches with \x01 … \x02; split into parts the renderer escapes itself. */
+export function splitSnippet(snippet: string): SnippetPart[] {
+  const parts: SnippetPart[] = []
+  for (const [index, chunk] of snippet.split('\u0001').entries()) {
+    if (index === 0) {
+      if (chunk) parts.push({ text: chunk, match: false })
+      continue
+    }
+    const [matched = '', rest = ''] = chunk.split('\u0002')
+    if (matched) parts.push({ text: matched, match: true })
+    if (rest) parts.push({ text: rest, match: false })
+  }
+  return parts
+}
+
+function toMessage(row: MessageRow, sessionUid: string): Message {
+  const hasUsage = row.input_tokens !== null || row.output_tokens !== null
+  return {
+    id: row.id,
+    sessionId: sessionUid,
+    seq: row.seq,
+    turn: row.turn,
+    role: row.role,
+    content: row.content,
+    toolName: row.tool_name,
+    toolCallId: row.tool_call_id,
+    toolInput: row.tool_input === null ? null : (JSON.parse(row.tool_input) as Message['toolInput']),
+    isError: row.is_error === 1,
+    model: row.model,
+    usage: hasUsage
+      ? {
+          inputTokens: row.input_tokens ?? 0,
+          outputTokens: row.output_tokens ?? 0,
+          cacheReadTokens: row.cache_read_tokens ?? 0,
+          cacheWriteTokens: row.cache_write_tokens ?? 0,
+          costUsd: row.cost_usd
+        }
+      : null,
+    createdAt: row.created_at,
+    inContext: row.in_context === 1,
+    sourceRef: row.source_ref === null ? null : (JSON.parse(row.source_ref) as SourceRef)
+  }
+}

@@ -1,0 +1,291 @@
+import { RetraceError, type SessionKind, type SessionRef, type SessionSummary } from '../../../shared/contract'
+import type { Db } from '../database'
+import { toFtsQuery } from '../fts-query'
+
+/** A session as stored, with the internal row ids the other repositories key on. */
+export interface SessionRecord extends SessionSummary {
+  rowId: number
+  parentRowId: number | null
+  predecessorRowId: number | null
+  forkSeq: number | null
+  contextStartSeq: number
+  cwd: string | null
+  sourceSessionId: string | null
+}
+
+export interface NewSession {
+  uid: string
+  workspaceId: number
+  source: string
+  sourceSessionId?: string | null
+  title: string
+  kind: SessionKind
+  parentRowId?: number | null
+  forkSeq?: number | null
+  depth?: number
+  predecessorRowId?: number | null
+  model?: string | null
+  cwd?: string | null
+  createdAt: number
+}
+
+export interface SessionListFilter {
+  workspaceId: number
+  query?: string | undefined
+  source?: string | undefined
+  cursor?: string | null | undefined
+  limit: number
+}
+
+/** Counters and usage folded into a session after messages are appended. */
+export interface SessionProgress {
+  messageCount: number
+  turnCount: number
+  updatedAt: number
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+  costUsd: number | null
+  model: string | null
+}
+
+interface SessionRow {
+  id: number
+  uid: string
+  workspace_id: number
+  source: string
+  source_session_id: string | null
+  title: string
+  kind: SessionKind
+  parent_id: number | null
+  parent_uid: string | null
+  fork_seq: number | null
+  depth: number
+  predecessor_id: number | null
+  predecessor_uid: string | null
+  status: 'active' | 'closed'
+  model: string | null
+  cwd: string | null
+  created_at: number
+  updated_at: number
+  message_count: number
+  turn_count: number
+  context_start_seq: number
+  input_tokens: number
+  output_tokens: number
+  cache_read_tokens: number
+  cache_write_tokens: number
+  cost_usd: number | null
+}
+
+const SELECT = `SELECT s.*, p.uid AS parent_uid, pr.uid AS predecessor_uid
+  FROM sessions s
+  LEFT JOIN sessions p ON p.id = s.parent_id
+  LEFT JOIN sessions pr ON pr.id = s.predecessor_id`
+
+/** Sessions and their tree links (parent, predecessor). */
+export class SessionRepository {
+  private readonly insertStmt
+  private readonly byUidStmt
+  private readonly childrenStmt
+  private readonly refStmt
+  private readonly successorsStmt
+  private readonly progressStmt
+  private readonly contextStartStmt
+  private readonly statusStmt
+  private readonly titleStmt
+  private readonly listStatements = new Map<string, ReturnType<Db['prepare']>>()
+
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO sessions (uid, workspace_id, source, source_session_id, title, kind, parent_id, fork_seq, depth,
+         predecessor_id, model, cwd, created_at, updated_at)
+       VALUES (@uid, @workspaceId, @source, @sourceSessionId, @title, @kind, @parentRowId, @forkSeq, @depth,
+         @predecessorRowId, @model, @cwd, @createdAt, @createdAt)`
+    )
+    this.byUidStmt = db.prepare(`${SELECT} WHERE s.uid = ?`)
+    this.refStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE id = ?')
+    this.childrenStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE parent_id = ? ORDER BY created_at, id')
+    this.successorsStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE predecessor_id = ? ORDER BY created_at, id')
+    this.progressStmt = db.prepare(
+      `UPDATE sessions SET message_count = @messageCount, turn_count = @turnCount, updated_at = @updatedAt,
+         input_tokens = @inputTokens, output_tokens = @outputTokens, cache_read_tokens = @cacheReadTokens,
+         cache_write_tokens = @cacheWriteTokens, cost_usd = @costUsd, model = coalesce(@model, model)
+       WHERE id = @rowId`
+    )
+    this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
+    this.statusStmt = db.prepare('UPDATE sessions SET status = ? WHERE id = ?')
+    this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
+  }
+
+  insert(session: NewSession): number {
+    const result = this.insertStmt.run({
+      sourceSessionId: null,
+      parentRowId: null,
+      forkSeq: null,
+      depth: 0,
+      predecessorRowId: null,
+      model: null,
+      cwd: null,
+      ...session
+    })
+    return Number(result.lastInsertRowid)
+  }
+
+  get(uid: string): SessionRecord | undefined {
+    const row = this.byUidStmt.get(uid) as SessionRow | undefined
+    return row && toRecord(row)
+  }
+
+  require(uid: string): SessionRecord {
+    const session = this.get(uid)
+    if (!session) throw new RetraceError('NOT_FOUND', `No session with id ${uid}. It may have been removed; reload the session list.`)
+    return session
+  }
+
+  /** The title and kind of a session by row id (for tree links). */
+  ref(rowId: number | null): SessionRef | null {
+    if (rowId === null) return null
+    const row = this.refStmt.get(rowId) as { uid: string; title: string; kind: SessionKind } | undefined
+    return row ? toRef(row) : null
+  }
+
+  children(rowId: number): SessionRef[] {
+    return (this.childrenStmt.all(rowId) as { uid: string; title: string; kind: SessionKind }[]).map(toRef)
+  }
+
+  successors(rowId: number): SessionRef[] {
+    return (this.successorsStmt.all(rowId) as { uid: string; title: string; kind: SessionKind }[]).map(toRef)
+  }
+
+  saveProgress(rowId: number, progress: SessionProgress): void {
+    this.progressStmt.run({ rowId, ...progress })
+  }
+
+  setContextStart(rowId: number, seq: number): void {
+    this.contextStartStmt.run(seq, rowId)
+  }
+
+  setTitle(rowId: number, title: string): void {
+    this.titleStmt.run(title, rowId)
+  }
+
+  setStatus(rowId: number, status: 'active' | 'closed'): void {
+    this.statusStmt.run(status, rowId)
+  }
+
+  /**
+   * Newest activity first, keyset-paged on (updated_at, id). A text query matches the title
+   * or any message of the session (full-text).
+   */
+  list(filter: SessionListFilter): { items: SessionRecord[]; nextCursor: string | null } {
+    const after = filter.cursor ? decodeCursor(filter.cursor) : null
+    const match = filter.query?.trim() ? toFtsQuery(filter.query) : null
+    const like = filter.query?.trim() ? `%${escapeLike(filter.query.trim())}%` : null
+    const statement = this.listStatement(Boolean(filter.source), Boolean(after), Boolean(like))
+    const rows = statement.all({
+      workspaceId: filter.workspaceId,
+      source: filter.source,
+      updatedAt: after?.updatedAt,
+      id: after?.id,
+      like,
+      match: match ?? '""',
+      limit: filter.limit + 1
+    }) as SessionRow[]
+    const items = rows.slice(0, filter.limit).map(toRecord)
+    const last = items.at(-1)
+    const nextCursor = rows.length > filter.limit && last ? encodeCursor(last.updatedAt, last.rowId) : null
+    return { items, nextCursor }
+  }
+
+  private listStatement(bySource: boolean, paged: boolean, byText: boolean) {
+    const key = `${bySource}|${paged}|${byText}`
+    let statement = this.listStatements.get(key)
+    if (!statement) {
+      const where = ['s.workspace_id = @workspaceId']
+      if (bySource) where.push('s.source = @source')
+      if (paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
+      if (byText) {
+        where.push(`(s.title LIKE @like ESCAPE '\\' OR s.uid LIKE @like ESCAPE '\\' OR s.id IN (
+          SELECT m.session_id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+          WHERE messages_fts MATCH @match))`)
+      }
+      statement = this.db.prepare(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`)
+      this.listStatements.set(key, statement)
+    }
+    return statement
+  }
+}
+
+function encodeCursor(updatedAt: number, id: number): string {
+  return `${updatedAt}.${id}`
+}
+
+function decodeCursor(cursor: string): { updatedAt: number; id: number } {
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(cursor)
+  if (!match) throw new RetraceError('VALIDATION', 'The session list cursor is not valid; start again from the first page.')
+  return { updatedAt: Number(match[1]), id: Number(match[2]) }
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+function toRef(row: { uid: string; title: string; kind: SessionKind }): SessionRef {
+  return { id: row.uid, title: row.title, kind: row.kind }
+}
+
+function toRecord(row: SessionRow): SessionRecord {
+  return {
+    rowId: row.id,
+    id: row.uid,
+    workspaceId: row.workspace_id,
+    source: row.source,
+    sourceSessionId: row.source_session_id,
+    title: row.title,
+    kind: row.kind,
+    parentId: row.parent_uid,
+    parentRowId: row.parent_id,
+    predecessorId: row.predecessor_uid,
+    predecessorRowId: row.predecessor_id,
+    forkSeq: row.fork_seq,
+    depth: row.depth,
+    status: row.status,
+    model: row.model,
+    cwd: row.cwd,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    messageCount: row.message_count,
+    turnCount: row.turn_count,
+    contextStartSeq: row.context_start_seq,
+    usage: {
+      inputTokens: row.input_tokens,
+      outputTokens: row.output_tokens,
+      cacheReadTokens: row.cache_read_tokens,
+      cacheWriteTokens: row.cache_write_tokens,
+      costUsd: row.cost_usd
+    }
+  }
+}
+
+/** The transport shape: drops the storage-only fields. */
+export function toSessionSummary(record: SessionRecord): SessionSummary {
+  return {
+    id: record.id,
+    workspaceId: record.workspaceId,
+    source: record.source,
+    title: record.title,
+    kind: record.kind,
+    parentId: record.parentId,
+    predecessorId: record.predecessorId,
+    depth: record.depth,
+    status: record.status,
+    model: record.model,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    messageCount: record.messageCount,
+    turnCount: record.turnCount,
+    usage: record.usage
+  }
+}

@@ -1,0 +1,86 @@
+import type { WorkspaceSummary } from '../../../shared/contract'
+import type { Db } from '../database'
+
+interface WorkspaceRow {
+  id: number
+  path: string
+  name: string
+  is_demo: number
+  last_opened_at: number | null
+  session_count: number
+  last_activity_at: number | null
+}
+
+const SUMMARY_COLUMNS = `
+  w.id, w.path, w.name, w.is_demo, w.last_opened_at,
+  (SELECT count(*) FROM sessions s WHERE s.workspace_id = w.id) AS session_count,
+  (SELECT max(s.updated_at) FROM sessions s WHERE s.workspace_id = w.id) AS last_activity_at`
+
+/** Workspaces: the folders a user has opened. */
+export class WorkspaceRepository {
+  private readonly upsertStmt
+  private readonly byIdStmt
+  private readonly byPathStmt
+  private readonly recentStmt
+  private readonly sourcesStmt
+  private readonly touchStmt
+
+  constructor(private readonly db: Db) {
+    this.upsertStmt = db.prepare(
+      `INSERT INTO workspaces (path, name, is_demo, created_at, last_opened_at) VALUES (@path, @name, @isDemo, @now, @now)
+       ON CONFLICT (path) DO UPDATE SET last_opened_at = @now, is_demo = max(is_demo, @isDemo)
+       RETURNING id`
+    )
+    this.byIdStmt = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM workspaces w WHERE w.id = ?`)
+    this.byPathStmt = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM workspaces w WHERE w.path = ?`)
+    this.recentStmt = db.prepare(
+      `SELECT ${SUMMARY_COLUMNS} FROM workspaces w ORDER BY w.last_opened_at DESC NULLS LAST, w.id DESC LIMIT ?`
+    )
+    this.sourcesStmt = db.prepare(
+      'SELECT source, count(*) AS count FROM sessions WHERE workspace_id = ? GROUP BY source ORDER BY count DESC, source'
+    )
+    this.touchStmt = db.prepare('UPDATE workspaces SET last_opened_at = ? WHERE id = ?')
+  }
+
+  /** Remember a folder (or refresh its last-opened time) and return its id. */
+  open(path: string, name: string, options: { isDemo?: boolean; now?: number } = {}): number {
+    const row = this.upsertStmt.get({
+      path,
+      name,
+      isDemo: options.isDemo ? 1 : 0,
+      now: options.now ?? Date.now()
+    }) as { id: number }
+    return row.id
+  }
+
+  touch(id: number, now = Date.now()): void {
+    this.touchStmt.run(now, id)
+  }
+
+  get(id: number): WorkspaceSummary | undefined {
+    const row = this.byIdStmt.get(id) as WorkspaceRow | undefined
+    return row && this.toSummary(row)
+  }
+
+  getByPath(path: string): WorkspaceSummary | undefined {
+    const row = this.byPathStmt.get(path) as WorkspaceRow | undefined
+    return row && this.toSummary(row)
+  }
+
+  listRecent(limit: number): WorkspaceSummary[] {
+    return (this.recentStmt.all(limit) as WorkspaceRow[]).map((row) => this.toSummary(row))
+  }
+
+  private toSummary(row: WorkspaceRow): WorkspaceSummary {
+    return {
+      id: row.id,
+      path: row.path,
+      name: row.name,
+      isDemo: row.is_demo === 1,
+      sessionCount: row.session_count,
+      lastActivityAt: row.last_activity_at,
+      lastOpenedAt: row.last_opened_at,
+      sources: this.sourcesStmt.all(row.id) as { source: string; count: number }[]
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { join } from 'node:path'
+import { openDatabase, type Db } from './database'
+import { CheckpointRepository } from './repositories/checkpoints'
+import { MessageRepository } from './repositories/messages'
+import { SessionRepository } from './repositories/sessions'
+import { WorkspaceRepository } from './repositories/workspaces'
+
+export const DATABASE_FILE = 'retrace.db'
+
+/** The user's store: one SQLite database in the data folder, and one repository per aggregate. */
+export interface Store {
+  readonly db: Db
+  readonly dataDir: string
+  readonly workspaces: WorkspaceRepository
+  readonly sessions: SessionRepository
+  readonly messages: MessageRepository
+  readonly checkpoints: CheckpointRepository
+  /** Run `work` in one synchronous transaction (no awaits inside). */
+  transaction<T>(work: () => T): T
+  close(): void
+}
+
+export function openStore(dataDir: string): Store {
+  const db = openDatabase(join(dataDir, DATABASE_FILE))
+  return {
+    db,
+    dataDir,
+    workspaces: new WorkspaceRepository(db),
+    sessions: new SessionRepository(db),
+    messages: new MessageRepository(db),
+    checkpoints: new CheckpointRepository(db),
+    transaction: (work) => db.transaction(work)(),
+    close: () => db.close()
+  }
+}

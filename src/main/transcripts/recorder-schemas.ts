@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { MessageRoleSchema, SessionKindSchema, SourceIdSchema, UsageSchema } from '../../shared/contract'
+
+/** A message as a recorder client hands it over. */
+export const AppendMessageSchema = z
+  .object({
+    role: MessageRoleSchema.exclude(['compaction_summary']),
+    content: z.string().max(50_000_000).default(''),
+    toolName: z.string().min(1).max(200).optional(),
+    toolCallId: z.string().min(1).max(200).optional(),
+    toolInput: z.json().optional(),
+    isError: z.boolean().optional(),
+    model: z.string().max(200).optional(),
+    usage: UsageSchema.partial().optional(),
+    createdAt: z.number().int().nonnegative().optional()
+  })
+  .strict()
+  .refine((m) => m.role !== 'tool_call' || m.toolName !== undefined, { message: 'a tool_call needs a toolName' })
+export type AppendMessage = z.input<typeof AppendMessageSchema>
+
+export const StartSessionSchema = z
+  .object({
+    workspaceId: z.number().int().positive(),
+    title: z.string().max(500).default(''),
+    model: z.string().max(200).optional(),
+    cwd: z.string().max(4096).optional(),
+    source: SourceIdSchema.default('native'),
+    kind: SessionKindSchema.extract(['main', 'child', 'ephemeral']).default('main'),
+    /** Another session of the same workspace this one is a child of (kind `child`). */
+    parentId: z.string().optional(),
+    createdAt: z.number().int().nonnegative().optional()
+  })
+  .strict()
+export type StartSession = z.input<typeof StartSessionSchema>
+
+export const ForkSchema = z
+  .object({
+    /** The turn the branch starts from: the branch keeps every message before it. */
+    atTurn: z.number().int().positive(),
+    title: z.string().max(500).optional(),
+    createdAt: z.number().int().nonnegative().optional()
+  })
+  .strict()
+export type ForkOptions = z.input<typeof ForkSchema>

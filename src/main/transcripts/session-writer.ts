@@ -1,0 +1,173 @@
+import type { Checkpoint } from '../../shared/contract'
+import type { Store } from '../store/store'
+import type { Recorder } from './recorder'
+import type { AppendMessage } from './recorder-schemas'
+
+/** What a writer keeps in memory between calls, so appends need no read-back. */
+export interface WriterState {
+  rowId: number
+  uid: string
+  workspaceId: number
+  nextSeq: number
+  /** Current turn number (0 until the first user prompt). */
+  turn: number
+  /** Display seq of the current turn's user prompt. */
+  turnStartSeq: number
+  /** True while the current turn has no checkpoint yet. */
+  turnOpen: boolean
+  /** Time of the latest message: a turn's checkpoint is stamped with its last activity. */
+  lastActivityAt: number
+}
+
+/** Appends to one session. Obtained from the Recorder. */
+export class SessionWriter {
+  private totals: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }
+  private model: string | null = null
+  private untitled: boolean
+
+  constructor(
+    private readonly recorder: Recorder,
+    private readonly store: Store,
+    private readonly state: WriterState,
+    private readonly now: () => number
+  ) {
+    const record = store.sessions.require(state.uid)
+    this.totals = {
+      inputTokens: record.usage.inputTokens,
+      outputTokens: record.usage.outputTokens,
+      cacheReadTokens: record.usage.cacheReadTokens,
+      cacheWriteTokens: record.usage.cacheWriteTokens,
+      costUsd: record.usage.costUsd
+    }
+    this.untitled = record.title.trim() === ''
+  }
+
+  get id(): string {
+    return this.state.uid
+  }
+
+  get turn(): number {
+    return this.state.turn
+  }
+
+  /**
+   * Append one message to the display (and context) transcript and return its seq. A user
+   * prompt starts a new turn, closing the previous one if it is still open.
+   */
+  append(input: AppendMessage): number {
+    const message = this.recorder.parseMessage(input)
+    return this.store.transaction(() => {
+      if (message.role === 'user') {
+        if (this.state.turnOpen) this.closeTurnNow()
+        this.state.turn += 1
+        this.state.turnStartSeq = this.state.nextSeq
+        this.state.turnOpen = true
+      }
+      const usage = message.usage
+        ? {
+            inputTokens: message.usage.inputTokens ?? 0,
+            outputTokens: message.usage.outputTokens ?? 0,
+            cacheReadTokens: message.usage.cacheReadTokens ?? 0,
+            cacheWriteTokens: message.usage.cacheWriteTokens ?? 0,
+            costUsd: message.usage.costUsd ?? null
+          }
+        : null
+      const seq = this.state.nextSeq
+      this.store.messages.insert({
+        sessionRowId: this.state.rowId,
+        seq,
+        turn: this.state.turn,
+        role: message.role,
+        content: message.content,
+        toolName: message.toolName ?? null,
+        toolCallId: message.toolCallId ?? null,
+        toolInput: message.toolInput,
+        isError: message.isError ?? false,
+        model: message.model ?? null,
+        usage,
+        createdAt: message.createdAt ?? this.now()
+      })
+      this.state.nextSeq += 1
+      if (usage) this.addUsage(usage)
+      if (message.model) this.model = message.model
+      if (this.untitled && message.role === 'user' && message.content.trim()) {
+        this.store.sessions.setTitle(this.state.rowId, titleFromPrompt(message.content))
+        this.untitled = false
+      }
+      this.state.lastActivityAt = message.createdAt ?? this.now()
+      this.saveProgress(this.state.lastActivityAt)
+      this.recorder.announce(this.state.workspaceId, this.state.uid)
+      return seq
+    })
+  }
+
+  /** Close the current turn, creating its chat checkpoint; null when no turn is open. */
+  closeTurn(): Checkpoint | null {
+    if (!this.state.turnOpen) return null
+    const checkpoint = this.store.transaction(() => this.closeTurnNow())
+    this.recorder.announce(this.state.workspaceId, this.state.uid)
+    return checkpoint
+  }
+
+  /**
+   * Compaction: the model's context is replaced by `summary`. The display transcript keeps
+   * everything; the context transcript now starts at the summary.
+   */
+  compact(summary: string, options: { createdAt?: number } = {}): number {
+    return this.store.transaction(() => {
+      const seq = this.state.nextSeq
+      const createdAt = options.createdAt ?? this.now()
+      this.store.messages.insert({ sessionRowId: this.state.rowId, seq, turn: this.state.turn, role: 'compaction_summary', content: summary, createdAt })
+      this.state.nextSeq += 1
+      this.state.lastActivityAt = createdAt
+      this.store.sessions.setContextStart(this.state.rowId, seq)
+      this.saveProgress(createdAt)
+      return seq
+    })
+  }
+
+  /** A sub-agent session started by this session's latest message (typically a tool call). */
+  startSubAgent(input: { title?: string; createdAt?: number } = {}): SessionWriter {
+    return this.recorder.startSubAgent(this.state.uid, input)
+  }
+
+  /** Close the open turn and mark the session closed. */
+  close(): void {
+    this.store.transaction(() => {
+      if (this.state.turnOpen) this.closeTurnNow()
+      this.store.sessions.setStatus(this.state.rowId, 'closed')
+    })
+    this.recorder.announce(this.state.workspaceId, this.state.uid)
+  }
+
+  private closeTurnNow(): Checkpoint {
+    const createdAt = this.state.lastActivityAt
+    this.store.checkpoints.create({ sessionRowId: this.state.rowId, turn: this.state.turn, messagesBefore: this.state.turnStartSeq, createdAt })
+    this.state.turnOpen = false
+    return { turn: this.state.turn, messagesBefore: this.state.turnStartSeq, invalidated: false, createdAt }
+  }
+
+  private addUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }): void {
+    this.totals.inputTokens += usage.inputTokens
+    this.totals.outputTokens += usage.outputTokens
+    this.totals.cacheReadTokens += usage.cacheReadTokens
+    this.totals.cacheWriteTokens += usage.cacheWriteTokens
+    if (usage.costUsd !== null) this.totals.costUsd = (this.totals.costUsd ?? 0) + usage.costUsd
+  }
+
+  private saveProgress(updatedAt: number): void {
+    this.store.sessions.saveProgress(this.state.rowId, {
+      messageCount: this.state.nextSeq,
+      turnCount: this.state.turn,
+      updatedAt,
+      ...this.totals,
+      model: this.model
+    })
+  }
+}
+
+/** A session without a title is named after its first prompt's first line. */
+function titleFromPrompt(prompt: string): string {
+  const firstLine = prompt.trim().split('\n', 1)[0] ?? ''
+  return firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine
+}

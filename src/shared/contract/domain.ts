@@ -1,0 +1,148 @@
+import { z } from 'zod'
+
+// Transport shapes of the domain. Storage rows are mapped to these by the repositories;
+// nothing here knows about SQL.
+
+/** Milliseconds since the Unix epoch. */
+export const Timestamp = z.number().int().nonnegative()
+
+export const WorkspaceIdSchema = z.number().int().positive()
+export const SessionIdSchema = z.string().min(1).max(200)
+/** A history source: `native` for Retrace's own recorder, or an importer's name. */
+export const SourceIdSchema = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'a source name such as "native" or "claude-code"')
+
+export const SessionKindSchema = z.enum(['main', 'child', 'branch', 'sub-agent', 'ephemeral'])
+export type SessionKind = z.infer<typeof SessionKindSchema>
+
+export const SessionStatusSchema = z.enum(['active', 'closed'])
+
+export const TranscriptKindSchema = z.enum(['display', 'context'])
+export type TranscriptKind = z.infer<typeof TranscriptKindSchema>
+
+export const MessageRoleSchema = z.enum([
+  'user',
+  'assistant',
+  'reasoning',
+  'tool_call',
+  'tool_result',
+  'system',
+  'compaction_summary'
+])
+export type MessageRole = z.infer<typeof MessageRoleSchema>
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadTokens: z.number().int().nonnegative(),
+  cacheWriteTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nonnegative().nullable()
+})
+export type Usage = z.infer<typeof UsageSchema>
+
+export const SourceCountSchema = z.object({ source: SourceIdSchema, count: z.number().int().nonnegative() })
+
+export const WorkspaceSummarySchema = z.object({
+  id: WorkspaceIdSchema,
+  path: z.string(),
+  name: z.string(),
+  isDemo: z.boolean(),
+  sessionCount: z.number().int().nonnegative(),
+  lastActivityAt: Timestamp.nullable(),
+  lastOpenedAt: Timestamp.nullable(),
+  sources: z.array(SourceCountSchema)
+})
+export type WorkspaceSummary = z.infer<typeof WorkspaceSummarySchema>
+
+export const SessionSummarySchema = z.object({
+  id: SessionIdSchema,
+  workspaceId: WorkspaceIdSchema,
+  source: SourceIdSchema,
+  title: z.string(),
+  kind: SessionKindSchema,
+  parentId: SessionIdSchema.nullable(),
+  /** The session this one continues after a reset (`/clear`, `/new`). */
+  predecessorId: SessionIdSchema.nullable(),
+  depth: z.number().int().nonnegative(),
+  status: SessionStatusSchema,
+  model: z.string().nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  messageCount: z.number().int().nonnegative(),
+  turnCount: z.number().int().nonnegative(),
+  usage: UsageSchema
+})
+export type SessionSummary = z.infer<typeof SessionSummarySchema>
+
+export const SessionRefSchema = z.object({ id: SessionIdSchema, title: z.string(), kind: SessionKindSchema })
+export type SessionRef = z.infer<typeof SessionRefSchema>
+
+export const CheckpointSchema = z.object({
+  turn: z.number().int().positive(),
+  /** How many display messages precede the turn: the transcript prefix a fork or rewind keeps. */
+  messagesBefore: z.number().int().nonnegative(),
+  invalidated: z.boolean(),
+  createdAt: Timestamp
+})
+export type Checkpoint = z.infer<typeof CheckpointSchema>
+
+export const SessionDetailSchema = SessionSummarySchema.extend({
+  cwd: z.string().nullable(),
+  /** Display seq in the parent at which this session branched off (forks and sub-agents). */
+  forkSeq: z.number().int().nonnegative().nullable(),
+  /** First display seq of the context transcript (moves forward at each compaction). */
+  contextStartSeq: z.number().int().nonnegative(),
+  parent: SessionRefSchema.nullable(),
+  predecessor: SessionRefSchema.nullable(),
+  successors: z.array(SessionRefSchema),
+  children: z.array(SessionRefSchema),
+  checkpoints: z.array(CheckpointSchema)
+})
+export type SessionDetail = z.infer<typeof SessionDetailSchema>
+
+/** Where a message came from in its source: a file and byte offset, or a database row. */
+export const SourceRefSchema = z.union([
+  z.object({ file: z.string(), offset: z.number().int().nonnegative() }),
+  z.object({ table: z.string(), rowId: z.string() })
+])
+export type SourceRef = z.infer<typeof SourceRefSchema>
+
+export const MessageSchema = z.object({
+  id: z.number().int().positive(),
+  sessionId: SessionIdSchema,
+  /** Position in the display transcript, from 0. */
+  seq: z.number().int().nonnegative(),
+  /** Turn number: 0 before the first user prompt, then 1, 2, … */
+  turn: z.number().int().nonnegative(),
+  role: MessageRoleSchema,
+  content: z.string(),
+  toolName: z.string().nullable(),
+  toolCallId: z.string().nullable(),
+  toolInput: z.json().nullable(),
+  isError: z.boolean(),
+  model: z.string().nullable(),
+  usage: UsageSchema.nullable(),
+  createdAt: Timestamp.nullable(),
+  /** False when a compaction removed it from what the model sees. */
+  inContext: z.boolean(),
+  sourceRef: SourceRefSchema.nullable()
+})
+export type Message = z.infer<typeof MessageSchema>
+
+export const SnippetPartSchema = z.object({ text: z.string(), match: z.boolean() })
+export type SnippetPart = z.infer<typeof SnippetPartSchema>
+
+export const SearchHitSchema = z.object({
+  messageId: z.number().int().positive(),
+  sessionId: SessionIdSchema,
+  sessionTitle: z.string(),
+  workspaceId: WorkspaceIdSchema,
+  workspaceName: z.string(),
+  seq: z.number().int().nonnegative(),
+  turn: z.number().int().nonnegative(),
+  role: MessageRoleSchema,
+  createdAt: Timestamp.nullable(),
+  snippet: z.array(SnippetPartSchema)
+})
+export type SearchHit = z.infer<typeof SearchHitSchema>
+
+export const FolderEntrySchema = z.object({ name: z.string(), path: z.string() })

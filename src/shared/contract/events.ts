@@ -1,0 +1,27 @@
+import { z } from 'zod'
+import { SessionIdSchema, WorkspaceIdSchema } from './domain'
+
+export const EntitySchema = z.enum(['workspaces', 'sessions', 'messages', 'checkpoints'])
+export type Entity = z.infer<typeof EntitySchema>
+
+/** Push events from the main process (or web server) to every connected renderer. */
+export const events = {
+  /** Something was written: renderers invalidate the queries that read these entities. */
+  'data.changed': z.object({
+    entities: z.array(EntitySchema).min(1),
+    workspaceId: WorkspaceIdSchema.optional(),
+    sessionIds: z.array(SessionIdSchema).optional()
+  }),
+  /** A workspace was opened from outside the renderer (application menu, second instance). */
+  'workspace.opened': z.object({ workspaceId: WorkspaceIdSchema })
+} as const
+
+export type Events = typeof events
+export type EventName = keyof Events
+export type EventPayload<K extends EventName> = z.output<Events[K]>
+/** One pushed event, as it travels over IPC or the WebSocket. */
+export type EventMessage = { [K in EventName]: { name: K; payload: EventPayload<K> } }[EventName]
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(events, name)
+}

@@ -1,0 +1,5 @@
+export * from './domain'
+export * from './errors'
+export * from './events'
+export * from './methods'
+export * from './bridge'

@@ -1,0 +1,145 @@
+import { z } from 'zod'
+import {
+  FolderEntrySchema,
+  MessageSchema,
+  SearchHitSchema,
+  SessionDetailSchema,
+  SessionIdSchema,
+  SessionSummarySchema,
+  SourceIdSchema,
+  TranscriptKindSchema,
+  WorkspaceIdSchema,
+  WorkspaceSummarySchema
+} from './domain'
+
+/** A method of the contract: its input and output schemas. The doc comment sits on its key. */
+export interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  input: I
+  output: O
+}
+
+function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> {
+  return { input, output }
+}
+
+/** Opaque paging cursor; its meaning belongs to the method that issued it. */
+const Cursor = z.string().min(1).max(200)
+const NoInput = z.object({}).strict()
+
+/**
+ * Every call the renderer (Electron or web) or any other client can make. Names are
+ * `domain.verb`; both bindings and the preload are generated from this object, so a method
+ * that is not here does not exist.
+ */
+export const methods = {
+  /** Name, version, binding and data folder of the running app. */
+  'app.info': method(
+    NoInput,
+    z.object({
+      name: z.string(),
+      version: z.string(),
+      binding: z.enum(['electron', 'web']),
+      dataDir: z.string(),
+      platform: z.string(),
+      /** Electron can show a native folder dialog; the web binding offers `folders.list` instead. */
+      nativeFolderDialog: z.boolean()
+    })
+  ),
+
+  /** Workspaces opened before, most recently opened first, with session counts and last activity. */
+  'workspaces.listRecent': method(
+    z.object({ limit: z.number().int().min(1).max(200).default(50) }).strict(),
+    z.object({ items: z.array(WorkspaceSummarySchema) })
+  ),
+
+  /** Open (and remember) a folder as a workspace; fails with a clear error if it is missing, a file or unreadable. */
+  'workspaces.open': method(
+    z.object({ path: z.string().min(1).max(4096) }).strict(),
+    WorkspaceSummarySchema
+  ),
+
+  /** Create the demo workspace if needed (idempotent) and open it. */
+  'workspaces.openDemo': method(NoInput, WorkspaceSummarySchema),
+
+  /** One workspace by id. */
+  'workspaces.get': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), WorkspaceSummarySchema),
+
+  /** Ask the user for a folder with the native dialog (Electron only); null when cancelled. */
+  'workspaces.pickFolder': method(NoInput, z.object({ path: z.string().nullable() })),
+
+  /** Sub-folders of a folder on the serving machine, for the web binding's folder picker (names only). */
+  'folders.list': method(
+    z.object({ path: z.string().max(4096).optional() }).strict(),
+    z.object({ path: z.string(), parent: z.string().nullable(), home: z.string(), entries: z.array(FolderEntrySchema) })
+  ),
+
+  /** Sessions of a workspace, newest activity first, filtered by text and source; keyset-paged. */
+  'sessions.list': method(
+    z
+      .object({
+        workspaceId: WorkspaceIdSchema,
+        query: z.string().max(500).optional(),
+        source: SourceIdSchema.optional(),
+        cursor: Cursor.nullish(),
+        limit: z.number().int().min(1).max(500).default(100)
+      })
+      .strict(),
+    z.object({ items: z.array(SessionSummarySchema), nextCursor: Cursor.nullable() })
+  ),
+
+  /** One session with its place in the tree (parent, children, predecessor, successors) and its checkpoints. */
+  'sessions.get': method(z.object({ sessionId: SessionIdSchema }).strict(), SessionDetailSchema),
+
+  /**
+   * A page of a session's display or context transcript, in ascending order. Without a cursor,
+   * `after` starts at the beginning and `before` at the end; each page returns the cursors to
+   * continue either way (keyset on seq, so every depth costs the same).
+   */
+  'transcript.page': method(
+    z
+      .object({
+        sessionId: SessionIdSchema,
+        transcript: TranscriptKindSchema.default('display'),
+        direction: z.enum(['after', 'before']).default('after'),
+        cursor: Cursor.nullish(),
+        limit: z.number().int().min(1).max(500).default(100)
+      })
+      .strict(),
+    z.object({
+      items: z.array(MessageSchema),
+      /** Cursor for the page before the first item; null at the start. */
+      beforeCursor: Cursor.nullable(),
+      /** Cursor for the page after the last item; null at the end. */
+      afterCursor: Cursor.nullable(),
+      /** Messages in this transcript. */
+      total: z.number().int().nonnegative()
+    })
+  ),
+
+  /** Full-text search over message text across every workspace, or one; best matches first. */
+  'search.messages': method(
+    z
+      .object({
+        query: z.string().min(1).max(500),
+        workspaceId: WorkspaceIdSchema.optional(),
+        cursor: Cursor.nullish(),
+        limit: z.number().int().min(1).max(100).default(20)
+      })
+      .strict(),
+    z.object({ items: z.array(SearchHitSchema), nextCursor: Cursor.nullable() })
+  )
+} as const satisfies Record<string, MethodSpec>
+
+export type Methods = typeof methods
+export type MethodName = keyof Methods
+/** What a caller passes (defaults may be omitted). */
+export type MethodInput<K extends MethodName> = z.input<Methods[K]['input']>
+/** What a handler receives once the input is parsed (defaults filled in). */
+export type ParsedInput<K extends MethodName> = z.output<Methods[K]['input']>
+export type MethodOutput<K extends MethodName> = z.output<Methods[K]['output']>
+
+export const methodNames = Object.keys(methods) as MethodName[]
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.hasOwn(methods, name)
+}
