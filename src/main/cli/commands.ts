@@ -1,0 +1,78 @@
+import { join } from 'node:path'
+import type { Message, MethodOutput, SessionSummary } from '../../shared/contract'
+import type { Runtime } from '../runtime'
+import { resolveReadableFolder } from '../services/folder-access'
+import { startWebServer } from '../web/server'
+import type { CliCall } from './call'
+import { formatMessage, formatTime, sessionRows, table } from './format'
+
+export interface Output {
+  out(text: string): void
+  err(text: string): void
+}
+
+/** `retrace serve`: the web binding, until interrupted. */
+export async function serveCommand(runtime: Runtime, call: CliCall, options: { demo: boolean; port: number; io: Output }): Promise<() => Promise<void>> {
+  if (options.demo) await call('workspaces.openDemo', {})
+  const server = await startWebServer({
+    runtime,
+    port: options.port,
+    rendererDir: join(__dirname, '../renderer'),
+    log: (message) => options.io.err(message)
+  })
+  options.io.out(`Retrace is serving ${server.url}`)
+  options.io.out(`Data folder: ${runtime.store.dataDir}. Press Ctrl+C to stop.`)
+  return () => server.close()
+}
+
+/** `retrace sessions <workspace-path>`: the sessions of a workspace, newest first. */
+export async function sessionsCommand(call: CliCall, options: { path: string; json: boolean; io: Output }): Promise<void> {
+  const workspace = await call('workspaces.open', { path: resolveReadableFolder(options.path) })
+  const items: SessionSummary[] = []
+  let cursor: string | null = null
+  do {
+    const page: MethodOutput<'sessions.list'> = await call('sessions.list', { workspaceId: workspace.id, cursor, limit: 500 })
+    items.push(...page.items)
+    cursor = page.nextCursor
+  } while (cursor)
+  if (options.json) return options.io.out(JSON.stringify({ workspace, sessions: items }, null, 2))
+  if (items.length === 0) return options.io.out(`No sessions recorded for ${workspace.path} yet.`)
+  options.io.out(`${workspace.path} — ${items.length} session${items.length === 1 ? '' : 's'}\n`)
+  options.io.out(table(['updated', 'kind', 'source', 'turns', 'msgs', 'id', 'title'], sessionRows(items)))
+}
+
+/** `retrace show <session-id>`: one session's transcript, turn by turn. */
+export async function showCommand(call: CliCall, options: { sessionId: string; json: boolean; transcript: 'display' | 'context'; io: Output }): Promise<void> {
+  const session = await call('sessions.get', { sessionId: options.sessionId })
+  const messages: Message[] = []
+  let cursor: string | null = null
+  do {
+    const page: MethodOutput<'transcript.page'> = await call('transcript.page', { sessionId: session.id, transcript: options.transcript, direction: 'after', cursor, limit: 500 })
+    messages.push(...page.items)
+    cursor = page.afterCursor
+  } while (cursor)
+  if (options.json) return options.io.out(JSON.stringify({ session, messages }, null, 2))
+  options.io.out(`${session.title || '(untitled)'}\n${session.kind} · ${session.source} · ${session.turnCount} turns · ${session.messageCount} messages · updated ${formatTime(session.updatedAt)}`)
+  if (session.parent) options.io.out(`parent: ${session.parent.title} (${session.parent.id})`)
+  if (session.predecessor) options.io.out(`continues: ${session.predecessor.title} (${session.predecessor.id})`)
+  let turn = -1
+  for (const message of messages) {
+    if (message.turn !== turn) {
+      turn = message.turn
+      options.io.out(`\n── Turn ${turn} ${'─'.repeat(40)}`)
+    }
+    options.io.out(formatMessage(message))
+  }
+}
+
+/** `retrace search <query>`: full-text search across workspaces. */
+export async function searchCommand(call: CliCall, options: { query: string; workspace?: string | undefined; json: boolean; io: Output }): Promise<void> {
+  const workspaceId = options.workspace ? (await call('workspaces.open', { path: resolveReadableFolder(options.workspace) })).id : undefined
+  const result = await call('search.messages', { query: options.query, workspaceId, limit: 50 })
+  if (options.json) return options.io.out(JSON.stringify(result.items, null, 2))
+  if (result.items.length === 0) return options.io.out(`No messages match "${options.query}".`)
+  for (const hit of result.items) {
+    const snippet = hit.snippet.map((part) => (part.match ? `[${part.text}]` : part.text)).join('').replace(/\s+/g, ' ')
+    options.io.out(`${hit.workspaceName} › ${hit.sessionTitle} (turn ${hit.turn}, ${hit.role})  ${hit.sessionId}\n    ${snippet}`)
+  }
+}

@@ -1,0 +1,55 @@
+import type { Message, SessionSummary } from '../../shared/contract'
+
+/** `2026-03-10 14:02`, local time: what a person scanning a list wants. */
+export function formatTime(ms: number | null): string {
+  if (ms === null) return '—'
+  const d = new Date(ms)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+/** Left-aligned columns sized to their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')
+  return [line(header), ...rows.map(line)].join('\n')
+}
+
+export function sessionRows(sessions: SessionSummary[]): string[][] {
+  return sessions.map((s) => [
+    formatTime(s.updatedAt),
+    s.kind,
+    s.source,
+    String(s.turnCount),
+    String(s.messageCount),
+    s.id,
+    `${'  '.repeat(Math.min(s.depth, 4))}${s.title || '(untitled)'}`
+  ])
+}
+
+const ROLE_LABEL: Record<Message['role'], string> = {
+  user: 'User',
+  assistant: 'Assistant',
+  reasoning: 'Reasoning',
+  tool_call: 'Tool call',
+  tool_result: 'Tool result',
+  system: 'System',
+  compaction_summary: 'Compaction summary'
+}
+
+/** A transcript message as plain text for a terminal. */
+export function formatMessage(message: Message): string {
+  const head = message.role === 'tool_call' || message.role === 'tool_result'
+    ? `${ROLE_LABEL[message.role]} · ${message.toolName ?? '?'}${message.isError ? ' · error' : ''}`
+    : ROLE_LABEL[message.role]
+  const body = message.role === 'tool_call' ? JSON.stringify(message.toolInput, null, 2) : message.content
+  const usage = message.usage ? `  [${message.usage.inputTokens} in / ${message.usage.outputTokens} out tokens]` : ''
+  return `${head}${usage}\n${indent(body.trimEnd())}`
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')
+}

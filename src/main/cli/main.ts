@@ -1,0 +1,121 @@
+import { parseArgs } from 'node:util'
+import { RetraceError } from '../../shared/contract'
+import { createRuntime, type Runtime } from '../runtime'
+import { resolveDataDir } from '../store/data-dir'
+import { APP_VERSION } from '../version'
+import { cliCaller } from './call'
+import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
+
+const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
+
+Usage:
+  retrace serve [--demo] [--port N]          serve the app on http://127.0.0.1 (token in the printed URL)
+  retrace sessions <workspace-path> [--json] list a workspace's sessions, newest first
+  retrace show <session-id> [--json] [--context]
+                                             print a session's transcript (--context: what the model saw)
+  retrace search <query> [--workspace PATH] [--json]
+                                             full-text search across workspaces
+
+Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
+
+class UsageError extends Error {}
+
+/** Run the CLI with `argv` (without node and script); resolves to the exit code. */
+export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let runtime: Runtime | undefined
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        port: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        context: { type: 'boolean', default: false },
+        workspace: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false }
+      }
+    })
+    const [command, ...rest] = positionals
+    if (values.version) return print(io, APP_VERSION)
+    if (values.help || !command || command === 'help') return print(io, USAGE)
+
+    const dataDir = resolveDataDir({ flag: values['data-dir'], env })
+    const open = () => (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION }))
+    const argument = (name: string) => {
+      const value = rest.join(' ').trim()
+      if (!value) throw new UsageError(`Missing <${name}>. Run \`retrace help\` for usage.`)
+      return value
+    }
+
+    switch (command) {
+      case 'serve': {
+        const port = parsePort(values.port)
+        const live = open()
+        const stop = await serveCommand(live, cliCaller(live), { demo: values.demo, port, io })
+        await waitForInterrupt()
+        await stop()
+        return 0
+      }
+      case 'sessions':
+        await sessionsCommand(cliCaller(open()), { path: argument('workspace-path'), json: values.json, io })
+        return 0
+      case 'show':
+        await showCommand(cliCaller(open()), { sessionId: argument('session-id'), json: values.json, transcript: values.context ? 'context' : 'display', io })
+        return 0
+      case 'search':
+        await searchCommand(cliCaller(open()), { query: argument('query'), workspace: values.workspace, json: values.json, io })
+        return 0
+      default:
+        throw new UsageError(`Unknown command "${command}". Run \`retrace help\` for usage.`)
+    }
+  } catch (error) {
+    if (error instanceof UsageError || isParseArgsError(error)) {
+      io.err(`retrace: ${(error as Error).message}`)
+      return 2
+    }
+    if (error instanceof RetraceError) {
+      io.err(`retrace: ${error.message}`)
+      return 1
+    }
+    io.err(`retrace: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    return 1
+  } finally {
+    runtime?.close()
+  }
+}
+
+function print(io: Output, text: string): number {
+  io.out(text)
+  return 0
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0
+  const port = Number(value)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${value}".`)
+  return port
+}
+
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: string }).code
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
+}
+
+function waitForInterrupt(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve()
+    process.once('SIGINT', done)
+    process.once('SIGTERM', done)
+  })
+}
+
+/** Entry point of the bundled CLI: bin/retrace.js calls this. */
+export function main(): void {
+  const io: Output = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) }
+  void runCli(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code
+  })
+}

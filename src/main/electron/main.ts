@@ -1,0 +1,77 @@
+import { app, BrowserWindow, dialog } from 'electron'
+import { RetraceError } from '../../shared/contract'
+import { createRuntime, type Runtime } from '../runtime'
+import { openWorkspace } from '../services/workspace-service'
+import { ensureDemoWorkspace } from '../demo/demo-workspace'
+import { resolveDataDir } from '../store/data-dir'
+import { APP_VERSION } from '../version'
+import { bindIpc } from './ipc'
+import { installMenu } from './menu'
+import { hardenApp } from './security'
+import { createMainWindow } from './window'
+
+// One Retrace per user: a second launch focuses the first window instead of opening the
+// store twice.
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  void app.whenReady().then(start)
+}
+
+function dataDirFromArgs(argv: string[]): string | undefined {
+  const index = argv.indexOf('--data-dir')
+  return index >= 0 ? argv[index + 1] : argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length)
+}
+
+async function pickFolder(): Promise<string | null> {
+  const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+  const options = { title: 'Open Workspace', properties: ['openDirectory' as const, 'createDirectory' as const] }
+  const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+  return result.canceled ? null : (result.filePaths[0] ?? null)
+}
+
+function start(): void {
+  hardenApp()
+  let runtime: Runtime
+  try {
+    const dataDir = resolveDataDir({ flag: dataDirFromArgs(process.argv), fallback: app.getPath('userData') })
+    runtime = createRuntime({ dataDir, host: { binding: 'electron', pickFolder }, version: APP_VERSION })
+  } catch (error) {
+    dialog.showErrorBox('Retrace cannot open its data', error instanceof Error ? error.message : String(error))
+    app.exit(1)
+    return
+  }
+  const unbind = bindIpc(runtime)
+  let window = createMainWindow()
+
+  const announceOpened = (workspaceId: number) => runtime.feed.publish({ name: 'workspace.opened', payload: { workspaceId } })
+  installMenu({
+    openFolder: () => {
+      void pickFolder().then((path) => {
+        if (!path) return
+        try {
+          announceOpened(openWorkspace(runtime, path))
+        } catch (error) {
+          dialog.showErrorBox('Cannot open this folder', error instanceof RetraceError ? error.message : String(error))
+        }
+      })
+    },
+    openDemo: () => announceOpened(ensureDemoWorkspace(runtime))
+  })
+
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) window = createMainWindow()
+    if (window.isMinimized()) window.restore()
+    window.focus()
+  })
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow()
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  app.on('will-quit', () => {
+    unbind()
+    runtime.close()
+  })
+}

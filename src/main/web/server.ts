@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import sirv from 'sirv'
+import { WebSocketServer, type WebSocket } from 'ws'
+import type { EventMessage } from '../../shared/contract'
+import { createDispatcher } from '../rpc/dispatcher'
+import type { Runtime } from '../runtime'
+import { RequestGuard, type WebCaller } from './request-guard'
+import { setSecurityHeaders } from './security-headers'
+
+export const RPC_PREFIX = '/api/rpc/'
+export const EVENTS_PATH = '/api/events'
+export const TOKEN_HEADER = 'x-retrace-token'
+const MAX_BODY_BYTES = 1024 * 1024
+
+export interface WebServer {
+  url: string
+  port: number
+  token: string
+  close(): Promise<void>
+}
+
+export interface WebServerOptions {
+  runtime: Runtime
+  /** 0 picks a free port. */
+  port?: number
+  /** The built renderer; without it only the API is served. */
+  rendererDir?: string
+  /** Fixed token for tests; a fresh random one otherwise. */
+  token?: string
+  log?: (message: string) => void
+}
+
+/**
+ * The web binding: the contract over HTTP (POST /api/rpc/<method>) and pushed events over a
+ * WebSocket (/api/events), plus the built renderer, on 127.0.0.1 only.
+ */
+export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const log = options.log ?? (() => {})
+  let guard: RequestGuard | undefined
+  const dispatch = createDispatcher<WebCaller>({
+    handlers: options.runtime.handlers,
+    authorize: (caller) => (guard ? guard.check(caller) : 'The server is starting.'),
+    onInternalError: (method, error) => log(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+  })
+  const serveStatic = options.rendererDir && existsSync(options.rendererDir) ? sirv(options.rendererDir, { dev: false, etag: true }) : null
+
+  const server = createServer((req, res) => {
+    setSecurityHeaders(res)
+    if (!guard) return respond(res, 503, { ok: false, error: { code: 'INTERNAL', message: 'Starting.' } })
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    if (url.pathname.startsWith(RPC_PREFIX)) {
+      void handleRpc(req, res, decodeURIComponent(url.pathname.slice(RPC_PREFIX.length)))
+      return
+    }
+    const refusal = guard.checkOrigin(callerOf(req))
+    if (refusal) return respond(res, 403, { ok: false, error: { code: 'UNAUTHORIZED', message: refusal } })
+    if (req.method !== 'GET' && req.method !== 'HEAD') return respond(res, 405, { ok: false, error: { code: 'VALIDATION', message: 'Method not allowed.' } })
+    if (!serveStatic) return respond(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'The app is not built; run `npm run build`.' } })
+    serveStatic(req, res, () => respond(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found.' } }))
+  })
+
+  async function handleRpc(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    if (req.method !== 'POST') return respond(res, 405, { ok: false, error: { code: 'VALIDATION', message: 'Contract calls are POST requests.' } })
+    const caller = callerOf(req)
+    const refusal = guard?.check(caller)
+    if (refusal) return respond(res, 403, { ok: false, error: { code: 'UNAUTHORIZED', message: refusal } })
+    let input: unknown
+    try {
+      const body = await readBody(req)
+      input = body.length === 0 ? {} : JSON.parse(body)
+    } catch (error) {
+      return respond(res, 400, { ok: false, error: { code: 'VALIDATION', message: error instanceof BodyTooLarge ? error.message : 'The request body is not valid JSON.' } })
+    }
+    const result = await dispatch(method, input, caller)
+    respond(res, result.ok ? 200 : statusOf(result.error.code), result)
+  }
+
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const refusal = url.pathname !== EVENTS_PATH ? 'Unknown path.' : guard?.check({ ...callerOf(req), token: url.searchParams.get('token') ?? undefined })
+    if (refusal !== null) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal ?? 'Refused.'}`)
+      return
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req))
+  })
+  const unsubscribe = options.runtime.feed.subscribe((event: EventMessage) => {
+    const frame = JSON.stringify(event)
+    for (const client of sockets.clients) if (client.readyState === 1) client.send(frame)
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  guard = new RequestGuard(port, token)
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      unsubscribe()
+      for (const client of sockets.clients) (client as WebSocket).terminate()
+      sockets.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+function callerOf(req: IncomingMessage): WebCaller {
+  const token = req.headers[TOKEN_HEADER]
+  return {
+    host: req.headers.host,
+    origin: req.headers.origin,
+    token: Array.isArray(token) ? token[0] : token
+  }
+}
+
+function statusOf(code: string): number {
+  switch (code) {
+    case 'UNAUTHORIZED':
+      return 403
+    case 'VALIDATION':
+      return 400
+    case 'UNKNOWN_METHOD':
+    case 'NOT_FOUND':
+      return 404
+    case 'INTERNAL':
+      return 500
+    default:
+      return 422
+  }
+}
+
+function respond(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end(text)
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`))
+        req.destroy()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
