@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import sirv from 'sirv'
-import { WebSocketServer, type WebSocket } from 'ws'
+import { WebSocketServer } from 'ws'
 import type { EventMessage } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
 import type { Runtime } from '../runtime'
@@ -40,17 +40,25 @@ export interface WebServerOptions {
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(24).toString('base64url')
   const log = options.log ?? (() => {})
-  let guard: RequestGuard | undefined
+
+  // Listen first: the Host and Origin the guard accepts depend on the port we get.
+  const server = createServer()
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const guard = new RequestGuard(port, token)
+
   const dispatch = createDispatcher<WebCaller>({
     handlers: options.runtime.handlers,
-    authorize: (caller) => (guard ? guard.check(caller) : 'The server is starting.'),
+    authorize: (caller) => guard.check(caller),
     onInternalError: (method, error) => log(`${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
   })
   const serveStatic = options.rendererDir && existsSync(options.rendererDir) ? sirv(options.rendererDir, { dev: false, etag: true }) : null
 
-  const server = createServer((req, res) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     setSecurityHeaders(res)
-    if (!guard) return respond(res, 503, { ok: false, error: { code: 'INTERNAL', message: 'Starting.' } })
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     if (url.pathname.startsWith(RPC_PREFIX)) {
       void handleRpc(req, res, decodeURIComponent(url.pathname.slice(RPC_PREFIX.length)))
@@ -66,7 +74,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   async function handleRpc(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
     if (req.method !== 'POST') return respond(res, 405, { ok: false, error: { code: 'VALIDATION', message: 'Contract calls are POST requests.' } })
     const caller = callerOf(req)
-    const refusal = guard?.check(caller)
+    // Checked here as well as in the dispatcher so an unauthorized body is never even read.
+    const refusal = guard.check(caller)
     if (refusal) return respond(res, 403, { ok: false, error: { code: 'UNAUTHORIZED', message: refusal } })
     let input: unknown
     try {
@@ -82,9 +91,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
-    const refusal = url.pathname !== EVENTS_PATH ? 'Unknown path.' : guard?.check({ ...callerOf(req), token: url.searchParams.get('token') ?? undefined })
+    const refusal = url.pathname !== EVENTS_PATH ? 'Unknown path.' : guard.check({ ...callerOf(req), token: url.searchParams.get('token') ?? undefined })
     if (refusal !== null) {
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal ?? 'Refused.'}`)
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}`)
       return
     }
     sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req))
@@ -94,20 +103,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     for (const client of sockets.clients) if (client.readyState === 1) client.send(frame)
   })
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
-  guard = new RequestGuard(port, token)
-
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
     token,
     close: async () => {
       unsubscribe()
-      for (const client of sockets.clients) (client as WebSocket).terminate()
+      for (const client of sockets.clients) client.terminate()
       sockets.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -1,0 +1,100 @@
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type RetraceError } from '../../shared/contract'
+import { tempDir, tempRuntime } from '../testing/temp-runtime'
+
+type Runtime = ReturnType<typeof tempRuntime>
+const isRoot = process.getuid?.() === 0
+
+describe('workspaces', () => {
+  let rt: Runtime
+  let dir: ReturnType<typeof tempDir>
+  beforeEach(() => {
+    rt = tempRuntime()
+    dir = tempDir()
+  })
+  afterEach(() => {
+    rt.dispose()
+    dir.dispose()
+  })
+
+  const openError = async (path: string) => {
+    try {
+      await rt.handlers['workspaces.open']({ path })
+    } catch (error) {
+      return error as RetraceError
+    }
+    throw new Error('expected the open to fail')
+  }
+
+  it('opens a folder once, by its real path, and lists it as recent', async () => {
+    const project = join(dir.path, 'project')
+    mkdirSync(project)
+    symlinkSync(project, join(dir.path, 'link'))
+    const first = await rt.handlers['workspaces.open']({ path: project })
+    const again = await rt.handlers['workspaces.open']({ path: join(dir.path, 'link') })
+    expect(again.id).toBe(first.id)
+    expect(first).toMatchObject({ name: 'project', sessionCount: 0, isDemo: false, lastActivityAt: null })
+    const recent = await rt.handlers['workspaces.listRecent']({ limit: 10 })
+    expect(recent.items.map((w) => w.path)).toEqual([first.path])
+  })
+
+  it('names the path in a clear error when it is missing, a file, or unreadable', async () => {
+    const missing = await openError(join(dir.path, 'nope'))
+    expect(missing.code).toBe('PATH_NOT_FOUND')
+    expect(missing.message).toContain(join(dir.path, 'nope'))
+
+    writeFileSync(join(dir.path, 'file.txt'), 'x')
+    const file = await openError(join(dir.path, 'file.txt'))
+    expect(file.code).toBe('NOT_A_DIRECTORY')
+    expect(file.message).toContain('file.txt')
+
+    expect((await openError('bad\0path')).code).toBe('VALIDATION')
+  })
+
+  // root reads every folder whatever its mode, so the refusal can only be seen as another user.
+  it.skipIf(isRoot)('refuses a folder it cannot read (skipped as root: root bypasses permissions)', async () => {
+    const locked = join(dir.path, 'locked')
+    mkdirSync(locked)
+    chmodSync(locked, 0o000)
+    const error = await openError(locked)
+    chmodSync(locked, 0o755)
+    expect(error.code).toBe('PATH_UNREADABLE')
+    expect(error.message).toContain(locked)
+  })
+
+  it('lists sub-folders for the web folder picker, without hidden ones or files', async () => {
+    mkdirSync(join(dir.path, 'b'))
+    mkdirSync(join(dir.path, 'a'))
+    mkdirSync(join(dir.path, '.hidden'))
+    writeFileSync(join(dir.path, 'file'), '')
+    const listing = await rt.handlers['folders.list']({ path: dir.path })
+    expect(listing.entries.map((e) => e.name)).toEqual(['a', 'b'])
+    expect(listing.parent).not.toBeNull()
+  })
+
+  it('says the native folder dialog is Electron-only in the web binding', async () => {
+    await expect(rt.handlers['workspaces.pickFolder']({})).rejects.toMatchObject({ code: 'UNSUPPORTED' })
+  })
+
+  it('creates the demo workspace idempotently, with a fork, a sub-agent, a successor, a compaction and tool calls', async () => {
+    const demo = await rt.handlers['workspaces.openDemo']({})
+    const again = await rt.handlers['workspaces.openDemo']({})
+    expect(again.id).toBe(demo.id)
+    expect(again.sessionCount).toBe(demo.sessionCount)
+    expect(demo.sessionCount).toBeGreaterThanOrEqual(5)
+    expect(demo.isDemo).toBe(true)
+    const { items } = await rt.handlers['sessions.list']({ workspaceId: demo.id, limit: 100 })
+    const kinds = items.map((s) => s.kind)
+    expect(kinds).toEqual(expect.arrayContaining(['main', 'branch', 'sub-agent', 'ephemeral']))
+    expect(items.some((s) => s.predecessorId !== null)).toBe(true)
+    const compacted = rt.store.db.prepare("SELECT count(*) AS n FROM messages WHERE role = 'compaction_summary'").get() as { n: number }
+    const toolCalls = rt.store.db.prepare("SELECT count(*) AS n FROM messages WHERE role = 'tool_call'").get() as { n: number }
+    expect(compacted.n).toBeGreaterThan(0)
+    expect(toolCalls.n).toBeGreaterThan(5)
+    const total = rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()
+    await rt.handlers['workspaces.openDemo']({})
+    expect(rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual(total)
+  })
+})
