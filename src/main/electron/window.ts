@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { BrowserWindow, type WebFrameMain } from 'electron'
+import { mainWindowWebPreferences } from './web-preferences'
 
 /** Where the renderer is loaded from: the dev server in `electron-vite dev`, the built file otherwise. */
 export function rendererLocation(): { url: string; file: string | null } {
@@ -36,17 +37,7 @@ export function createMainWindow(): BrowserWindow {
     show: false,
     title: 'Retrace',
     backgroundColor: '#15171c',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      sandbox: true,
-      contextIsolation: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false
-    }
+    webPreferences: mainWindowWebPreferences(join(__dirname, '../preload'))
   })
   window.once('ready-to-show', () => window.show())
   void window.loadURL(rendererLocation().url)

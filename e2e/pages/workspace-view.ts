@@ -1,0 +1,42 @@
+import type { Locator, Page } from '@playwright/test'
+
+/** A workspace: the session list on one side, the selected session's transcript on the other. */
+export class WorkspaceView {
+  readonly root: Locator
+  readonly sessionList: Locator
+  readonly sessionRows: Locator
+  readonly sessionSearch: Locator
+  readonly sourceFilter: Locator
+  readonly transcript: Locator
+  readonly transcriptMode: Locator
+  readonly globalSearch: Locator
+  readonly searchResults: Locator
+  readonly themeToggle: Locator
+
+  constructor(readonly page: Page) {
+    this.root = page.getByTestId('workspace-view')
+    this.sessionList = page.getByTestId('session-list')
+    this.sessionRows = page.getByTestId('session-row')
+    this.sessionSearch = page.getByTestId('session-search')
+    this.sourceFilter = page.getByTestId('source-filter')
+    this.transcript = page.getByTestId('transcript')
+    this.transcriptMode = page.getByTestId('transcript-mode')
+    this.globalSearch = page.getByTestId('global-search')
+    this.searchResults = page.getByTestId('search-result')
+    this.themeToggle = page.getByTestId('theme-toggle')
+  }
+
+  session(title: string): Locator {
+    return this.sessionRows.filter({ hasText: title })
+  }
+
+  async openSession(title: string): Promise<void> {
+    await this.session(title).first().click()
+    await this.transcript.waitFor()
+  }
+
+  /** The tool call (a <details>) whose summary mentions `text`. */
+  toolCall(text: string): Locator {
+    return this.transcript.getByTestId('tool-call').filter({ hasText: text })
+  }
+}

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+export const PROJECT_ROOT = resolve(__dirname, '../..')
+
+export interface RunningServer {
+  url: string
+  origin: string
+  token: string
+  dataDir: string
+  stop(): Promise<void>
+}
+
+/**
+ * Start the real CLI, `retrace serve`, on a fresh data folder, exactly as a user would, and
+ * wait for the line that prints its URL.
+ */
+export async function startRetraceServer(args: string[] = ['--demo']): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'retrace-e2e-'))
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, RETRACE_HOME: '' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const url = await waitForUrl(child)
+  const parsed = new URL(url)
+  return {
+    url,
+    origin: parsed.origin,
+    token: parsed.searchParams.get('token') ?? '',
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((done) => child.once('exit', done))
+        child.kill('SIGINT')
+        await exited
+      }
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+function waitForUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const timer = setTimeout(() => reject(new Error(`retrace serve printed no URL within 30 s:\n${output}`)), 30_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /Retrace is serving (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`retrace serve exited with ${code}:\n${output}`))
+    })
+  })
+}
