@@ -1,6 +1,18 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
+
+/**
+ * `electron-vite dev` serves the renderer with React Fast Refresh, which needs an inline
+ * preamble script and a WebSocket. Relax the page's CSP for the dev server only; built files
+ * keep `script-src 'self'`.
+ */
+const devServerCsp: Plugin = {
+  name: 'retrace-dev-server-csp',
+  apply: 'serve',
+  transformIndexHtml: (html) => html.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: http://localhost:*")
+}
 
 // One build for the three Electron processes. The main build also emits the CLI (out/main/cli.js):
 // it shares the services with the desktop app and never imports electron.
@@ -27,7 +39,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    plugins: [react()],
+    plugins: [react(), devServerCsp],
     build: {
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     }
