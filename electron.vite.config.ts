@@ -41,6 +41,7 @@ export default defineConfig({
     root: resolve(__dirname, 'src/renderer'),
     plugins: [react(), devServerCsp],
     build: {
+      minify: true,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     }
   }

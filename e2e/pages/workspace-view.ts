@@ -35,6 +35,12 @@ export class WorkspaceView {
     await this.transcript.waitFor()
   }
 
+  /** The Display/Context toggle is one button; press it until it shows `mode`. */
+  async setTranscriptMode(mode: 'display' | 'context'): Promise<void> {
+    if ((await this.transcriptMode.getAttribute('data-mode')) !== mode) await this.transcriptMode.click()
+    await this.page.waitForSelector(`[data-testid="transcript-mode"][data-mode="${mode}"]`)
+  }
+
   /** The tool call (a <details>) whose summary mentions `text`. */
   toolCall(text: string): Locator {
     return this.transcript.getByTestId('tool-call').filter({ hasText: text })

@@ -48,7 +48,7 @@ test.describe('browsing the demo workspace in the browser', () => {
 
     await workspace.openSession('Fix the flaky date test')
     await expect(workspace.transcript.getByTestId('message-user')).toHaveCount(3)
-    await workspace.transcriptMode.getByRole('radio', { name: /context/i }).or(workspace.transcriptMode.getByRole('button', { name: /context/i })).first().click()
+    await workspace.setTranscriptMode('context')
     // What the model saw after the compaction: the summary, then the last turn only.
     await expect(workspace.transcript.getByTestId('compaction')).toBeVisible()
     await expect(workspace.transcript.getByTestId('message-user')).toHaveCount(1)

@@ -6,7 +6,7 @@ import { folderName, listSubfolders, resolveReadableFolder } from './folder-acce
 
 type WorkspaceHandlers = Pick<
   Handlers,
-  'workspaces.listRecent' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.get' | 'workspaces.pickFolder' | 'folders.list'
+  'workspaces.listRecent' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.pickFolder' | 'folders.list'
 >
 
 export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
@@ -28,6 +28,13 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
     'workspaces.openDemo': () => {
       const id = ensureDemoWorkspace(ctx)
       return requireWorkspace(id)
+    },
+
+    'workspaces.reopen': ({ workspaceId }) => {
+      requireWorkspace(workspaceId)
+      store.workspaces.touch(workspaceId)
+      ctx.feed.changed(['workspaces'], { workspaceId })
+      return requireWorkspace(workspaceId)
     },
 
     'workspaces.get': ({ workspaceId }) => requireWorkspace(workspaceId),

@@ -40,6 +40,19 @@ describe('workspaces', () => {
     expect(recent.items.map((w) => w.path)).toEqual([first.path])
   })
 
+  it('moves a reopened workspace to the top of the recent list', async () => {
+    mkdirSync(join(dir.path, 'a'))
+    mkdirSync(join(dir.path, 'b'))
+    const a = await rt.handlers['workspaces.open']({ path: join(dir.path, 'a') })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await rt.handlers['workspaces.open']({ path: join(dir.path, 'b') })
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect((await rt.handlers['workspaces.reopen']({ workspaceId: a.id })).name).toBe('a')
+    const recent = await rt.handlers['workspaces.listRecent']({ limit: 10 })
+    expect(recent.items.map((w) => w.name)).toEqual(['a', 'b'])
+    expect(() => rt.handlers['workspaces.reopen']({ workspaceId: 999 })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }) as Error)
+  })
+
   it('names the path in a clear error when it is missing, a file, or unreadable', async () => {
     const missing = await openError(join(dir.path, 'nope'))
     expect(missing.code).toBe('PATH_NOT_FOUND')

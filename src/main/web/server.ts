@@ -84,8 +84,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     } catch (error) {
       return respond(res, 400, { ok: false, error: { code: 'VALIDATION', message: error instanceof BodyTooLarge ? error.message : 'The request body is not valid JSON.' } })
     }
-    const result = await dispatch(method, input, caller)
-    respond(res, result.ok ? 200 : statusOf(result.error.code), result)
+    // Whatever the contract answers travels as 200 with {ok:false} in the body: a failed open
+    // is an answer, not a transport failure (and browsers log every 4xx as a console error).
+    respond(res, 200, await dispatch(method, input, caller))
   }
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
@@ -123,22 +124,6 @@ function callerOf(req: IncomingMessage): WebCaller {
     host: req.headers.host,
     origin: req.headers.origin,
     token: Array.isArray(token) ? token[0] : token
-  }
-}
-
-function statusOf(code: string): number {
-  switch (code) {
-    case 'UNAUTHORIZED':
-      return 403
-    case 'VALIDATION':
-      return 400
-    case 'UNKNOWN_METHOD':
-    case 'NOT_FOUND':
-      return 404
-    case 'INTERNAL':
-      return 500
-    default:
-      return 422
   }
 }
 

@@ -61,6 +61,9 @@ export const methods = {
   /** Create the demo workspace if needed (idempotent) and open it. */
   'workspaces.openDemo': method(NoInput, WorkspaceSummarySchema),
 
+  /** Reopen a remembered workspace by id (it moves to the top of the recent list), even if its folder has moved. */
+  'workspaces.reopen': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), WorkspaceSummarySchema),
+
   /** One workspace by id. */
   'workspaces.get': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), WorkspaceSummarySchema),
 

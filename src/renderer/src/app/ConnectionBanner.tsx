@@ -1,0 +1,11 @@
+import type { ConnectionState } from '../api/transport'
+
+/** Shown while the web binding's event stream is down: the view may be out of date meanwhile. */
+export function ConnectionBanner({ state }: { state: ConnectionState }) {
+  if (state === 'connected') return null
+  return (
+    <div className="connection-banner" role="status">
+      Lost the live connection to the Retrace server — reconnecting. What you see may be out of date.
+    </div>
+  )
+}

@@ -1,0 +1,53 @@
+import type { QueryKey } from '@tanstack/react-query'
+import type { EventPayload } from '../../../shared/contract'
+import { searchKeys } from '../features/search/queries'
+import { sessionKeys } from '../features/sessions/queries'
+import { transcriptKeys } from '../features/transcript/queries'
+import { workspaceKeys } from '../features/workspace/queries'
+
+type DataChanged = EventPayload<'data.changed'>
+
+/**
+ * Which cached queries read the entities a `data.changed` event names, narrowed to the
+ * workspace and sessions it mentions. A query's key is listed here if its *result* contains
+ * data derived from the entity (e.g. a workspace summary counts sessions, a session summary
+ * counts messages), so nothing on screen stays stale — and transcripts of untouched sessions,
+ * the expensive ones, are left alone.
+ */
+export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChanged): QueryKey[] {
+  const keys: QueryKey[] = []
+  const has = (entity: DataChanged['entities'][number]): boolean => entities.includes(entity)
+  const sessionLists = workspaceId === undefined ? sessionKeys.lists() : sessionKeys.listsOf(workspaceId)
+  const perSession = (key: (id: string) => QueryKey, all: QueryKey): QueryKey[] => (sessionIds?.length ? sessionIds.map(key) : [all])
+
+  if (has('workspaces') || has('sessions') || has('messages')) {
+    // Names, session counts and last activity.
+    keys.push(workspaceKeys.all)
+  }
+  if (has('sessions')) {
+    keys.push(sessionLists)
+    // A new child or successor changes its parent's or predecessor's links, whose ids the
+    // event need not name: refresh every detail (only the visible one refetches).
+    keys.push(sessionKeys.details())
+  }
+  if (has('messages')) {
+    // Lists match message text and show message counts.
+    keys.push(sessionLists, ...perSession(sessionKeys.detail, sessionKeys.details()))
+    keys.push(...perSession(transcriptKeys.session, transcriptKeys.all))
+  }
+  if (has('checkpoints')) keys.push(...perSession(sessionKeys.detail, sessionKeys.details()))
+  // Hits show message text, session titles and workspace names.
+  if (has('messages') || has('sessions') || has('workspaces')) keys.push(searchKeys.all)
+
+  return dedupe(keys)
+}
+
+function dedupe(keys: QueryKey[]): QueryKey[] {
+  const seen = new Set<string>()
+  return keys.filter((key) => {
+    const id = JSON.stringify(key)
+    if (seen.has(id)) return false
+    seen.add(id)
+    return true
+  })
+}

@@ -1,0 +1,42 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
+import { onConnectionChange, onEvent } from '../api/client'
+import type { ConnectionState } from '../api/transport'
+import { useUiStore } from '../state/ui-store'
+import { keysToInvalidate } from './invalidation'
+
+/**
+ * Subscribes once to the main process's pushed events: invalidates what `data.changed`
+ * names, follows `workspace.opened` (from the application menu), and after a dropped event
+ * stream reconnects, refetches everything because events may have been missed meanwhile.
+ * Returns the connection state for a banner.
+ */
+export function useServerEvents(): ConnectionState {
+  const queryClient = useQueryClient()
+  const [connection, setConnection] = useState<ConnectionState>('connected')
+
+  useEffect(() => {
+    const stopEvents = onEvent((event) => {
+      if (event.name === 'data.changed') {
+        for (const queryKey of keysToInvalidate(event.payload)) void queryClient.invalidateQueries({ queryKey })
+      } else {
+        useUiStore.getState().openWorkspace(event.payload.workspaceId)
+      }
+    })
+    let wasDown = false
+    const stopConnection = onConnectionChange((state) => {
+      setConnection(state)
+      if (state === 'reconnecting') wasDown = true
+      else if (wasDown) {
+        wasDown = false
+        void queryClient.invalidateQueries()
+      }
+    })
+    return () => {
+      stopEvents()
+      stopConnection()
+    }
+  }, [queryClient])
+
+  return connection
+}

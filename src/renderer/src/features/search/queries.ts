@@ -1,0 +1,32 @@
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { call } from '../../api/client'
+
+const PAGE_SIZE = 20
+
+export const searchKeys = {
+  all: ['search'] as const,
+  results: (query: string, workspaceId: number | null) => [...searchKeys.all, workspaceId ?? 'all', query] as const
+}
+
+/** The server's full-text index needs a letter or digit; punctuation alone finds nothing. */
+export function isSearchable(query: string): boolean {
+  return /[\p{L}\p{N}]/u.test(query)
+}
+
+/** Full-text hits, best first; `workspaceId` null searches every workspace. */
+export function useMessageSearch(query: string, workspaceId: number | null) {
+  const trimmed = query.trim()
+  return useInfiniteQuery({
+    queryKey: searchKeys.results(trimmed, workspaceId),
+    queryFn: ({ pageParam }) =>
+      call('search.messages', {
+        query: trimmed,
+        limit: PAGE_SIZE,
+        cursor: pageParam,
+        ...(workspaceId === null ? {} : { workspaceId })
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: isSearchable(trimmed)
+  })
+}

@@ -1,0 +1,142 @@
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
+import { useDebouncedValue } from '../../lib/use-debounced-value'
+import { useUiStore } from '../../state/ui-store'
+import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
+import { useSessionList } from './queries'
+import { SessionRow } from './SessionRow'
+
+const ROW_HEIGHT = 56
+const SEARCH_DEBOUNCE_MS = 200
+/** Start loading the next page this many rows before the end comes into view. */
+const PREFETCH_ROWS = 20
+
+/**
+ * The workspace's sessions as a virtualized listbox (thousands of rows stay cheap), loading
+ * further keyset pages as the user scrolls. Up/Down (and Home/End) move the selection.
+ */
+export function SessionList({ workspaceId }: { workspaceId: number }) {
+  const rawQuery = useUiStore((state) => state.sessionQuery)
+  const source = useUiStore((state) => state.sourceFilter)
+  const selectedId = useUiStore((state) => state.sessionId)
+  const selectSession = useUiStore((state) => state.selectSession)
+  const resetFilters = useUiStore((state) => state.setSessionQuery)
+  const setSource = useUiStore((state) => state.setSourceFilter)
+  const query = useDebouncedValue(rawQuery, SEARCH_DEBOUNCE_MS)
+  const list = useSessionList(workspaceId, { query, source })
+  const scrollRef = useRef<HTMLDivElement>(null)
+
+  const sessions = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data])
+  const selectedIndex = sessions.findIndex((session) => session.id === selectedId)
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list
+
+  // The React Compiler is not used in this build, so its memoization caveat does not apply.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: sessions.length + (hasNextPage ? 1 : 0),
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8
+  })
+  const virtualRows = virtualizer.getVirtualItems()
+  const lastIndex = virtualRows.at(-1)?.index ?? -1
+
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= sessions.length - PREFETCH_ROWS) void fetchNextPage()
+  }, [hasNextPage, isFetchingNextPage, lastIndex, sessions.length, fetchNextPage])
+
+  // Bring the selection into view when it changes from elsewhere (keyboard, a link in the
+  // transcript header, a reload) — once per selection, so later refetches never yank the list.
+  const scrolledTo = useRef<string | null>(null)
+  useEffect(() => {
+    if (selectedId === null || selectedIndex < 0 || scrolledTo.current === selectedId) return
+    scrolledTo.current = selectedId
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
+  }, [selectedId, selectedIndex, virtualizer])
+
+  // A new filter is a new list: start it from the top (but not on mount, where a restored
+  // selection may just have been scrolled into view).
+  const filtersKey = `${source ?? ''}\u0000${query}`
+  const shownFilters = useRef(filtersKey)
+  useEffect(() => {
+    if (shownFilters.current === filtersKey) return
+    shownFilters.current = filtersKey
+    scrollRef.current?.scrollTo({ top: 0 })
+  }, [filtersKey])
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (sessions.length === 0) return
+    const moves: Record<string, number> = {
+      ArrowDown: selectedIndex < 0 ? 0 : Math.min(sessions.length - 1, selectedIndex + 1),
+      ArrowUp: selectedIndex < 0 ? 0 : Math.max(0, selectedIndex - 1),
+      Home: 0,
+      End: sessions.length - 1
+    }
+    const next = moves[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    const target = sessions[next]
+    if (!target) return
+    selectSession(target.id)
+  }
+
+  const onSelect = useCallback((sessionId: string) => selectSession(sessionId), [selectSession])
+
+  if (list.isPending) return <SkeletonRows count={8} className="session-skeleton" />
+  if (list.isError) return <ErrorState title="Could not load sessions" error={list.error} onRetry={() => void list.refetch()} />
+  if (sessions.length === 0) {
+    const filtered = query.trim() !== '' || source !== null
+    return filtered ? (
+      <EmptyState title="No sessions match">
+        <p>Nothing in this workspace matches the filter.</p>
+        <button
+          type="button"
+          className="button"
+          onClick={() => {
+            resetFilters('')
+            setSource(null)
+          }}
+        >
+          Clear filters
+        </button>
+      </EmptyState>
+    ) : (
+      <EmptyState title="No sessions in this workspace yet">Sessions appear here as agents work in this folder.</EmptyState>
+    )
+  }
+
+  return (
+    <div
+      ref={scrollRef}
+      className={`session-list${list.isPlaceholderData ? ' refreshing' : ''}`}
+      data-testid="session-list"
+      role="listbox"
+      aria-label="Sessions, newest first"
+      aria-busy={list.isFetching}
+      aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+    >
+      <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualRows.map((row) => {
+          const session = sessions[row.index]
+          return (
+            <div key={row.key} className="virtual-row" style={{ transform: `translateY(${row.start}px)`, height: row.size }}>
+              {session ? (
+                <SessionRow session={session} optionId={optionId(row.index)} selected={session.id === selectedId} onSelect={onSelect} />
+              ) : (
+                <div className="session-row loading-row" aria-hidden="true">
+                  Loading more…
+                </div>
+              )}
+            </div>
+          )
+        })}
+      </div>
+    </div>
+  )
+}
+
+function optionId(index: number): string {
+  return `session-option-${index}`
+}

@@ -1,0 +1,49 @@
+import { memo } from 'react'
+import type { SessionSummary } from '../../../../shared/contract'
+import { plural } from '../../lib/format'
+import { KindBadge } from '../../ui/KindBadge'
+import { RelativeTime } from '../../ui/RelativeTime'
+
+const MAX_INDENT = 4
+
+interface Props {
+  session: SessionSummary
+  optionId: string
+  selected: boolean
+  onSelect: (sessionId: string) => void
+}
+
+/** One option of the session listbox; nested sessions (forks, sub-agents) are indented. */
+export const SessionRow = memo(function SessionRow({ session, optionId, selected, onSelect }: Props) {
+  const depth = Math.min(session.depth, MAX_INDENT)
+  return (
+    <div
+      id={optionId}
+      role="option"
+      aria-selected={selected}
+      data-testid="session-row"
+      data-session-id={session.id}
+      className={`session-row depth-${depth}${selected ? ' selected' : ''}`}
+      onClick={() => onSelect(session.id)}
+    >
+      <div className="session-row-title">
+        {depth > 0 ? (
+          <span className="depth-mark" aria-label={`nested ${depth} level${depth > 1 ? 's' : ''} deep`}>
+            ↳
+          </span>
+        ) : null}
+        <span className="session-title" title={session.title}>
+          {session.title || 'Untitled session'}
+        </span>
+      </div>
+      <div className="session-row-meta">
+        <KindBadge kind={session.kind} />
+        <span className="source">{session.source}</span>
+        <RelativeTime at={session.updatedAt} />
+        <span className="counts">
+          {plural(session.turnCount, 'turn')} · {plural(session.messageCount, 'msg')}
+        </span>
+      </div>
+    </div>
+  )
+})

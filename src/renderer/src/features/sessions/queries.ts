@@ -1,0 +1,42 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { call } from '../../api/client'
+
+const PAGE_SIZE = 100
+
+export interface SessionFilters {
+  query: string
+  source: string | null
+}
+
+/** Query keys of session lists and details; prefixes let data.changed target one workspace. */
+export const sessionKeys = {
+  all: ['sessions'] as const,
+  lists: () => [...sessionKeys.all, 'list'] as const,
+  listsOf: (workspaceId: number) => [...sessionKeys.lists(), workspaceId] as const,
+  list: (workspaceId: number, filters: SessionFilters) => [...sessionKeys.listsOf(workspaceId), filters] as const,
+  details: () => [...sessionKeys.all, 'detail'] as const,
+  detail: (sessionId: string) => [...sessionKeys.details(), sessionId] as const
+}
+
+/** Newest first, one keyset page at a time as the virtual list nears its end. */
+export function useSessionList(workspaceId: number, filters: SessionFilters) {
+  return useInfiniteQuery({
+    queryKey: sessionKeys.list(workspaceId, filters),
+    queryFn: ({ pageParam }) =>
+      call('sessions.list', {
+        workspaceId,
+        limit: PAGE_SIZE,
+        cursor: pageParam,
+        ...(filters.query.trim() ? { query: filters.query.trim() } : {}),
+        ...(filters.source ? { source: filters.source } : {})
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    // Keep the old rows on screen while a new filter loads, instead of flashing a skeleton.
+    placeholderData: keepPreviousData
+  })
+}
+
+export function useSessionDetail(sessionId: string) {
+  return useQuery({ queryKey: sessionKeys.detail(sessionId), queryFn: () => call('sessions.get', { sessionId }) })
+}

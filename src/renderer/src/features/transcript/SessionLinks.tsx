@@ -1,0 +1,39 @@
+import type { SessionDetail, SessionRef } from '../../../../shared/contract'
+import { useUiStore } from '../../state/ui-store'
+
+/** Where this session sits in the tree: parent, the session it continues, and what came after. */
+export function SessionLinks({ detail }: { detail: SessionDetail }) {
+  const groups: [label: string, refs: SessionRef[]][] = [
+    ['Parent', detail.parent ? [detail.parent] : []],
+    ['Continues', detail.predecessor ? [detail.predecessor] : []],
+    ['Continued in', detail.successors],
+    ['Sub-sessions', detail.children]
+  ]
+  const present = groups.filter(([, refs]) => refs.length > 0)
+  if (present.length === 0) return null
+  return (
+    <dl className="session-links">
+      {present.map(([label, refs]) => (
+        <div key={label} className="session-link-group">
+          <dt>{label}</dt>
+          {refs.map((ref) => (
+            <dd key={ref.id}>
+              <SessionLink sessionRef={ref} />
+              {label === 'Parent' && detail.forkSeq !== null ? <span className="link-kind"> at message #{detail.forkSeq}</span> : null}
+            </dd>
+          ))}
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+function SessionLink({ sessionRef }: { sessionRef: SessionRef }) {
+  const selectSession = useUiStore((state) => state.selectSession)
+  return (
+    <button type="button" className="link-button" onClick={() => selectSession(sessionRef.id)} title={`Open ${sessionRef.kind} session`}>
+      {sessionRef.title || 'Untitled session'}
+      <span className="link-kind"> ({sessionRef.kind})</span>
+    </button>
+  )
+}

@@ -1,0 +1,43 @@
+import type { Message } from '../../../../../shared/contract'
+import { useDisclosure } from '../disclosure'
+import { formatToolInput, summarizeToolInput } from '../tool-summary'
+import { ToolResultBody } from './ToolResultBody'
+
+interface Props {
+  call: Message
+  result: Message | null
+  /** More transcript pages exist, so a missing result may simply not be loaded yet. */
+  moreToLoad: boolean
+  focused: boolean
+}
+
+/** A tool call, collapsed to name + one line; opened, its JSON input and paired result. */
+export function ToolCallBlock({ call, result, moreToLoad, focused }: Props) {
+  const disclosure = useDisclosure(`tool-${call.id}`, focused)
+  const name = call.toolName ?? 'tool'
+  const status = result === null ? (moreToLoad ? 'pending' : 'missing') : result.isError ? 'error' : 'ok'
+
+  return (
+    <details className={`msg tool-call status-${status}`} data-testid="tool-call" {...disclosure}>
+      <summary>
+        <span className="tool-name">{name}</span>
+        <span className="tool-summary mono">{summarizeToolInput(call.toolInput)}</span>
+        {status === 'error' ? <span className="badge badge-error">error</span> : null}
+        {status === 'missing' ? <span className="badge badge-muted">no result</span> : null}
+      </summary>
+      <div className="tool-body">
+        <div className="tool-section-label">Input</div>
+        <pre className="code-block" data-testid="tool-call-input">
+          {formatToolInput(call.toolInput)}
+        </pre>
+        {result ? (
+          <ToolResultBody result={result} />
+        ) : (
+          <p className="muted tool-no-result">
+            {moreToLoad ? 'The result is further down; scroll to load it.' : 'No result was recorded for this call.'}
+          </p>
+        )}
+      </div>
+    </details>
+  )
+}

@@ -1,0 +1,55 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import type { WorkspaceSummary } from '../../../../shared/contract'
+import { call } from '../../api/client'
+import { useUiStore } from '../../state/ui-store'
+import { workspaceKeys } from './queries'
+
+/** After any successful open: seed the detail query, refresh the recent list, navigate. */
+function useOnOpened(): (workspace: WorkspaceSummary) => void {
+  const queryClient = useQueryClient()
+  const openWorkspace = useUiStore((state) => state.openWorkspace)
+  return (workspace) => {
+    queryClient.setQueryData(workspaceKeys.detail(workspace.id), workspace)
+    void queryClient.invalidateQueries({ queryKey: workspaceKeys.recent() })
+    openWorkspace(workspace.id)
+  }
+}
+
+export function useOpenWorkspace() {
+  const onOpened = useOnOpened()
+  return useMutation({
+    mutationFn: (path: string) => call('workspaces.open', { path }),
+    onSuccess: onOpened
+  })
+}
+
+export function useOpenDemo() {
+  const onOpened = useOnOpened()
+  return useMutation({
+    mutationFn: () => call('workspaces.openDemo', {}),
+    onSuccess: onOpened
+  })
+}
+
+/** A workspace from the recent list, by id: it works even if the folder has moved since. */
+export function useReopenWorkspace() {
+  const onOpened = useOnOpened()
+  return useMutation({
+    mutationFn: (workspaceId: number) => call('workspaces.reopen', { workspaceId }),
+    onSuccess: onOpened
+  })
+}
+
+/** Electron only: the native dialog, then open what was picked (nothing when cancelled). */
+export function usePickAndOpen() {
+  const onOpened = useOnOpened()
+  return useMutation({
+    mutationFn: async (): Promise<WorkspaceSummary | null> => {
+      const { path } = await call('workspaces.pickFolder', {})
+      return path === null ? null : call('workspaces.open', { path })
+    },
+    onSuccess: (workspace) => {
+      if (workspace) onOpened(workspace)
+    }
+  })
+}

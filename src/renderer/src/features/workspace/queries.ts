@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query'
+import { call } from '../../api/client'
+
+const RECENT_LIMIT = 50
+
+/** Query keys of everything about workspaces; `all` is the prefix invalidations use. */
+export const workspaceKeys = {
+  all: ['workspaces'] as const,
+  recent: () => [...workspaceKeys.all, 'recent'] as const,
+  detail: (workspaceId: number) => [...workspaceKeys.all, 'detail', workspaceId] as const
+}
+
+export const appKeys = {
+  info: ['app', 'info'] as const,
+  folders: (path: string | null) => ['folders', path] as const
+}
+
+export function useAppInfo() {
+  return useQuery({ queryKey: appKeys.info, queryFn: () => call('app.info', {}) })
+}
+
+export function useRecentWorkspaces() {
+  return useQuery({ queryKey: workspaceKeys.recent(), queryFn: () => call('workspaces.listRecent', { limit: RECENT_LIMIT }) })
+}
+
+export function useWorkspace(workspaceId: number) {
+  return useQuery({ queryKey: workspaceKeys.detail(workspaceId), queryFn: () => call('workspaces.get', { workspaceId }) })
+}
+
+/** Sub-folders on the serving machine; `null` asks for the server's starting folder (home). */
+export function useFolders(path: string | null) {
+  return useQuery({
+    queryKey: appKeys.folders(path),
+    queryFn: () => call('folders.list', path === null ? {} : { path }),
+    // The file system changes without data.changed events: re-read when revisited.
+    staleTime: 0,
+    placeholderData: (previous) => previous
+  })
+}

@@ -1,0 +1,80 @@
+import { create } from 'zustand'
+import type { TranscriptKind } from '../../../shared/contract'
+import { initialTheme, saveTheme, type Theme } from './theme'
+
+/** A message to bring into view once its page is loaded (from a search hit). */
+export interface FocusTarget {
+  sessionId: string
+  seq: number
+  /** Changes on every request, so clicking the same hit twice scrolls again. */
+  nonce: number
+}
+
+export interface UiState {
+  workspaceId: number | null
+  sessionId: string | null
+  transcriptMode: TranscriptKind
+  sessionQuery: string
+  sourceFilter: string | null
+  theme: Theme
+  focus: FocusTarget | null
+  /** Set when the server refuses our token: the whole app is replaced by an explanation. */
+  authProblem: string | null
+
+  openWorkspace: (workspaceId: number) => void
+  closeWorkspace: () => void
+  selectSession: (sessionId: string | null) => void
+  /** Jump to one message of a session, possibly in another workspace. */
+  openMessage: (target: { workspaceId: number; sessionId: string; seq: number }) => void
+  clearFocus: () => void
+  setTranscriptMode: (mode: TranscriptKind) => void
+  setSessionQuery: (query: string) => void
+  setSourceFilter: (source: string | null) => void
+  toggleTheme: () => void
+  setAuthProblem: (message: string) => void
+}
+
+const noFilters = { sessionQuery: '', sourceFilter: null } as const
+
+/**
+ * UI state only (what is selected and how it is shown); anything the server owns lives in
+ * TanStack Query. Components read it through narrow selectors so a change re-renders only
+ * what depends on it.
+ */
+export const useUiStore = create<UiState>()((set, get) => ({
+  workspaceId: null,
+  sessionId: null,
+  transcriptMode: 'display',
+  ...noFilters,
+  theme: initialTheme(),
+  focus: null,
+  authProblem: null,
+
+  openWorkspace: (workspaceId) => {
+    if (get().workspaceId === workspaceId) return
+    set({ workspaceId, sessionId: null, focus: null, ...noFilters })
+  },
+  closeWorkspace: () => set({ workspaceId: null, sessionId: null, focus: null, ...noFilters }),
+  selectSession: (sessionId) => set({ sessionId, focus: null }),
+  openMessage: ({ workspaceId, sessionId, seq }) => {
+    const sameWorkspace = get().workspaceId === workspaceId
+    set({
+      workspaceId,
+      sessionId,
+      // Search hits carry display seqs; a message may not be in the context transcript.
+      transcriptMode: 'display',
+      focus: { sessionId, seq, nonce: Date.now() },
+      ...(sameWorkspace ? {} : noFilters)
+    })
+  },
+  clearFocus: () => set({ focus: null }),
+  setTranscriptMode: (transcriptMode) => set({ transcriptMode, focus: null }),
+  setSessionQuery: (sessionQuery) => set({ sessionQuery }),
+  setSourceFilter: (sourceFilter) => set({ sourceFilter }),
+  toggleTheme: () => {
+    const theme = get().theme === 'dark' ? 'light' : 'dark'
+    saveTheme(theme)
+    set({ theme })
+  },
+  setAuthProblem: (authProblem) => set({ authProblem })
+}))
