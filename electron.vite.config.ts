@@ -42,6 +42,9 @@ export default defineConfig({
     plugins: [react(), devServerCsp],
     build: {
       minify: true,
+      // The renderer is loaded from disk (or localhost), not over a slow network: one ~600 kB
+      // bundle is fine, and splitting it would only add requests.
+      chunkSizeWarningLimit: 1024,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } }
     }
   }
