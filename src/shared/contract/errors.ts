@@ -21,6 +21,9 @@ export const errorCodes = [
 export const ErrorCodeSchema = z.enum(errorCodes)
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>
 
+/** Codes where the same call may succeed later (a lock released, a transient fault); every other code is final. */
+export const retryableErrorCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['STORE_BUSY', 'INTERNAL'])
+
 export const RpcErrorSchema = z.object({ code: ErrorCodeSchema, message: z.string() })
 export type RpcError = z.infer<typeof RpcErrorSchema>
 

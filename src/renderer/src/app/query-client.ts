@@ -1,25 +1,12 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
-import { isRetraceError, type ErrorCode } from '../../../shared/contract'
+import { isRetraceError, retryableErrorCodes } from '../../../shared/contract'
 import { useUiStore } from '../state/ui-store'
-
-/** Codes a retry cannot fix: the same input gets the same answer. */
-const PERMANENT: ReadonlySet<ErrorCode> = new Set([
-  'VALIDATION',
-  'UNAUTHORIZED',
-  'UNKNOWN_METHOD',
-  'NOT_FOUND',
-  'PATH_NOT_FOUND',
-  'NOT_A_DIRECTORY',
-  'PATH_UNREADABLE',
-  'STORE_NEWER_VERSION',
-  'STORE_CORRUPT',
-  'UNSUPPORTED'
-])
 
 const MAX_RETRIES = 2
 
 function shouldRetry(failureCount: number, error: Error): boolean {
-  if (isRetraceError(error) && PERMANENT.has(error.code)) return false
+  // A RetraceError is the server's considered answer; only a few codes can change on a retry.
+  if (isRetraceError(error) && !retryableErrorCodes.has(error.code)) return false
   return failureCount < MAX_RETRIES
 }
 
