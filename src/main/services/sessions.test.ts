@@ -95,6 +95,9 @@ describe('session services through the handler wrapper', () => {
     rt.recorder.startSession({ workspaceId: other, title: 'There' }).append({ role: 'user', content: 'why does the migration fail?' })
     const all = await call('search.messages', { query: 'migration' })
     expect(all.items.map((h) => h.sessionTitle).sort()).toEqual(['Here', 'There'])
+    // Scoping applies before the newest-N cut: the older workspace's hit is found though newer ones exist elsewhere.
+    const older = await call('search.messages', { query: 'migration', workspaceId })
+    expect(older.items.map((h) => h.sessionTitle)).toEqual(['Here'])
     const scoped = await call('search.messages', { query: 'migrat', workspaceId: other })
     expect(scoped.items).toHaveLength(1)
     expect(scoped.items[0]?.snippet).toEqual([

@@ -119,7 +119,7 @@ export const methods = {
     })
   ),
 
-  /** Full-text search over message text across every workspace, or one; best matches first. */
+  /** Full-text search over message text and tool input across every workspace, or one: the newest 1,000 matches, best first. */
   'search.messages': method(
     z
       .object({

@@ -208,7 +208,7 @@ export class SessionRepository {
       if (paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
       if (byText) {
         where.push(`(s.title LIKE @like ESCAPE '\\' OR s.uid LIKE @like ESCAPE '\\' OR s.id IN (
-          SELECT m.session_id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
+          SELECT m.session_id FROM messages_fts JOIN messages m INDEXED BY messages_session_by_id ON m.id = messages_fts.rowid
           WHERE messages_fts MATCH @match))`)
       }
       statement = this.db.prepare(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`)
