@@ -1,4 +1,5 @@
 import { toFtsQuery } from '../../src/main/store/fts-query'
+import { sessionListSql } from '../../src/main/store/repositories/sessions'
 import { formatTiming, repeatAsync, repeatSync } from '../lib/stats'
 import type { ResultRow } from '../lib/table'
 import { call, type MeasureContext } from './context'
@@ -37,12 +38,8 @@ async function measureFiltered(ctx: MeasureContext, filter: { label: string; que
   const input = { workspaceId: ctx.workspaceId, limit: LIMIT, query: filter.query }
   const page = await call<{ items: unknown[] }>(ctx, 'sessions.list', input)
   const like = `%${filter.query}%`
-  // The statement SessionRepository.list prepares for a text query (kept in step by hand).
-  const sameSql = ctx.db.prepare(`SELECT s.*, p.uid AS parent_uid, pr.uid AS predecessor_uid FROM sessions s
-      LEFT JOIN sessions p ON p.id = s.parent_id LEFT JOIN sessions pr ON pr.id = s.predecessor_id
-    WHERE s.workspace_id = @workspaceId AND (s.title LIKE @like ESCAPE '\\' OR s.uid LIKE @like ESCAPE '\\' OR s.id IN (
-      SELECT m.session_id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid WHERE messages_fts MATCH @match))
-    ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`)
+  // The very statement SessionRepository.list prepares for a text query.
+  const sameSql = ctx.db.prepare(sessionListSql({ bySource: false, paged: false, byText: true }))
   const params = { workspaceId: ctx.workspaceId, like, match: toFtsQuery(filter.query), limit: LIMIT + 1 }
   // Slow cases get a time budget instead of the full N, so one bad query cannot stall the run.
   const options = { ...ctx.repeat, budgetMs: 10_000 }

@@ -203,19 +203,27 @@ export class SessionRepository {
     const key = `${bySource}|${paged}|${byText}`
     let statement = this.listStatements.get(key)
     if (!statement) {
-      const where = ['s.workspace_id = @workspaceId']
-      if (bySource) where.push('s.source = @source')
-      if (paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
-      if (byText) {
-        where.push(`(s.title LIKE @like ESCAPE '\\' OR s.uid LIKE @like ESCAPE '\\' OR s.id IN (
-          SELECT m.session_id FROM messages_fts JOIN messages m INDEXED BY messages_session_by_id ON m.id = messages_fts.rowid
-          WHERE messages_fts MATCH @match))`)
-      }
-      statement = this.db.prepare(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`)
+      statement = this.db.prepare(sessionListSql({ bySource, paged, byText }))
       this.listStatements.set(key, statement)
     }
     return statement
   }
+}
+
+/**
+ * The session list query for a combination of filters (exported so the benchmark runs the very
+ * same SQL bare). Parameters: @workspaceId, @source, @updatedAt/@id (keyset), @like, @match, @limit.
+ */
+export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean }): string {
+  const where = ['s.workspace_id = @workspaceId']
+  if (filters.bySource) where.push('s.source = @source')
+  if (filters.paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
+  if (filters.byText) {
+    where.push(`(s.title LIKE @like ESCAPE '\\' OR s.uid LIKE @like ESCAPE '\\' OR s.id IN (
+      SELECT m.session_id FROM messages_fts JOIN messages m INDEXED BY messages_session_by_id ON m.id = messages_fts.rowid
+      WHERE messages_fts MATCH @match))`)
+  }
+  return `${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`
 }
 
 function encodeCursor(updatedAt: number, id: number): string {
