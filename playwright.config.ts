@@ -21,6 +21,7 @@ export default defineConfig({
   },
   projects: [
     { name: 'web', testDir: 'e2e/web' },
+    { name: 'cli', testDir: 'e2e/cli' },
     { name: 'electron', testDir: 'e2e/electron' }
   ]
 })

@@ -10,7 +10,8 @@ export interface RunningServer {
   origin: string
   token: string
   dataDir: string
-  stop(): Promise<void>
+  /** Ctrl+C, as a user would stop it; resolves to the exit code. */
+  stop(): Promise<number | null>
 }
 
 /**
@@ -32,12 +33,14 @@ export async function startRetraceServer(args: string[] = ['--demo']): Promise<R
     token: parsed.searchParams.get('token') ?? '',
     dataDir,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once('exit', done))
+      let code = child.exitCode
+      if (code === null) {
+        const exited = new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)))
         child.kill('SIGINT')
-        await exited
+        code = await exited
       }
       rmSync(dataDir, { recursive: true, force: true })
+      return code
     }
   }
 }

@@ -67,7 +67,7 @@ describe('workspaces', () => {
   })
 
   // root reads every folder whatever its mode, so the refusal can only be seen as another user.
-  it.skipIf(isRoot)('refuses a folder it cannot read (skipped as root: root bypasses permissions)', async () => {
+  it.skipIf(isRoot)('refuses a folder it cannot read (skipped as root, which bypasses permissions; e2e/cli covers it as nobody)', async () => {
     const locked = join(dir.path, 'locked')
     mkdirSync(locked)
     chmodSync(locked, 0o000)
