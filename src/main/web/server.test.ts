@@ -87,6 +87,18 @@ describe('web binding', () => {
     expect(JSON.parse((await rpc('nope.nope', headers)).body)).toMatchObject({ error: { code: 'UNKNOWN_METHOD' } })
   })
 
+  it('survives malformed requests: bad percent-encoding, odd paths, a huge body', async () => {
+    const headers = { Host: host(), 'X-Retrace-Token': token }
+    const malformed = await send(port, { path: '/api/rpc/%E0%A4%A', headers, body: '{}' })
+    expect(malformed.status).toBe(400)
+    expect(JSON.parse(malformed.body)).toMatchObject({ error: { code: 'VALIDATION' } })
+    expect((await send(port, { method: 'GET', path: '/%E0%A4%A', headers: { Host: host() } })).status).toBeLessThan(500)
+    const huge = await send(port, { path: '/api/rpc/app.info', headers, body: 'x'.repeat(2 * 1024 * 1024) }).catch(() => null)
+    if (huge) expect(huge.status).toBe(400)
+    // Still alive and answering.
+    expect((await rpc('app.info', headers)).status).toBe(200)
+  })
+
   it('serves the app with the CSP and no-referrer headers, and refuses a wrong Host for it too', async () => {
     const page = await send(port, { method: 'GET', path: '/', headers: { Host: host() } })
     expect(page.status).toBe(200)

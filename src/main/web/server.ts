@@ -58,10 +58,22 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const serveStatic = options.rendererDir && existsSync(options.rendererDir) ? sirv(options.rendererDir, { dev: false, etag: true }) : null
 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // Nothing a request contains may take the server down: a throw here would be uncaught.
+    try {
+      handleRequest(req, res)
+    } catch (error) {
+      log(`request ${req.method ?? ''} ${req.url ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`)
+      if (!res.headersSent) respond(res, 500, { ok: false, error: { code: 'INTERNAL', message: 'The server could not handle this request.' } })
+    }
+  })
+
+  function handleRequest(req: IncomingMessage, res: ServerResponse): void {
     setSecurityHeaders(res)
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     if (url.pathname.startsWith(RPC_PREFIX)) {
-      void handleRpc(req, res, decodeURIComponent(url.pathname.slice(RPC_PREFIX.length)))
+      const method = safeDecode(url.pathname.slice(RPC_PREFIX.length))
+      if (method === null) return respond(res, 400, { ok: false, error: { code: 'VALIDATION', message: 'The method name in the URL is not valid percent-encoding.' } })
+      void handleRpc(req, res, method)
       return
     }
     const refusal = guard.checkOrigin(callerOf(req))
@@ -69,9 +81,18 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (req.method !== 'GET' && req.method !== 'HEAD') return respond(res, 405, { ok: false, error: { code: 'VALIDATION', message: 'Method not allowed.' } })
     if (!serveStatic) return respond(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'The app is not built; run `npm run build`.' } })
     serveStatic(req, res, () => respond(res, 404, { ok: false, error: { code: 'NOT_FOUND', message: 'Not found.' } }))
-  })
+  }
 
   async function handleRpc(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
+    try {
+      await answerRpc(req, res, method)
+    } catch (error) {
+      log(`${method}: ${error instanceof Error ? error.message : String(error)}`)
+      if (!res.headersSent) respond(res, 500, { ok: false, error: { code: 'INTERNAL', message: 'The server could not handle this request.' } })
+    }
+  }
+
+  async function answerRpc(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
     if (req.method !== 'POST') return respond(res, 405, { ok: false, error: { code: 'VALIDATION', message: 'Contract calls are POST requests.' } })
     const caller = callerOf(req)
     // Checked here as well as in the dispatcher so an unauthorized body is never even read.
@@ -115,6 +136,14 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     }
+  }
+}
+
+function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return null
   }
 }
 
