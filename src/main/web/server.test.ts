@@ -118,6 +118,15 @@ describe('web binding', () => {
     ws.close()
   })
 
+  it('survives a client that sends an oversized frame on the event stream', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/events?token=${token}`, { origin: `http://${host()}` })
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject))
+    const closed = new Promise((resolve) => ws.once('close', resolve))
+    ws.send('x'.repeat(200 * 1024))
+    await closed
+    expect((await rpc('app.info', { Host: host(), 'X-Retrace-Token': token })).status).toBe(200)
+  })
+
   it.each([
     ['no token', '', `http://127.0.0.1`],
     ['a foreign origin', `?token=${token}`, 'https://evil.example']

@@ -110,9 +110,19 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     respond(res, 200, await dispatch(method, input, caller))
   }
 
+  // Clients only listen; anything they send is ignored, and a frame over maxPayload makes the
+  // socket emit 'error', which must be handled or it would throw and stop the server.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })
+  sockets.on('connection', (ws) => ws.on('error', () => ws.terminate()))
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    socket.on('error', () => socket.destroy())
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    } catch {
+      socket.destroy()
+      return
+    }
     const refusal = url.pathname !== EVENTS_PATH ? 'Unknown path.' : guard.check({ ...callerOf(req), token: url.searchParams.get('token') ?? undefined })
     if (refusal !== null) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}`)
