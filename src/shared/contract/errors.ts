@@ -15,6 +15,10 @@ export const errorCodes = [
   'STORE_NEWER_VERSION',
   'STORE_CORRUPT',
   'STORE_BUSY',
+  'BLOB_UNAVAILABLE',
+  'CONFLICT',
+  'IO_ERROR',
+  'CANCELLED',
   'UNSUPPORTED',
   'INTERNAL'
 ] as const

@@ -1,0 +1,239 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { Transform, type TransformCallback } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib'
+import { RetraceError } from '../../shared/contract'
+import type { Db } from '../store/database'
+
+/**
+ * Content up to this size is kept inside SQLite: thousands of small files then cost one
+ * transaction instead of thousands of fsynced files. Larger content is a gzip file.
+ */
+export const INLINE_MAX_BYTES = 256 * 1024
+
+export interface BlobRef {
+  hash: string
+  size: number
+}
+
+export const sha256 = (content: Buffer): string => createHash('sha256').update(content).digest('hex')
+
+/** Streams bytes through unchanged while hashing and counting them. */
+class Digest extends Transform {
+  private readonly hasher = createHash('sha256')
+  size = 0
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.hasher.update(chunk)
+    this.size += chunk.length
+    done(null, chunk)
+  }
+  hex(): string {
+    return this.hasher.digest('hex')
+  }
+}
+
+/**
+ * Content-addressed storage for file snapshots. A blob is registered in SQLite only once its
+ * bytes are durable, and every read is checked against its hash, so a blob can be missing but
+ * never wrong: what cannot be verified is refused, never written to a user's file.
+ */
+export class BlobStore {
+  private readonly hasStmt
+  private readonly getStmt
+  private readonly insertStmt
+
+  constructor(
+    private readonly db: Db,
+    readonly dir: string
+  ) {
+    mkdirSync(this.tempDir, { recursive: true })
+    this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
+    this.getStmt = db.prepare('SELECT hash, size, storage, data FROM blobs WHERE hash = ?')
+    this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, data, created_at) VALUES (?, ?, ?, ?, ?)')
+  }
+
+  get tempDir(): string {
+    return join(this.dir, 'tmp')
+  }
+
+  has(hash: string): boolean {
+    return this.hasStmt.get(hash) !== undefined
+  }
+
+  size(hash: string): number | null {
+    const row = this.getStmt.get(hash) as { size: number } | undefined
+    return row ? row.size : null
+  }
+
+  /** Store content held in memory (synchronous, fine inside a transaction for small content). */
+  putBuffer(content: Buffer): BlobRef {
+    const hash = sha256(content)
+    if (this.has(hash)) return { hash, size: content.length }
+    if (content.length <= INLINE_MAX_BYTES) {
+      this.insertStmt.run(hash, content.length, 'inline', content, Date.now())
+    } else {
+      const temp = this.tempPath()
+      writeDurably(temp, gzipSync(content, { level: 1 }))
+      this.commitFile(temp, hash)
+      this.insertStmt.run(hash, content.length, 'file', null, Date.now())
+    }
+    return { hash, size: content.length }
+  }
+
+  /**
+   * Store a file's current content, streamed: hashed and compressed in one pass, so a file
+   * larger than memory works. Returns the hash of exactly the bytes that were stored.
+   */
+  async putFile(path: string | Buffer): Promise<BlobRef> {
+    if (statSync(path).size <= INLINE_MAX_BYTES) {
+      const content = readFileSync(path)
+      if (content.length <= INLINE_MAX_BYTES) return this.putBuffer(content)
+    }
+    const temp = this.tempPath()
+    const digest = new Digest()
+    try {
+      await pipeline(createReadStream(path), digest, createGzip({ level: 1 }), createWriteStream(temp))
+      fsyncPath(temp)
+    } catch (error) {
+      rmSync(temp, { force: true })
+      throw error
+    }
+    const hash = digest.hex()
+    if (this.has(hash)) {
+      unlinkSync(temp)
+    } else {
+      this.commitFile(temp, hash)
+      this.insertStmt.run(hash, digest.size, 'file', null, Date.now())
+    }
+    return { hash, size: digest.size }
+  }
+
+  /**
+   * Take over a gzip file another thread wrote (hashed and fsynced) in `tempDir`: it becomes
+   * the blob `hash`, or is discarded if that blob already exists.
+   */
+  adoptTempFile(temp: string, hash: string, size: number): BlobRef {
+    if (this.has(hash)) {
+      rmSync(temp, { force: true })
+    } else {
+      this.commitFile(temp, hash)
+      this.insertStmt.run(hash, size, 'file', null, Date.now())
+    }
+    return { hash, size }
+  }
+
+  /** The content of a blob, verified. For content too large for memory use `writeTo`. */
+  read(hash: string): Buffer {
+    const row = this.row(hash)
+    let content: Buffer
+    if (row.storage === 'inline') {
+      content = row.data ?? Buffer.alloc(0)
+    } else {
+      try {
+        content = gunzipSync(readFileSync(this.filePath(hash)))
+      } catch (error) {
+        throw this.unavailable(hash, `its file cannot be read (${(error as Error).message})`)
+      }
+    }
+    if (sha256(content) !== hash) throw this.unavailable(hash, 'its content does not match its hash (corrupt)')
+    return content
+  }
+
+  /**
+   * Write a blob's content to `target` (a fresh temp file the caller will rename into place),
+   * streamed and verified; fsynced. On any mismatch the target is removed and nothing else
+   * is touched.
+   */
+  async writeTo(hash: string, target: string | Buffer, mode = 0o644): Promise<void> {
+    const row = this.row(hash)
+    if (row.storage === 'inline') {
+      const content = this.read(hash)
+      writeDurably(target, content, mode)
+      return
+    }
+    const digest = new Digest()
+    try {
+      await pipeline(createReadStream(this.filePath(hash)), createGunzip(), digest, createWriteStream(target, { mode }))
+      fsyncPath(target)
+    } catch (error) {
+      rmSync(target, { force: true })
+      throw this.unavailable(hash, `its file cannot be read (${(error as Error).message})`)
+    }
+    if (digest.hex() !== hash) {
+      rmSync(target, { force: true })
+      throw this.unavailable(hash, 'its content does not match its hash (corrupt)')
+    }
+  }
+
+  /** Remove temp files left by an interrupted write (nothing is registered for them). */
+  cleanTemp(): number {
+    const names = readdirSync(this.tempDir)
+    for (const name of names) rmSync(join(this.tempDir, name), { force: true })
+    return names.length
+  }
+
+  /** Delete blobs no journal entry and no scanned file state refers to. */
+  collectGarbage(): { removed: number; bytes: number } {
+    const unreferenced = this.db
+      .prepare(
+        `SELECT hash, size, storage FROM blobs b WHERE
+           NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_before = b.hash) AND
+           NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_after = b.hash) AND
+           NOT EXISTS (SELECT 1 FROM file_states f WHERE f.hash = b.hash)`
+      )
+      .all() as { hash: string; size: number; storage: string }[]
+    const remove = this.db.prepare('DELETE FROM blobs WHERE hash = ?')
+    this.db.transaction(() => unreferenced.forEach((blob) => remove.run(blob.hash)))()
+    for (const blob of unreferenced) if (blob.storage === 'file') rmSync(this.filePath(blob.hash), { force: true })
+    return { removed: unreferenced.length, bytes: unreferenced.reduce((sum, blob) => sum + blob.size, 0) }
+  }
+
+  filePath(hash: string): string {
+    return join(this.dir, hash.slice(0, 2), `${hash}.gz`)
+  }
+
+  private row(hash: string): { storage: 'inline' | 'file'; data: Buffer | null } {
+    const row = this.getStmt.get(hash) as { storage: 'inline' | 'file'; data: Buffer | null } | undefined
+    if (!row) throw this.unavailable(hash, 'it is not in the store')
+    return row
+  }
+
+  private tempPath(): string {
+    return join(this.tempDir, `${randomBytes(8).toString('hex')}.tmp`)
+  }
+
+  private commitFile(temp: string, hash: string): void {
+    const final = this.filePath(hash)
+    mkdirSync(join(this.dir, hash.slice(0, 2)), { recursive: true })
+    renameSync(temp, final)
+    fsyncPath(join(this.dir, hash.slice(0, 2)))
+  }
+
+  private unavailable(hash: string, why: string): RetraceError {
+    return new RetraceError('BLOB_UNAVAILABLE', `The saved snapshot ${hash.slice(0, 12)}… cannot be used: ${why}. Files that need it are refused.`)
+  }
+}
+
+/** Write, fsync and close a file. */
+export function writeDurably(path: string | Buffer, content: Buffer, mode = 0o644): void {
+  const fd = openSync(path, 'w', mode)
+  try {
+    let offset = 0
+    while (offset < content.length) offset += writeSync(fd, content, offset)
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** fsync a file or a directory by path (a directory's fsync makes a rename in it durable). */
+export function fsyncPath(path: string | Buffer): void {
+  const fd = openSync(path, 'r')
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}

@@ -1,0 +1,70 @@
+import { RetraceError } from '../../shared/contract'
+
+/**
+ * A workspace-relative path as raw bytes ('/'-separated). File names on Linux are bytes, not
+ * text: keeping the bytes is what lets a non-UTF-8 name round-trip through the journal.
+ */
+export type RelPath = Buffer & { readonly __relPath: unique symbol }
+
+/** A RelPath as a lossless string key (one char per byte) for Maps and Sets. */
+export type PathKey = string & { readonly __pathKey: unique symbol }
+
+export const keyOf = (path: Buffer): PathKey => path.toString('latin1') as PathKey
+export const pathOfKey = (key: PathKey): RelPath => Buffer.from(key, 'latin1') as RelPath
+
+/** For people: UTF-8 where the bytes are UTF-8, U+FFFD where they are not. */
+export const displayPath = (path: Buffer | PathKey): string =>
+  (typeof path === 'string' ? Buffer.from(path, 'latin1') : path).toString('utf8')
+
+const SLASH = 0x2f
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
+
+/**
+ * Accept a workspace-relative path only if it can name nothing outside the workspace and
+ * nothing Retrace must never touch, on any platform the journal might have come from.
+ * Refused: empty, absolute, drive letters and UNC, backslashes, NUL, `.` and `..` segments,
+ * any `.git` segment (any case), trailing dots or spaces, Windows device names.
+ */
+export function checkRelPath(input: Buffer | string): RelPath {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input
+  const shown = JSON.stringify(displayPath(bytes))
+  const refuse = (why: string): never => {
+    throw new RetraceError('VALIDATION', `Refused the path ${shown}: ${why}. Nothing was read or written.`)
+  }
+  if (bytes.length === 0) refuse('it is empty')
+  if (bytes.length > 4096) refuse('it is longer than 4096 bytes')
+  if (bytes.includes(0)) refuse('it contains a NUL byte')
+  if (bytes.includes(0x5c)) refuse('it contains a backslash')
+  if (bytes[0] === SLASH) refuse('it is absolute')
+  if (/^[a-zA-Z]:/.test(bytes.subarray(0, 2).toString('latin1'))) refuse('it starts with a drive letter')
+  for (const segment of splitSegments(bytes)) {
+    const name = segment.toString('latin1')
+    if (name === '') refuse('it has an empty segment')
+    if (name === '.' || name === '..') refuse(`it has a "${name}" segment`)
+    if (name.toLowerCase() === '.git') refuse('it points inside a .git folder, which Retrace never touches')
+    if (/[. ]$/.test(name)) refuse('a segment ends with a dot or a space')
+    if (WINDOWS_RESERVED.test(name)) refuse('a segment is a reserved device name')
+  }
+  return bytes as RelPath
+}
+
+export function splitSegments(path: Buffer): Buffer[] {
+  const segments: Buffer[] = []
+  let start = 0
+  for (let i = 0; i <= path.length; i++) {
+    if (i === path.length || path[i] === SLASH) {
+      segments.push(path.subarray(start, i))
+      start = i + 1
+    }
+  }
+  return segments
+}
+
+export function joinRel(parent: Buffer, name: Buffer): RelPath {
+  return (parent.length === 0 ? Buffer.from(name) : Buffer.concat([parent, Buffer.from([SLASH]), name])) as RelPath
+}
+
+/** Case-insensitive identity of a path, for detecting collisions on case-insensitive disks. */
+export function caseFoldKey(path: Buffer): string {
+  return path.toString('utf8').normalize('NFC').toLowerCase()
+}
