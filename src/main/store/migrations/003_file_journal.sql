@@ -42,7 +42,7 @@ CREATE TABLE journal_entries (
   size_after   INTEGER,
   mode_before  INTEGER,
   mode_after   INTEGER,
-  observed     TEXT NOT NULL CHECK (observed IN ('tool', 'scan', 'backup', 'patch')),
+  observed     TEXT NOT NULL CHECK (observed IN ('tool', 'scan', 'backup', 'patch', 'rewind')),
   created_at   INTEGER NOT NULL,
   CHECK ((op = 'rename') = (from_path IS NOT NULL))
 );

@@ -1,0 +1,181 @@
+import type { Db } from '../store/database'
+import type { RelPath } from './paths'
+
+export type FileKind = 'file' | 'symlink'
+export type JournalOp = 'create' | 'modify' | 'delete' | 'rename' | 'mode'
+export type Observed = 'tool' | 'scan' | 'backup' | 'patch' | 'rewind'
+
+/** One side of a change: what the path held (null = nothing there). */
+export interface FileVersion {
+  kind: FileKind
+  hash: string
+  size: number
+  mode: number
+}
+
+export interface JournalEntry {
+  id: number
+  scopeId: number
+  op: JournalOp
+  path: RelPath
+  fromPath: RelPath | null
+  before: FileVersion | null
+  after: FileVersion | null
+  observed: Observed
+  createdAt: number
+}
+
+export type NewEntry = Omit<JournalEntry, 'id' | 'createdAt'> & { createdAt?: number }
+
+export interface Scope {
+  id: number
+  workspaceId: number
+  sessionRowId: number | null
+  turn: number | null
+  kind: 'turn' | 'rewind'
+  status: 'open' | 'closed'
+}
+
+interface EntryRow {
+  id: number
+  scope_id: number
+  op: JournalOp
+  path: Buffer
+  from_path: Buffer | null
+  kind_before: FileKind | null
+  kind_after: FileKind | null
+  hash_before: string | null
+  hash_after: string | null
+  size_before: number | null
+  size_after: number | null
+  mode_before: number | null
+  mode_after: number | null
+  observed: Observed
+  created_at: number
+}
+
+/** Journal scopes and entries: which files each turn (or rewind) changed, from what to what. */
+export class JournalRepository {
+  private readonly insertScopeStmt
+  private readonly findScopeStmt
+  private readonly scopeStmt
+  private readonly closeScopeStmt
+  private readonly insertEntryStmt
+  private readonly entriesOfScopeStmt
+  private readonly sessionEntriesStmt
+  private readonly pathHistoryStmt
+
+  constructor(db: Db) {
+    this.insertScopeStmt = db.prepare(
+      'INSERT INTO journal_scopes (workspace_id, session_id, turn, kind, created_at) VALUES (?, ?, ?, ?, ?)'
+    )
+    this.findScopeStmt = db.prepare("SELECT * FROM journal_scopes WHERE session_id = ? AND turn = ? AND kind = 'turn' ORDER BY id LIMIT 1")
+    this.scopeStmt = db.prepare('SELECT * FROM journal_scopes WHERE id = ?')
+    this.closeScopeStmt = db.prepare("UPDATE journal_scopes SET status = 'closed', closed_at = ? WHERE id = ?")
+    this.insertEntryStmt = db.prepare(
+      `INSERT INTO journal_entries (scope_id, op, path, from_path, kind_before, kind_after, hash_before, hash_after,
+         size_before, size_after, mode_before, mode_after, observed, created_at)
+       VALUES (@scopeId, @op, @path, @fromPath, @kindBefore, @kindAfter, @hashBefore, @hashAfter,
+         @sizeBefore, @sizeAfter, @modeBefore, @modeAfter, @observed, @createdAt)`
+    )
+    this.entriesOfScopeStmt = db.prepare('SELECT * FROM journal_entries WHERE scope_id = ? ORDER BY id')
+    this.sessionEntriesStmt = db.prepare(
+      `SELECT e.*, s.turn AS scope_turn FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
+       WHERE s.session_id = ? AND s.kind = 'turn' AND s.turn >= ? ORDER BY s.turn, e.id`
+    )
+    this.pathHistoryStmt = db.prepare(
+      `SELECT e.*, s.turn AS scope_turn, s.session_id AS scope_session FROM journal_entries e
+       JOIN journal_scopes s ON s.id = e.scope_id
+       WHERE s.workspace_id = ? AND (e.path = ? OR e.from_path = ?) ORDER BY e.id`
+    )
+  }
+
+  openScope(scope: { workspaceId: number; sessionRowId: number | null; turn: number | null; kind: 'turn' | 'rewind' }): number {
+    return Number(this.insertScopeStmt.run(scope.workspaceId, scope.sessionRowId, scope.turn, scope.kind, Date.now()).lastInsertRowid)
+  }
+
+  /** The scope holding a turn's file changes, if any were recorded. */
+  turnScope(sessionRowId: number, turn: number): Scope | undefined {
+    const row = this.findScopeStmt.get(sessionRowId, turn) as ScopeRow | undefined
+    return row && toScope(row)
+  }
+
+  scope(id: number): Scope | undefined {
+    const row = this.scopeStmt.get(id) as ScopeRow | undefined
+    return row && toScope(row)
+  }
+
+  closeScope(id: number): void {
+    this.closeScopeStmt.run(Date.now(), id)
+  }
+
+  addEntry(entry: NewEntry): number {
+    return Number(
+      this.insertEntryStmt.run({
+        scopeId: entry.scopeId,
+        op: entry.op,
+        path: entry.path,
+        fromPath: entry.fromPath,
+        kindBefore: entry.before?.kind ?? null,
+        kindAfter: entry.after?.kind ?? null,
+        hashBefore: entry.before?.hash ?? null,
+        hashAfter: entry.after?.hash ?? null,
+        sizeBefore: entry.before?.size ?? null,
+        sizeAfter: entry.after?.size ?? null,
+        modeBefore: entry.before?.mode ?? null,
+        modeAfter: entry.after?.mode ?? null,
+        observed: entry.observed,
+        createdAt: entry.createdAt ?? Date.now()
+      }).lastInsertRowid
+    )
+  }
+
+  entriesOfScope(scopeId: number): JournalEntry[] {
+    return (this.entriesOfScopeStmt.all(scopeId) as EntryRow[]).map(toEntry)
+  }
+
+  /** Every file change of a session from turn `fromTurn` on, in order, with its turn. */
+  sessionEntriesFrom(sessionRowId: number, fromTurn: number): (JournalEntry & { turn: number })[] {
+    return (this.sessionEntriesStmt.all(sessionRowId, fromTurn) as (EntryRow & { scope_turn: number })[]).map((row) => ({ ...toEntry(row), turn: row.scope_turn }))
+  }
+
+  /** Every change to one path in a workspace, oldest first, with the session and turn. */
+  pathHistory(workspaceId: number, path: RelPath): (JournalEntry & { turn: number | null; sessionRowId: number | null })[] {
+    return (this.pathHistoryStmt.all(workspaceId, path, path) as (EntryRow & { scope_turn: number | null; scope_session: number | null })[]).map((row) => ({
+      ...toEntry(row),
+      turn: row.scope_turn,
+      sessionRowId: row.scope_session
+    }))
+  }
+}
+
+interface ScopeRow {
+  id: number
+  workspace_id: number
+  session_id: number | null
+  turn: number | null
+  kind: 'turn' | 'rewind'
+  status: 'open' | 'closed'
+}
+
+function toScope(row: ScopeRow): Scope {
+  return { id: row.id, workspaceId: row.workspace_id, sessionRowId: row.session_id, turn: row.turn, kind: row.kind, status: row.status }
+}
+
+function version(kind: FileKind | null, hash: string | null, size: number | null, mode: number | null): FileVersion | null {
+  return kind && hash ? { kind, hash, size: size ?? 0, mode: mode ?? 0o644 } : null
+}
+
+function toEntry(row: EntryRow): JournalEntry {
+  return {
+    id: row.id,
+    scopeId: row.scope_id,
+    op: row.op,
+    path: row.path as RelPath,
+    fromPath: row.from_path as RelPath | null,
+    before: version(row.kind_before, row.hash_before, row.size_before, row.mode_before),
+    after: version(row.kind_after, row.hash_after, row.size_after, row.mode_after),
+    observed: row.observed,
+    createdAt: row.created_at
+  }
+}

@@ -1,0 +1,135 @@
+import { RetraceError } from '../../../shared/contract'
+import type { BlobStore } from '../blob-store'
+import type { FileVersion } from '../journal-repository'
+import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../paths'
+import type { FsOps, WorkspaceFs } from '../workspace-fs'
+import { removeIntent, writeIntent } from './intent-log'
+import type { PlanItem, RewindPlan } from './plan'
+import { captureCurrent, ChangedUnderfoot, expectState, revertStep, runStep, type Step } from './steps'
+
+export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
+
+export interface ApplyContext {
+  fs: WorkspaceFs
+  blobs: BlobStore
+  ops: FsOps
+  dataDir: string
+  rewindId: string
+  /** Persist the rewind and its before/after scope (called once the intent log is durable). */
+  record(steps: Step[]): void
+  onProgress?: (done: number, total: number, path: string) => void
+  /** Test hook: runs after each completed step (crash tests kill the process here). */
+  afterStep?: (index: number) => void
+}
+
+export interface ApplyOutcome {
+  steps: Step[]
+  skipped: PlanItem[]
+  refused: PlanItem[]
+}
+
+/**
+ * Apply a plan: conflicts resolved by the user's choices, the current state of every file
+ * about to change captured first, an intent log written durably, then each file replaced
+ * atomically after re-checking it. On any failure every step already taken is reverted, so
+ * the workspace ends wholly before or wholly after.
+ */
+export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
+  const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
+  for (const step of steps) {
+    // Kept files are captured too: the rewind's journal entry for the move names their content.
+    if (step.pre === null) continue
+    const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
+    if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
+  }
+  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps })
+  ctx.record(steps)
+
+  const done: Step[] = []
+  try {
+    for (const [index, step] of steps.entries()) {
+      await checkBefore(step, ctx.fs)
+      done.push(step)
+      await runStep(step, ctx.fs, ctx.blobs, ctx.ops)
+      ctx.onProgress?.(index + 1, steps.length, displayPath(step.path))
+      ctx.afterStep?.(index)
+    }
+  } catch (error) {
+    const failedAt = done.at(-1)
+    const rolledBack = await rollBack(done, ctx)
+    if (rolledBack) removeIntent(ctx.dataDir, ctx.rewindId)
+    const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''
+    const why = error instanceof Error ? error.message : String(error)
+    const state = rolledBack
+      ? 'Every file was put back as it was before the rewind.'
+      : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
+    throw new RetraceError(error instanceof ChangedUnderfoot ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
+  }
+  removeIntent(ctx.dataDir, ctx.rewindId)
+  return { steps, skipped, refused }
+}
+
+async function checkBefore(step: Step, fs: WorkspaceFs): Promise<void> {
+  await expectState(fs, step.path, step.pre)
+  if (step.kind === 'keep' && step.keptAs) await expectState(fs, step.keptAs, null)
+}
+
+/** Revert completed steps, newest first. False if any could not be reverted (recovery will retry). */
+async function rollBack(done: Step[], ctx: ApplyContext): Promise<boolean> {
+  let complete = true
+  for (const step of [...done].reverse()) {
+    try {
+      await revertStep(step, ctx.fs, ctx.blobs, ctx.ops)
+    } catch {
+      complete = false
+    }
+  }
+  return complete
+}
+
+async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, fs: WorkspaceFs) {
+  const keeps: Step[] = []
+  const deletes: Step[] = []
+  const writes: Step[] = []
+  const modes: Step[] = []
+  const skipped: PlanItem[] = []
+  const refused: PlanItem[] = []
+  for (const item of items) {
+    if (item.refused) {
+      refused.push(item)
+      continue
+    }
+    if (item.action === 'none') continue
+    const choice = item.conflict ? (choices.get(item.key) ?? defaultChoice) : 'overwrite'
+    if (choice === 'skip') {
+      skipped.push(item)
+      continue
+    }
+    let pre = item.current as FileVersion | null
+    if (choice === 'keep-both' && pre !== null) {
+      keeps.push({ kind: 'keep', path: item.path, pre, post: null, keptAs: await freeKeepName(fs, item.path) })
+      pre = null
+    }
+    const step: Step = { kind: item.action === 'delete' ? 'delete' : item.action === 'mode' ? 'mode' : 'write', path: item.path, pre, post: item.target }
+    if (step.kind === 'delete') {
+      if (pre !== null) deletes.push(step)
+    } else if (step.kind === 'mode') modes.push(step)
+    else writes.push(step)
+  }
+  const depth = (step: Step) => splitSegments(step.path).length
+  deletes.sort((a, b) => depth(b) - depth(a))
+  writes.sort((a, b) => depth(a) - depth(b))
+  return { steps: [...keeps, ...deletes, ...writes, ...modes], skipped, refused }
+}
+
+/** `name.retrace-kept`, or `name.retrace-kept-2`, … : the first name nobody uses. */
+async function freeKeepName(fs: WorkspaceFs, path: RelPath): Promise<RelPath> {
+  const slash = path.lastIndexOf(0x2f)
+  const parent = path.subarray(0, Math.max(slash, 0))
+  const name = path.subarray(slash + 1)
+  for (let n = 1; n < 1000; n++) {
+    const candidate = joinRel(parent, Buffer.concat([name, Buffer.from(n === 1 ? '.retrace-kept' : `.retrace-kept-${n}`)]))
+    if ((await fs.state(candidate)) === null) return candidate
+  }
+  throw new RetraceError('CONFLICT', `No free name to keep a copy of ${displayPath(path)}.`)
+}

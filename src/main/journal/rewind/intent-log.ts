@@ -1,0 +1,74 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { fsyncPath, writeDurably } from '../blob-store'
+import type { FileVersion } from '../journal-repository'
+import type { RelPath } from '../paths'
+import type { Step } from './steps'
+
+/**
+ * The intent log: every step of a rewind, with pre and post states, written durably before the
+ * first file is touched. If the process dies mid-rewind, start-up finds the log and puts every
+ * file back to its pre state.
+ */
+export interface Intent {
+  version: 1
+  rewindId: string
+  root: string
+  steps: Step[]
+}
+
+interface StoredStep {
+  kind: Step['kind']
+  path: string
+  keptAs?: string
+  pre: FileVersion | null
+  post: FileVersion | null
+}
+
+const b64 = (path: Buffer) => path.toString('base64')
+const fromB64 = (text: string) => Buffer.from(text, 'base64') as RelPath
+
+export function intentDir(dataDir: string): string {
+  return join(dataDir, 'intents')
+}
+
+export function writeIntent(dataDir: string, intent: Intent): void {
+  const dir = intentDir(dataDir)
+  mkdirSync(dir, { recursive: true })
+  const stored = {
+    ...intent,
+    steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
+  }
+  writeDurably(join(dir, `${intent.rewindId}.json`), Buffer.from(JSON.stringify(stored)))
+  fsyncPath(dir)
+}
+
+export function removeIntent(dataDir: string, rewindId: string): void {
+  rmSync(join(intentDir(dataDir), `${rewindId}.json`), { force: true })
+  fsyncPath(intentDir(dataDir))
+}
+
+/** Intent logs still on disk: rewinds that never finished. An unreadable log is reported, not guessed at. */
+export function openIntents(dataDir: string): { intents: Intent[]; unreadable: string[] } {
+  const dir = intentDir(dataDir)
+  let names: string[]
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json'))
+  } catch {
+    return { intents: [], unreadable: [] }
+  }
+  const intents: Intent[] = []
+  const unreadable: string[] = []
+  for (const name of names) {
+    try {
+      const stored = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Omit<Intent, 'steps'> & { steps: StoredStep[] }
+      intents.push({
+        ...stored,
+        steps: stored.steps.map((step) => ({ kind: step.kind, path: fromB64(step.path), ...(step.keptAs ? { keptAs: fromB64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
+      })
+    } catch {
+      unreadable.push(join(dir, name))
+    }
+  }
+  return { intents, unreadable }
+}

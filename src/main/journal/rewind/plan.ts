@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto'
+import { RetraceError } from '../../../shared/contract'
+import type { BlobStore } from '../blob-store'
+import type { FileVersion, JournalEntry } from '../journal-repository'
+import { caseFoldKey, displayPath, keyOf, type PathKey, type RelPath } from '../paths'
+import { sameContent, sameVersion, type DiskState, type WorkspaceFs } from '../workspace-fs'
+
+/** For one path: what the rewind should put there, and what the journal last saw there. */
+export interface PathTarget {
+  path: RelPath
+  /** The state to restore (null: the path should not exist). */
+  target: FileVersion | null
+  /** The journal's last known state: anything else on disk is someone else's work. */
+  expected: FileVersion | null
+}
+
+export type PlanAction = 'restore' | 'create' | 'delete' | 'mode' | 'none'
+
+export interface PlanItem extends PathTarget {
+  key: PathKey
+  current: DiskState
+  action: PlanAction
+  /** The disk no longer matches the journal: the user decides (skip, overwrite, keep both). */
+  conflict: string | null
+  /** Cannot be done safely at all (hostile path, missing snapshot, case collision…). */
+  refused: string | null
+}
+
+export interface RewindPlan {
+  items: PlanItem[]
+  /** Fingerprint of every item's disk state: an apply re-plans and must see the same. */
+  token: string
+}
+
+/**
+ * Fold journal entries (oldest first) into one target per path: the state before the first
+ * entry, and the state after the last. A rename is the old path emptied and the new one filled.
+ */
+export function targetsFromEntries(entries: JournalEntry[]): PathTarget[] {
+  const byPath = new Map<PathKey, PathTarget>()
+  const touch = (path: RelPath, before: FileVersion | null, after: FileVersion | null) => {
+    const key = keyOf(path)
+    const known = byPath.get(key)
+    if (known) known.expected = after
+    else byPath.set(key, { path, target: before, expected: after })
+  }
+  for (const entry of entries) {
+    if (entry.op === 'rename' && entry.fromPath) {
+      touch(entry.fromPath, entry.before, null)
+      touch(entry.path, null, entry.after)
+    } else {
+      touch(entry.path, entry.before, entry.after)
+    }
+  }
+  return [...byPath.values()]
+}
+
+/** Compare each target with the disk and decide what a rewind would do, without writing anything. */
+export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore): Promise<RewindPlan> {
+  const items: PlanItem[] = []
+  for (const target of targets) items.push(await planItem(target, fs, blobs))
+  refuseCaseCollisions(items)
+  const token = createHash('sha256')
+  for (const item of items) token.update(`${item.key}\0${JSON.stringify(item.current)}\0${item.action}\n`)
+  return { items, token: token.digest('hex') }
+}
+
+async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore): Promise<PlanItem> {
+  const item: PlanItem = { ...target, key: keyOf(target.path), current: null, action: 'none', conflict: null, refused: null }
+  try {
+    item.current = await fs.state(target.path)
+  } catch (error) {
+    item.refused = error instanceof RetraceError ? error.message : `cannot be read: ${(error as Error).message}`
+    return item
+  }
+  if (sameVersion(item.current, target.target)) return item
+  item.action = actionFor(item.current, target.target)
+  if (target.target && !blobs.has(target.target.hash)) {
+    item.refused = `the saved snapshot of ${displayPath(target.path)} is missing, so it cannot be restored`
+    return item
+  }
+  if (item.current && (item.current.kind === 'directory' || item.current.kind === 'other')) {
+    item.refused = `${displayPath(target.path)} is now a ${item.current.kind === 'directory' ? 'folder' : 'special file'}; Retrace does not replace it`
+    return item
+  }
+  if (!sameVersion(item.current, target.expected) && !(item.action === 'mode' && sameContent(item.current, target.expected))) {
+    item.conflict = describeConflict(item.current, target.expected)
+  }
+  return item
+}
+
+function actionFor(current: DiskState, target: FileVersion | null): PlanAction {
+  if (target === null) return 'delete'
+  if (current === null) return 'create'
+  if (sameContent(current, target)) return 'mode'
+  return 'restore'
+}
+
+function describeConflict(current: DiskState, expected: FileVersion | null): string {
+  if (current === null) return 'deleted since the agent last wrote it'
+  if (expected === null) return 'created since the agent removed it (someone else\'s file)'
+  return 'changed since the agent last wrote it'
+}
+
+/** Two paths that differ only by case would overwrite each other on macOS or Windows disks. */
+function refuseCaseCollisions(items: PlanItem[]): void {
+  const byFold = new Map<string, PlanItem[]>()
+  for (const item of items) {
+    if (item.action === 'none') continue
+    const fold = caseFoldKey(item.path)
+    byFold.set(fold, [...(byFold.get(fold) ?? []), item])
+  }
+  for (const group of byFold.values()) {
+    if (group.length < 2) continue
+    const names = group.map((item) => displayPath(item.path)).join(', ')
+    for (const item of group) item.refused ??= `its name differs only by case from another file in this rewind (${names}); on a case-insensitive disk one would overwrite the other`
+  }
+}

@@ -1,0 +1,62 @@
+import { readdirSync } from 'node:fs'
+import type { BlobStore } from '../blob-store'
+import type { FsOps } from '../workspace-fs'
+import { TEMP_PREFIX, WorkspaceFs } from '../workspace-fs'
+import { openIntents, removeIntent, type Intent } from './intent-log'
+import { revertStep } from './steps'
+
+export interface RecoveryReport {
+  rolledBack: string[]
+  failed: { rewindId: string; reason: string }[]
+  unreadable: string[]
+}
+
+/**
+ * Start-up: every rewind whose intent log is still open was interrupted. Put each of its
+ * files back to the state before the rewind (steps are reverted only where the disk shows
+ * their result, so this is safe whatever point the rewind reached) and sweep its temp files.
+ */
+export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, markRolledBack: (rewindId: string) => void): Promise<RecoveryReport> {
+  const { intents, unreadable } = openIntents(dataDir)
+  const report: RecoveryReport = { rolledBack: [], failed: [], unreadable }
+  for (const intent of intents) {
+    try {
+      await revertIntent(intent, blobs, ops)
+      markRolledBack(intent.rewindId)
+      removeIntent(dataDir, intent.rewindId)
+      report.rolledBack.push(intent.rewindId)
+    } catch (error) {
+      report.failed.push({ rewindId: intent.rewindId, reason: error instanceof Error ? error.message : String(error) })
+    }
+  }
+  return report
+}
+
+async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promise<void> {
+  const fs = new WorkspaceFs(Buffer.from(intent.root, 'base64').toString())
+  for (const step of [...intent.steps].reverse()) await revertStep(step, fs, blobs, ops)
+  await sweepTempFiles(fs, ops, intent)
+}
+
+/** A crash between writing a temp file and renaming it leaves `.retrace-tmp-*` beside the target. */
+async function sweepTempFiles(fs: WorkspaceFs, ops: FsOps, intent: Intent): Promise<void> {
+  const folders = new Set<string>()
+  for (const step of intent.steps) {
+    const absolute = fs.resolve(step.path)
+    folders.add(absolute.subarray(0, absolute.lastIndexOf(0x2f)).toString('latin1'))
+  }
+  for (const folder of folders) {
+    const path = Buffer.from(folder, 'latin1')
+    let names: Buffer[]
+    try {
+      names = readdirSync(path, { encoding: 'buffer' })
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (name.toString('latin1').startsWith(TEMP_PREFIX)) {
+        await ops.unlink(Buffer.concat([path, Buffer.from('/'), name])).catch(() => undefined)
+      }
+    }
+  }
+}

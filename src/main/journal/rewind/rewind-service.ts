@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto'
+import { RetraceError } from '../../../shared/contract'
+import type { Store } from '../../store/store'
+import type { FileJournal } from '../file-journal'
+import { opFor } from '../file-journal'
+import type { JournalEntry } from '../journal-repository'
+import type { PathKey } from '../paths'
+import { realFsOps, WorkspaceFs, type FsOps } from '../workspace-fs'
+import { applyPlan, type ApplyOutcome, type ConflictChoice } from './apply'
+import { planFromTargets, targetsFromEntries, type RewindPlan } from './plan'
+import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
+import type { Step } from './steps'
+
+export interface ApplyOptions {
+  /** The token of the plan the user reviewed: if the disk changed since, nothing is written. */
+  token?: string
+  choices?: Map<PathKey, ConflictChoice>
+  /** For conflicts without an explicit choice. Skipping is the only choice that cannot lose work. */
+  defaultChoice?: ConflictChoice
+  ops?: FsOps
+  onProgress?: (done: number, total: number, path: string) => void
+  afterStep?: (index: number) => void
+}
+
+export interface RewindResult extends ApplyOutcome {
+  rewindId: string
+}
+
+/**
+ * Rewinds of a store: plan (preview with conflicts), apply, undo, and start-up recovery. A
+ * rewind is journaled as a scope of its own, so undoing it is just another rewind.
+ */
+export class RewindService {
+  constructor(
+    private readonly store: Store,
+    private readonly journal: FileJournal
+  ) {}
+
+  /** What rewinding a session's files to before `turn` would do. Writes nothing. */
+  async planTurn(sessionId: string, turn: number): Promise<{ plan: RewindPlan; fs: WorkspaceFs }> {
+    const { session, fs } = this.sessionWorkspace(sessionId)
+    if (turn < 1 || turn > Math.max(session.turnCount, 1)) {
+      throw new RetraceError('NOT_FOUND', `Session "${session.title}" has no turn ${turn} (it has ${session.turnCount}).`)
+    }
+    const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, turn))
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs), fs }
+  }
+
+  async applyTurn(sessionId: string, turn: number, options: ApplyOptions = {}): Promise<RewindResult> {
+    const session = this.store.sessions.require(sessionId)
+    const { plan, fs } = await this.planTurn(sessionId, turn)
+    return this.run(plan, fs, { workspaceId: session.workspaceId, sessionRowId: session.rowId, targetTurn: turn, undoOf: null }, options)
+  }
+
+  /** Plan the undo of a rewind: every file back to what the rewind replaced. */
+  async planUndo(rewindId: string): Promise<{ plan: RewindPlan; fs: WorkspaceFs; rewind: RewindRow }> {
+    const rewind = this.requireRewind(rewindId)
+    if (rewind.status !== 'applied') throw new RetraceError('CONFLICT', `Rewind ${rewindId} is ${rewind.status}; only an applied rewind can be undone.`)
+    const workspace = this.store.workspaces.get(rewind.workspace_id)
+    if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
+    const fs = new WorkspaceFs(workspace.path)
+    const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs), fs, rewind }
+  }
+
+  async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
+    const { plan, fs, rewind } = await this.planUndo(rewindId)
+    const result = await this.run(plan, fs, { workspaceId: rewind.workspace_id, sessionRowId: rewind.session_id, targetTurn: null, undoOf: rewindId }, options)
+    this.store.db.prepare("UPDATE rewinds SET status = 'undone' WHERE id = ?").run(rewindId)
+    return result
+  }
+
+  /** Finish (by rolling back) any rewind a crash interrupted. Run once at start-up. */
+  recover(ops: FsOps = realFsOps): Promise<RecoveryReport> {
+    return recoverInterruptedRewinds(this.store.dataDir, this.journal.blobs, ops, (id) => this.finish(id, 'rolled_back'))
+  }
+
+  rewindsOfSession(sessionRowId: number): RewindRow[] {
+    return this.store.db.prepare('SELECT * FROM rewinds WHERE session_id = ? ORDER BY created_at').all(sessionRowId) as RewindRow[]
+  }
+
+  private async run(plan: RewindPlan, fs: WorkspaceFs, meta: { workspaceId: number; sessionRowId: number | null; targetTurn: number | null; undoOf: string | null }, options: ApplyOptions): Promise<RewindResult> {
+    if (options.token !== undefined && options.token !== plan.token) {
+      throw new RetraceError('CONFLICT', 'Files changed since the preview was made; nothing was written. Review the new preview.')
+    }
+    const rewindId = randomUUID()
+    let recorded = false
+    try {
+      const outcome = await applyPlan(plan, options.choices ?? new Map<PathKey, ConflictChoice>(), options.defaultChoice ?? 'skip', {
+        fs,
+        blobs: this.journal.blobs,
+        ops: options.ops ?? realFsOps,
+        dataDir: this.store.dataDir,
+        rewindId,
+        record: (steps) => {
+          this.recordRewind(rewindId, meta, steps)
+          recorded = true
+        },
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.afterStep ? { afterStep: options.afterStep } : {})
+      })
+      this.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
+      return { rewindId, ...outcome }
+    } catch (error) {
+      if (recorded) this.finish(rewindId, 'failed')
+      throw error
+    }
+  }
+
+  private recordRewind(rewindId: string, meta: { workspaceId: number; sessionRowId: number | null; targetTurn: number | null; undoOf: string | null }, steps: Step[]): void {
+    this.store.transaction(() => {
+      const scopeId = this.journal.repo.openScope({ workspaceId: meta.workspaceId, sessionRowId: meta.sessionRowId, turn: null, kind: 'rewind' })
+      for (const step of steps) {
+        const entry: Omit<JournalEntry, 'id' | 'createdAt'> =
+          step.kind === 'keep' && step.keptAs
+            ? { scopeId, op: 'rename', path: step.keptAs, fromPath: step.path, before: step.pre, after: step.pre, observed: 'rewind' }
+            : { scopeId, op: opFor(step.pre, step.post), path: step.path, fromPath: null, before: step.pre, after: step.post, observed: 'rewind' }
+        this.journal.repo.addEntry(entry)
+      }
+      this.journal.repo.closeScope(scopeId)
+      this.store.db
+        .prepare("INSERT INTO rewinds (id, workspace_id, session_id, target_turn, undo_of, before_scope_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'applying', ?)")
+        .run(rewindId, meta.workspaceId, meta.sessionRowId, meta.targetTurn, meta.undoOf, scopeId, Date.now())
+    })
+  }
+
+  private finish(rewindId: string, status: RewindRow['status'], summary?: object): void {
+    this.store.db
+      .prepare('UPDATE rewinds SET status = ?, finished_at = ?, summary = coalesce(?, summary) WHERE id = ?')
+      .run(status, Date.now(), summary ? JSON.stringify(summary) : null, rewindId)
+  }
+
+  private requireRewind(rewindId: string): RewindRow {
+    const row = this.store.db.prepare('SELECT * FROM rewinds WHERE id = ?').get(rewindId) as RewindRow | undefined
+    if (!row) throw new RetraceError('NOT_FOUND', `No rewind with id ${rewindId}.`)
+    return row
+  }
+
+  private sessionWorkspace(sessionId: string) {
+    const session = this.store.sessions.require(sessionId)
+    const workspace = this.store.workspaces.get(session.workspaceId)
+    if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone.`)
+    return { session, fs: new WorkspaceFs(workspace.path) }
+  }
+}
+
+export interface RewindRow {
+  id: string
+  workspace_id: number
+  session_id: number | null
+  target_turn: number | null
+  undo_of: string | null
+  before_scope_id: number | null
+  status: 'applying' | 'applied' | 'rolled_back' | 'failed' | 'undone'
+  summary: string
+  created_at: number
+  finished_at: number | null
+}
+

@@ -1,0 +1,170 @@
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { keyOf, checkRelPath } from '../paths'
+import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+
+describe('rewind to a chat checkpoint', () => {
+  let ws: AgentWorkspace
+  afterEach(() => ws.dispose())
+
+  /** Turn 1 creates, modifies and deletes; the plan, then the rewind. */
+  function threeChanges(): void {
+    ws = agentWorkspace({ 'keep.txt': 'original\n', 'gone.txt': 'to be deleted\n', 'untouched.txt': 'never touched\n' })
+    ws.agent.turn()
+    ws.agent.write('new/created.txt', 'agent made this\n')
+    ws.agent.write('keep.txt', 'agent changed this\n')
+    ws.agent.remove('gone.txt')
+  }
+
+  it('restores, re-creates and deletes exactly what turn 1 did, and reports exactly that (R7, R10)', async () => {
+    threeChanges()
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    expect(plan.items.map((i) => [i.path.toString(), i.action, i.conflict])).toEqual([
+      ['new/created.txt', 'delete', null],
+      ['keep.txt', 'restore', null],
+      ['gone.txt', 'create', null]
+    ])
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { token: plan.token })
+    expect(result.steps.map((s) => [s.kind, s.path.toString()]).sort()).toEqual([
+      ['delete', 'new/created.txt'],
+      ['write', 'gone.txt'],
+      ['write', 'keep.txt']
+    ])
+    expect(ws.text('keep.txt')).toBe('original\n')
+    expect(ws.text('gone.txt')).toBe('to be deleted\n')
+    expect(ws.text('new/created.txt')).toBeNull()
+    expect(existsSync(join(ws.root, 'new'))).toBe(false) // the folder the agent created went with its file
+    expect(ws.text('untouched.txt')).toBe('never touched\n')
+    expect(readdirSync(ws.root).filter((n) => n.startsWith('.retrace'))).toEqual([])
+  })
+
+  it('can be undone, and a rewind of a rewind undoes back to before the first (R22)', async () => {
+    threeChanges()
+    const first = await ws.rewinds.applyTurn(ws.writer.id, 1)
+    const undo = await ws.rewinds.undo(first.rewindId)
+    expect(ws.text('keep.txt')).toBe('agent changed this\n')
+    expect(ws.text('new/created.txt')).toBe('agent made this\n')
+    expect(ws.text('gone.txt')).toBeNull()
+    await ws.rewinds.undo(undo.rewindId)
+    expect(ws.text('keep.txt')).toBe('original\n')
+    expect(ws.rewinds.rewindsOfSession(ws.rt.store.sessions.require(ws.writer.id).rowId).map((r) => r.status)).toEqual(['undone', 'undone', 'applied'])
+  })
+
+  it('reports a same-size edit with a restored mtime as a conflict before writing anything (R5)', async () => {
+    threeChanges()
+    const path = join(ws.root, 'keep.txt')
+    const { mtime, atime } = statSync(path)
+    ws.user.write('keep.txt', 'Agent changed this\n') // same size, one byte differs
+    utimesSync(path, atime, mtime)
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    expect(plan.items.find((i) => i.path.toString() === 'keep.txt')?.conflict).toBe('changed since the agent last wrote it')
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1) // default: skip conflicts
+    expect(result.skipped.map((i) => i.path.toString())).toEqual(['keep.txt'])
+    expect(ws.text('keep.txt')).toBe('Agent changed this\n')
+    expect(ws.text('gone.txt')).toBe('to be deleted\n') // the rest still rewound
+  })
+
+  it('keeps both versions when asked, and overwrites only when asked', async () => {
+    threeChanges()
+    ws.user.write('keep.txt', 'my own edit\n')
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    const key = keyOf(checkRelPath('keep.txt'))
+    await ws.rewinds.applyTurn(ws.writer.id, 1, { token: plan.token, choices: new Map([[key, 'keep-both']]) })
+    expect(ws.text('keep.txt')).toBe('original\n')
+    expect(ws.text('keep.txt.retrace-kept')).toBe('my own edit\n')
+  })
+
+  it('never deletes a file the user created after the agent removed its own (R6)', async () => {
+    threeChanges()
+    ws.user.write('gone.txt', 'the user wrote a new one\n')
+    ws.user.write('new/created.txt', 'the user rewrote it\n')
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1)
+    expect(result.skipped.map((i) => i.path.toString()).sort()).toEqual(['gone.txt', 'new/created.txt'])
+    expect(ws.text('gone.txt')).toBe('the user wrote a new one\n')
+    expect(ws.text('new/created.txt')).toBe('the user rewrote it\n')
+  })
+
+  it('refuses the whole rewind if the disk changed after the preview (R17)', async () => {
+    threeChanges()
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    ws.user.write('keep.txt', 'changed after the preview\n')
+    await expect(ws.rewinds.applyTurn(ws.writer.id, 1, { token: plan.token })).rejects.toMatchObject({ code: 'CONFLICT' })
+    expect(ws.text('gone.txt')).toBeNull()
+    expect(ws.text('keep.txt')).toBe('changed after the preview\n')
+  })
+
+  it('stops and reverts everything if a file changes while the rewind runs (R17)', async () => {
+    threeChanges()
+    await expect(
+      ws.rewinds.applyTurn(ws.writer.id, 1, { afterStep: (index) => index === 0 && ws.user.write('keep.txt', 'an agent still writing\n') })
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Every file was put back') as string })
+    expect(ws.text('new/created.txt')).toBe('agent made this\n')
+    expect(ws.text('keep.txt')).toBe('an agent still writing\n')
+    expect(ws.text('gone.txt')).toBeNull()
+  })
+
+  it('restores the exec bit and binary content byte-exact (R11, R16)', async () => {
+    const binary = Buffer.from([...Array(300_000).keys()].map((i) => (i * 7919) % 256))
+    ws = agentWorkspace({ 'run.sh': '#!/bin/sh\necho hi\n' })
+    ws.agent.turn()
+    ws.agent.write('run.sh', '#!/bin/sh\necho changed\n', 0o755)
+    ws.agent.write('data.bin', binary)
+    ws.agent.turn()
+    ws.agent.write('data.bin', Buffer.from('overwritten'))
+    await ws.rewinds.applyTurn(ws.writer.id, 2)
+    expect(ws.read('data.bin')?.equals(binary)).toBe(true)
+    expect(lstatSync(join(ws.root, 'run.sh')).mode & 0o777).toBe(0o755)
+    await ws.rewinds.applyTurn(ws.writer.id, 1)
+    expect(lstatSync(join(ws.root, 'run.sh')).mode & 0o777).toBe(0o644)
+    expect(ws.text('run.sh')).toBe('#!/bin/sh\necho hi\n')
+  })
+
+  it('round-trips a non-UTF-8 file name byte-exact (R15)', async () => {
+    ws = agentWorkspace()
+    const name = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74])
+    ws.agent.turn()
+    writeFileSync(Buffer.concat([Buffer.from(ws.root + '/'), name]), 'latin-1 name')
+    ws.journal.recordToolChange({ workspaceId: ws.workspaceId, sessionRowId: ws.rt.store.sessions.require(ws.writer.id).rowId, turn: 1 }, { path: name, before: null, after: Buffer.from('latin-1 name') })
+    await ws.rewinds.applyTurn(ws.writer.id, 1)
+    expect(readdirSync(ws.root, { encoding: 'buffer' })).toEqual([])
+    const [rewind] = ws.rewinds.rewindsOfSession(ws.rt.store.sessions.require(ws.writer.id).rowId)
+    await ws.rewinds.undo(rewind?.id ?? '')
+    expect(readdirSync(ws.root, { encoding: 'buffer' })).toEqual([name])
+  })
+
+  it('never writes through a symlinked folder that points outside the workspace (R12)', async () => {
+    ws = agentWorkspace({ 'src/a.txt': 'inside\n' })
+    ws.agent.turn()
+    ws.agent.write('src/a.txt', 'changed\n')
+    const outside = join(ws.root, '..', 'outside')
+    mkdirSync(outside)
+    writeFileSync(join(outside, 'a.txt'), 'outside, must stay\n')
+    // Someone replaces the folder by a link to elsewhere after the agent's turn.
+    ws.user.remove('src/a.txt')
+    rmdirSync(join(ws.root, 'src'))
+    symlinkSync(outside, join(ws.root, 'src'))
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    expect(plan.items[0]?.refused).toMatch(/symbolic link/)
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { defaultChoice: 'overwrite' })
+    expect(result.refused).toHaveLength(1)
+    expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('outside, must stay\n')
+  })
+
+  it('refuses hostile paths from journal rows and case collisions before any I/O (R13, R14)', async () => {
+    ws = agentWorkspace({ 'Readme.md': 'a' })
+    ws.agent.turn()
+    ws.agent.write('Readme.md', 'b')
+    ws.agent.write('README.md', 'c')
+    const scope = ws.rt.store.db.prepare('SELECT id FROM journal_scopes LIMIT 1').pluck().get() as number
+    const blob = ws.rt.store.db.prepare('SELECT hash FROM blobs LIMIT 1').pluck().get() as string
+    const insert = ws.rt.store.db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'tool', 0)")
+    for (const hostile of ['../escape.txt', '/etc/passwd', '.git/config', 'a\\b', 'CON']) insert.run(scope, Buffer.from(hostile), blob)
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    const refused = plan.items.filter((i) => i.refused).map((i) => i.path.toString())
+    expect(refused.sort()).toEqual(['.git/config', '../escape.txt', '/etc/passwd', 'CON', 'README.md', 'Readme.md', 'a\\b'].sort())
+    await ws.rewinds.applyTurn(ws.writer.id, 1, { defaultChoice: 'overwrite' })
+    expect(existsSync(join(ws.root, '..', 'escape.txt'))).toBe(false)
+    expect(ws.text('Readme.md')).toBe('b')
+  })
+})

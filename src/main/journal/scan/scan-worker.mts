@@ -1,0 +1,351 @@
+/**
+ * The workspace scan, in a worker thread so a 300k-file folder never blocks the UI (R20).
+ *
+ * Self-contained on purpose: under vitest Node runs this file directly with type stripping, and
+ * the build makes it its own entry. So: only node:* builtins, npm packages and `import type`;
+ * only erasable TypeScript (no enums, namespaces or parameter properties).
+ *
+ * File-system calls are synchronous: the thread is ours, and a libuv round trip per lstat would
+ * dominate a scan of small files. Cancellation is therefore polled with receiveMessageOnPort.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { closeSync, constants, createReadStream, createWriteStream, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, type BigIntStats, type Dirent } from 'node:fs'
+import { join } from 'node:path'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
+import { createGzip } from 'node:zlib'
+import ignore from 'ignore'
+import type { ParentMessage, ScanInput, WireCounts, WireFile, WireSkip, WorkerMessage } from './protocol'
+
+if (!parentPort) throw new Error('scan-worker.mts must run in a worker thread')
+const port = parentPort
+const input = workerData as ScanInput
+
+const EMPTY = Buffer.alloc(0)
+const SLASH = Buffer.from('/')
+const GITIGNORE = Buffer.from('.gitignore')
+const ROOT = Buffer.from(input.root)
+const BATCH_FILES = 500
+const BATCH_BYTES = Math.max(4 * 1024 * 1024, input.inlineMaxBytes)
+const PROGRESS_MS = 100
+const READ_ATTEMPTS = 3
+const NS_PER_MS = 1_000_000n
+const NS_PER_S = 1_000_000_000n
+// O_NOFOLLOW: a file swapped for a link after lstat is not followed. O_NONBLOCK: one swapped for a FIFO does not hang us.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+// git's core.ignorecase default: true where the usual file system is case-insensitive.
+const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32'
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
+
+class Cancelled extends Error {}
+class Fault extends Error {
+  key: string | null
+  constructor(key: string | null, message: string) {
+    super(message)
+    this.key = key
+  }
+}
+
+type Ignore = ReturnType<typeof ignore>
+/** The rules of one ignore file, matched against paths relative to its folder `base`. */
+interface Level {
+  base: Buffer
+  ig: Ignore
+}
+interface Dir {
+  rel: Buffer
+  levels: Level[]
+}
+
+const counts: WireCounts = { filesSeen: 0, filesHashed: 0, bytesHashed: 0, reusedFromCache: 0 }
+const skipped: WireSkip[] = []
+let recorded = 0
+let batch: WireFile[] = []
+let buffer: ArrayBuffer | null = null
+let used = 0
+let lastProgress = Date.now()
+let sinceCancelCheck = 0
+let cancelled = false
+let openTemp: string | null = null
+
+const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer)
+const abs = (rel: Buffer): Buffer => (rel.length === 0 ? ROOT : Buffer.concat([ROOT, SLASH, rel]))
+const child = (parent: Buffer, name: Buffer): Buffer => (parent.length === 0 ? Buffer.from(name) : Buffer.concat([parent, SLASH, name]))
+const isGitName = (name: Buffer): boolean => name.length === 4 && name.toString('latin1').toLowerCase() === '.git'
+const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException | null)?.code ?? ''
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+const skip = (key: string, reason: string, folder = false): void => void skipped.push({ key, folder, reason })
+const mib = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(1)} MiB`
+const tooLarge = (size: number): string => `it is larger than the ${mib(input.maxFileBytes)} file size limit (${mib(size)})`
+
+function cancelRequested(): boolean {
+  for (let m = receiveMessageOnPort(port); m && !cancelled; m = receiveMessageOnPort(port)) {
+    cancelled = (m.message as ParentMessage).type === 'cancel'
+  }
+  return cancelled
+}
+
+/** Between entries: notice a cancel promptly, report progress (and hand over finished files) every 100 ms. */
+function tick(force = false): void {
+  if (force || ++sinceCancelCheck >= 32) {
+    sinceCancelCheck = 0
+    if (cancelRequested()) throw new Cancelled()
+  }
+  const now = Date.now()
+  if (now - lastProgress >= PROGRESS_MS) {
+    lastProgress = now
+    flush()
+    post({ type: 'progress', ...counts })
+  }
+}
+
+function flush(): void {
+  if (batch.length === 0) return
+  const content = used > 0 ? buffer : null
+  post({ type: 'batch', files: batch, buffer: content }, content ? [content] : [])
+  batch = []
+  if (content) [buffer, used] = [null, 0]
+}
+
+function record(file: WireFile): void {
+  recorded++
+  batch.push(file)
+  if (batch.length >= BATCH_FILES) flush()
+}
+
+/** Run one fs call for `key`: a vanished entry gives null, a denied one is skipped with a reason, anything else stops the scan naming the path. */
+function guarded<T>(key: string, folder: boolean, call: () => T): T | null {
+  try {
+    return call()
+  } catch (error) {
+    const code = codeOf(error)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null
+    if (code === 'EACCES' || code === 'EPERM') skip(key, `permission denied: the ${folder ? 'folder' : 'file'} could not be read`, folder)
+    else if (code === 'ELOOP' || code === 'EINVAL') skip(key, 'it changed type while being scanned') // O_NOFOLLOW hit a link; readlink hit a non-link
+    else throw new Fault(key, messageOf(error))
+    return null
+  }
+}
+
+function readIgnoreFile(base: Buffer, file: Buffer): Level | null {
+  try {
+    return { base, ig: ignore({ ignorecase: IGNORE_CASE }).add(readFileSync(file, 'utf8')) }
+  } catch {
+    return null // missing or unreadable: git ignores it too
+  }
+}
+
+/** git's precedence: later rules win inside a file, deeper files win over shallower ones. */
+function isIgnored(levels: Level[], rel: Buffer, isDir: boolean): boolean {
+  let ignored = false
+  for (const level of levels) {
+    try {
+      const sub = strictUtf8.decode(level.base.length === 0 ? rel : rel.subarray(level.base.length + 1))
+      const result = level.ig.test(isDir ? `${sub}/` : sub)
+      if (result.ignored) ignored = true
+      else if (result.unignored) ignored = false
+    } catch {
+      // Not UTF-8, or a name `ignore` refuses as a path (e.g. `...`): it cannot match, so it is recorded.
+    }
+  }
+  return ignored
+}
+
+const sameStat = (a: BigIntStats, b: BigIntStats): boolean =>
+  a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino && a.mode === b.mode
+
+/**
+ * A file whose ctime is within one timestamp tick of the moment we read it can be written again
+ * without its stat changing (git's "racily clean" problem): the next scan must re-read it.
+ */
+function isRacy(st: BigIntStats, startedMs: number): boolean {
+  const coarse = st.mtimeNs % NS_PER_S === 0n && st.ctimeNs % NS_PER_S === 0n
+  const windowMs = coarse ? Math.max(2000, input.racyWindowMs) : input.racyWindowMs
+  const limit = BigInt(startedMs - windowMs) * NS_PER_MS
+  return st.ctimeNs >= limit || st.mtimeNs >= limit
+}
+
+function describeSpecial(st: BigIntStats): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)'
+  if (st.isSocket()) return 'a socket'
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device file'
+  return 'not a regular file, link or folder'
+}
+
+/** Room for `size` bytes at `used` in the batch buffer; finished files are handed over first if it is full. */
+function room(size: number): Uint8Array {
+  if (buffer && used + size > buffer.byteLength) flush()
+  buffer ??= new ArrayBuffer(BATCH_BYTES)
+  return new Uint8Array(buffer, used, size)
+}
+
+function readInline(fd: number, size: number): { length: number; hash: string } {
+  const view = room(size)
+  let length = 0
+  for (let n = -1; length < size && n !== 0; length += n) n = readSync(fd, view, length, size - length, length)
+  counts.bytesHashed += length
+  return { length, hash: createHash('sha256').update(view.subarray(0, length)).digest('hex') }
+}
+
+/** One pass over a large file: sha256 and gzip into a fsynced temp file, memory bounded by the stream buffers. */
+async function readLarge(fd: number, temp: string): Promise<{ length: number; hash: string }> {
+  const hasher = createHash('sha256')
+  let length = 0
+  const tap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      try {
+        tick(true)
+      } catch (error) {
+        done(error as Error)
+        return
+      }
+      hasher.update(chunk)
+      length += chunk.length
+      counts.bytesHashed += chunk.length
+      done(null, chunk)
+    }
+  })
+  openTemp = temp
+  const out = openSync(temp, 'wx', 0o600)
+  try {
+    const source = createReadStream(EMPTY, { fd, autoClose: false, start: 0, highWaterMark: 1024 * 1024 })
+    await pipeline(source, tap, createGzip({ level: 1 }), createWriteStream(EMPTY, { fd: out, autoClose: false }))
+    fsyncSync(out)
+  } finally {
+    closeSync(out)
+  }
+  return { length, hash: hasher.digest('hex') }
+}
+
+/**
+ * Read and hash a regular file. Its stat is taken on the open descriptor before and after the
+ * read; if it changed meanwhile the read is retried, and the last attempt is kept but marked
+ * racy so the next scan reads it again.
+ */
+async function readFile(rel: Buffer, key: string): Promise<WireFile | null> {
+  for (let attempt = 1; ; attempt++) {
+    const fd = guarded(key, false, () => openSync(abs(rel), OPEN_FLAGS))
+    if (fd === null) return null
+    let temp: string | null = null
+    try {
+      const before = fstatSync(fd, { bigint: true })
+      const size = Number(before.size)
+      const refusal = !before.isFile() ? 'it changed type while being scanned' : size > input.maxFileBytes ? tooLarge(size) : null
+      if (refusal) {
+        skip(key, refusal)
+        return null
+      }
+      const startedMs = Date.now()
+      const inline = size <= input.inlineMaxBytes
+      if (!inline) temp = join(input.tempDir, `scan-${randomBytes(8).toString('hex')}.tmp`)
+      const { length, hash } = temp ? await readLarge(fd, temp) : readInline(fd, size)
+      const stable = length === size && sameStat(before, fstatSync(fd, { bigint: true }))
+      if (!stable && attempt < READ_ATTEMPTS) continue
+      const file: WireFile = { key, kind: 'file', size: length, mode: Number(before.mode & 0o7777n), hash, mtimeNs: before.mtimeNs, ctimeNs: before.ctimeNs, ino: before.ino, source: temp ? 'temp' : 'inline', offset: used, temp, racy: !stable || isRacy(before, startedMs) }
+      if (!temp) used += length
+      temp = null // handed over with the file
+      return file
+    } catch (error) {
+      if (error instanceof Cancelled) throw error
+      throw new Fault(key, messageOf(error))
+    } finally {
+      closeSync(fd)
+      if (temp) rmSync(temp, { force: true })
+      openTemp = null
+    }
+  }
+}
+
+/** A link is recorded as its target bytes, never followed. */
+function readLink(rel: Buffer, key: string, st: BigIntStats): WireFile | null {
+  const startedMs = Date.now()
+  const target = guarded(key, false, () => readlinkSync(abs(rel), { encoding: 'buffer' }))
+  if (target === null) return null
+  const after = guarded(key, false, () => lstatSync(abs(rel), { bigint: true }))
+  if (after === null) return null
+  room(target.length).set(target)
+  counts.bytesHashed += target.length
+  const hash = createHash('sha256').update(target).digest('hex')
+  const file: WireFile = { key, kind: 'symlink', size: target.length, mode: Number(st.mode & 0o7777n), hash, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, source: 'inline', offset: used, temp: null, racy: !sameStat(st, after) || isRacy(st, startedMs) }
+  used += target.length
+  return file
+}
+
+/** Record one non-folder entry. Returns false once `maxFiles` is reached. */
+async function visit(rel: Buffer): Promise<boolean> {
+  tick()
+  const key = rel.toString('latin1')
+  const st = guarded(key, false, () => lstatSync(abs(rel), { bigint: true }))
+  if (st === null) return true
+  const kind = st.isFile() ? 'file' : st.isSymbolicLink() ? 'symlink' : null
+  if (kind === null) {
+    counts.filesSeen++
+    skip(key, st.isDirectory() ? 'it changed type while being scanned' : `it is ${describeSpecial(st)}, which Retrace does not record`)
+    return true
+  }
+  if (recorded >= input.maxFiles) return false
+  counts.filesSeen++
+  if (kind === 'file' && st.size > BigInt(input.maxFileBytes)) {
+    skip(key, tooLarge(Number(st.size)))
+    return true
+  }
+  const cached = input.cache.get(key)
+  const mode = Number(st.mode & 0o7777n)
+  if (cached && cached.kind === kind && cached.size === Number(st.size) && cached.mode === mode && cached.mtimeNs === st.mtimeNs && cached.ctimeNs === st.ctimeNs && cached.ino === st.ino) {
+    counts.reusedFromCache++
+    record({ ...cached, source: 'cache', offset: 0, temp: null, racy: false })
+    return true
+  }
+  const file = kind === 'symlink' ? readLink(rel, key, st) : await readFile(rel, key)
+  if (file) {
+    counts.filesHashed++
+    record(file)
+  }
+  return true
+}
+
+function listDir(rel: Buffer): Dirent<Buffer>[] | null {
+  const entries = guarded(rel.toString('latin1'), true, () => readdirSync(abs(rel), { encoding: 'buffer', withFileTypes: true }))
+  return entries ? entries.sort((a, b) => Buffer.compare(a.name, b.name)) : null
+}
+
+/** Depth-first in byte order (deterministic, so a truncated scan is repeatable). Returns false if truncated. */
+async function walk(): Promise<boolean> {
+  const exclude = readIgnoreFile(EMPTY, Buffer.concat([ROOT, Buffer.from('/.git/info/exclude')]))
+  const stack: Dir[] = [{ rel: EMPTY, levels: exclude ? [exclude] : [] }]
+  for (let dir = stack.pop(); dir; dir = stack.pop()) {
+    const entries = listDir(dir.rel)
+    if (!entries) continue
+    const own = entries.find((entry) => entry.isFile() && entry.name.equals(GITIGNORE))
+    const level = own ? readIgnoreFile(dir.rel, abs(child(dir.rel, own.name))) : null
+    const levels = level ? [...dir.levels, level] : dir.levels
+    const subdirs: Dir[] = []
+    for (const entry of entries) {
+      if (isGitName(entry.name)) continue // any .git, any case, file or folder: never read (R19)
+      const rel = child(dir.rel, entry.name)
+      const isDir = entry.isDirectory()
+      if (isIgnored(levels, rel, isDir)) continue
+      if (isDir) subdirs.push({ rel, levels })
+      else if (!(await visit(rel))) return false
+    }
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as Dir)
+  }
+  return true
+}
+
+async function main(): Promise<void> {
+  try {
+    const complete = await walk()
+    flush()
+    post({ type: 'done', skipped, truncated: !complete, counts })
+  } catch (error) {
+    // Temp files of files not yet handed over would be orphans: remove them.
+    for (const file of batch) if (file.temp) rmSync(file.temp, { force: true })
+    if (openTemp) rmSync(openTemp, { force: true })
+    if (error instanceof Cancelled) post({ type: 'cancelled' })
+    else post({ type: 'error', key: error instanceof Fault ? error.key : null, message: messageOf(error) })
+  }
+}
+
+void main()
