@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+
+const ROOT = resolve(__dirname, '../../../..')
+const CHILD = join(__dirname, 'testing/crash-child.ts')
+
+function runChild(ws: AgentWorkspace, killAt: number) {
+  return spawnSync(process.execPath, [join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), CHILD, ws.rt.store.dataDir, ws.writer.id, String(killAt)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000
+  })
+}
+
+function workspaceAfterTurn(): AgentWorkspace {
+  const ws = agentWorkspace({ 'a.txt': 'a before\n', 'dir/b.txt': 'b before\n', 'c.txt': 'c before\n' })
+  ws.agent.turn()
+  ws.agent.write('a.txt', 'a after\n')
+  ws.agent.write('dir/b.txt', 'b after\n')
+  ws.agent.remove('c.txt')
+  ws.agent.write('new/d.txt', 'created\n')
+  return ws
+}
+
+const files = (ws: AgentWorkspace) => ({ a: ws.text('a.txt'), b: ws.text('dir/b.txt'), c: ws.text('c.txt'), d: ws.text('new/d.txt') })
+const AFTER_TURN = { a: 'a after\n', b: 'b after\n', c: null, d: 'created\n' }
+
+describe('a rewind killed at every file-system call (R1)', () => {
+  it('is rolled back at start-up: no torn file, no temp file, database intact', async () => {
+    const probe = workspaceAfterTurn()
+    const clean = runChild(probe, 0)
+    probe.dispose()
+    const total = Number(/completed after (\d+) calls/.exec(clean.stdout)?.[1])
+    expect(total, clean.stderr).toBeGreaterThan(5)
+
+    for (let killAt = 1; killAt <= total; killAt++) {
+      const ws = workspaceAfterTurn()
+      try {
+        const child = runChild(ws, killAt)
+        expect(child.signal, `kill at call ${killAt}: ${child.stderr}`).toBe('SIGKILL')
+        expect(readdirSync(join(ws.rt.store.dataDir, 'intents')), `kill at ${killAt}: intent left open`).toHaveLength(1)
+
+        const report = await ws.rewinds.recover()
+        expect(report.rolledBack, `kill at ${killAt}`).toHaveLength(1)
+        expect(files(ws), `kill at ${killAt}: every file as before the rewind`).toEqual(AFTER_TURN)
+        const leftovers = [...readdirSync(ws.root), ...readdirSync(join(ws.root, 'dir'))].filter((n) => n.startsWith('.retrace-tmp'))
+        expect(leftovers, `kill at ${killAt}: temp files`).toEqual([])
+        expect(ws.rt.store.db.pragma('integrity_check', { simple: true })).toBe('ok')
+        expect(ws.rt.store.db.prepare('SELECT status FROM rewinds').pluck().all()).toEqual(['rolled_back'])
+        expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
+        // And the rewind can simply be done again.
+        await ws.rewinds.applyTurn(ws.writer.id, 1)
+        expect(files(ws)).toEqual({ a: 'a before\n', b: 'b before\n', c: 'c before\n', d: null })
+      } finally {
+        ws.dispose()
+      }
+    }
+  }, 180_000)
+})
