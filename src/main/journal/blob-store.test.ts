@@ -1,0 +1,69 @@
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tempRuntime } from '../testing/temp-runtime'
+import { BlobStore, INLINE_MAX_BYTES, sha256 } from './blob-store'
+
+describe('blob store', () => {
+  let rt: ReturnType<typeof tempRuntime>
+  let blobs: BlobStore
+  beforeEach(() => {
+    rt = tempRuntime()
+    blobs = new BlobStore(rt.store.db, join(rt.store.dataDir, 'blobs'))
+  })
+  afterEach(() => rt.dispose())
+
+  const big = (seed: number) => Buffer.from([...Array(INLINE_MAX_BYTES + 5000).keys()].map((i) => (i * seed) % 251))
+
+  it('stores identical content once, small inline and large as a file, and reads both back verified', async () => {
+    const small = blobs.putBuffer(Buffer.from('hello'))
+    expect(blobs.putBuffer(Buffer.from('hello'))).toEqual(small)
+    expect(small.hash).toBe(sha256(Buffer.from('hello')))
+    const content = big(7)
+    const path = join(rt.store.dataDir, 'input.bin')
+    writeFileSync(path, content)
+    const large = await blobs.putFile(path)
+    expect(await blobs.putFile(path)).toEqual(large)
+    expect(rt.store.db.prepare('SELECT storage, count(*) AS n FROM blobs GROUP BY storage ORDER BY storage').all()).toEqual([
+      { storage: 'file', n: 1 },
+      { storage: 'inline', n: 1 }
+    ])
+    expect(blobs.read(large.hash).equals(content)).toBe(true)
+    expect(readFileSync(blobs.filePath(large.hash)).length).toBeLessThan(content.length) // compressed
+    const out = join(rt.store.dataDir, 'out.bin')
+    await blobs.writeTo(large.hash, out)
+    expect(readFileSync(out).equals(content)).toBe(true)
+  })
+
+  it('refuses a corrupt or missing blob with a clear error and writes nothing (R2)', async () => {
+    const inline = blobs.putBuffer(Buffer.from('original'))
+    rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('tampered'), inline.hash)
+    expect(() => blobs.read(inline.hash)).toThrow(expect.objectContaining({ code: 'BLOB_UNAVAILABLE', message: expect.stringContaining('does not match its hash') as string }) as Error)
+
+    const large = blobs.putBuffer(big(11))
+    writeFileSync(blobs.filePath(large.hash), gzipSync(big(13)))
+    const target = join(rt.store.dataDir, 'target.bin')
+    await expect(blobs.writeTo(large.hash, target)).rejects.toMatchObject({ code: 'BLOB_UNAVAILABLE' })
+    expect(readdirSync(rt.store.dataDir)).not.toContain('target.bin')
+
+    rmSync(blobs.filePath(large.hash))
+    expect(() => blobs.read(large.hash)).toThrow(/cannot be read/)
+    expect(() => blobs.read('0'.repeat(64))).toThrow(/not in the store/)
+  })
+
+  it('cleans temp files left by an interrupted write, and collects blobs nothing refers to', () => {
+    writeFileSync(join(blobs.tempDir, 'half-written.tmp'), 'partial')
+    expect(blobs.cleanTemp()).toBe(1)
+    expect(readdirSync(blobs.tempDir)).toEqual([])
+    const orphan = blobs.putBuffer(big(3))
+    const used = blobs.putBuffer(Buffer.from('referenced'))
+    const workspaceId = rt.store.workspaces.open(rt.store.dataDir, 'ws')
+    const scope = rt.store.db.prepare("INSERT INTO journal_scopes (workspace_id, kind, created_at) VALUES (?, 'turn', 0)").run(workspaceId).lastInsertRowid
+    rt.store.db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_after, hash_after, observed, created_at) VALUES (?, 'create', ?, 'file', ?, 'tool', 0)").run(scope, Buffer.from('x'), used.hash)
+    expect(blobs.collectGarbage()).toEqual({ removed: 1, bytes: orphan.size })
+    expect(blobs.has(orphan.hash)).toBe(false)
+    expect(() => readFileSync(blobs.filePath(orphan.hash))).toThrow()
+    expect(blobs.read(used.hash).toString()).toBe('referenced')
+  })
+})
