@@ -4,9 +4,14 @@ import type { Host, ServiceContext } from './services/context'
 import type { Handlers } from './rpc/dispatcher'
 import { openStore } from './store/store'
 import { Recorder } from './transcripts/recorder'
+import { FileJournal } from './journal/file-journal'
+import { RewindService } from './journal/rewind/rewind-service'
+import type { RecoveryReport } from './journal/rewind/recover'
 
 export interface Runtime extends ServiceContext {
   handlers: Handlers
+  /** What start-up recovery found and did (interrupted rewinds rolled back). */
+  recovery: Promise<RecoveryReport>
   close(): void
 }
 
@@ -18,6 +23,14 @@ export function createRuntime(options: { dataDir: string; host: Host; version: s
   const store = openStore(options.dataDir)
   const feed = new ChangeFeed()
   const recorder = new Recorder(store, feed)
-  const ctx: ServiceContext = { store, recorder, feed, host: options.host, version: options.version }
-  return { ...ctx, handlers: createHandlers(ctx), close: () => store.close() }
+  const journal = new FileJournal(store)
+  const rewinds = new RewindService(store, journal)
+  // Before any rewind can start: finish (roll back) rewinds a crash interrupted, and drop
+  // half-written blob temp files.
+  journal.blobs.cleanTemp()
+  const recovery = rewinds.recover()
+  const ready = recovery.then(() => undefined)
+  ready.catch(() => undefined) // surfaced to the first rewind call that awaits it, not as an unhandled rejection
+  const ctx: ServiceContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, ready }
+  return { ...ctx, recovery, handlers: createHandlers(ctx), close: () => store.close() }
 }

@@ -15,14 +15,14 @@ export type DiskState = FileVersion | null | { kind: 'directory' } | { kind: 'ot
  * fault tests wrap them to fail at the Nth call (EIO, EACCES, ENOSPC…).
  */
 export interface FsOps {
-  mkdir(path: Buffer): Promise<void>
-  rename(from: Buffer, to: Buffer): Promise<void>
-  unlink(path: Buffer): Promise<void>
-  rmdir(path: Buffer): Promise<void>
-  symlink(target: Buffer, path: Buffer): Promise<void>
-  chmod(path: Buffer, mode: number): Promise<void>
+  mkdir: (path: Buffer) => Promise<void>
+  rename: (from: Buffer, to: Buffer) => Promise<void>
+  unlink: (path: Buffer) => Promise<void>
+  rmdir: (path: Buffer) => Promise<void>
+  symlink: (target: Buffer, path: Buffer) => Promise<void>
+  chmod: (path: Buffer, mode: number) => Promise<void>
   /** Materialize a blob into a new file (verified against its hash, fsynced). */
-  writeBlob(blobs: BlobStore, hash: string, path: Buffer, mode: number): Promise<void>
+  writeBlob: (blobs: BlobStore, hash: string, path: Buffer, mode: number) => Promise<void>
 }
 
 export const realFsOps: FsOps = {

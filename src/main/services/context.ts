@@ -1,4 +1,6 @@
 import type { ChangeFeed } from '../events/change-feed'
+import type { FileJournal } from '../journal/file-journal'
+import type { RewindService } from '../journal/rewind/rewind-service'
 import type { Store } from '../store/store'
 import type { Recorder } from '../transcripts/recorder'
 
@@ -16,4 +18,8 @@ export interface ServiceContext {
   feed: ChangeFeed
   host: Host
   version: string
+  journal: FileJournal
+  rewinds: RewindService
+  /** Resolves once start-up recovery (interrupted rewinds, blob temp files) has run. */
+  ready: Promise<void>
 }

@@ -1,6 +1,8 @@
 import type { Handlers } from '../rpc/dispatcher'
 import { appService } from './app-service'
 import type { ServiceContext } from './context'
+import { journalService } from './journal-service'
+import { rewindHandlers } from './rewind-handlers'
 import { sessionService } from './session-service'
 import { workspaceService } from './workspace-service'
 
@@ -9,6 +11,8 @@ export function createHandlers(ctx: ServiceContext): Handlers {
   return {
     ...appService(ctx),
     ...workspaceService(ctx),
-    ...sessionService(ctx)
+    ...sessionService(ctx),
+    ...journalService(ctx),
+    ...rewindHandlers(ctx)
   }
 }

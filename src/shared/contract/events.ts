@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { SessionIdSchema, WorkspaceIdSchema } from './domain'
 
-export const EntitySchema = z.enum(['workspaces', 'sessions', 'messages', 'checkpoints'])
+export const EntitySchema = z.enum(['workspaces', 'sessions', 'messages', 'checkpoints', 'files', 'rewinds'])
 export type Entity = z.infer<typeof EntitySchema>
 
 /** Push events from the main process (or web server) to every connected renderer. */
@@ -12,6 +12,8 @@ export const events = {
     workspaceId: WorkspaceIdSchema.optional(),
     sessionIds: z.array(SessionIdSchema).optional()
   }),
+  /** A rewind (or undo) is running: `done` of `total` file operations. */
+  'rewind.progress': z.object({ sessionId: SessionIdSchema.nullable(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), path: z.string() }),
   /** A workspace was opened from outside the renderer (application menu, second instance). */
   'workspace.opened': z.object({ workspaceId: WorkspaceIdSchema })
 } as const

@@ -11,6 +11,7 @@ import {
   WorkspaceIdSchema,
   WorkspaceSummarySchema
 } from './domain'
+import { journalMethods } from './methods-journal'
 
 /** A method of the contract: its input and output schemas. The doc comment sits on its key. */
 export interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -130,7 +131,9 @@ export const methods = {
       })
       .strict(),
     z.object({ items: z.array(SearchHitSchema), nextCursor: Cursor.nullable() })
-  )
+  ),
+
+  ...journalMethods
 } as const satisfies Record<string, MethodSpec>
 
 export type Methods = typeof methods

@@ -1,8 +1,6 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { tempDir, tempRuntime } from '../../testing/temp-runtime'
-import { FileJournal } from '../file-journal'
-import { RewindService } from '../rewind/rewind-service'
 
 /**
  * A real workspace folder, a store, and an "agent" that changes files on disk the way a tool
@@ -15,8 +13,7 @@ export function agentWorkspace(files: Record<string, string | Buffer> = {}) {
   mkdirSync(root)
   for (const [path, content] of Object.entries(files)) write(root, path, content)
   const workspaceId = rt.store.workspaces.open(root, 'project')
-  const journal = new FileJournal(rt.store)
-  const rewinds = new RewindService(rt.store, journal)
+  const { journal, rewinds } = rt
   const writer = rt.recorder.startSession({ workspaceId, title: 'agent' })
   const session = () => rt.store.sessions.require(writer.id)
 

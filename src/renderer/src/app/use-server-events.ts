@@ -19,9 +19,10 @@ export function useServerEvents(): ConnectionState {
     const stopEvents = onEvent((event) => {
       if (event.name === 'data.changed') {
         for (const queryKey of keysToInvalidate(event.payload)) void queryClient.invalidateQueries({ queryKey })
-      } else {
+      } else if (event.name === 'workspace.opened') {
         useUiStore.getState().openWorkspace(event.payload.workspaceId)
       }
+      // rewind.progress is for the rewind dialog (issue 5); nothing to refresh until it ends.
     })
     let wasDown = false
     const stopConnection = onConnectionChange((state) => {

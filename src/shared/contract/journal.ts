@@ -1,0 +1,85 @@
+import { z } from 'zod'
+import { SessionIdSchema, SessionKindSchema, Timestamp } from './domain'
+
+/** A workspace-relative path: display text, and the raw bytes (base64) that identify it exactly. */
+export const PathRefSchema = z.object({ path: z.string(), pathId: z.string() })
+export type PathRef = z.infer<typeof PathRefSchema>
+export const PathIdSchema = z.string().min(1).max(8192).regex(/^[A-Za-z0-9+/]+={0,2}$/, 'a base64 path id')
+
+export const FileVersionSchema = z.object({
+  kind: z.enum(['file', 'symlink']),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+  mode: z.number().int().nonnegative()
+})
+
+export const FileChangeSchema = PathRefSchema.extend({
+  id: z.number().int().positive(),
+  op: z.enum(['create', 'modify', 'delete', 'rename', 'mode']),
+  from: PathRefSchema.nullable(),
+  before: FileVersionSchema.nullable(),
+  after: FileVersionSchema.nullable(),
+  /** How Retrace knows: a tool call, a workspace scan, an imported backup, a rebuilt patch, a rewind. */
+  observed: z.enum(['tool', 'scan', 'backup', 'patch', 'rewind']),
+  /** Line counts for text files; null for binary or very large ones. */
+  added: z.number().int().nonnegative().nullable(),
+  removed: z.number().int().nonnegative().nullable()
+})
+export type FileChange = z.infer<typeof FileChangeSchema>
+
+export const FileDiffSchema = z.object({
+  binary: z.boolean(),
+  tooLarge: z.boolean(),
+  before: z.object({ hash: z.string(), size: z.number() }).nullable(),
+  after: z.object({ hash: z.string(), size: z.number() }).nullable(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  patch: z.string()
+})
+
+export const FileHistoryItemSchema = z.object({
+  sessionId: SessionIdSchema.nullable(),
+  sessionTitle: z.string().nullable(),
+  sessionKind: SessionKindSchema.nullable(),
+  turn: z.number().int().nullable(),
+  op: FileChangeSchema.shape.op,
+  before: FileVersionSchema.nullable(),
+  after: FileVersionSchema.nullable(),
+  observed: FileChangeSchema.shape.observed,
+  createdAt: Timestamp
+})
+
+export const ConflictChoiceSchema = z.enum(['skip', 'overwrite', 'keep-both'])
+
+export const RewindPlanItemSchema = PathRefSchema.extend({
+  action: z.enum(['restore', 'create', 'delete', 'mode', 'none']),
+  /** The disk no longer matches what the agent left: choose skip, overwrite or keep both. */
+  conflict: z.string().nullable(),
+  /** Cannot be done safely (hostile path, missing snapshot, link, case collision). */
+  refused: z.string().nullable(),
+  currentSize: z.number().int().nullable(),
+  targetSize: z.number().int().nullable()
+})
+
+export const RewindPlanSchema = z.object({
+  /** Pass back to apply: if the disk changed since this preview, nothing is written. */
+  token: z.string(),
+  items: z.array(RewindPlanItemSchema)
+})
+
+export const RewindResultSchema = z.object({
+  rewindId: z.string(),
+  changed: z.array(PathRefSchema.extend({ action: z.enum(['keep', 'delete', 'write', 'mode']), keptAs: z.string().nullable() })),
+  skipped: z.array(PathRefSchema),
+  refused: z.array(PathRefSchema.extend({ reason: z.string() }))
+})
+
+export const RewindSummarySchema = z.object({
+  id: z.string(),
+  targetTurn: z.number().int().nullable(),
+  undoOf: z.string().nullable(),
+  status: z.enum(['applying', 'applied', 'rolled_back', 'failed', 'undone']),
+  createdAt: Timestamp,
+  finishedAt: Timestamp.nullable(),
+  changed: z.number().int().nonnegative()
+})

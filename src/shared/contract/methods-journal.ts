@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import { SessionIdSchema, WorkspaceIdSchema } from './domain'
+import {
+  ConflictChoiceSchema,
+  FileChangeSchema,
+  FileDiffSchema,
+  FileHistoryItemSchema,
+  PathIdSchema,
+  RewindPlanSchema,
+  RewindResultSchema,
+  RewindSummarySchema
+} from './journal'
+import type { MethodSpec } from './methods'
+
+const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> => ({ input, output })
+const Turn = z.number().int().positive()
+const Choices = z.array(z.object({ pathId: PathIdSchema, choice: ConflictChoiceSchema })).max(100_000).default([])
+
+/** File journal and rewind methods (merged into the contract in methods.ts). */
+export const journalMethods = {
+  /** The files one turn created, changed, renamed or deleted, with +/- line counts. */
+  'changes.ofTurn': method(
+    z.object({ sessionId: SessionIdSchema, turn: Turn }).strict(),
+    z.object({ items: z.array(FileChangeSchema) })
+  ),
+
+  /** A file's diff between two checkpoints of a session: its state before `fromTurn` and before `toTurn` (turnCount + 1 = after the last turn). */
+  'files.diff': method(
+    z.object({ sessionId: SessionIdSchema, pathId: PathIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),
+    FileDiffSchema
+  ),
+
+  /** Every recorded change to one path across every session of the workspace, oldest first. */
+  'files.history': method(
+    z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema }).strict(),
+    z.object({ items: z.array(FileHistoryItemSchema) })
+  ),
+
+  /** One recorded version of a file in this workspace (text, or base64 for binary), size-guarded. */
+  'files.version': method(
+    z.object({ workspaceId: WorkspaceIdSchema, hash: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
+    z.object({ size: z.number().int(), binary: z.boolean(), truncated: z.boolean(), text: z.string().nullable(), base64: z.string().nullable() })
+  ),
+
+  /** Preview rewinding a session's files to before `turn`: what would be restored, created, deleted; conflicts. Writes nothing. */
+  'rewind.plan': method(z.object({ sessionId: SessionIdSchema, turn: Turn }).strict(), RewindPlanSchema),
+
+  /** Rewind a session's files to before `turn`, with a choice per conflict; refused if the disk changed since the preview token. */
+  'rewind.apply': method(
+    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip') }).strict(),
+    RewindResultSchema
+  ),
+
+  /** Preview undoing a rewind. */
+  'rewind.planUndo': method(z.object({ rewindId: z.string().uuid() }).strict(), RewindPlanSchema),
+
+  /** Undo a rewind: itself a rewind, so it can be undone too. */
+  'rewind.undo': method(
+    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip') }).strict(),
+    RewindResultSchema
+  ),
+
+  /** The rewinds of a session, oldest first. */
+  'rewind.list': method(z.object({ sessionId: SessionIdSchema }).strict(), z.object({ items: z.array(RewindSummarySchema) }))
+} as const satisfies Record<string, MethodSpec>
