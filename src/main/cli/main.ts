@@ -5,6 +5,7 @@ import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
+import { changesCommand, diffCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
 
@@ -15,6 +16,13 @@ Usage:
                                              print a session's transcript (--context: what the model saw)
   retrace search <query> [--workspace PATH] [--json]
                                              full-text search across workspaces
+  retrace changes <session-id> [--turn N] [--json]
+                                             the files each turn changed
+  retrace diff <session-id> --turn N --file PATH
+                                             what turn N did to one file
+  retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--json]
+                                             files back to before turn N (turns count from 1), after a preview
+  retrace undo <rewind-id> [--yes] [--json]  put back what a rewind replaced
 
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
 
@@ -34,6 +42,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         json: { type: 'boolean', default: false },
         context: { type: 'boolean', default: false },
         workspace: { type: 'string' },
+        turn: { type: 'string' },
+        file: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        yes: { type: 'boolean', short: 'y', default: false },
+        'on-conflict': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -65,6 +78,24 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'show':
         await showCommand(cliCaller(open()), { sessionId: argument('session-id'), json: values.json, transcript: values.context ? 'context' : 'display', io })
         return 0
+      case 'changes':
+        await changesCommand(cliCaller(open()), { sessionId: argument('session-id'), turn: parseTurn(values.turn, false), json: values.json, io })
+        return 0
+      case 'diff': {
+        const file = values.file
+        if (!file) throw new UsageError('Missing --file PATH (relative to the workspace).')
+        await diffCommand(cliCaller(open()), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, file, io })
+        return 0
+      }
+      case 'rewind':
+      case 'undo': {
+        const live = open()
+        await live.ready
+        const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), json: values.json, io }
+        return command === 'rewind'
+          ? await rewindCommand(cliCaller(live), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, ...flags })
+          : await undoCommand(cliCaller(live), { rewindId: argument('rewind-id'), ...flags })
+      }
       case 'search':
         await searchCommand(cliCaller(open()), { query: argument('query'), workspace: values.workspace, json: values.json, io })
         return 0

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
+import { runCli } from './main'
+
+describe('retrace changes / diff / rewind / undo', () => {
+  let ws: AgentWorkspace
+  let out: string[]
+  let err: string[]
+  const io = { out: (text: string) => out.push(text), err: (text: string) => err.push(text) }
+  const run = (...args: string[]) => runCli([...args, '--data-dir', ws.rt.store.dataDir], io, {})
+
+  function setup(): void {
+    ws = agentWorkspace({ 'notes.md': 'one\ntwo\n' })
+    ws.agent.turn()
+    ws.agent.write('notes.md', 'one\n2\nthree\n')
+    ws.agent.write('todo.txt', 'ship it\n')
+    out = []
+    err = []
+  }
+  afterEach(() => ws.dispose())
+
+  it('lists changes and prints a turn\'s diff of one file', async () => {
+    setup()
+    expect(await run('changes', ws.writer.id)).toBe(0)
+    expect(out.join('\n')).toMatch(/1\s+modify\s+notes\.md\s+\+2 -1/)
+    out = []
+    expect(await run('diff', ws.writer.id, '--turn', '1', '--file', 'notes.md')).toBe(0)
+    expect(out.join('\n')).toContain('-two\n+2\n+three')
+    expect(await run('diff', ws.writer.id, '--turn', '1')).toBe(2)
+  })
+
+  it('previews with --dry-run without writing, applies with --yes, names the rewind in JSON, and undoes it', async () => {
+    setup()
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--dry-run')).toBe(0)
+    expect(out.join('\n')).toMatch(/restore\s+notes\.md/)
+    expect(ws.text('todo.txt')).toBe('ship it\n')
+    out = []
+    expect(await run('rewind', ws.writer.id, '--turn', '1')).toBe(2) // not a terminal and no --yes: refuse
+    expect(err.join('\n')).toContain('Pass --yes')
+    expect(ws.text('todo.txt')).toBe('ship it\n')
+    out = []
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--yes', '--json')).toBe(0)
+    const { rewindId } = JSON.parse(out.join('\n')) as { rewindId: string }
+    expect(ws.text('notes.md')).toBe('one\ntwo\n')
+    expect(ws.text('todo.txt')).toBeNull()
+    out = []
+    expect(await run('undo', rewindId, '--yes')).toBe(0)
+    expect(ws.text('todo.txt')).toBe('ship it\n')
+    expect(await run('rewind', ws.writer.id, '--turn', '7', '--yes')).toBe(1)
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(1)
+  })
+})
