@@ -3,7 +3,7 @@ import { createHandlers } from './services'
 import type { Host, ServiceContext } from './services/context'
 import type { Handlers } from './rpc/dispatcher'
 import { openStore } from './store/store'
-import { Recorder } from './transcripts/recorder'
+import { maxDepthFromEnv, Recorder } from './transcripts/recorder'
 import { FileJournal } from './journal/file-journal'
 import { RewindService } from './journal/rewind/rewind-service'
 import type { RecoveryReport } from './journal/rewind/recover'
@@ -22,7 +22,7 @@ export interface Runtime extends ServiceContext {
 export function createRuntime(options: { dataDir: string; host: Host; version: string }): Runtime {
   const store = openStore(options.dataDir)
   const feed = new ChangeFeed()
-  const recorder = new Recorder(store, feed)
+  const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv())
   const journal = new FileJournal(store)
   const rewinds = new RewindService(store, journal)
   // Before any rewind can start: finish (roll back) rewinds a crash interrupted, and drop

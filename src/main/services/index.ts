@@ -1,6 +1,7 @@
 import type { Handlers } from '../rpc/dispatcher'
 import { appService } from './app-service'
 import type { ServiceContext } from './context'
+import { branchingHandlers } from './branching-handlers'
 import { journalService } from './journal-service'
 import { rewindHandlers } from './rewind-handlers'
 import { sessionService } from './session-service'
@@ -13,6 +14,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ...workspaceService(ctx),
     ...sessionService(ctx),
     ...journalService(ctx),
-    ...rewindHandlers(ctx)
+    ...rewindHandlers(ctx),
+    ...branchingHandlers(ctx)
   }
 }

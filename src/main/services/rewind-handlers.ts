@@ -21,7 +21,8 @@ const planOutput = (plan: RewindPlan) => ({
   }))
 })
 
-const resultOutput = (result: RewindResult) => ({
+/** A rewind's outcome as the contract carries it. */
+export const resultOutput = (result: RewindResult) => ({
   rewindId: result.rewindId,
   changed: result.steps.map((step) => ({ ...pathRef(step.path), action: step.kind, keptAs: step.keptAs ? pathRef(step.keptAs).path : null })),
   skipped: result.skipped.map((item) => pathRef(item.path)),

@@ -38,7 +38,9 @@ export const ForkSchema = z
     /** The turn the branch starts from: the branch keeps every message before it. */
     atTurn: z.number().int().positive(),
     title: z.string().max(500).optional(),
-    createdAt: z.number().int().nonnegative().optional()
+    createdAt: z.number().int().nonnegative().optional(),
+    /** Chosen by the caller when the id must be known in advance (a fork journaled with a file rewind). */
+    uid: z.string().uuid().optional()
   })
   .strict()
 export type ForkOptions = z.input<typeof ForkSchema>

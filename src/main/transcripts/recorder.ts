@@ -6,8 +6,16 @@ import type { Store } from '../store/store'
 import { AppendMessageSchema, ForkSchema, StartSessionSchema, type AppendMessage, type ForkOptions, type StartSession } from './recorder-schemas'
 import { SessionWriter, type WriterState } from './session-writer'
 
-/** Forks of forks of forks…: a bound keeps a runaway agent from nesting without end. */
+/**
+ * Forks of forks of forks…: a bound keeps a runaway agent from nesting without end. Set
+ * RETRACE_MAX_FORK_DEPTH to change it.
+ */
 export const MAX_SESSION_DEPTH = 32
+
+export function maxDepthFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.RETRACE_MAX_FORK_DEPTH)
+  return Number.isInteger(value) && value >= 1 && value <= 1000 ? value : MAX_SESSION_DEPTH
+}
 
 /**
  * Writes native sessions into the store: start a session, append messages, close turns
@@ -19,7 +27,8 @@ export class Recorder {
   constructor(
     private readonly store: Store,
     private readonly feed?: ChangeFeed,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
+    private readonly maxDepth: number = MAX_SESSION_DEPTH
   ) {}
 
   /** Run several recorder calls in one transaction (much faster for bulk writes). */
@@ -78,7 +87,7 @@ export class Recorder {
     const checkpoint = this.checkpointOf(parent, options.atTurn)
     const forkSeq = checkpoint.messagesBefore
     const createdAt = options.createdAt ?? this.now()
-    const uid = randomUUID()
+    const uid = options.uid ?? randomUUID()
     this.batch(() => {
       const id = this.store.sessions.insert({
         uid,
@@ -172,8 +181,8 @@ export class Recorder {
   }
 
   private childDepth(parent: SessionRecord): number {
-    if (parent.depth + 1 > MAX_SESSION_DEPTH) {
-      throw new RetraceError('VALIDATION', `Sessions can nest at most ${MAX_SESSION_DEPTH} levels deep; "${parent.title}" is already at ${parent.depth}.`)
+    if (parent.depth + 1 > this.maxDepth) {
+      throw new RetraceError('VALIDATION', `Sessions can nest at most ${this.maxDepth} levels deep; "${parent.title}" is already at ${parent.depth}.`)
     }
     return parent.depth + 1
   }

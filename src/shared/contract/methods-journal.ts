@@ -60,6 +60,39 @@ export const journalMethods = {
     RewindResultSchema
   ),
 
+  /**
+   * Fork a session at a turn: a branch whose transcript is everything before that turn,
+   * optionally with the workspace files rewound to that checkpoint in the same intent (both
+   * happen or neither). The original session is never truncated.
+   */
+  'sessions.fork': method(
+    z
+      .object({
+        sessionId: SessionIdSchema,
+        turn: Turn,
+        title: z.string().max(500).optional(),
+        withFiles: z.boolean().default(false),
+        /** With files: the rewind preview's token (omit to accept the current state). */
+        token: z.string().min(1).optional(),
+        choices: Choices,
+        defaultChoice: ConflictChoiceSchema.default('skip')
+      })
+      .strict(),
+    z.object({ sessionId: SessionIdSchema, rewind: RewindResultSchema.nullable() })
+  ),
+
+  /** Preview merging a branch into its parent. */
+  'sessions.planMerge': method(
+    z.object({ branchId: SessionIdSchema }).strict(),
+    z.object({ parentId: SessionIdSchema, parentTitle: z.string(), branchMessages: z.number().int(), parentMessagesSinceFork: z.number().int() })
+  ),
+
+  /** Merge a branch into its parent from the fork point: append its messages, or replace the parent's since the fork (in context; nothing is deleted). */
+  'sessions.merge': method(
+    z.object({ branchId: SessionIdSchema, mode: z.enum(['append', 'replace']).default('append') }).strict(),
+    z.object({ parentId: SessionIdSchema, firstSeq: z.number().int(), messageCount: z.number().int() })
+  ),
+
   /** The rewinds of a session, oldest first. */
   'rewind.list': method(z.object({ sessionId: SessionIdSchema }).strict(), z.object({ items: z.array(RewindSummarySchema) }))
 } as const satisfies Record<string, MethodSpec>

@@ -15,6 +15,7 @@ export interface ApplyContext {
   ops: FsOps
   dataDir: string
   rewindId: string
+  forkSessionUid?: string
   /** Persist the rewind and its before/after scope (called once the intent log is durable). */
   record(steps: Step[]): void
   onProgress?: (done: number, total: number, path: string) => void
@@ -42,7 +43,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
-  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps })
+  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   ctx.record(steps)
 
   const done: Step[] = []

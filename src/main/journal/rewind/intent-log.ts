@@ -15,6 +15,8 @@ export interface Intent {
   rewindId: string
   root: string
   steps: Step[]
+  /** A branch session created in the same intent (fork with files): removed if the files are rolled back. */
+  forkSessionUid?: string
 }
 
 interface StoredStep {

@@ -16,13 +16,13 @@ export interface RecoveryReport {
  * files back to the state before the rewind (steps are reverted only where the disk shows
  * their result, so this is safe whatever point the rewind reached) and sweep its temp files.
  */
-export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, markRolledBack: (rewindId: string) => void): Promise<RecoveryReport> {
+export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, markRolledBack: (intent: Intent) => void): Promise<RecoveryReport> {
   const { intents, unreadable } = openIntents(dataDir)
   const report: RecoveryReport = { rolledBack: [], failed: [], unreadable }
   for (const intent of intents) {
     try {
       await revertIntent(intent, blobs, ops)
-      markRolledBack(intent.rewindId)
+      markRolledBack(intent)
       removeIntent(dataDir, intent.rewindId)
       report.rolledBack.push(intent.rewindId)
     } catch (error) {

@@ -20,6 +20,13 @@ export interface ApplyOptions {
   ops?: FsOps
   onProgress?: (done: number, total: number, path: string) => void
   afterStep?: (index: number) => void
+  /**
+   * Conversation work that must happen together with the files (a fork): run inside the
+   * transaction that records the rewind, before any file is touched. `forkSessionUid` names
+   * the session it creates, so a rollback or crash recovery can remove it again.
+   */
+  alsoInTransaction?: () => void
+  forkSessionUid?: string
 }
 
 export interface RewindResult extends ApplyOutcome {
@@ -72,7 +79,10 @@ export class RewindService {
 
   /** Finish (by rolling back) any rewind a crash interrupted. Run once at start-up. */
   recover(ops: FsOps = realFsOps): Promise<RecoveryReport> {
-    return recoverInterruptedRewinds(this.store.dataDir, this.journal.blobs, ops, (id) => this.finish(id, 'rolled_back'))
+    return recoverInterruptedRewinds(this.store.dataDir, this.journal.blobs, ops, (intent) => {
+      this.finish(intent.rewindId, 'rolled_back')
+      if (intent.forkSessionUid) this.removeSession(intent.forkSessionUid)
+    })
   }
 
   rewindsOfSession(sessionRowId: number): RewindRow[] {
@@ -92,8 +102,12 @@ export class RewindService {
         ops: options.ops ?? realFsOps,
         dataDir: this.store.dataDir,
         rewindId,
+        ...(options.forkSessionUid ? { forkSessionUid: options.forkSessionUid } : {}),
         record: (steps) => {
-          this.recordRewind(rewindId, meta, steps)
+          this.store.transaction(() => {
+            this.recordRewind(rewindId, meta, steps)
+            options.alsoInTransaction?.()
+          })
           recorded = true
         },
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -102,9 +116,17 @@ export class RewindService {
       this.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
       return { rewindId, ...outcome }
     } catch (error) {
-      if (recorded) this.finish(rewindId, 'failed')
+      if (recorded) {
+        this.finish(rewindId, 'failed')
+        if (options.forkSessionUid) this.removeSession(options.forkSessionUid)
+      }
       throw error
     }
+  }
+
+  /** Undo the conversation half of an intent whose files were rolled back. */
+  private removeSession(uid: string): void {
+    this.store.db.prepare('DELETE FROM sessions WHERE uid = ?').run(uid)
   }
 
   private recordRewind(rewindId: string, meta: { workspaceId: number; sessionRowId: number | null; targetTurn: number | null; undoOf: string | null }, steps: Step[]): void {

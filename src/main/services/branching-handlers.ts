@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto'
+import { keyOf, type PathKey } from '../journal/paths'
+import type { ConflictChoice } from '../journal/rewind/apply'
+import type { Handlers } from '../rpc/dispatcher'
+import { mergeBranch, planMerge } from '../transcripts/merge'
+import type { ServiceContext } from './context'
+import { pathFromId } from './journal-service'
+import { resultOutput } from './rewind-handlers'
+
+type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge'>
+
+export function branchingHandlers(ctx: ServiceContext): BranchingHandlers {
+  const { store, recorder, rewinds } = ctx
+  return {
+    'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice }) => {
+      const fork = { atTurn: turn, ...(title ? { title } : {}) }
+      if (!withFiles) return { sessionId: recorder.fork(sessionId, fork).id, rewind: null }
+      await ctx.ready
+      const uid = randomUUID()
+      const session = store.sessions.require(sessionId)
+      const result = await rewinds.applyTurn(sessionId, turn, {
+        ...(token ? { token } : {}),
+        choices: new Map<PathKey, ConflictChoice>(choices.map((c) => [keyOf(pathFromId(c.pathId)), c.choice])),
+        defaultChoice,
+        forkSessionUid: uid,
+        alsoInTransaction: () => void recorder.fork(sessionId, { ...fork, uid })
+      })
+      ctx.feed.changed(['files', 'rewinds', 'sessions'], { workspaceId: session.workspaceId, sessionIds: [sessionId, uid] })
+      return { sessionId: uid, rewind: resultOutput(result) }
+    },
+
+    'sessions.planMerge': ({ branchId }) => {
+      const plan = planMerge(store, branchId)
+      return { parentId: plan.parent.id, parentTitle: plan.parent.title, branchMessages: plan.branchMessages, parentMessagesSinceFork: plan.parentMessagesSinceFork }
+    },
+
+    'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode)
+  }
+}

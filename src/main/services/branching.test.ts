@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract'
+import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
+import { realFsOps } from '../journal/workspace-fs'
+import { createDispatcher } from '../rpc/dispatcher'
+
+describe('fork and merge', () => {
+  let ws: AgentWorkspace
+  afterEach(() => ws.dispose())
+
+  function setup() {
+    ws = agentWorkspace({ 'plan.md': 'v0\n' })
+    ws.agent.turn('first')
+    ws.writer.append({ role: 'assistant', content: 'did the first thing' })
+    ws.agent.write('plan.md', 'v1\n')
+    ws.agent.turn('second')
+    ws.writer.append({ role: 'assistant', content: 'did the second thing' })
+    ws.agent.write('plan.md', 'v2\n')
+    ws.writer.closeTurn()
+    const dispatch = createDispatcher<null>({ handlers: ws.rt.handlers, authorize: () => null })
+    return async <K extends MethodName>(method: K, input: MethodInput<K>): Promise<MethodOutput<K>> => {
+      const result = await dispatch(method, input, null)
+      if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
+      return result.data as MethodOutput<K>
+    }
+  }
+  const transcript = async (call: ReturnType<typeof setup>, sessionId: string, kind: 'display' | 'context' = 'display') =>
+    (await call('transcript.page', { sessionId, transcript: kind, limit: 500 })).items.map((m) => `${m.role}:${m.content}`)
+
+  it('forks the conversation prefix without touching files, and never truncates the original', async () => {
+    const call = setup()
+    const { sessionId, rewind } = await call('sessions.fork', { sessionId: ws.writer.id, turn: 2, title: 'Try again' })
+    expect(rewind).toBeNull()
+    expect(await transcript(call, sessionId)).toEqual(['user:first', 'assistant:did the first thing'])
+    expect(await call('sessions.get', { sessionId })).toMatchObject({ kind: 'branch', parentId: ws.writer.id, depth: 1, forkSeq: 2, title: 'Try again' })
+    expect(await transcript(call, ws.writer.id)).toHaveLength(4)
+    expect(ws.text('plan.md')).toBe('v2\n')
+  })
+
+  it('forks with the files rewound to the same checkpoint, as one intent (R21)', async () => {
+    const call = setup()
+    const { sessionId, rewind } = await call('sessions.fork', { sessionId: ws.writer.id, turn: 2, withFiles: true })
+    expect(rewind?.changed.map((c) => c.path)).toEqual(['plan.md'])
+    expect(ws.text('plan.md')).toBe('v1\n')
+    expect(await call('sessions.get', { sessionId })).toMatchObject({ kind: 'branch', messageCount: 2 })
+  })
+
+  it('creates no branch when the file half fails, and no file changes remain (R21)', async () => {
+    setup()
+    const before = ws.rt.store.db.prepare('SELECT count(*) FROM sessions').pluck().get()
+    const failing = { ...realFsOps, rename: () => Promise.reject(Object.assign(new Error('EIO: injected'), { code: 'EIO' })) }
+    const uid = '00000000-0000-4000-8000-000000000001'
+    await expect(
+      ws.rt.rewinds.applyTurn(ws.writer.id, 2, { ops: failing, forkSessionUid: uid, alsoInTransaction: () => void ws.rt.recorder.fork(ws.writer.id, { atTurn: 2, uid }) })
+    ).rejects.toMatchObject({ code: 'IO_ERROR' })
+    expect(ws.rt.store.sessions.get(uid)).toBeUndefined()
+    expect(ws.rt.store.db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(before)
+    expect(ws.text('plan.md')).toBe('v2\n')
+  })
+
+  it('merges a branch back by appending, or by replacing the parent\'s context since the fork', async () => {
+    const call = setup()
+    const { sessionId: branchId } = await call('sessions.fork', { sessionId: ws.writer.id, turn: 2, title: 'Alt' })
+    const branch = ws.rt.recorder.resume(branchId)
+    branch.append({ role: 'user', content: 'alternative second' })
+    branch.append({ role: 'assistant', content: 'did it differently' })
+    branch.closeTurn()
+    expect(await call('sessions.planMerge', { branchId })).toMatchObject({ parentId: ws.writer.id, branchMessages: 2, parentMessagesSinceFork: 2 })
+
+    const merged = await call('sessions.merge', { branchId, mode: 'replace' })
+    expect(merged).toMatchObject({ parentId: ws.writer.id, firstSeq: 4, messageCount: 3 })
+    expect(await transcript(call, ws.writer.id)).toEqual([
+      'user:first', 'assistant:did the first thing', 'user:second', 'assistant:did the second thing',
+      'system:Merged branch "Alt" (replace): 2 messages from after turn 1.', 'user:alternative second', 'assistant:did it differently'
+    ])
+    // The model's view: the common prefix, then the branch; the parent's own second turn is out of context.
+    expect(await transcript(call, ws.writer.id, 'context')).toEqual([
+      'user:first', 'assistant:did the first thing',
+      'system:Merged branch "Alt" (replace): 2 messages from after turn 1.', 'user:alternative second', 'assistant:did it differently'
+    ])
+    expect(await call('sessions.get', { sessionId: branchId })).toMatchObject({ status: 'closed' })
+    expect(ws.rt.store.db.prepare('SELECT mode FROM session_merges').pluck().all()).toEqual(['replace'])
+    await expect(call('sessions.merge', { branchId: ws.writer.id })).rejects.toMatchObject({ code: 'VALIDATION' })
+  })
+})

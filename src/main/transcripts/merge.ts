@@ -1,0 +1,94 @@
+import { RetraceError } from '../../shared/contract'
+import type { Store } from '../store/store'
+import type { Recorder } from './recorder'
+
+export type MergeMode = 'append' | 'replace'
+
+interface BranchMessage {
+  seq: number
+  role: 'user' | 'assistant' | 'reasoning' | 'tool_call' | 'tool_result' | 'system' | 'compaction_summary'
+  content: string
+  tool_name: string | null
+  tool_call_id: string | null
+  tool_input: string | null
+  is_error: number
+  model: string | null
+  input_tokens: number | null
+  output_tokens: number | null
+  cache_read_tokens: number | null
+  cache_write_tokens: number | null
+  cost_usd: number | null
+  created_at: number | null
+}
+
+/** What a merge would do, for a preview. */
+export function planMerge(store: Store, branchId: string) {
+  const { branch, parent } = branchAndParent(store, branchId)
+  const forkSeq = branch.forkSeq ?? 0
+  const count = (sessionRowId: number, fromSeq: number) =>
+    (store.db.prepare('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq >= ?').get(sessionRowId, fromSeq) as { n: number }).n
+  return { branch, parent, branchMessages: count(branch.rowId, forkSeq), parentMessagesSinceFork: count(parent.rowId, forkSeq) }
+}
+
+/**
+ * Merge a branch into its parent from their common ancestor (the fork point). `append` adds
+ * the branch's messages after the parent's last one; `replace` does the same and takes the
+ * parent's own messages since the fork out of its context transcript. Nothing is deleted: the
+ * display transcript keeps every message, with a marker where the merge happened.
+ */
+export function mergeBranch(store: Store, recorder: Recorder, branchId: string, mode: MergeMode) {
+  const { branch, parent, branchMessages } = planMerge(store, branchId)
+  if (branchMessages === 0) throw new RetraceError('VALIDATION', `Branch "${branch.title}" has no messages of its own since it was forked; there is nothing to merge.`)
+  const forkSeq = branch.forkSeq ?? 0
+  const messages = store.db
+    .prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq')
+    .all(branch.rowId, forkSeq) as BranchMessage[]
+  return recorder.batch(() => {
+    const writer = recorder.resume(parent.id)
+    const firstSeq = writer.append({ role: 'system', content: `Merged branch "${branch.title}" (${mode}): ${messages.length} message${messages.length === 1 ? '' : 's'} from after turn ${branchTurnAtFork(store, branch.rowId, forkSeq)}.` })
+    for (const message of messages) {
+      if (message.role === 'compaction_summary') {
+        writer.compact(message.content, message.created_at === null ? {} : { createdAt: message.created_at })
+        continue
+      }
+      writer.append({
+        role: message.role,
+        content: message.content,
+        ...(message.tool_name ? { toolName: message.tool_name } : {}),
+        ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
+        ...(message.tool_input !== null ? { toolInput: JSON.parse(message.tool_input) as never } : {}),
+        ...(message.is_error ? { isError: true } : {}),
+        ...(message.model ? { model: message.model } : {}),
+        ...(message.input_tokens !== null || message.output_tokens !== null
+          ? { usage: { inputTokens: message.input_tokens ?? 0, outputTokens: message.output_tokens ?? 0, cacheReadTokens: message.cache_read_tokens ?? 0, cacheWriteTokens: message.cache_write_tokens ?? 0, costUsd: message.cost_usd } }
+          : {}),
+        ...(message.created_at !== null ? { createdAt: message.created_at } : {})
+      })
+    }
+    writer.closeTurn()
+    if (mode === 'replace') {
+      store.db.prepare('UPDATE messages SET in_context = 0 WHERE session_id = ? AND seq >= ? AND seq < ?').run(parent.rowId, forkSeq, firstSeq)
+    }
+    store.db
+      .prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(branch.rowId, parent.rowId, mode, firstSeq, messages.length + 1, Date.now())
+    store.sessions.setStatus(branch.rowId, 'closed')
+    recorder.announce(parent.workspaceId, parent.id, branch.id)
+    return { parentId: parent.id, firstSeq, messageCount: messages.length + 1 }
+  })
+}
+
+function branchAndParent(store: Store, branchId: string) {
+  const branch = store.sessions.require(branchId)
+  if (branch.kind !== 'branch' || branch.parentRowId === null) {
+    throw new RetraceError('VALIDATION', `"${branch.title}" is not a branch of another session, so it has no parent to merge into.`)
+  }
+  const parentRef = store.sessions.ref(branch.parentRowId)
+  if (!parentRef) throw new RetraceError('NOT_FOUND', `The parent of "${branch.title}" no longer exists.`)
+  return { branch, parent: store.sessions.require(parentRef.id) }
+}
+
+function branchTurnAtFork(store: Store, branchRowId: number, forkSeq: number): number {
+  const row = store.db.prepare('SELECT max(turn) AS turn FROM messages WHERE session_id = ? AND seq < ?').get(branchRowId, forkSeq) as { turn: number | null }
+  return row.turn ?? 0
+}
