@@ -49,4 +49,17 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('rewind', ws.writer.id, '--turn', '7', '--yes')).toBe(1)
     expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(1)
   })
+
+  it('forks with files and merges the branch back', async () => {
+    setup()
+    expect(await run('fork', ws.writer.id, '--turn', '1', '--name', 'Other idea', '--with-files', '--json')).toBe(0)
+    const fork = JSON.parse(out.join('\n')) as { sessionId: string; rewind: { changed: unknown[] } }
+    expect(fork.rewind.changed).toHaveLength(2)
+    expect(ws.text('todo.txt')).toBeNull()
+    ws.rt.recorder.resume(fork.sessionId).append({ role: 'user', content: 'a different approach' })
+    out = []
+    expect(await run('merge', fork.sessionId, '--mode', 'append')).toBe(0)
+    expect(out.join('\n')).toContain(`Merged into ${ws.writer.id} (append)`)
+    expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(1)
+  })
 })

@@ -111,3 +111,26 @@ export function parseChoice(value: string | undefined): ConflictChoice | undefin
   if (value === 'skip' || value === 'overwrite' || value === 'keep-both') return value
   throw new RetraceError('VALIDATION', `--on-conflict must be skip, overwrite or keep-both, not "${value}".`)
 }
+
+/** `retrace fork <session-id> --turn N [--name NAME] [--with-files]`: a branch from before turn N. */
+export async function forkCommand(call: CliCall, options: { sessionId: string; turn: number; name: string | undefined; withFiles: boolean; onConflict: ConflictChoice | undefined; json: boolean; io: Output }): Promise<void> {
+  const result = await call('sessions.fork', {
+    sessionId: options.sessionId,
+    turn: options.turn,
+    withFiles: options.withFiles,
+    defaultChoice: options.onConflict ?? 'skip',
+    ...(options.name ? { title: options.name } : {})
+  })
+  if (options.json) return options.io.out(JSON.stringify(result, null, 2))
+  options.io.out(`Branch ${result.sessionId} forked from before turn ${options.turn}.`)
+  if (result.rewind) options.io.out(`Files rewound with it: ${result.rewind.changed.length} changed, ${result.rewind.skipped.length} skipped (undo with: retrace undo ${result.rewind.rewindId}).`)
+}
+
+/** `retrace merge <branch-id> [--mode append|replace]`. */
+export async function mergeCommand(call: CliCall, options: { branchId: string; mode: string | undefined; json: boolean; io: Output }): Promise<void> {
+  const mode = options.mode ?? 'append'
+  if (mode !== 'append' && mode !== 'replace') throw new RetraceError('VALIDATION', `--mode must be append or replace, not "${mode}".`)
+  const result = await call('sessions.merge', { branchId: options.branchId, mode })
+  if (options.json) return options.io.out(JSON.stringify(result, null, 2))
+  options.io.out(`Merged into ${result.parentId} (${mode}): ${result.messageCount} messages from position ${result.firstSeq}.`)
+}

@@ -5,7 +5,7 @@ import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
-import { changesCommand, diffCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
+import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
 
@@ -23,6 +23,10 @@ Usage:
   retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--json]
                                              files back to before turn N (turns count from 1), after a preview
   retrace undo <rewind-id> [--yes] [--json]  put back what a rewind replaced
+  retrace fork <session-id> --turn N [--name NAME] [--with-files]
+                                             a branch with the conversation before turn N (and its files)
+  retrace merge <branch-id> [--mode append|replace]
+                                             merge a branch back into its parent
 
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
 
@@ -47,6 +51,9 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         'dry-run': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         'on-conflict': { type: 'string' },
+        name: { type: 'string' },
+        'with-files': { type: 'boolean', default: false },
+        mode: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -96,6 +103,15 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           ? await rewindCommand(cliCaller(live), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, ...flags })
           : await undoCommand(cliCaller(live), { rewindId: argument('rewind-id'), ...flags })
       }
+      case 'fork': {
+        const live = open()
+        await live.ready
+        await forkCommand(cliCaller(live), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), json: values.json, io })
+        return 0
+      }
+      case 'merge':
+        await mergeCommand(cliCaller(open()), { branchId: argument('branch-id'), mode: values.mode, json: values.json, io })
+        return 0
       case 'search':
         await searchCommand(cliCaller(open()), { query: argument('query'), workspace: values.workspace, json: values.json, io })
         return 0
