@@ -22,8 +22,8 @@ export interface Runtime extends ServiceContext {
 export function createRuntime(options: { dataDir: string; host: Host; version: string }): Runtime {
   const store = openStore(options.dataDir)
   const feed = new ChangeFeed()
-  const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv())
   const journal = new FileJournal(store)
+  const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv(), journal)
   const rewinds = new RewindService(store, journal)
   // Before any rewind can start: finish (roll back) rewinds a crash interrupted, and drop
   // half-written blob temp files.

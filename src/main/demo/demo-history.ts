@@ -1,5 +1,5 @@
 import type { Recorder } from '../transcripts/recorder'
-import { demoFiles } from './demo-files'
+import { demoFiles, demoVersions } from './demo-files'
 import { DemoClock, play } from './demo-script'
 
 const HOUR = 3600_000
@@ -37,10 +37,10 @@ function recordSearchFeature(recorder: Recorder, workspaceId: number, clock: Dem
   ], clock)
   explorer.close()
   play(main, [
-    { tool: 'Write', input: { file_path: 'src/search.ts', content: demoFiles['src/search.ts'] ?? '' }, result: 'File created successfully at: src/search.ts' },
+    { tool: 'Write', input: { file_path: 'src/search.ts', content: demoVersions.searchV1 }, result: 'File created successfully at: src/search.ts', file: { path: 'src/search.ts', before: null, after: demoVersions.searchV1 } },
     { say: 'Added `src/search.ts`:\n\n```ts\nexport function searchNotes(notes: Note[], query: string, limit = 20): SearchHit[]\n```\n\nIt keeps notes that contain **every** word of the query and ranks them by how often the words occur.', tokens: [6800, 420] },
     { user: 'Make it case-insensitive, and add a `--limit` flag.' },
-    { tool: 'Edit', input: { file_path: 'src/search.ts', old_string: 'const words = query.split(/\\s+/)', new_string: 'const words = query.toLowerCase().split(/\\s+/).filter(Boolean)' }, result: 'The file src/search.ts has been updated.' },
+    { tool: 'Edit', input: { file_path: 'src/search.ts', old_string: 'const words = query.split(/\\s+/)', new_string: 'const words = query.toLowerCase().split(/\\s+/).filter(Boolean)' }, result: 'The file src/search.ts has been updated.', file: { path: 'src/search.ts', before: demoVersions.searchV1, after: demoFiles['src/search.ts'] ?? '' } },
     { tool: 'Bash', input: { command: 'npm test', description: 'Run the test suite' }, result: '> notes@0.3.0 test\n> node --test\n\n✔ same day is today (0.8ms)\n✔ yesterday (0.2ms)\n✔ three days (0.2ms)\nℹ tests 3\nℹ pass 3\nℹ fail 0' },
     { say: 'Search is now case-insensitive and `--limit` caps the results (default 20). All 3 tests pass.\n\n| flag | default | meaning |\n|---|---|---|\n| `--limit N` | 20 | at most N results |', tokens: [8900, 260] }
   ], clock)
@@ -67,10 +67,11 @@ function recordFlakyTest(recorder: Recorder, workspaceId: number, clock: DemoClo
     { think: '`Math.round` over a raw millisecond difference depends on the time of day the test runs, and `Date.now()` makes the result depend on the clock. Both explain a once-a-day failure.' },
     { say: 'Two causes:\n\n1. `relativeDay` reads `Date.now()`, so the answer depends on when CI runs.\n2. `Math.round` on a fractional day count flips between 2 and 3 around noon.', tokens: [4100, 230] },
     { user: 'Fix both, and make the tests independent of the clock.' },
-    { tool: 'Edit', input: { file_path: 'src/dates.ts', old_string: 'export function relativeDay(iso: string): string {', new_string: 'export function relativeDay(iso: string, now: Date): string {' }, result: 'The file src/dates.ts has been updated.' },
+    { tool: 'Edit', input: { file_path: 'src/dates.ts', old_string: 'export function relativeDay(iso: string): string {', new_string: 'export function relativeDay(iso: string, now: Date): string {' }, result: 'The file src/dates.ts has been updated.', file: { path: 'src/dates.ts', before: demoVersions.datesOriginal, after: demoVersions.datesWithClock } },
+    { tool: 'Write', input: { file_path: 'test/dates.test.ts', content: demoFiles['test/dates.test.ts'] ?? '' }, result: 'The file test/dates.test.ts has been updated.', file: { path: 'test/dates.test.ts', before: demoVersions.testOriginal, after: demoFiles['test/dates.test.ts'] ?? '' } },
     { tool: 'Bash', input: { command: 'npm test' }, result: '✖ three days\n  AssertionError: expected "2 days ago" to equal "3 days ago"', error: true },
     { think: 'Still off by one: the subtraction must happen between UTC day starts, not timestamps.' },
-    { tool: 'Edit', input: { file_path: 'src/dates.ts', old_string: 'Math.round((now.getTime() - then.getTime()) / 86_400_000)', new_string: 'Math.floor((startOfDay(now).getTime() - startOfDay(then).getTime()) / 86_400_000)' }, result: 'The file src/dates.ts has been updated.' },
+    { tool: 'Edit', input: { file_path: 'src/dates.ts', old_string: 'Math.round((now.getTime() - then.getTime()) / 86_400_000)', new_string: 'Math.floor((startOfDay(now).getTime() - startOfDay(then).getTime()) / 86_400_000)' }, result: 'The file src/dates.ts has been updated.', file: { path: 'src/dates.ts', before: demoVersions.datesWithClock, after: demoFiles['src/dates.ts'] ?? '' } },
     { tool: 'Bash', input: { command: 'npm test' }, result: 'ℹ tests 3\nℹ pass 3\nℹ fail 0' },
     { say: 'Fixed: `relativeDay` takes an explicit `now`, and counts whole UTC days. The tests pin `now` to 2026-03-10.', tokens: [7200, 190] },
     { compact: 'Summary of the conversation so far: the user asked why `three days` in test/dates.test.ts was flaky. Causes found: `relativeDay` read `Date.now()` and rounded a fractional day count. Fix applied in src/dates.ts: an explicit `now: Date` parameter and whole-UTC-day arithmetic via `startOfDay`. All 3 tests pass.' },
@@ -88,7 +89,8 @@ function recordReleaseNotes(recorder: Recorder, previousId: string, clock: DemoC
     { system: 'Conversation cleared with /clear. Previous session: "Fix the flaky date test".' },
     { user: 'Write the release notes for 0.3.0 from the git log.' },
     { tool: 'Bash', input: { command: 'git log --oneline v0.2.0..HEAD' }, result: 'a41c2e9 Fix flaky relativeDay test\n7bd0f13 Add --limit to search\n3e9a8c1 Add search command' },
-    { say: '## notes 0.3.0\n\n### New\n- `notes search <words>`: find notes by their text, best matches first\n- `--limit N` to cap the results\n\n### Fixed\n- `relativeDay` no longer depends on the time of day (flaky test)', tokens: [3300, 180] }
+    { tool: 'Write', input: { file_path: 'CHANGELOG.md', content: demoFiles['CHANGELOG.md'] ?? '' }, result: 'File created successfully at: CHANGELOG.md', file: { path: 'CHANGELOG.md', before: null, after: demoFiles['CHANGELOG.md'] ?? '' } },
+    { say: 'Wrote CHANGELOG.md:\n\n## notes 0.3.0\n\n### New\n- `notes search <words>`: find notes by their text, best matches first\n- `--limit N` to cap the results\n\n### Fixed\n- `relativeDay` no longer depends on the time of day (flaky test)', tokens: [3300, 180] }
   ], clock)
   next.close()
 }

@@ -7,7 +7,7 @@ export type Step =
   | { user: string }
   | { think: string }
   | { say: string; tokens?: [input: number, output: number] }
-  | { tool: string; input: { [key: string]: Json }; result: string; error?: boolean }
+  | { tool: string; input: { [key: string]: Json }; result: string; error?: boolean; file?: { path: string; before: string | null; after: string | null } }
   | { compact: string }
   | { system: string }
 
@@ -45,6 +45,10 @@ export function play(writer: SessionWriter, steps: Step[], clock: DemoClock): vo
       const toolCallId = `toolu_demo_${String(callCounter).padStart(4, '0')}`
       writer.append({ role: 'tool_call', toolName: step.tool, toolCallId, toolInput: step.input, content: '', model: MODEL, createdAt: clock.tick(3) })
       writer.append({ role: 'tool_result', toolName: step.tool, toolCallId, content: step.result, isError: step.error ?? false, createdAt: clock.tick(2) })
+      if (step.file) {
+        const { path, before, after } = step.file
+        writer.recordFileChange({ path, before: before === null ? null : Buffer.from(before), after: after === null ? null : Buffer.from(after) })
+      }
     } else if ('compact' in step) {
       writer.compact(step.compact, { createdAt: clock.tick(6) })
     } else {

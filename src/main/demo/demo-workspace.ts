@@ -12,16 +12,19 @@ export const DEMO_FOLDER = 'demo-workspace'
  */
 export function ensureDemoWorkspace(ctx: ServiceContext): number {
   const folder = join(ctx.store.dataDir, DEMO_FOLDER)
-  for (const [relative, content] of Object.entries(demoFiles)) {
-    const file = join(folder, relative)
-    if (existsSync(file)) continue
-    mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, content)
-  }
+  mkdirSync(folder, { recursive: true })
   // The real path, so opening the same folder by hand finds this workspace rather than a twin.
   const id = ctx.store.workspaces.open(realpathSync(folder), 'notes (demo)', { isDemo: true })
   ctx.recorder.batch(() => {
-    if (ctx.store.workspaces.get(id)?.sessionCount === 0) recordDemoHistory(ctx.recorder, id, Date.now())
+    if (ctx.store.workspaces.get(id)?.sessionCount !== 0) return
+    // First time only: afterwards the files are the user's to rewind, and must not come back.
+    for (const [relative, content] of Object.entries(demoFiles)) {
+      const file = join(folder, relative)
+      if (existsSync(file)) continue
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, content)
+    }
+    recordDemoHistory(ctx.recorder, id, Date.now())
   })
   ctx.feed.changed(['workspaces', 'sessions'], { workspaceId: id })
   return id

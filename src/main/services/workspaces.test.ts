@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type RetraceError } from '../../shared/contract'
@@ -109,5 +109,32 @@ describe('workspaces', () => {
     const total = rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()
     await rt.handlers['workspaces.openDemo']({})
     expect(rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual(total)
+  })
+
+  it('gives the demo journaled file changes that rewind cleanly out of the box, and back', async () => {
+    const demo = await rt.handlers['workspaces.openDemo']({})
+    const { items } = await rt.handlers['sessions.list']({ workspaceId: demo.id, limit: 100 })
+    const flaky = items.find((s) => s.title === 'Fix the flaky date test')
+    expect(flaky).toBeDefined()
+    const changes = await rt.handlers['changes.ofTurn']({ sessionId: flaky?.id ?? '', turn: 2 })
+    expect(changes.items.map((c) => [c.path, c.op])).toEqual([
+      ['src/dates.ts', 'modify'],
+      ['test/dates.test.ts', 'modify'],
+      ['src/dates.ts', 'modify']
+    ])
+    const plan = await rt.handlers['rewind.plan']({ sessionId: flaky?.id ?? '', turn: 2 })
+    expect(plan.items.map((i) => [i.path, i.action, i.conflict])).toEqual([
+      ['src/dates.ts', 'restore', null],
+      ['test/dates.test.ts', 'restore', null]
+    ])
+    const applied = await rt.handlers['rewind.apply']({ sessionId: flaky?.id ?? '', turn: 2, token: plan.token, choices: [], defaultChoice: 'skip' })
+    const dates = join(demo.path, 'src/dates.ts')
+    expect(readFileSync(dates, 'utf8')).toContain('Math.round((Date.now()')
+    // Reopening the demo must not quietly put the files back.
+    await rt.handlers['workspaces.openDemo']({})
+    expect(readFileSync(dates, 'utf8')).toContain('Math.round((Date.now()')
+    const undo = await rt.handlers['rewind.planUndo']({ rewindId: applied.rewindId })
+    await rt.handlers['rewind.undo']({ rewindId: applied.rewindId, token: undo.token, choices: [], defaultChoice: 'skip' })
+    expect(readFileSync(dates, 'utf8')).toContain('startOfDay(now)')
   })
 })

@@ -124,7 +124,7 @@ describe('recorder', () => {
     writer.append({ role: 'assistant', content: 'b' })
     await new Promise((resolve) => setImmediate(resolve))
     expect(events).toEqual([
-      { name: 'data.changed', payload: { entities: ['sessions', 'messages', 'checkpoints', 'workspaces'], workspaceId, sessionIds: [writer.id] } }
+      { name: 'data.changed', payload: { entities: ['sessions', 'messages', 'checkpoints', 'workspaces', 'files'], workspaceId, sessionIds: [writer.id] } }
     ])
   })
 })

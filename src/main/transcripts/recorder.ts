@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { RetraceError, type Checkpoint } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
+import type { FileJournal } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
 import { AppendMessageSchema, ForkSchema, StartSessionSchema, type AppendMessage, type ForkOptions, type StartSession } from './recorder-schemas'
@@ -28,7 +29,9 @@ export class Recorder {
     private readonly store: Store,
     private readonly feed?: ChangeFeed,
     private readonly now: () => number = Date.now,
-    private readonly maxDepth: number = MAX_SESSION_DEPTH
+    private readonly maxDepth: number = MAX_SESSION_DEPTH,
+    /** Where file writes reported by tools are journaled (absent: recording files is refused). */
+    readonly journal?: FileJournal
   ) {}
 
   /** Run several recorder calls in one transaction (much faster for bulk writes). */
@@ -173,7 +176,7 @@ export class Recorder {
   }
 
   announce(workspaceId: number, ...sessionIds: string[]): void {
-    this.feed?.changed(['sessions', 'messages', 'checkpoints', 'workspaces'], { workspaceId, sessionIds })
+    this.feed?.changed(['sessions', 'messages', 'checkpoints', 'workspaces', 'files'], { workspaceId, sessionIds })
   }
 
   private writer(state: WriterState): SessionWriter {

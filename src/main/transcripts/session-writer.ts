@@ -1,4 +1,5 @@
-import type { Checkpoint } from '../../shared/contract'
+import { RetraceError, type Checkpoint } from '../../shared/contract'
+import type { ToolFileChange } from '../journal/file-journal'
 import type { Store } from '../store/store'
 import type { Recorder } from './recorder'
 import type { AppendMessage } from './recorder-schemas'
@@ -124,6 +125,17 @@ export class SessionWriter {
       this.saveProgress(createdAt)
       return seq
     })
+  }
+
+  /**
+   * Journal a file write a tool made in the current turn, with the content before and after
+   * (null: the file did not exist / was deleted), so the turn can be diffed and rewound.
+   */
+  recordFileChange(change: ToolFileChange): void {
+    if (!this.recorder.journal) throw new Error('This recorder has no file journal.')
+    if (this.state.turn === 0) throw new RetraceError('VALIDATION', 'A file change belongs to a turn: append the user prompt first.')
+    this.recorder.journal.recordToolChange({ workspaceId: this.state.workspaceId, sessionRowId: this.state.rowId, turn: this.state.turn }, change)
+    this.recorder.announce(this.state.workspaceId, this.state.uid)
   }
 
   /** A sub-agent session started by this session's latest message (typically a tool call). */
