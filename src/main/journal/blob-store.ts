@@ -75,8 +75,13 @@ export class BlobStore {
       this.insertStmt.run(hash, content.length, 'inline', content, Date.now())
     } else {
       const temp = this.tempPath()
-      writeDurably(temp, gzipSync(content, { level: 1 }))
-      this.commitFile(temp, hash)
+      try {
+        writeDurably(temp, gzipSync(content, { level: 1 }))
+        this.commitFile(temp, hash)
+      } catch (error) {
+        rmSync(temp, { force: true }) // e.g. ENOSPC: leave no partial file behind
+        throw error
+      }
       this.insertStmt.run(hash, content.length, 'file', null, Date.now())
     }
     return { hash, size: content.length }

@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createRuntime } from '../runtime'
+import { agentWorkspace, type AgentWorkspace } from './testing/agent-workspace'
+
+/** A real, tiny file system: the only honest way to meet ENOSPC. Needs root (mount). */
+function mountTmpfs(sizeKb: number): string | null {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-tmpfs-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', dir], { stdio: 'ignore' })
+    return dir
+  } catch {
+    rmSync(dir, { recursive: true, force: true })
+    return null
+  }
+}
+
+const probe = mountTmpfs(64)
+if (probe) {
+  execFileSync('umount', [probe])
+  rmSync(probe, { recursive: true, force: true })
+}
+const reason = 'needs permission to mount a tmpfs (root); a real full disk cannot be faked honestly'
+
+describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => {
+  const mounts: string[] = []
+  let ws: AgentWorkspace | undefined
+  afterEach(() => {
+    ws?.dispose()
+    ws = undefined
+    for (const dir of mounts.splice(0)) {
+      execFileSync('umount', ['-l', dir])
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('a rewind that runs out of space fails cleanly: every file as before, no partial file, no retry', async () => {
+    const disk = mountTmpfs(2048)
+    if (!disk) throw new Error('mount failed')
+    mounts.push(disk)
+    const big = Buffer.alloc(1200 * 1024, 'a')
+    ws = agentWorkspace()
+    // Put the workspace on the tiny disk (the store stays on the normal one).
+    const root = join(disk, 'project')
+    mkdirSync(root)
+    writeFileSync(join(root, 'big.bin'), big)
+    const workspaceId = ws.rt.store.workspaces.open(root, 'tiny')
+    const writer = ws.rt.recorder.startSession({ workspaceId })
+    writer.append({ role: 'user', content: 'shrink it' })
+    writeFileSync(join(root, 'big.bin'), 'small now')
+    writer.recordFileChange({ path: 'big.bin', before: big, after: Buffer.from('small now') })
+    writeFileSync(join(root, 'note.txt'), 'new')
+    writer.recordFileChange({ path: 'note.txt', before: null, after: Buffer.from('new') })
+    writeFileSync(join(disk, 'filler'), Buffer.alloc(1500 * 1024)) // leave < 1.2 MB free
+
+    const error = await ws.rt.rewinds.applyTurn(writer.id, 1).catch((e: unknown) => e as { code: string; message: string })
+    expect(error).toMatchObject({ code: 'IO_ERROR' })
+    expect((error as { message: string }).message).toMatch(/ENOSPC/)
+    expect(readdirSync(root).sort()).toEqual(['big.bin', 'note.txt'])
+    expect(readFileSync(join(root, 'big.bin'), 'utf8')).toBe('small now')
+    expect(readFileSync(join(root, 'note.txt'), 'utf8')).toBe('new')
+    expect(readdirSync(root).filter((n) => n.startsWith('.retrace'))).toEqual([])
+    rmSync(join(disk, 'filler'))
+    await ws.rt.rewinds.applyTurn(writer.id, 1) // with space again it simply works
+    expect(readdirSync(root)).toEqual(['big.bin'])
+  })
+
+  it('capturing onto a full store fails cleanly and leaves the store usable', () => {
+    const disk = mountTmpfs(3072)
+    if (!disk) throw new Error('mount failed')
+    mounts.push(disk)
+    const rt = createRuntime({ dataDir: join(disk, 'data'), host: { binding: 'web' }, version: 'test' })
+    try {
+      const workspaceId = rt.store.workspaces.open(disk, 'ws')
+      const writer = rt.recorder.startSession({ workspaceId })
+      writer.append({ role: 'user', content: 'write a big file' })
+      const random = Buffer.alloc(4 * 1024 * 1024)
+      for (let i = 0; i < random.length; i += 4) random.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 3)) >>> 0, i)
+      expect(() => writer.recordFileChange({ path: 'huge.bin', before: null, after: random })).toThrow(/ENOSPC|SQLITE_FULL|full/)
+      expect(readdirSync(join(disk, 'data', 'blobs', 'tmp'))).toEqual([])
+      expect(rt.store.db.prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(0)
+      writer.recordFileChange({ path: 'small.txt', before: null, after: Buffer.from('still works') })
+      expect(rt.store.db.prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(1)
+    } finally {
+      rt.close()
+    }
+  })
+})
