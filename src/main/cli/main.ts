@@ -5,6 +5,7 @@ import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
+import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
@@ -27,6 +28,9 @@ Usage:
                                              a branch with the conversation before turn N (and its files)
   retrace merge <branch-id> [--mode append|replace]
                                              merge a branch back into its parent
+  retrace checkpoint begin|end --workspace PATH --session ID
+                                             for agent hooks: scan before and after a turn (or read
+                                             session_id/cwd/prompt from the hook's JSON on stdin)
 
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
 
@@ -54,6 +58,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         name: { type: 'string' },
         'with-files': { type: 'boolean', default: false },
         mode: { type: 'string' },
+        session: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -112,6 +117,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'merge':
         await mergeCommand(cliCaller(open()), { branchId: argument('branch-id'), mode: values.mode, json: values.json, io })
         return 0
+      case 'checkpoint': {
+        const hook = values.workspace && values.session ? {} : await readHookInput()
+        await checkpointCommand(open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
+        return 0
+      }
       case 'search':
         await searchCommand(cliCaller(open()), { query: argument('query'), workspace: values.workspace, json: values.json, io })
         return 0

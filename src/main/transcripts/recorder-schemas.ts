@@ -25,6 +25,8 @@ export const StartSessionSchema = z
     model: z.string().max(200).optional(),
     cwd: z.string().max(4096).optional(),
     source: SourceIdSchema.default('native'),
+    /** The session's id in its source (e.g. an agent's own session id, for hooks). */
+    sourceSessionId: z.string().min(1).max(200).optional(),
     kind: SessionKindSchema.extract(['main', 'child', 'ephemeral']).default('main'),
     /** Another session of the same workspace this one is a child of (kind `child`). */
     parentId: z.string().optional(),

@@ -50,6 +50,7 @@ export class Recorder {
       uid,
       workspaceId: options.workspaceId,
       source: options.source,
+      sourceSessionId: options.sourceSessionId ?? null,
       title: options.title,
       kind: parent ? 'child' : options.kind,
       parentRowId: parent?.rowId ?? null,

@@ -1,0 +1,87 @@
+import { RetraceError } from '../../shared/contract'
+import { TurnCapture } from '../journal/turn-capture'
+import type { Runtime } from '../runtime'
+import { openWorkspace } from '../services/workspace-service'
+import type { Output } from './commands'
+
+/** What an agent's hook pipes on stdin (Claude Code: session_id, cwd, prompt on UserPromptSubmit). */
+export interface HookInput {
+  session_id?: string
+  cwd?: string
+  prompt?: string
+}
+
+export const HOOK_SOURCE = 'hooks'
+
+/**
+ * `retrace checkpoint begin|end`: the two commands an agent's hooks call around a turn.
+ * `begin` starts a turn (creating the session on first use) and scans the workspace; `end`
+ * scans again, journals every difference — shell-made ones included — and closes the turn.
+ */
+export async function checkpointCommand(runtime: Runtime, options: { phase: string; workspace: string | undefined; session: string | undefined; hook: HookInput; json: boolean; io: Output }): Promise<void> {
+  const workspacePath = options.workspace ?? options.hook.cwd
+  const agentSessionId = options.session ?? options.hook.session_id
+  if (!workspacePath) throw new RetraceError('VALIDATION', 'Missing --workspace PATH (or a hook input with "cwd").')
+  if (!agentSessionId) throw new RetraceError('VALIDATION', 'Missing --session ID (or a hook input with "session_id").')
+  if (options.phase !== 'begin' && options.phase !== 'end') throw new RetraceError('VALIDATION', `Use "retrace checkpoint begin" or "retrace checkpoint end", not "${options.phase}".`)
+  await runtime.ready
+  const workspaceId = openWorkspace(runtime, workspacePath)
+  const capture = new TurnCapture(runtime.store, runtime.journal)
+  const existing = runtime.store.db
+    .prepare('SELECT uid FROM sessions WHERE workspace_id = ? AND source = ? AND source_session_id = ?')
+    .pluck()
+    .get(workspaceId, HOOK_SOURCE, agentSessionId) as string | undefined
+
+  if (options.phase === 'begin') {
+    const writer = existing
+      ? runtime.recorder.resume(existing)
+      : runtime.recorder.startSession({ workspaceId, source: HOOK_SOURCE, sourceSessionId: agentSessionId, title: `Agent session ${agentSessionId.slice(0, 8)}` })
+    writer.append({ role: 'user', content: options.hook.prompt?.trim() || 'Turn recorded by `retrace checkpoint begin`.' })
+    const scan = await capture.begin(workspaceId)
+    const summary = { sessionId: writer.id, turn: writer.turn, files: scan.files.size, hashed: scan.stats.filesHashed, truncated: scan.truncated, skipped: scan.skipped.length }
+    if (options.json) return options.io.out(JSON.stringify(summary))
+    options.io.out(`Retrace: turn ${summary.turn} of ${summary.sessionId} begun; baseline of ${summary.files} files (${summary.hashed} read).${summary.truncated ? ' The scan hit its file limit: files beyond it are not tracked.' : ''}`)
+    return
+  }
+
+  if (!existing) throw new RetraceError('NOT_FOUND', `No turn was begun for session ${agentSessionId} in ${workspacePath}; run "retrace checkpoint begin" first.`)
+  const writer = runtime.recorder.resume(existing)
+  if (writer.turn === 0) throw new RetraceError('NOT_FOUND', 'No turn is open; run "retrace checkpoint begin" first.')
+  const session = runtime.store.sessions.require(existing)
+  const { changes } = await capture.end(workspaceId, { sessionRowId: session.rowId, turn: writer.turn })
+  writer.closeTurn()
+  runtime.feed.changed(['files', 'checkpoints'], { workspaceId, sessionIds: [existing] })
+  const counts = changes.reduce<Record<string, number>>((all, change) => ({ ...all, [change.op]: (all[change.op] ?? 0) + 1 }), {})
+  if (options.json) return options.io.out(JSON.stringify({ sessionId: existing, turn: writer.turn, changes: changes.length, counts }))
+  const detail = Object.entries(counts).map(([op, n]) => `${n} ${op}`).join(', ')
+  options.io.out(`Retrace: turn ${writer.turn} captured: ${changes.length === 0 ? 'no file changes' : detail}.`)
+}
+
+/** Read a hook's JSON from stdin when it is piped; never wait long, never fail on bad input. */
+export async function readHookInput(stdin: NodeJS.ReadStream = process.stdin, timeoutMs = 2000): Promise<HookInput> {
+  if (stdin.isTTY) return {}
+  const chunks: Buffer[] = []
+  const text = await new Promise<string>((resolve) => {
+    const timer = setTimeout(() => finish(), timeoutMs)
+    const finish = () => {
+      clearTimeout(timer)
+      stdin.pause()
+      resolve(Buffer.concat(chunks).toString('utf8'))
+    }
+    stdin.on('data', (chunk: Buffer) => chunks.push(chunk))
+    stdin.once('end', finish)
+    stdin.once('error', finish)
+  })
+  try {
+    const parsed = JSON.parse(text) as unknown
+    if (typeof parsed !== 'object' || parsed === null) return {}
+    const { session_id: sessionId, cwd, prompt } = parsed as Record<string, unknown>
+    return {
+      ...(typeof sessionId === 'string' ? { session_id: sessionId } : {}),
+      ...(typeof cwd === 'string' ? { cwd } : {}),
+      ...(typeof prompt === 'string' ? { prompt } : {})
+    }
+  } catch {
+    return {}
+  }
+}
