@@ -22,7 +22,9 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src/main/electron/main.ts'),
-          cli: resolve(__dirname, 'src/main/cli/main.ts')
+          cli: resolve(__dirname, 'src/main/cli/main.ts'),
+          // The workspace scanner runs in a worker thread; it must be a file of its own.
+          'scan-worker': resolve(__dirname, 'src/main/journal/scan/scan-worker.mts')
         }
       }
     }

@@ -35,7 +35,13 @@ export async function checkpointCommand(runtime: Runtime, options: { phase: stri
   if (options.phase === 'begin') {
     const writer = existing
       ? runtime.recorder.resume(existing)
-      : runtime.recorder.startSession({ workspaceId, source: HOOK_SOURCE, sourceSessionId: agentSessionId, title: `Agent session ${agentSessionId.slice(0, 8)}` })
+      : runtime.recorder.startSession({
+          workspaceId,
+          source: HOOK_SOURCE,
+          sourceSessionId: agentSessionId,
+          // Untitled sessions are named after their first prompt; without one, after the agent's id.
+          title: options.hook.prompt?.trim() ? '' : `Agent session ${agentSessionId.slice(0, 8)}`
+        })
     writer.append({ role: 'user', content: options.hook.prompt?.trim() || 'Turn recorded by `retrace checkpoint begin`.' })
     const scan = await capture.begin(workspaceId)
     const summary = { sessionId: writer.id, turn: writer.turn, files: scan.files.size, hashed: scan.stats.filesHashed, truncated: scan.truncated, skipped: scan.skipped.length }

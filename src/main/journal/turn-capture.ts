@@ -33,7 +33,7 @@ export class TurnCapture {
   async end(workspaceId: number, scope: { sessionRowId: number; turn: number }, controls: ScanControls = {}): Promise<{ scan: ScanResult; changes: FileChange[] }> {
     const baseline = loadFileStates(this.store.db, workspaceId)
     const scan = await this.scan(workspaceId, controls)
-    const changes = diffScans(baseline, scan.files)
+    const changes = diffScans(baseline, scan.files).filter((change) => seenBothTimes(change, scan))
     const scopeId = this.journal.turnScope(workspaceId, scope.sessionRowId, scope.turn)
     const alreadyByTool = this.toolResults(scopeId)
     this.store.transaction(() => {
@@ -54,7 +54,7 @@ export class TurnCapture {
     return { scan, changes }
   }
 
-  private scan(workspaceId: number, controls: ScanControls): Promise<ScanResult> {
+    private scan(workspaceId: number, controls: ScanControls): Promise<ScanResult> {
     const workspace = this.store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
     return scanWorkspace({ root: workspace.path, workspaceId, db: this.store.db, blobs: this.journal.blobs, ...controls })
@@ -66,4 +66,19 @@ export class TurnCapture {
     for (const entry of this.journal.repo.entriesOfScope(scopeId)) results.set(keyOf(entry.path), entry.after?.hash ?? null)
     return results
   }
+}
+
+/**
+ * A path the scan skipped (unreadable, too large) or never reached (file limit) is unknown, not
+ * deleted: recording it as a deletion would make a rewind "restore" over the user's file.
+ */
+function seenBothTimes(change: FileChange, scan: ScanResult): boolean {
+  const unknown = (path: Buffer | undefined) => {
+    if (!path) return false
+    const text = path.toString('latin1')
+    return scan.skipped.some((skip) => skip.key === text || (skip.folder && text.startsWith(`${skip.key}/`)))
+  }
+  if (unknown(change.path) || unknown(change.fromPath)) return false
+  if (scan.truncated && (change.op === 'delete' || change.op === 'rename')) return false
+  return true
 }

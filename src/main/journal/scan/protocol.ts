@@ -36,6 +36,12 @@ export interface ScanInput {
    */
   racyWindowMs: number
   cache: Map<string, CacheEntry>
+  /**
+   * Flow control, one Int32 shared with the parent: the number of batches it has stored. The
+   * worker keeps at most a few batches in flight, so a fast disk and a slow database cannot
+   * pile gigabytes of content up in the parent's message queue.
+   */
+  flow: SharedArrayBuffer
 }
 
 /**
@@ -63,7 +69,7 @@ export interface WireCounts {
   reusedFromCache: number
 }
 
-/** Worker → parent. Ordered: every `batch` arrives before `done`. */
+/** Worker → parent. Ordered: every `batch` arrives before `done`. Each stored batch is acknowledged through `ScanInput.flow`. */
 export type WorkerMessage =
   | ({ type: 'progress' } & WireCounts)
   /** `buffer` is transferred, not copied; null when no file of the batch needed content. */

@@ -9,9 +9,9 @@
  * dominate a scan of small files. Cancellation is therefore polled with receiveMessageOnPort.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, constants, createReadStream, createWriteStream, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, type BigIntStats, type Dirent } from 'node:fs'
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, writeSync, type BigIntStats, type Dirent } from 'node:fs'
 import { join } from 'node:path'
-import { Transform } from 'node:stream'
+import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
 import { createGzip } from 'node:zlib'
@@ -30,6 +30,8 @@ const BATCH_FILES = 500
 const BATCH_BYTES = Math.max(4 * 1024 * 1024, input.inlineMaxBytes)
 const PROGRESS_MS = 100
 const READ_ATTEMPTS = 3
+const MAX_IN_FLIGHT = 4
+const CHUNK_BYTES = 1024 * 1024
 const NS_PER_MS = 1_000_000n
 const NS_PER_S = 1_000_000_000n
 // O_NOFOLLOW: a file swapped for a link after lstat is not followed. O_NONBLOCK: one swapped for a FIFO does not hang us.
@@ -68,6 +70,8 @@ let lastProgress = Date.now()
 let sinceCancelCheck = 0
 let cancelled = false
 let openTemp: string | null = null
+let sentBatches = 0
+const storedBatches = new Int32Array(input.flow)
 
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer)
 const abs = (rel: Buffer): Buffer => (rel.length === 0 ? ROOT : Buffer.concat([ROOT, SLASH, rel]))
@@ -100,8 +104,18 @@ function tick(force = false): void {
   }
 }
 
+/** Wait (blocking, this thread has nothing else to do) until the parent has stored all but a few batches. */
+function awaitRoomInFlight(): void {
+  for (let done = Atomics.load(storedBatches, 0); sentBatches - done >= MAX_IN_FLIGHT; done = Atomics.load(storedBatches, 0)) {
+    Atomics.wait(storedBatches, 0, done, PROGRESS_MS)
+    if (cancelRequested()) throw new Cancelled()
+  }
+}
+
 function flush(): void {
   if (batch.length === 0) return
+  awaitRoomInFlight()
+  sentBatches++
   const content = used > 0 ? buffer : null
   post({ type: 'batch', files: batch, buffer: content }, content ? [content] : [])
   batch = []
@@ -123,6 +137,7 @@ function guarded<T>(key: string, folder: boolean, call: () => T): T | null {
     if (code === 'ENOENT' || code === 'ENOTDIR') return null
     if (code === 'EACCES' || code === 'EPERM') skip(key, `permission denied: the ${folder ? 'folder' : 'file'} could not be read`, folder)
     else if (code === 'ELOOP' || code === 'EINVAL') skip(key, 'it changed type while being scanned') // O_NOFOLLOW hit a link; readlink hit a non-link
+    else if (code === 'ENAMETOOLONG') skip(key, 'its path is too long for the operating system', folder)
     else throw new Fault(key, messageOf(error))
     return null
   }
@@ -132,7 +147,7 @@ function readIgnoreFile(base: Buffer, file: Buffer): Level | null {
   try {
     return { base, ig: ignore({ ignorecase: IGNORE_CASE }).add(readFileSync(file, 'utf8')) }
   } catch {
-    return null // missing or unreadable: git ignores it too
+    return null // missing or unreadable: git goes on without it too
   }
 }
 
@@ -158,12 +173,13 @@ const sameStat = (a: BigIntStats, b: BigIntStats): boolean =>
 /**
  * A file whose ctime is within one timestamp tick of the moment we read it can be written again
  * without its stat changing (git's "racily clean" problem): the next scan must re-read it.
+ * ctime alone decides: every write sets it to the current (coarse) time and nobody can set it
+ * back, unlike mtime. Whole-second timestamps suggest a file system with 1-2 s resolution.
  */
 function isRacy(st: BigIntStats, startedMs: number): boolean {
   const coarse = st.mtimeNs % NS_PER_S === 0n && st.ctimeNs % NS_PER_S === 0n
   const windowMs = coarse ? Math.max(2000, input.racyWindowMs) : input.racyWindowMs
-  const limit = BigInt(startedMs - windowMs) * NS_PER_MS
-  return st.ctimeNs >= limit || st.mtimeNs >= limit
+  return st.ctimeNs >= BigInt(startedMs - windowMs) * NS_PER_MS
 }
 
 function describeSpecial(st: BigIntStats): string {
@@ -188,29 +204,44 @@ function readInline(fd: number, size: number): { length: number; hash: string } 
   return { length, hash: createHash('sha256').update(view.subarray(0, length)).digest('hex') }
 }
 
-/** One pass over a large file: sha256 and gzip into a fsynced temp file, memory bounded by the stream buffers. */
+/**
+ * One pass over a large file: sha256 and gzip into a fsynced temp file, memory bounded by the
+ * stream buffers. The source and sink use our descriptors without owning them: fs streams
+ * given an fd close it when a pipeline is torn down (on cancel), and our own close would then
+ * hit a descriptor number that may already belong to another file.
+ */
 async function readLarge(fd: number, temp: string): Promise<{ length: number; hash: string }> {
   const hasher = createHash('sha256')
   let length = 0
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  const source = new Readable({
+    read() {
       try {
         tick(true)
+        const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+        const n = readSync(fd, chunk, 0, CHUNK_BYTES, length)
+        hasher.update(chunk.subarray(0, n))
+        length += n
+        counts.bytesHashed += n
+        this.push(n === 0 ? null : chunk.subarray(0, n))
       } catch (error) {
-        done(error as Error)
-        return
+        this.destroy(error as Error)
       }
-      hasher.update(chunk)
-      length += chunk.length
-      counts.bytesHashed += chunk.length
-      done(null, chunk)
     }
   })
   openTemp = temp
   const out = openSync(temp, 'wx', 0o600)
   try {
-    const source = createReadStream(EMPTY, { fd, autoClose: false, start: 0, highWaterMark: 1024 * 1024 })
-    await pipeline(source, tap, createGzip({ level: 1 }), createWriteStream(EMPTY, { fd: out, autoClose: false }))
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        try {
+          for (let offset = 0; offset < chunk.length; ) offset += writeSync(out, chunk, offset)
+          done()
+        } catch (error) {
+          done(error as Error)
+        }
+      }
+    })
+    await pipeline(source, createGzip({ level: 1 }), sink)
     fsyncSync(out)
   } finally {
     closeSync(out)
@@ -317,6 +348,7 @@ async function walk(): Promise<boolean> {
   for (let dir = stack.pop(); dir; dir = stack.pop()) {
     const entries = listDir(dir.rel)
     if (!entries) continue
+    // Only a regular file: like git (2.32+), a .gitignore that is a symlink is not followed.
     const own = entries.find((entry) => entry.isFile() && entry.name.equals(GITIGNORE))
     const level = own ? readIgnoreFile(dir.rel, abs(child(dir.rel, own.name))) : null
     const levels = level ? [...dir.levels, level] : dir.levels

@@ -1,0 +1,71 @@
+import { rmSync } from 'node:fs'
+import { RetraceError } from '../../../shared/contract'
+import type { Db } from '../../store/database'
+import type { BlobStore } from '../blob-store'
+import { checkRelPath, displayPath, pathOfKey, type PathKey, type RelPath } from '../paths'
+import type { WireFile, WireSkip } from './protocol'
+import type { ScannedFile, ScanSkip } from './types'
+
+/**
+ * The main-thread half of a scan: stores the content the worker hands over and builds the
+ * result. Everything here is synchronous, so a batch is one SQLite transaction with no await
+ * inside it.
+ */
+export class ScanCollector {
+  readonly files = new Map<PathKey, ScannedFile>()
+  /** Files read too close to their last change to trust their stat next time. */
+  readonly racy = new Set<PathKey>()
+  readonly skipped: ScanSkip[] = []
+
+  constructor(
+    private readonly db: Db,
+    private readonly blobs: BlobStore
+  ) {}
+
+  /** Store a batch's content, then record its files. */
+  accept(files: WireFile[], buffer: ArrayBuffer | null): void {
+    const content = buffer ? Buffer.from(buffer) : null
+    this.db.transaction(() => {
+      for (const file of files) {
+        if (file.source !== 'inline') continue
+        if (!content) throw new RetraceError('INTERNAL', 'The workspace scan sent file content without its buffer.')
+        const ref = this.blobs.putBuffer(content.subarray(file.offset, file.offset + file.size))
+        // The worker hashed these bytes too: a mismatch would mean a protocol bug, never store it silently.
+        if (ref.hash !== file.hash) throw new RetraceError('INTERNAL', `The workspace scan sent content for ${displayPath(file.key as PathKey)} that does not match its hash.`)
+      }
+    })()
+    // Outside the transaction: adopting renames a file and fsyncs a folder, which a rollback could not undo.
+    for (const file of files) if (file.source === 'temp' && file.temp) this.blobs.adoptTempFile(file.temp, file.hash, file.size)
+    for (const file of files) this.record(file)
+  }
+
+  /** A batch that arrives after the scan was abandoned: only its temp files need cleaning up. */
+  discard(files: WireFile[]): void {
+    for (const file of files) if (file.temp) rmSync(file.temp, { force: true })
+  }
+
+  addSkipped(skips: WireSkip[]): void {
+    for (const skip of skips) this.skipped.push({ path: displayPath(skip.key as PathKey), key: skip.key as PathKey, folder: skip.folder, reason: skip.reason })
+  }
+
+  private record(file: WireFile): void {
+    const key = file.key as PathKey
+    const path = this.journalable(key)
+    if (!path) return
+    this.files.set(key, { path, kind: file.kind, size: file.size, mode: file.mode, hash: file.hash, mtimeNs: file.mtimeNs, ctimeNs: file.ctimeNs, ino: file.ino })
+    if (file.racy) this.racy.add(key)
+  }
+
+  /**
+   * The journal refuses names it could not restore everywhere (`con`, `a\b`, trailing dots…):
+   * say so now, as a skip, instead of recording a file a rewind would refuse.
+   */
+  private journalable(key: PathKey): RelPath | null {
+    try {
+      return checkRelPath(pathOfKey(key))
+    } catch (error) {
+      this.skipped.push({ path: displayPath(key), key, folder: false, reason: (error as Error).message })
+      return null
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import type { Db } from '../../store/database'
+import { keyOf, type PathKey, type RelPath } from '../paths'
+import type { ScannedFile } from './types'
+
+/**
+ * Stored in `file_states.ctime_ns` for a file that was read within one timestamp tick of being
+ * changed: no real ctime equals it, so the next scan re-reads that file instead of trusting
+ * its stat (see `isRacy` in the worker). Every other column holds the real values.
+ */
+export const RACY_CTIME_NS = -1n
+
+interface StateRow {
+  path: Buffer
+  kind: 'file' | 'symlink'
+  size: bigint
+  mode: bigint
+  hash: string
+  mtime_ns: bigint
+  ctime_ns: bigint
+  ino: bigint
+}
+
+/** SQLite integers are signed 64-bit; an inode number is unsigned. Store its bits, read them back. */
+const inoToDb = (ino: bigint): bigint => BigInt.asIntN(64, ino)
+const inoFromDb = (ino: bigint): bigint => BigInt.asUintN(64, ino)
+
+/** The last scan of a workspace as stored: the stat cache of the next scan. */
+export function loadFileStates(db: Db, workspaceId: number): Map<PathKey, ScannedFile> {
+  const rows = db
+    .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ?')
+    .safeIntegers(true)
+    .all(workspaceId) as StateRow[]
+  const states = new Map<PathKey, ScannedFile>()
+  for (const row of rows) {
+    states.set(keyOf(row.path), {
+      path: row.path as RelPath,
+      kind: row.kind,
+      size: Number(row.size),
+      mode: Number(row.mode),
+      hash: row.hash,
+      mtimeNs: row.mtime_ns,
+      ctimeNs: row.ctime_ns,
+      ino: inoFromDb(row.ino)
+    })
+  }
+  return states
+}
+
+const same = (a: ScannedFile, b: ScannedFile): boolean =>
+  a.kind === b.kind && a.size === b.size && a.mode === b.mode && a.hash === b.hash && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino
+
+/**
+ * Bring `file_states` from `previous` (as loaded) to `next`, in one transaction, writing only the
+ * rows that changed (a warm scan of a large workspace then writes almost nothing). With
+ * `complete` false (a truncated scan) rows of files the scan did not reach are kept.
+ */
+export function saveFileStates(
+  db: Db,
+  workspaceId: number,
+  previous: Map<PathKey, ScannedFile>,
+  next: Map<PathKey, ScannedFile>,
+  options: { racy: ReadonlySet<PathKey>; complete: boolean }
+): { written: number; deleted: number } {
+  const upsert = db.prepare(
+    `INSERT INTO file_states (workspace_id, path, kind, size, mode, hash, mtime_ns, ctime_ns, ino)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (workspace_id, path) DO UPDATE SET kind = excluded.kind, size = excluded.size, mode = excluded.mode,
+       hash = excluded.hash, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns, ino = excluded.ino`
+  )
+  const remove = db.prepare('DELETE FROM file_states WHERE workspace_id = ? AND path = ?')
+  let written = 0
+  let deleted = 0
+  db.transaction(() => {
+    for (const [key, file] of next) {
+      const stored = options.racy.has(key) ? { ...file, ctimeNs: RACY_CTIME_NS } : file
+      const old = previous.get(key)
+      if (old && same(old, stored)) continue
+      upsert.run(workspaceId, file.path, stored.kind, stored.size, stored.mode, stored.hash, stored.mtimeNs, stored.ctimeNs, inoToDb(stored.ino))
+      written++
+    }
+    if (!options.complete) return
+    for (const [key, old] of previous) {
+      if (next.has(key)) continue
+      remove.run(workspaceId, old.path)
+      deleted++
+    }
+  })()
+  return { written, deleted }
+}
