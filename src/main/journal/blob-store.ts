@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, createReadStream, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, createReadStream, existsSync, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -60,6 +60,16 @@ export class BlobStore {
 
   has(hash: string): boolean {
     return this.hasStmt.get(hash) !== undefined
+  }
+
+  /**
+   * Present and readable as far as can be told without reading it: the row, and for a file
+   * blob its file. (Content is still verified when it is read.)
+   */
+  available(hash: string): boolean {
+    const row = this.getStmt.get(hash) as { storage: 'inline' | 'file' } | undefined
+    if (!row) return false
+    return row.storage === 'inline' || existsSync(this.filePath(hash))
   }
 
   size(hash: string): number | null {

@@ -75,8 +75,8 @@ async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore): 
   }
   if (sameVersion(item.current, target.target)) return item
   item.action = actionFor(item.current, target.target)
-  if (target.target && !blobs.has(target.target.hash)) {
-    item.refused = `the saved snapshot of ${displayPath(target.path)} is missing, so it cannot be restored`
+  if (target.target && !blobs.available(target.target.hash)) {
+    item.refused = `the saved snapshot of ${displayPath(target.path)} is missing from the store, so it cannot be restored`
     return item
   }
   if (item.current && (item.current.kind === 'directory' || item.current.kind === 'other')) {

@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keyOf, checkRelPath } from '../paths'
@@ -166,5 +167,32 @@ describe('rewind to a chat checkpoint', () => {
     await ws.rewinds.applyTurn(ws.writer.id, 1, { defaultChoice: 'overwrite' })
     expect(existsSync(join(ws.root, '..', 'escape.txt'))).toBe(false)
     expect(ws.text('Readme.md')).toBe('b')
+  })
+
+  it('refuses exactly the files whose snapshots are missing, says which, and rewinds the rest', async () => {
+    const large = Buffer.alloc(400_000, 'L')
+    ws = agentWorkspace({ 'big.txt': large, 'small.txt': 'small before\n' })
+    ws.agent.turn()
+    ws.agent.write('big.txt', 'big after\n')
+    ws.agent.write('small.txt', 'small after\n')
+    const bigHash = ws.rt.store.db.prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
+    rmSync(ws.journal.blobs.filePath(bigHash))
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1)
+    expect(result.refused.map((i) => [i.path.toString(), i.refused])).toEqual([['big.txt', 'the saved snapshot of big.txt is missing from the store, so it cannot be restored']])
+    expect(ws.text('big.txt')).toBe('big after\n')
+    expect(ws.text('small.txt')).toBe('small before\n')
+  })
+
+  it('rolls everything back, naming the file, when a snapshot turns out corrupt while writing', async () => {
+    const large = Buffer.alloc(400_000, 'L')
+    ws = agentWorkspace({ 'big.txt': large, 'small.txt': 'small before\n' })
+    ws.agent.turn()
+    ws.agent.write('small.txt', 'small after\n')
+    ws.agent.write('big.txt', 'big after\n')
+    const bigHash = ws.rt.store.db.prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
+    writeFileSync(ws.journal.blobs.filePath(bigHash), gzipSync(Buffer.alloc(400_000, 'X')))
+    await expect(ws.rewinds.applyTurn(ws.writer.id, 1)).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/big\.txt.*does not match its hash.*put back/s) as string })
+    expect(ws.text('big.txt')).toBe('big after\n')
+    expect(ws.text('small.txt')).toBe('small after\n')
   })
 })
