@@ -32,6 +32,8 @@ Usage:
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
 
+  retrace gc                                  delete file snapshots nothing refers to any more
+
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
 
 class UsageError extends Error {}
@@ -120,6 +122,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'checkpoint': {
         const hook = values.workspace && values.session ? {} : await readHookInput()
         await checkpointCommand(open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
+        return 0
+      }
+      case 'gc': {
+        const { removed, bytes } = open().journal.blobs.collectGarbage()
+        io.out(`Removed ${removed} unreferenced snapshot${removed === 1 ? '' : 's'} (${(bytes / 1024 / 1024).toFixed(1)} MiB).`)
         return 0
       }
       case 'search':

@@ -189,16 +189,20 @@ export class BlobStore {
     return names.length
   }
 
-  /** Delete blobs no journal entry and no scanned file state refers to. */
-  collectGarbage(): { removed: number; bytes: number } {
+  /**
+   * Delete blobs no journal entry and no scanned file state refers to. Only blobs older than
+   * `graceMs`: a scan or capture running in another process stores content before it records
+   * the reference, and must not lose it in between.
+   */
+  collectGarbage(graceMs = 60 * 60 * 1000): { removed: number; bytes: number } {
     const unreferenced = this.db
       .prepare(
-        `SELECT hash, size, storage FROM blobs b WHERE
+        `SELECT hash, size, storage FROM blobs b WHERE created_at < @cutoff AND
            NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_before = b.hash) AND
            NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_after = b.hash) AND
            NOT EXISTS (SELECT 1 FROM file_states f WHERE f.hash = b.hash)`
       )
-      .all() as { hash: string; size: number; storage: string }[]
+      .all({ cutoff: Date.now() - graceMs }) as { hash: string; size: number; storage: string }[]
     const remove = this.db.prepare('DELETE FROM blobs WHERE hash = ?')
     this.db.transaction(() => unreferenced.forEach((blob) => remove.run(blob.hash)))()
     for (const blob of unreferenced) if (blob.storage === 'file') rmSync(this.filePath(blob.hash), { force: true })
