@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream, lstatSync, readlinkSync, realpathSync } from 'node:fs'
+import { createReadStream, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
 import { chmod, mkdir, rename, rmdir, symlink, unlink } from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
@@ -85,9 +85,7 @@ export class WorkspaceFs {
     }
     if (stats.isDirectory()) return { kind: 'directory' }
     if (!stats.isFile()) return { kind: 'other' }
-    const hasher = createHash('sha256')
-    await pipeline(createReadStream(absolute), hasher)
-    return { kind: 'file', hash: hasher.digest('hex'), size: stats.size, mode }
+    return { kind: 'file', hash: await hashFile(absolute, stats.size), size: stats.size, mode }
   }
 
   /** A temp name beside `absolute`, so the final rename stays on one file system (atomic). */
@@ -98,6 +96,16 @@ export class WorkspaceFs {
 }
 
 export const TEMP_PREFIX = '.retrace-tmp-'
+
+/** Small files are hashed from one read (a stream costs more than the hashing); large ones streamed. */
+const STREAM_HASH_BYTES = 1024 * 1024
+
+async function hashFile(path: Buffer, size: number): Promise<string> {
+  if (size <= STREAM_HASH_BYTES) return createHash('sha256').update(readFileSync(path)).digest('hex')
+  const hasher = createHash('sha256')
+  await pipeline(createReadStream(path), hasher)
+  return hasher.digest('hex')
+}
 
 /** Same content and kind (and mode, when both sides know it). */
 export function sameVersion(a: DiskState, b: FileVersion | null): boolean {

@@ -1,5 +1,5 @@
 import { RetraceError } from '../../../shared/contract'
-import type { BlobStore } from '../blob-store'
+import { fsyncPath, type BlobStore } from '../blob-store'
 import type { FileVersion } from '../journal-repository'
 import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../paths'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
@@ -39,7 +39,8 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
   for (const step of steps) {
     // Kept files are captured too: the rewind's journal entry for the move names their content.
-    if (step.pre === null) continue
+    // Usually the store already has it (the agent's last write): then there is nothing to read.
+    if (step.pre === null || ctx.blobs.has(step.pre.hash)) continue
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
@@ -47,14 +48,20 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   ctx.record(steps)
 
   const done: Step[] = []
+  const folders = new Set<string>()
   try {
     for (const [index, step] of steps.entries()) {
       await checkBefore(step, ctx.fs)
       done.push(step)
       await runStep(step, ctx.fs, ctx.blobs, ctx.ops)
+      const absolute = ctx.fs.resolve(step.path)
+      folders.add(absolute.subarray(0, absolute.lastIndexOf(0x2f)).toString('latin1'))
       ctx.onProgress?.(index + 1, steps.length, displayPath(step.path))
       ctx.afterStep?.(index)
     }
+    // Each folder's renames made durable once, not once per file. Until this is done the intent
+    // log stays open, so a crash before it is rolled back like any other interrupted rewind.
+    for (const folder of folders) fsyncFolder(Buffer.from(folder, 'latin1'))
   } catch (error) {
     const failedAt = done.at(-1)
     const rolledBack = await rollBack(done, ctx)
@@ -133,4 +140,13 @@ async function freeKeepName(fs: WorkspaceFs, path: RelPath): Promise<RelPath> {
     if ((await fs.state(candidate)) === null) return candidate
   }
   throw new RetraceError('CONFLICT', `No free name to keep a copy of ${displayPath(path)}.`)
+}
+
+/** A folder a rewind emptied and removed needs no fsync. */
+function fsyncFolder(folder: Buffer): void {
+  try {
+    fsyncPath(folder)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
 }

@@ -27,8 +27,12 @@ export async function expectState(fs: WorkspaceFs, path: RelPath, expected: File
   }
 }
 
-/** Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename. */
-export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion): Promise<void> {
+/**
+ * Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename.
+ * The folder is fsynced here only when `syncFolder` (rollback, recovery); a rewind syncs each
+ * folder once after all its renames.
+ */
+export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion, syncFolder = true): Promise<void> {
   const absolute = fs.resolve(path)
   const parent = absolute.subarray(0, absolute.lastIndexOf(0x2f))
   await ops.mkdir(parent)
@@ -45,7 +49,7 @@ export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps
     await ops.unlink(temp).catch(() => undefined)
     throw error
   }
-  fsyncPath(parent)
+  if (syncFolder) fsyncPath(parent)
 }
 
 /** Run one step forward. The caller has checked the disk holds `step.pre`. */
@@ -63,7 +67,7 @@ export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops
       if (step.post) await ops.chmod(absolute, step.post.mode & 0o7777)
       return
     case 'write':
-      if (step.post) await writeVersion(fs, blobs, ops, step.path, step.post)
+      if (step.post) await writeVersion(fs, blobs, ops, step.path, step.post, false)
   }
 }
 
