@@ -1,13 +1,5 @@
 import type { PlanConfig } from './generate/plan'
-
-/** Reads a positive integer from the environment (for quick smoke runs at a smaller scale). */
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name]
-  if (raw === undefined || raw === '') return fallback
-  const value = Number(raw)
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`)
-  return value
-}
+import { envInt } from './lib/env'
 
 const sessions = envInt('RETRACE_BENCH_SESSIONS', 1_000)
 const messages = envInt('RETRACE_BENCH_MESSAGES', 1_000_000)

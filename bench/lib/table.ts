@@ -8,14 +8,13 @@ export interface ResultRow {
   n: string
 }
 
-const HEADER = ['measure', 'Retrace', 'reference (what)', 'target', 'met?', 'N']
-
-/** A markdown table, so the output can be pasted into an issue note as it is. */
-export function renderTable(rows: ResultRow[]): string {
+/** A markdown table, so the output can be pasted into an issue note as it is. `referenceTitle` names the third column. */
+export function renderTable(rows: ResultRow[], referenceTitle = 'reference (what)'): string {
+  const header = ['measure', 'Retrace', referenceTitle, 'target', 'met?', 'N']
   const cells = rows.map((row) => [row.measure, row.retrace, row.reference, row.target, metLabel(row.met), row.n])
-  const widths = HEADER.map((title, column) => Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)))
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((line) => (line[column] ?? '').length)))
   const line = (values: string[]): string => `| ${values.map((value, column) => value.padEnd(widths[column] ?? 0)).join(' | ')} |`
-  return [line(HEADER), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...cells.map(line)].join('\n')
+  return [line(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...cells.map(line)].join('\n')
 }
 
 function metLabel(met: boolean | null): string {

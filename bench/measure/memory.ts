@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { projectRoot, viteNodeCli } from '../lib/child'
 import { summarize } from '../lib/stats'
 import type { ResultRow } from '../lib/table'
 import type { ChildJob, ChildReport } from './memory-child'
@@ -46,17 +44,4 @@ function runChild(job: ChildJob): ChildReport {
     throw new Error(`memory child (${job.mode}) failed with status ${result.status}: ${result.stderr.slice(-2000)}`)
   }
   return JSON.parse(line) as ChildReport
-}
-
-/** vite-node's CLI entry, from its package.json (the package does not export it). */
-function viteNodeCli(): string {
-  const pkgPath = createRequire(import.meta.url).resolve('vite-node/package.json')
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { bin: Record<string, string> }
-  const bin = pkg.bin['vite-node']
-  if (!bin) throw new Error('vite-node has no bin entry')
-  return join(dirname(pkgPath), bin)
-}
-
-function projectRoot(): string {
-  return fileURLToPath(new URL('../..', import.meta.url))
 }

@@ -1,0 +1,31 @@
+import { envInt } from '../lib/env'
+
+// The file journal benchmark of the issue: a 10,000-file, 200 MB workspace captured and rewound
+// by Retrace and by a shadow git repository, plus one 1 GB file in a child process. Every knob
+// can be shrunk from the environment for a quick run (numbers are then not comparable with
+// the issue's targets, only with each other).
+
+const MIB = 1024 * 1024
+
+const files = envInt('RETRACE_BENCH_FILES', 10_000, 100)
+
+export const journalConfig = {
+  seed: 20250214,
+  files,
+  /** Total workspace size; the file sizes drawn from their distributions are scaled to it. */
+  workspaceBytes: envInt('RETRACE_BENCH_WORKSPACE_MB', 200) * MIB,
+  /** The large-file measure; 0 skips it. */
+  bigFileBytes: envInt('RETRACE_BENCH_BIG_FILE_MB', 1024, 0) * MIB,
+  /** Files edited per round: the issue's 100 and 1,000 (fewer if the workspace is smaller). */
+  smallEdit: Math.min(100, Math.floor(files / 10)),
+  largeEdit: Math.min(1_000, Math.floor(files / 2)),
+  /** Repetitions: first captures are expensive (the whole workspace each), edit rounds are not. */
+  firstCaptureRounds: envInt('RETRACE_BENCH_FIRST_ROUNDS', 3),
+  smallEditRounds: envInt('RETRACE_BENCH_SMALL_ROUNDS', 7),
+  largeEditRounds: envInt('RETRACE_BENCH_LARGE_ROUNDS', 3),
+  /** Untouched files re-hashed after every rewind, besides every edited one. */
+  verifySample: 50,
+  keep: process.env.RETRACE_BENCH_KEEP === '1'
+}
+
+export type JournalConfig = typeof journalConfig

@@ -1,0 +1,143 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createRng, type Rng } from '../lib/prng'
+import { editContent, type TextFactory } from './content'
+import { flushDisk, hashFile } from './disk'
+import type { RetraceSide } from './retrace-side'
+import type { ShadowGit } from './shadow-git'
+import { paired, timed, type Paired } from './timing'
+import type { Workspace, WorkspaceFile } from './workspace'
+
+// One round is one agent turn that edits `count` files, run against both sides on the same
+// workspace: checkpoint before, edit, capture (timed), rewind (timed). Each rewind must put
+// back exactly the pristine bytes, checked by hash, before the other side may go.
+
+export interface RoundTimes {
+  capture: Paired
+  rewind: Paired
+}
+
+interface Edit {
+  file: WorkspaceFile
+  content: Buffer
+}
+
+/** A turn whose "before" checkpoint is already taken on both sides (the first capture's). */
+export interface OpenTurn {
+  turn: number
+  baseCommit: string
+}
+
+export class EditRounds {
+  private round = 0
+
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly retrace: RetraceSide,
+    private readonly git: ShadowGit,
+    private readonly text: TextFactory,
+    private readonly options: { seed: number; verifySample: number; log: (line: string) => void },
+    /** Consumed by the first round, so the first capture's checkpoint is the baseline of the first edit, as in the issue. */
+    private open: OpenTurn | null
+  ) {}
+
+  /**
+   * Run `rounds` rounds of `count` edited files. The side that goes first alternates, so neither
+   * always meets the cache or the disk in the state the other left. `afterFirstCapture` runs once
+   * both sides captured the first round (the issue's "store size after both captures").
+   */
+  async run(count: number, rounds: number, afterFirstCapture?: () => void): Promise<RoundTimes> {
+    const times: RoundTimes = { capture: paired(), rewind: paired() }
+    for (let i = 0; i < rounds; i++) {
+      await this.one(count, times, i === 0 ? afterFirstCapture : undefined)
+      this.options.log(`  ${count} files, round ${i + 1}/${rounds}: capture ${ms(times.capture.retrace.at(-1))} / git ${ms(times.capture.git.at(-1))}; rewind ${ms(times.rewind.retrace.at(-1))} / git ${ms(times.rewind.git.at(-1))}`)
+    }
+    return times
+  }
+
+  private async one(count: number, times: RoundTimes, afterCapture?: () => void): Promise<void> {
+    const round = ++this.round
+    const retraceFirst = round % 2 === 0
+    const rng = createRng(this.options.seed * 1000 + round)
+    const { turn, baseCommit } = await this.checkpointBefore()
+
+    const edits = pickFiles(rng, this.workspace.files, count).map((file): Edit => ({ file, content: editContent(file.kind, this.read(file), rng, this.text, round) }))
+    this.apply(edits)
+
+    // Capture: both sides see the same edited files.
+    const captureRetrace = async () => {
+      const { value: journaled, ms } = await timed(() => this.retrace.end(turn))
+      if (journaled !== count) throw new Error(`Retrace journaled ${journaled} changes for ${count} edited files`)
+      times.capture.retrace.push(ms)
+    }
+    const captureGit = async () => {
+      const { ms } = await timed(() => this.git.checkpoint())
+      const changed = this.git.changedPaths(baseCommit, this.git.head()).length
+      if (changed !== count) throw new Error(`git committed ${changed} changed paths for ${count} edited files`)
+      times.capture.git.push(ms)
+    }
+    for (const capture of retraceFirst ? [captureRetrace, captureGit] : [captureGit, captureRetrace]) await capture()
+    afterCapture?.()
+
+    // Rewind: the first side rewinds the edited workspace; the edits are put back (same bytes) for the second.
+    const rewindRetrace = async () => {
+      const { value: written, ms } = await timed(() => this.retrace.rewind(turn))
+      if (written !== count) throw new Error(`Retrace rewound ${written} files, expected ${count}`)
+      times.rewind.retrace.push(ms)
+    }
+    const rewindGit = async () => {
+      const { ms } = await timed(() => this.git.restore(baseCommit))
+      times.rewind.git.push(ms)
+    }
+    const order = retraceFirst ? [rewindRetrace, rewindGit] : [rewindGit, rewindRetrace]
+    for (const [index, rewind] of order.entries()) {
+      if (index > 0) this.apply(edits)
+      await rewind()
+      this.verifyPristine(rng, edits, rewind === rewindRetrace ? 'Retrace' : 'git')
+    }
+  }
+
+  /** Both sides checkpoint the workspace before the turn (untimed), as an agent's hooks would. */
+  private async checkpointBefore(): Promise<OpenTurn> {
+    if (this.open) {
+      const open = this.open
+      this.open = null
+      return open
+    }
+    const turn = this.retrace.startTurn()
+    await this.retrace.begin()
+    this.git.checkpoint()
+    return { turn, baseCommit: this.git.head() }
+  }
+
+  private read(file: WorkspaceFile): Buffer {
+    return readFileSync(join(this.workspace.root, file.path))
+  }
+
+  private apply(edits: Edit[]): void {
+    for (const edit of edits) writeFileSync(join(this.workspace.root, edit.file.path), edit.content)
+    flushDisk()
+  }
+
+  /** Every edited file, and a sample of the others, must hash to the generated content. */
+  private verifyPristine(rng: Rng, edits: Edit[], who: string): void {
+    const others = pickFiles(rng, this.workspace.files, this.options.verifySample)
+    for (const file of [...edits.map((edit) => edit.file), ...others]) {
+      if (hashFile(join(this.workspace.root, file.path)) !== file.sha256) throw new Error(`After the ${who} rewind, ${file.path} does not hold its original bytes`)
+    }
+  }
+}
+
+/** `count` distinct files, uniformly (a partial Fisher–Yates shuffle over indices). */
+export function pickFiles(rng: Rng, files: WorkspaceFile[], count: number): WorkspaceFile[] {
+  const indices = files.map((_, index) => index)
+  const picked: WorkspaceFile[] = []
+  for (let i = 0; i < Math.min(count, files.length); i++) {
+    const j = rng.int(i, indices.length - 1)
+    ;[indices[i], indices[j]] = [indices[j] as number, indices[i] as number]
+    picked.push(files[indices[i] as number] as WorkspaceFile)
+  }
+  return picked
+}
+
+const ms = (value: number | undefined): string => (value === undefined ? '?' : `${value.toFixed(0)} ms`)
