@@ -36,6 +36,21 @@ describe('blob store', () => {
     expect(readFileSync(out).equals(content)).toBe(true)
   })
 
+  it('deflates small compressible content inline, keeps incompressible content raw, and reads both back', () => {
+    const text = Buffer.from('export const answer = 42\n'.repeat(400))
+    const noise = Buffer.from([...Array(4000).keys()].map((i) => (Math.imul(i, 2654435761) >>> 13) & 0xff))
+    const packed = blobs.putBuffer(text)
+    const raw = blobs.putBuffer(noise)
+    const rows = rt.store.db.prepare('SELECT hash, encoding, length(data) AS stored FROM blobs').all() as { hash: string; encoding: string; stored: number }[]
+    expect(rows.find((r) => r.hash === packed.hash)).toMatchObject({ encoding: 'deflate' })
+    expect(rows.find((r) => r.hash === packed.hash)?.stored).toBeLessThan(text.length / 10)
+    expect(rows.find((r) => r.hash === raw.hash)).toMatchObject({ encoding: 'raw', stored: noise.length })
+    expect(blobs.read(packed.hash).equals(text)).toBe(true)
+    expect(blobs.read(raw.hash).equals(noise)).toBe(true)
+    rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('not deflate data'), packed.hash)
+    expect(() => blobs.read(packed.hash)).toThrow(expect.objectContaining({ code: 'BLOB_UNAVAILABLE' }) as Error)
+  })
+
   it('refuses a corrupt or missing blob with a clear error and writes nothing (R2)', async () => {
     const inline = blobs.putBuffer(Buffer.from('original'))
     rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('tampered'), inline.hash)

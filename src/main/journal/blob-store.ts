@@ -3,7 +3,7 @@ import { closeSync, createReadStream, existsSync, createWriteStream, fsyncSync, 
 import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib'
+import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
 
@@ -12,6 +12,9 @@ import type { Db } from '../store/database'
  * transaction instead of thousands of fsynced files. Larger content is a gzip file.
  */
 export const INLINE_MAX_BYTES = 256 * 1024
+
+/** Below this, deflate's saving is not worth its CPU (and often negative). */
+const MIN_DEFLATE_BYTES = 128
 
 export interface BlobRef {
   hash: string
@@ -50,8 +53,8 @@ export class BlobStore {
   ) {
     mkdirSync(this.tempDir, { recursive: true })
     this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
-    this.getStmt = db.prepare('SELECT hash, size, storage, data FROM blobs WHERE hash = ?')
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, data, created_at) VALUES (?, ?, ?, ?, ?)')
+    this.getStmt = db.prepare('SELECT hash, size, storage, encoding, data FROM blobs WHERE hash = ?')
+    this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at) VALUES (?, ?, ?, ?, ?, ?)')
   }
 
   get tempDir(): string {
@@ -82,7 +85,9 @@ export class BlobStore {
     const hash = sha256(content)
     if (this.has(hash)) return { hash, size: content.length }
     if (content.length <= INLINE_MAX_BYTES) {
-      this.insertStmt.run(hash, content.length, 'inline', content, Date.now())
+      const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content) : null
+      if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now())
+      else this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now())
     } else {
       const temp = this.tempPath()
       try {
@@ -92,7 +97,7 @@ export class BlobStore {
         rmSync(temp, { force: true }) // e.g. ENOSPC: leave no partial file behind
         throw error
       }
-      this.insertStmt.run(hash, content.length, 'file', null, Date.now())
+      this.insertStmt.run(hash, content.length, 'file', 'raw', null, Date.now())
     }
     return { hash, size: content.length }
   }
@@ -120,7 +125,7 @@ export class BlobStore {
       unlinkSync(temp)
     } else {
       this.commitFile(temp, hash)
-      this.insertStmt.run(hash, digest.size, 'file', null, Date.now())
+      this.insertStmt.run(hash, digest.size, 'file', 'raw', null, Date.now())
     }
     return { hash, size: digest.size }
   }
@@ -134,7 +139,7 @@ export class BlobStore {
       rmSync(temp, { force: true })
     } else {
       this.commitFile(temp, hash)
-      this.insertStmt.run(hash, size, 'file', null, Date.now())
+      this.insertStmt.run(hash, size, 'file', 'raw', null, Date.now())
     }
     return { hash, size }
   }
@@ -144,7 +149,11 @@ export class BlobStore {
     const row = this.row(hash)
     let content: Buffer
     if (row.storage === 'inline') {
-      content = row.data ?? Buffer.alloc(0)
+      try {
+        content = row.encoding === 'deflate' ? inflateRawSync(row.data ?? Buffer.alloc(0)) : (row.data ?? Buffer.alloc(0))
+      } catch (error) {
+        throw this.unavailable(hash, `its stored data cannot be decoded (${(error as Error).message})`)
+      }
     } else {
       try {
         content = gunzipSync(readFileSync(this.filePath(hash)))
@@ -213,8 +222,8 @@ export class BlobStore {
     return join(this.dir, hash.slice(0, 2), `${hash}.gz`)
   }
 
-  private row(hash: string): { storage: 'inline' | 'file'; data: Buffer | null } {
-    const row = this.getStmt.get(hash) as { storage: 'inline' | 'file'; data: Buffer | null } | undefined
+  private row(hash: string): { storage: 'inline' | 'file'; encoding: 'raw' | 'deflate'; data: Buffer | null } {
+    const row = this.getStmt.get(hash) as { storage: 'inline' | 'file'; encoding: 'raw' | 'deflate'; data: Buffer | null } | undefined
     if (!row) throw this.unavailable(hash, 'it is not in the store')
     return row
   }

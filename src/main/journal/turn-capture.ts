@@ -32,7 +32,7 @@ export class TurnCapture {
   /** Scan after the turn and journal what changed since the baseline. */
   async end(workspaceId: number, scope: { sessionRowId: number; turn: number }, controls: ScanControls = {}): Promise<{ scan: ScanResult; changes: FileChange[] }> {
     const baseline = loadFileStates(this.store.db, workspaceId)
-    const scan = await this.scan(workspaceId, controls)
+    const scan = await this.scan(workspaceId, controls, baseline)
     const changes = diffScans(baseline, scan.files).filter((change) => seenBothTimes(change, scan))
     const scopeId = this.journal.turnScope(workspaceId, scope.sessionRowId, scope.turn)
     const alreadyByTool = this.toolResults(scopeId)
@@ -54,10 +54,10 @@ export class TurnCapture {
     return { scan, changes }
   }
 
-    private scan(workspaceId: number, controls: ScanControls): Promise<ScanResult> {
+    private scan(workspaceId: number, controls: ScanControls, previous?: Map<PathKey, ScannedFile>): Promise<ScanResult> {
     const workspace = this.store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
-    return scanWorkspace({ root: workspace.path, workspaceId, db: this.store.db, blobs: this.journal.blobs, ...controls })
+    return scanWorkspace({ root: workspace.path, workspaceId, db: this.store.db, blobs: this.journal.blobs, ...controls, ...(previous ? { previous } : {}) })
   }
 
   /** Paths a tool already journaled in this turn, with the hash it left (null: deleted). */

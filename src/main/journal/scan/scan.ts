@@ -7,7 +7,7 @@ import { displayPath, type PathKey } from '../paths'
 import { ScanCollector } from './collector'
 import { loadFileStates, saveFileStates } from './file-states'
 import type { CacheEntry, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
-import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScanProgress, type ScanResult } from './types'
+import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
 import { scanWorkerPath } from './worker-path'
 
 export interface ScanOptions {
@@ -22,6 +22,8 @@ export interface ScanOptions {
   racyWindowMs?: number
   /** The worker script; `scanWorkerPath()` unless a test substitutes a fake worker. */
   workerPath?: string
+  /** The workspace's file states, if the caller already loaded them (saves a second read). */
+  previous?: Map<PathKey, ScannedFile>
 }
 
 /** After a cancel request, how long the worker gets to stop by itself (and remove its temp file) before it is terminated. */
@@ -41,7 +43,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   const root = resolveReadableFolder(options.root)
   if (options.signal?.aborted) throw cancelledError()
   const limits = { ...DEFAULT_SCAN_LIMITS, ...options.limits }
-  const previous = loadFileStates(options.db, options.workspaceId)
+  const previous = options.previous ?? loadFileStates(options.db, options.workspaceId)
   const cache = new Map<string, CacheEntry>()
   for (const [key, file] of previous) cache.set(key, { key, kind: file.kind, size: file.size, mode: file.mode, hash: file.hash, mtimeNs: file.mtimeNs, ctimeNs: file.ctimeNs, ino: file.ino })
   const input: ScanInput = {

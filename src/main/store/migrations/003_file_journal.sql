@@ -9,6 +9,8 @@ CREATE TABLE blobs (
   hash       TEXT PRIMARY KEY,
   size       INTEGER NOT NULL,
   storage    TEXT NOT NULL CHECK (storage IN ('inline', 'file')),
+  -- Inline content is deflated when that saves at least a tenth; file blobs are always gzip.
+  encoding   TEXT NOT NULL DEFAULT 'raw' CHECK (encoding IN ('raw', 'deflate')),
   data       BLOB,
   created_at INTEGER NOT NULL,
   CHECK ((storage = 'inline') = (data IS NOT NULL))
