@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -38,7 +39,7 @@ describe('blob store', () => {
 
   it('deflates small compressible content inline, keeps incompressible content raw, and reads both back', () => {
     const text = Buffer.from('export const answer = 42\n'.repeat(400))
-    const noise = Buffer.from([...Array(4000).keys()].map((i) => (Math.imul(i, 2654435761) >>> 13) & 0xff))
+    const noise = randomBytes(4000)
     const packed = blobs.putBuffer(text)
     const raw = blobs.putBuffer(noise)
     const rows = rt.store.db.prepare('SELECT hash, encoding, length(data) AS stored FROM blobs').all() as { hash: string; encoding: string; stored: number }[]

@@ -44,7 +44,7 @@ function settle(call: () => void): Promise<void> {
     call()
     return Promise.resolve()
   } catch (error) {
-    return Promise.reject(error as Error)
+    return Promise.reject(error)
   }
 }
 
