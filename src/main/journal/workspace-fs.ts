@@ -44,7 +44,7 @@ function settle(call: () => void): Promise<void> {
     call()
     return Promise.resolve()
   } catch (error) {
-    return Promise.reject(error)
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)))
   }
 }
 
