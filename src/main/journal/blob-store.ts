@@ -80,12 +80,21 @@ export class BlobStore {
     return row ? row.size : null
   }
 
+  /**
+   * Register content another thread already hashed and raw-deflated (the scan worker). Not
+   * re-hashed here, to keep that work off this thread; like every blob it is verified when read.
+   */
+  putPacked(hash: string, size: number, deflated: Buffer): BlobRef {
+    this.insertStmt.run(hash, size, 'inline', 'deflate', deflated, Date.now())
+    return { hash, size }
+  }
+
   /** Store content held in memory (synchronous, fine inside a transaction for small content). */
   putBuffer(content: Buffer): BlobRef {
     const hash = sha256(content)
     if (this.has(hash)) return { hash, size: content.length }
     if (content.length <= INLINE_MAX_BYTES) {
-      const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content) : null
+      const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content, { level: 1 }) : null
       if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now())
       else this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now())
     } else {

@@ -29,6 +29,11 @@ export class ScanCollector {
       for (const file of files) {
         if (file.source !== 'inline') continue
         if (!content) throw new RetraceError('INTERNAL', 'The workspace scan sent file content without its buffer.')
+        if (typeof file.packed === 'number') {
+          // Deflated by the worker; its hash is checked whenever the blob is read.
+          this.blobs.putPacked(file.hash, file.size, content.subarray(file.offset, file.offset + file.packed))
+          continue
+        }
         const ref = this.blobs.putBuffer(content.subarray(file.offset, file.offset + file.size))
         // The worker hashed these bytes too: a mismatch would mean a protocol bug, never store it silently.
         if (ref.hash !== file.hash) throw new RetraceError('INTERNAL', `The workspace scan sent content for ${displayPath(file.key as PathKey)} that does not match its hash.`)

@@ -52,6 +52,8 @@ export interface ScanInput {
 export interface WireFile extends CacheEntry {
   source: 'cache' | 'inline' | 'temp'
   offset: number
+  /** Inline only: the content at `offset` is raw-deflated to this many bytes (null: raw, `size` bytes). */
+  packed: number | null
   temp: string | null
   racy: boolean
 }

@@ -44,7 +44,7 @@ describe('scan failures', () => {
     const workerPath = fakeWorker(
       'liar',
       `const buffer = new TextEncoder().encode('real bytes').buffer
-       const file = { key: 'x.txt', kind: 'file', size: 10, mode: 420, hash: '0'.repeat(64), mtimeNs: 1n, ctimeNs: 1n, ino: 1n, source: 'inline', offset: 0, temp: null, racy: false }
+       const file = { key: 'x.txt', kind: 'file', size: 10, mode: 420, hash: '0'.repeat(64), mtimeNs: 1n, ctimeNs: 1n, ino: 1n, source: 'inline', offset: 0, packed: null, temp: null, racy: false }
        parentPort.postMessage({ type: 'batch', files: [file], buffer }, [buffer])
        parentPort.postMessage({ type: 'done', skipped: [], truncated: false, counts: { filesSeen: 1, filesHashed: 1, bytesHashed: 10, reusedFromCache: 0 } })`
     )
