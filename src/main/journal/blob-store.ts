@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, createReadStream, existsSync, createWriteStream, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -183,7 +184,14 @@ export class BlobStore {
     const row = this.row(hash)
     if (row.storage === 'inline') {
       const content = this.read(hash)
-      writeDurably(target, content, mode)
+      // Asynchronous, so several files' fsyncs can be in flight at once (see rewind/apply).
+      const file = await open(target, 'w', mode)
+      try {
+        await file.writeFile(content)
+        await file.sync()
+      } finally {
+        await file.close()
+      }
       return
     }
     const digest = new Digest()

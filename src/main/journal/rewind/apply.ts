@@ -5,7 +5,7 @@ import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from 
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
 import { removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
-import { captureCurrent, ChangedUnderfoot, expectState, revertStep, runStep, type Step } from './steps'
+import { captureCurrent, ChangedUnderfoot, expectState, prepareTemp, revertStep, runStep, type Step } from './steps'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -46,6 +46,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   }
   writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   ctx.record(steps)
+  await prepareWrites(steps, ctx)
 
   const done: Step[] = []
   const folders = new Set<string>()
@@ -64,6 +65,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     for (const folder of folders) fsyncFolder(Buffer.from(folder, 'latin1'))
   } catch (error) {
     const failedAt = done.at(-1)
+    for (const step of steps) if (step.temp && !done.includes(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
     const rolledBack = await rollBack(done, ctx)
     if (rolledBack) removeIntent(ctx.dataDir, ctx.rewindId)
     const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''
@@ -75,6 +77,32 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   }
   removeIntent(ctx.dataDir, ctx.rewindId)
   return { steps, skipped, refused }
+}
+
+/** Temp files written at once before any rename. */
+const PREPARE_CONCURRENCY = 8
+
+/**
+ * Write the new content of every file to its temp file first, several at a time, so the
+ * fsyncs overlap (one after another they dominate a large rewind). Nothing at any target path
+ * changes here. A temp that cannot be prepared now (its folder appears only after an earlier
+ * step) is simply written when its step runs; if the process dies, recovery sweeps the temps.
+ */
+async function prepareWrites(steps: Step[], ctx: ApplyContext): Promise<void> {
+  const writes = steps.filter((step) => step.kind === 'write' && step.post !== null)
+  let next = 0
+  const worker = async () => {
+    while (next < writes.length) {
+      const step = writes[next++]
+      if (!step?.post) continue
+      try {
+        step.temp = await prepareTemp(ctx.fs, ctx.blobs, ctx.ops, step.path, step.post)
+      } catch {
+        // Written (and its error reported) in order, when its step runs.
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(PREPARE_CONCURRENCY, writes.length) }, worker))
 }
 
 async function checkBefore(step: Step, fs: WorkspaceFs): Promise<void> {

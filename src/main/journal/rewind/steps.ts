@@ -15,6 +15,8 @@ export interface Step {
   pre: FileVersion | null
   post: FileVersion | null
   keptAs?: RelPath
+  /** A prepared temp file holding `post` (written, verified, fsynced), renamed into place when the step runs. */
+  temp?: Buffer
 }
 
 /** Thrown when a file is not what the plan saw just before Retrace would touch it. */
@@ -28,14 +30,12 @@ export async function expectState(fs: WorkspaceFs, path: RelPath, expected: File
 }
 
 /**
- * Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename.
- * The folder is fsynced here only when `syncFolder` (rollback, recovery); a rewind syncs each
- * folder once after all its renames.
+ * Write `version` to a fresh temp file beside `path` (content verified against its hash,
+ * fsynced) and return the temp's path; nothing at `path` changes yet.
  */
-export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion, syncFolder = true): Promise<void> {
+export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion): Promise<Buffer> {
   const absolute = fs.resolve(path)
-  const parent = absolute.subarray(0, absolute.lastIndexOf(0x2f))
-  await ops.mkdir(parent)
+  await ops.mkdir(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
   const temp = fs.tempBeside(absolute)
   try {
     if (version.kind === 'symlink') {
@@ -44,12 +44,28 @@ export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps
       await ops.writeBlob(blobs, version.hash, temp, version.mode & 0o7777)
       await ops.chmod(temp, version.mode & 0o7777)
     }
+    return temp
+  } catch (error) {
+    await ops.unlink(temp).catch(() => undefined)
+    throw error
+  }
+}
+
+/**
+ * Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename.
+ * The folder is fsynced here only when `syncFolder` (rollback, recovery); a rewind syncs each
+ * folder once after all its renames.
+ */
+export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion, syncFolder = true, prepared?: Buffer): Promise<void> {
+  const absolute = fs.resolve(path)
+  const temp = prepared ?? (await prepareTemp(fs, blobs, ops, path, version))
+  try {
     await ops.rename(temp, absolute)
   } catch (error) {
     await ops.unlink(temp).catch(() => undefined)
     throw error
   }
-  if (syncFolder) fsyncPath(parent)
+  if (syncFolder) fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
 }
 
 /** Run one step forward. The caller has checked the disk holds `step.pre`. */
@@ -67,7 +83,7 @@ export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops
       if (step.post) await ops.chmod(absolute, step.post.mode & 0o7777)
       return
     case 'write':
-      if (step.post) await writeVersion(fs, blobs, ops, step.path, step.post, false)
+      if (step.post) await writeVersion(fs, blobs, ops, step.path, step.post, false, step.temp)
   }
 }
 
