@@ -38,10 +38,26 @@ export interface RewindResult extends ApplyOutcome {
  * rewind is journaled as a scope of its own, so undoing it is just another rewind.
  */
 export class RewindService {
+  /** Workspaces with a rewind in progress in this process. */
+  private readonly busy = new Set<number>()
+
   constructor(
     private readonly store: Store,
     private readonly journal: FileJournal
   ) {}
+
+  /** One rewind at a time per workspace: a second one is refused, not interleaved. */
+  private async exclusive<T>(workspaceId: number, work: () => Promise<T>): Promise<T> {
+    if (this.busy.has(workspaceId)) {
+      throw new RetraceError('CONFLICT', 'A rewind is already running in this workspace; wait for it to finish, then review the preview again.')
+    }
+    this.busy.add(workspaceId)
+    try {
+      return await work()
+    } finally {
+      this.busy.delete(workspaceId)
+    }
+  }
 
   /** What rewinding a session's files to before `turn` would do. Writes nothing. */
   async planTurn(sessionId: string, turn: number): Promise<{ plan: RewindPlan; fs: WorkspaceFs }> {
@@ -55,8 +71,10 @@ export class RewindService {
 
   async applyTurn(sessionId: string, turn: number, options: ApplyOptions = {}): Promise<RewindResult> {
     const session = this.store.sessions.require(sessionId)
-    const { plan, fs } = await this.planTurn(sessionId, turn)
-    return this.run(plan, fs, { workspaceId: session.workspaceId, sessionRowId: session.rowId, targetTurn: turn, undoOf: null }, options)
+    return this.exclusive(session.workspaceId, async () => {
+      const { plan, fs } = await this.planTurn(sessionId, turn)
+      return this.run(plan, fs, { workspaceId: session.workspaceId, sessionRowId: session.rowId, targetTurn: turn, undoOf: null }, options)
+    })
   }
 
   /** Plan the undo of a rewind: every file back to what the rewind replaced. */
@@ -71,10 +89,12 @@ export class RewindService {
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
-    const { plan, fs, rewind } = await this.planUndo(rewindId)
-    const result = await this.run(plan, fs, { workspaceId: rewind.workspace_id, sessionRowId: rewind.session_id, targetTurn: null, undoOf: rewindId }, options)
-    this.store.db.prepare("UPDATE rewinds SET status = 'undone' WHERE id = ?").run(rewindId)
-    return result
+    return this.exclusive(this.requireRewind(rewindId).workspace_id, async () => {
+      const { plan, fs, rewind } = await this.planUndo(rewindId)
+      const result = await this.run(plan, fs, { workspaceId: rewind.workspace_id, sessionRowId: rewind.session_id, targetTurn: null, undoOf: rewindId }, options)
+      this.store.db.prepare("UPDATE rewinds SET status = 'undone' WHERE id = ?").run(rewindId)
+      return result
+    })
   }
 
   /** Finish (by rolling back) any rewind a crash interrupted. Run once at start-up. */

@@ -195,4 +195,12 @@ describe('rewind to a chat checkpoint', () => {
     expect(ws.text('big.txt')).toBe('big after\n')
     expect(ws.text('small.txt')).toBe('small after\n')
   })
+
+  it('refuses a second rewind of the same workspace while one is running', async () => {
+    threeChanges()
+    const first = ws.rewinds.applyTurn(ws.writer.id, 1)
+    await expect(ws.rewinds.applyTurn(ws.writer.id, 1)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('already running') as string })
+    await first
+    expect(ws.text('keep.txt')).toBe('original\n')
+  })
 })
