@@ -4,23 +4,6 @@ import type { Recorder } from './recorder'
 
 export type MergeMode = 'append' | 'replace'
 
-interface BranchMessage {
-  seq: number
-  role: 'user' | 'assistant' | 'reasoning' | 'tool_call' | 'tool_result' | 'system' | 'compaction_summary'
-  content: string
-  tool_name: string | null
-  tool_call_id: string | null
-  tool_input: string | null
-  is_error: number
-  model: string | null
-  input_tokens: number | null
-  output_tokens: number | null
-  cache_read_tokens: number | null
-  cache_write_tokens: number | null
-  cost_usd: number | null
-  created_at: number | null
-}
-
 /** What a merge would do, for a preview. */
 export function planMerge(store: Store, branchId: string) {
   const { branch, parent } = branchAndParent(store, branchId)
@@ -40,9 +23,7 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
   const { branch, parent, branchMessages } = planMerge(store, branchId)
   if (branchMessages === 0) throw new RetraceError('VALIDATION', `Branch "${branch.title}" has no messages of its own since it was forked; there is nothing to merge.`)
   const forkSeq = branch.forkSeq ?? 0
-  const messages = store.db
-    .prepare('SELECT * FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq')
-    .all(branch.rowId, forkSeq) as BranchMessage[]
+  const messages = store.messages.rowsFrom(branch.rowId, forkSeq)
   return recorder.batch(() => {
     const writer = recorder.resume(parent.id)
     const firstSeq = writer.append({ role: 'system', content: `Merged branch "${branch.title}" (${mode}): ${messages.length} message${messages.length === 1 ? '' : 's'} from after turn ${branchTurnAtFork(store, branch.rowId, forkSeq)}.` })

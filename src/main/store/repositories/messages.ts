@@ -28,7 +28,8 @@ export interface TranscriptView {
   contextStartSeq: number
 }
 
-interface MessageRow {
+/** A message as stored (what a copy into another session needs, beyond the transport shape). */
+export interface MessageRow {
   id: number
   seq: number
   turn: number
@@ -93,6 +94,7 @@ export class MessageRepository {
   private readonly searchAllStmt
   private readonly searchWorkspaceStmt
   private readonly copyPrefixStmt
+  private readonly rowsFromStmt
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -104,6 +106,7 @@ export class MessageRepository {
     this.countContextStmt = db.prepare(`SELECT count(*) AS n FROM messages WHERE session_id = @session ${CONTEXT_FILTER}`)
     this.searchAllStmt = db.prepare(searchSql(false))
     this.searchWorkspaceStmt = db.prepare(searchSql(true))
+    this.rowsFromStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`)
     this.copyPrefixStmt = db.prepare(
       `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
          model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref)
@@ -136,6 +139,11 @@ export class MessageRepository {
       sourceRef: message.sourceRef ? JSON.stringify(message.sourceRef) : null
     })
     return Number(result.lastInsertRowid)
+  }
+
+  /** Stored rows of a session from `fromSeq` on, in order (for merges, which re-append them). */
+  rowsFrom(sessionRowId: number, fromSeq: number): MessageRow[] {
+    return this.rowsFromStmt.all(sessionRowId, fromSeq) as MessageRow[]
   }
 
   /** Copy the first `beforeSeq` display messages of one session into another (a fork's prefix). */
