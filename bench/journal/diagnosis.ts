@@ -47,8 +47,8 @@ export async function measureWorkerStartup(dir: string): Promise<WorkerStartup> 
 }
 
 export function workerStartupLine(startup: WorkerStartup): string {
-  const built = startup.builtMs === null ? 'the built worker was not measured (no out/main/scan-worker.js: run `npm run build`)' : `${formatDuration(startup.builtMs)} with the built out/main/scan-worker.js the app runs`
-  return `Diagnosis, capture: a scan of an empty folder (worker start + teardown) takes ${formatDuration(startup.sourceMs)} from source (scan-worker.mts, type-stripped at each start: what the capture rows above include); ${built}. Every capture pays it once.`
+  const built = startup.builtMs === null ? 'the built worker was not measured (no out/main/scan-worker.js: run `npm run build`), so the capture rows above ran from source' : `${formatDuration(startup.builtMs)} with the built out/main/scan-worker.js the app runs (what the capture rows above use)`
+  return `Diagnosis, capture: a scan of an empty folder (worker start + teardown) takes ${formatDuration(startup.sourceMs)} from source (scan-worker.mts, type-stripped at each start); ${built}. Every capture pays it once.`
 }
 
 export function inlineCompressionLine(estimate: InlineEstimate, sizes: StorageSizes): string {

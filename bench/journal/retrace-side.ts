@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { TurnCapture } from '../../src/main/journal/turn-capture'
 import { createRuntime, type Runtime } from '../../src/main/runtime'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
@@ -10,6 +12,16 @@ import type { SessionWriter } from '../../src/main/transcripts/session-writer'
 export class RetraceSide {
   readonly capture: TurnCapture
   private readonly writer: SessionWriter
+  /**
+   * The scan worker the app runs: the built out/main/scan-worker.js when `npm run build` has
+   * run (npm install does), else the TypeScript source, type-stripped at every start (slower).
+   */
+  static readonly workerPath: string | undefined = RetraceSide.builtWorker()
+
+  private static builtWorker(): string | undefined {
+    const built = join(__dirname, '..', '..', 'out', 'main', 'scan-worker.js')
+    return existsSync(built) ? built : undefined
+  }
 
   private constructor(
     readonly runtime: Runtime,
@@ -37,12 +49,12 @@ export class RetraceSide {
 
   /** The scan before a turn (the first one of a workspace is its first capture). */
   async begin(): Promise<number> {
-    return (await this.capture.begin(this.workspaceId)).files.size
+    return (await this.capture.begin(this.workspaceId, this.controls())).files.size
   }
 
   /** The scan after a turn: journals the changes. Returns how many it journaled. Only `TurnCapture.end` runs here, so only it is timed. */
   async end(turn: number): Promise<number> {
-    const { changes } = await this.capture.end(this.workspaceId, { sessionRowId: this.sessionRowId(), turn })
+    const { changes } = await this.capture.end(this.workspaceId, { sessionRowId: this.sessionRowId(), turn }, this.controls())
     return changes.length
   }
 
@@ -53,6 +65,10 @@ export class RetraceSide {
       throw new Error(`rewind of turn ${turn} skipped ${result.skipped.length} and refused ${result.refused.length} files: ${[...result.skipped, ...result.refused].slice(0, 3).map((item) => item.conflict ?? item.refused).join('; ')}`)
     }
     return result.steps.length
+  }
+
+  private controls() {
+    return RetraceSide.workerPath ? { workerPath: RetraceSide.workerPath } : {}
   }
 
   /** Fold the WAL into the database file, so its size on disk is the store's real size. */

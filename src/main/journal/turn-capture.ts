@@ -8,7 +8,7 @@ import { loadFileStates } from './scan/file-states'
 import { scanWorkspace, type ScanOptions } from './scan/scan'
 import type { ScannedFile, ScanResult } from './scan/types'
 
-type ScanControls = Pick<ScanOptions, 'limits' | 'signal' | 'onProgress'>
+type ScanControls = Pick<ScanOptions, 'limits' | 'signal' | 'onProgress' | 'workerPath'>
 
 const versionOf = (file: ScannedFile | undefined): FileVersion | null =>
   file ? { kind: file.kind, hash: file.hash, size: file.size, mode: file.mode } : null
