@@ -55,8 +55,8 @@ export function inlineCompressionLine(estimate: InlineEstimate, sizes: StorageSi
   const projected = (compressed: number): string => formatBytes(sizes.retrace.bytes - estimate.rawBytes + compressed)
   const share = (compressed: number): string => `${((compressed / estimate.rawBytes) * 100).toFixed(0)}%`
   return (
-    `Diagnosis, storage: ${formatCount(estimate.blobs)} blobs ≤ 256 KB are stored uncompressed in SQLite (${formatBytes(estimate.rawBytes)}). ` +
-    `gzip level 1 makes them ${formatBytes(estimate.level1Bytes)} (${share(estimate.level1Bytes)}, ${formatDuration(estimate.level1Ms)} of CPU), the store about ${projected(estimate.level1Bytes)}; ` +
+    `Diagnosis, storage: ${formatCount(estimate.blobs)} blobs ≤ 256 KB take ${formatBytes(estimate.rawBytes)} in SQLite as stored (deflated where that saves a tenth). ` +
+    `Gzipping the stored bytes again: level 1 makes them ${formatBytes(estimate.level1Bytes)} (${share(estimate.level1Bytes)}, ${formatDuration(estimate.level1Ms)} of CPU), the store about ${projected(estimate.level1Bytes)}; ` +
     `level 6: ${formatBytes(estimate.level6Bytes)} (${share(estimate.level6Bytes)}, ${formatDuration(estimate.level6Ms)}), the store about ${projected(estimate.level6Bytes)}; ` +
     `shadow .git: ${formatBytes(sizes.gitLoose.bytes)} loose.`
   )
