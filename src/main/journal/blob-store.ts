@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
+import { isProcessAlive, ownerOfTempName } from './process-owner'
 
 /**
  * Content up to this size is kept inside SQLite: thousands of small files then cost one
@@ -208,11 +209,17 @@ export class BlobStore {
     }
   }
 
-  /** Remove temp files left by an interrupted write (nothing is registered for them). */
+  /**
+   * Remove temp files left by an interrupted write (nothing is registered for them) — only
+   * those whose writing process is gone: a live one may still be finishing them.
+   */
   cleanTemp(): number {
-    const names = readdirSync(this.tempDir)
-    for (const name of names) rmSync(join(this.tempDir, name), { force: true })
-    return names.length
+    const stale = readdirSync(this.tempDir).filter((name) => {
+      const owner = ownerOfTempName(name)
+      return owner === null || !isProcessAlive(owner)
+    })
+    for (const name of stale) rmSync(join(this.tempDir, name), { force: true })
+    return stale.length
   }
 
   /**
@@ -246,7 +253,7 @@ export class BlobStore {
   }
 
   private tempPath(): string {
-    return join(this.tempDir, `${randomBytes(8).toString('hex')}.tmp`)
+    return join(this.tempDir, `${process.pid}-${randomBytes(8).toString('hex')}.tmp`)
   }
 
   private commitFile(temp: string, hash: string): void {

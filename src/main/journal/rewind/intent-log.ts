@@ -15,6 +15,8 @@ export interface Intent {
   rewindId: string
   root: string
   steps: Step[]
+  /** The process applying the rewind: while it lives, nobody else may recover this intent. */
+  pid?: number
   /** A branch session created in the same intent (fork with files): removed if the files are rolled back. */
   forkSessionUid?: string
 }
@@ -39,6 +41,7 @@ export function writeIntent(dataDir: string, intent: Intent): void {
   mkdirSync(dir, { recursive: true })
   const stored = {
     ...intent,
+    pid: process.pid,
     steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
   }
   writeDurably(join(dir, `${intent.rewindId}.json`), Buffer.from(JSON.stringify(stored)))

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs'
 import type { BlobStore } from '../blob-store'
 import type { FsOps } from '../workspace-fs'
 import { TEMP_PREFIX, WorkspaceFs } from '../workspace-fs'
+import { isProcessAlive } from '../process-owner'
 import { openIntents, removeIntent, type Intent } from './intent-log'
 import { revertStep } from './steps'
 
@@ -12,7 +13,7 @@ export interface RecoveryReport {
 }
 
 /**
- * Start-up: every rewind whose intent log is still open was interrupted. Put each of its
+ * Start-up: every rewind whose intent log is still open, and whose process is gone, was interrupted. Put each of its
  * files back to the state before the rewind (steps are reverted only where the disk shows
  * their result, so this is safe whatever point the rewind reached) and sweep its temp files.
  */
@@ -20,6 +21,8 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
   const { intents, unreadable } = openIntents(dataDir)
   const report: RecoveryReport = { rolledBack: [], failed: [], unreadable }
   for (const intent of intents) {
+    // Still being applied by a live process (the app, a server, another command): not ours to touch.
+    if (intent.pid !== undefined && isProcessAlive(intent.pid)) continue
     try {
       await revertIntent(intent, blobs, ops)
       markRolledBack(intent)

@@ -283,7 +283,7 @@ async function readFile(rel: Buffer, key: string): Promise<WireFile | null> {
       }
       const startedMs = Date.now()
       const inline = size <= input.inlineMaxBytes
-      if (!inline) temp = join(input.tempDir, `scan-${randomBytes(8).toString('hex')}.tmp`)
+      if (!inline) temp = join(input.tempDir, `${process.pid}-scan-${randomBytes(8).toString('hex')}.tmp`) // <pid>-: see process-owner.ts
       const { length, hash } = temp ? await readLarge(fd, temp) : readInline(fd, size)
       const stable = length === size && sameStat(before, fstatSync(fd, { bigint: true }))
       if (!stable && attempt < READ_ATTEMPTS) continue
