@@ -6,18 +6,13 @@
  * cheap to structured-clone), the same encoding as `PathKey`.
  */
 
-export type WireKind = 'file' | 'symlink'
+import type { ScannedFile } from './types'
 
-/** One row of the previous scan, as the worker compares it with `lstat`. */
-export interface CacheEntry {
+export type WireKind = ScannedFile['kind']
+
+/** One row of the previous scan, as the worker compares it with `lstat`: a ScannedFile keyed by its path bytes. */
+export interface CacheEntry extends Omit<ScannedFile, 'path'> {
   key: string
-  kind: WireKind
-  size: number
-  mode: number
-  hash: string
-  mtimeNs: bigint
-  ctimeNs: bigint
-  ino: bigint
 }
 
 /** `workerData` of the scan worker. */
