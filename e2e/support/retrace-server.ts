@@ -10,6 +10,8 @@ export interface RunningServer {
   origin: string
   token: string
   dataDir: string
+  /** Everything the server printed so far (stdout and stderr), for failure messages. */
+  output(): string
   /** Ctrl+C, as a user would stop it; resolves to the exit code. */
   stop(): Promise<number | null>
 }
@@ -18,13 +20,20 @@ export interface RunningServer {
  * Start the real CLI, `retrace serve`, on a fresh data folder, exactly as a user would, and
  * wait for the line that prints its URL.
  */
-export async function startRetraceServer(args: string[] = ['--demo']): Promise<RunningServer> {
+export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'retrace-e2e-'))
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, RETRACE_HOME: '' },
+    // The importers must never read the histories of whoever runs the tests.
+    env: { ...process.env, RETRACE_HOME: '', CLAUDE_CONFIG_DIR: join(dataDir, 'no-claude'), CODEX_HOME: join(dataDir, 'no-codex'), ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
+  let output = ''
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
   const url = await waitForUrl(child)
   const parsed = new URL(url)
   return {
@@ -32,6 +41,7 @@ export async function startRetraceServer(args: string[] = ['--demo']): Promise<R
     origin: parsed.origin,
     token: parsed.searchParams.get('token') ?? '',
     dataDir,
+    output: () => output,
     async stop() {
       let code = child.exitCode
       if (code === null) {

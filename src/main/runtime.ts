@@ -6,6 +6,7 @@ import { openStore } from './store/store'
 import { maxDepthFromEnv, Recorder } from './transcripts/recorder'
 import { FileJournal } from './journal/file-journal'
 import { RewindService } from './journal/rewind/rewind-service'
+import { ImportService } from './sources/import-service'
 import type { RecoveryReport } from './journal/rewind/recover'
 
 export interface Runtime extends ServiceContext {
@@ -19,18 +20,31 @@ export interface Runtime extends ServiceContext {
  * Wire the store, recorder, change feed and services for one data folder. Each binding
  * (Electron, web server, CLI) makes one runtime; tests make one per temporary folder.
  */
-export function createRuntime(options: { dataDir: string; host: Host; version: string }): Runtime {
+export function createRuntime(options: {
+  dataDir: string
+  host: Host
+  version: string
+  /** Where the importers look for agent histories (CLAUDE_CONFIG_DIR, CODEX_HOME, HOME). */
+  env?: NodeJS.ProcessEnv
+  /** Follow opened workspaces' agent histories live (the app and `serve`; not one-shot CLI commands). */
+  followImports?: boolean
+}): Runtime {
   const store = openStore(options.dataDir)
   const feed = new ChangeFeed()
   const journal = new FileJournal(store)
   const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv(), journal)
   const rewinds = new RewindService(store, journal)
+  const imports = new ImportService({ store, recorder, journal, feed }, options.env ?? process.env, options.followImports ?? true)
   // Before any rewind can start: finish (roll back) rewinds a crash interrupted, and drop
   // half-written blob temp files.
   journal.blobs.cleanTemp()
   const recovery = rewinds.recover()
   const ready = recovery.then(() => undefined)
   ready.catch(() => undefined) // surfaced to the first rewind call that awaits it, not as an unhandled rejection
-  const ctx: ServiceContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, ready }
-  return { ...ctx, recovery, handlers: createHandlers(ctx), close: () => store.close() }
+  const ctx: ServiceContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
+  const close = () => {
+    imports.close()
+    store.close()
+  }
+  return { ...ctx, recovery, handlers: createHandlers(ctx), close }
 }

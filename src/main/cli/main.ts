@@ -6,6 +6,7 @@ import { APP_VERSION } from '../version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
 import { checkpointCommand, readHookInput } from './checkpoint-command'
+import { importCommand, parseSource } from './import-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
@@ -31,6 +32,11 @@ Usage:
   retrace checkpoint begin|end --workspace PATH --session ID
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
+
+  retrace import [WORKSPACE | --all] [--source claude-code|codex] [--json]
+                                             import Claude Code and Codex CLI sessions (only what is new);
+                                             WORKSPACE defaults to the current folder, --all takes every
+                                             session found, into a workspace per recorded folder
 
   retrace gc                                  delete file snapshots nothing refers to any more
 
@@ -61,6 +67,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         'with-files': { type: 'boolean', default: false },
         mode: { type: 'string' },
         session: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        source: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -70,7 +78,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     if (values.help || !command || command === 'help') return print(io, USAGE)
 
     const dataDir = resolveDataDir({ flag: values['data-dir'], env })
-    const open = () => (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION }))
+    const open = (follow = false) => (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow }))
     const argument = (name: string) => {
       const value = rest.join(' ').trim()
       if (!value) throw new UsageError(`Missing <${name}>. Run \`retrace help\` for usage.`)
@@ -80,9 +88,12 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     switch (command) {
       case 'serve': {
         const port = parsePort(values.port)
-        const live = open()
+        const live = open(true)
+        // Listen before the URL is printed: whoever reads it may press Ctrl+C at once, and an
+        // interrupt with no listener yet would kill the process without a clean shutdown.
+        const interrupted = waitForInterrupt()
         const stop = await serveCommand(live, cliCaller(live), { demo: values.demo, port, io })
-        await waitForInterrupt()
+        await interrupted
         await stop()
         return 0
       }
@@ -122,6 +133,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'checkpoint': {
         const hook = values.workspace && values.session ? {} : await readHookInput()
         await checkpointCommand(open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
+        return 0
+      }
+      case 'import': {
+        const source = parseSource(values.source)
+        await importCommand(open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, json: values.json, io })
         return 0
       }
       case 'gc': {

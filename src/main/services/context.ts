@@ -2,6 +2,7 @@ import type { ChangeFeed } from '../events/change-feed'
 import type { FileJournal } from '../journal/file-journal'
 import type { RewindService } from '../journal/rewind/rewind-service'
 import type { Store } from '../store/store'
+import type { ImportService } from '../sources/import-service'
 import type { Recorder } from '../transcripts/recorder'
 
 /** What the binding hosting the services can do beyond plain Node. */
@@ -20,6 +21,8 @@ export interface ServiceContext {
   version: string
   journal: FileJournal
   rewinds: RewindService
+  /** Imports of foreign agent histories (Claude Code, Codex CLI), and live following. */
+  imports: ImportService
   /** Resolves once start-up recovery (interrupted rewinds, blob temp files) has run. */
   ready: Promise<void>
 }

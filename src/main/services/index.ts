@@ -2,6 +2,7 @@ import type { Handlers } from '../rpc/dispatcher'
 import { appService } from './app-service'
 import type { ServiceContext } from './context'
 import { branchingHandlers } from './branching-handlers'
+import { importHandlers } from './import-handlers'
 import { journalService } from './journal-service'
 import { rewindHandlers } from './rewind-handlers'
 import { sessionService } from './session-service'
@@ -15,6 +16,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ...sessionService(ctx),
     ...journalService(ctx),
     ...rewindHandlers(ctx),
-    ...branchingHandlers(ctx)
+    ...branchingHandlers(ctx),
+    ...importHandlers(ctx)
   }
 }

@@ -2,6 +2,7 @@ import { RetraceError, type WorkspaceSummary } from '../../shared/contract'
 import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import type { Handlers } from '../rpc/dispatcher'
 import type { ServiceContext } from './context'
+import { followWorkspace } from './import-handlers'
 import { folderName, listSubfolders, resolveReadableFolder } from './folder-access'
 
 type WorkspaceHandlers = Pick<
@@ -22,6 +23,7 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
 
     'workspaces.open': ({ path }) => {
       const id = openWorkspace(ctx, path)
+      followWorkspace(ctx, id)
       return requireWorkspace(id)
     },
 
@@ -34,6 +36,7 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
       requireWorkspace(workspaceId)
       store.workspaces.touch(workspaceId)
       ctx.feed.changed(['workspaces'], { workspaceId })
+      if (!requireWorkspace(workspaceId).isDemo) followWorkspace(ctx, workspaceId)
       return requireWorkspace(workspaceId)
     },
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MessageRoleSchema, SessionKindSchema, SourceIdSchema, UsageSchema } from '../../shared/contract'
+import { MessageRoleSchema, SessionKindSchema, SourceIdSchema, SourceRefSchema, UsageSchema } from '../../shared/contract'
 
 /** A message as a recorder client hands it over. */
 export const AppendMessageSchema = z
@@ -12,7 +12,15 @@ export const AppendMessageSchema = z
     isError: z.boolean().optional(),
     model: z.string().max(200).optional(),
     usage: UsageSchema.partial().optional(),
-    createdAt: z.number().int().nonnegative().optional()
+    createdAt: z.number().int().nonnegative().optional(),
+    /** Importers: where the message came from, and the source's own id for it. */
+    sourceRef: SourceRefSchema.optional(),
+    sourceUid: z.string().min(1).max(200).optional(),
+    /** Images and documents kept beside the text (base64 data, or null when only referred to). */
+    attachments: z
+      .array(z.object({ mediaType: z.string().min(1).max(200), name: z.string().max(500).optional(), data: z.base64().nullable() }).strict())
+      .max(100)
+      .optional()
   })
   .strict()
   .refine((m) => m.role !== 'tool_call' || m.toolName !== undefined, { message: 'a tool_call needs a toolName' })

@@ -204,7 +204,7 @@ export class Recorder {
     if (checkpoint) return checkpoint
     if (turn === session.turnCount && turn > 0) {
       // The open last turn has no checkpoint yet; its start is still known.
-      return { turn, messagesBefore: this.turnStart(session, turn), invalidated: false, createdAt: this.now() }
+      return { turn, messagesBefore: this.turnStart(session, turn), invalidated: false, uncapturedCommands: 0, createdAt: this.now() }
     }
     throw new RetraceError('NOT_FOUND', `Session "${session.title}" has no turn ${turn} (it has ${session.turnCount}).`)
   }

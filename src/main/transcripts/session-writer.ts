@@ -74,7 +74,7 @@ export class SessionWriter {
           }
         : null
       const seq = this.state.nextSeq
-      this.store.messages.insert({
+      const messageId = this.store.messages.insert({
         sessionRowId: this.state.rowId,
         seq,
         turn: this.state.turn,
@@ -86,8 +86,13 @@ export class SessionWriter {
         isError: message.isError ?? false,
         model: message.model ?? null,
         usage,
-        createdAt: message.createdAt ?? this.now()
+        createdAt: message.createdAt ?? this.now(),
+        sourceRef: message.sourceRef ?? null,
+        sourceUid: message.sourceUid ?? null
       })
+      for (const attachment of message.attachments ?? []) {
+        this.store.messages.addAttachment(messageId, { ...attachment, data: attachment.data === null ? null : Buffer.from(attachment.data, 'base64') })
+      }
       this.state.nextSeq += 1
       if (usage) this.addUsage(usage)
       if (message.model) this.model = message.model
@@ -99,6 +104,19 @@ export class SessionWriter {
       this.saveProgress(this.state.lastActivityAt)
       this.recorder.announce(this.state.workspaceId, this.state.uid)
       return seq
+    })
+  }
+
+  /**
+   * Usage reported after the message it belongs to (Codex `token_count`): added to the latest
+   * assistant message, or only to the session's totals when there is none yet.
+   */
+  addLateUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }): void {
+    this.store.transaction(() => {
+      const latest = this.store.messages.latestOfRole(this.state.rowId, 'assistant')
+      if (latest !== undefined) this.store.messages.addUsage(latest, usage)
+      this.addUsage({ ...usage, costUsd: null })
+      this.saveProgress(this.state.lastActivityAt)
     })
   }
 
@@ -156,7 +174,7 @@ export class SessionWriter {
     const createdAt = this.state.lastActivityAt
     this.store.checkpoints.create({ sessionRowId: this.state.rowId, turn: this.state.turn, messagesBefore: this.state.turnStartSeq, createdAt })
     this.state.turnOpen = false
-    return { turn: this.state.turn, messagesBefore: this.state.turnStartSeq, invalidated: false, createdAt }
+    return { turn: this.state.turn, messagesBefore: this.state.turnStartSeq, invalidated: false, uncapturedCommands: 0, createdAt }
   }
 
   private addUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }): void {

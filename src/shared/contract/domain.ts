@@ -81,6 +81,8 @@ export const CheckpointSchema = z.object({
   /** How many display messages precede the turn: the transcript prefix a fork or rewind keeps. */
   messagesBefore: z.number().int().nonnegative(),
   invalidated: z.boolean(),
+  /** Shell commands the turn ran whose file changes no workspace scan saw (imported sessions). */
+  uncapturedCommands: z.number().int().nonnegative(),
   createdAt: Timestamp
 })
 export type Checkpoint = z.infer<typeof CheckpointSchema>

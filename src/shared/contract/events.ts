@@ -14,6 +14,8 @@ export const events = {
   }),
   /** A rewind (or undo) is running: `done` of `total` file operations. */
   'rewind.progress': z.object({ sessionId: SessionIdSchema.nullable(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), path: z.string() }),
+  /** A workspace's agent histories are being imported: `done` of `total` files. */
+  'import.progress': z.object({ workspaceId: WorkspaceIdSchema, done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), file: z.string() }),
   /** A workspace was opened from outside the renderer (application menu, second instance). */
   'workspace.opened': z.object({ workspaceId: WorkspaceIdSchema })
 } as const

@@ -11,6 +11,7 @@ import {
   WorkspaceIdSchema,
   WorkspaceSummarySchema
 } from './domain'
+import { ImportReportSchema } from './imports'
 import { journalMethods } from './methods-journal'
 
 /** A method of the contract: its input and output schemas. The doc comment sits on its key. */
@@ -131,6 +132,15 @@ export const methods = {
       })
       .strict(),
     z.object({ items: z.array(SearchHitSchema), nextCursor: Cursor.nullable() })
+  ),
+
+  /**
+   * Import the workspace's agent histories (Claude Code, Codex CLI) now: only what was added
+   * since the last import. Opening a workspace does this by itself and then follows it live.
+   */
+  'imports.run': method(
+    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex'])).min(1).optional() }).strict(),
+    ImportReportSchema
   ),
 
   ...journalMethods

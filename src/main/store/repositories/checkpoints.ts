@@ -5,6 +5,7 @@ interface CheckpointRow {
   turn: number
   messages_before: number
   invalidated: number
+  uncaptured_commands: number
   created_at: number
 }
 
@@ -13,16 +14,18 @@ export class CheckpointRepository {
   private readonly insertStmt
   private readonly listStmt
   private readonly copyStmt
+  private readonly uncapturedStmt
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO checkpoints (session_id, turn, messages_before, created_at) VALUES (@sessionRowId, @turn, @messagesBefore, @createdAt)
        ON CONFLICT (session_id, turn) DO NOTHING`
     )
-    this.listStmt = db.prepare('SELECT turn, messages_before, invalidated, created_at FROM checkpoints WHERE session_id = ? ORDER BY turn')
+    this.uncapturedStmt = db.prepare('UPDATE checkpoints SET uncaptured_commands = uncaptured_commands + ? WHERE session_id = ? AND turn = ?')
+    this.listStmt = db.prepare('SELECT turn, messages_before, invalidated, uncaptured_commands, created_at FROM checkpoints WHERE session_id = ? ORDER BY turn')
     this.copyStmt = db.prepare(
-      `INSERT INTO checkpoints (session_id, turn, messages_before, journal_scope_id, invalidated, created_at)
-       SELECT @to, turn, messages_before, journal_scope_id, invalidated, created_at FROM checkpoints
+      `INSERT INTO checkpoints (session_id, turn, messages_before, journal_scope_id, invalidated, uncaptured_commands, created_at)
+       SELECT @to, turn, messages_before, journal_scope_id, invalidated, uncaptured_commands, created_at FROM checkpoints
        WHERE session_id = @from AND turn < @beforeTurn`
     )
   }
@@ -36,8 +39,14 @@ export class CheckpointRepository {
       turn: row.turn,
       messagesBefore: row.messages_before,
       invalidated: row.invalidated === 1,
+      uncapturedCommands: row.uncaptured_commands,
       createdAt: row.created_at
     }))
+  }
+
+  /** Count shell commands whose changes went unseen; false when the turn has no checkpoint yet. */
+  addUncaptured(sessionRowId: number, turn: number, commands: number): boolean {
+    return this.uncapturedStmt.run(commands, sessionRowId, turn).changes > 0
   }
 
   /** A fork keeps the checkpoints of the turns it copied. */

@@ -18,6 +18,15 @@ export interface NewMessage {
   usage?: Usage | null
   createdAt?: number | null
   sourceRef?: SourceRef | null
+  /** The source's own id of the message (an importer's de-duplication key). */
+  sourceUid?: string | null
+}
+
+/** An image or document a message carried, stored beside its text. */
+export interface NewAttachment {
+  mediaType: string
+  name?: string | null
+  data: Buffer | null
 }
 
 /** Which transcript to read: the display one, or the context one from its start seq. */
@@ -95,23 +104,37 @@ export class MessageRepository {
   private readonly searchWorkspaceStmt
   private readonly copyPrefixStmt
   private readonly rowsFromStmt
+  private readonly bySourceUidStmt
+  private readonly attachmentStmt
+  private readonly addUsageStmt
+  private readonly latestOfRoleStmt
+  private readonly byToolCallStmt
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
-         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref)
+         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid)
        VALUES (@sessionRowId, @seq, @turn, @role, @content, @toolName, @toolCallId, @toolInput, @isError, @inContext,
-         @model, @inputTokens, @outputTokens, @cacheReadTokens, @cacheWriteTokens, @costUsd, @createdAt, @sourceRef)`
+         @model, @inputTokens, @outputTokens, @cacheReadTokens, @cacheWriteTokens, @costUsd, @createdAt, @sourceRef, @sourceUid)`
     )
     this.countContextStmt = db.prepare(`SELECT count(*) AS n FROM messages WHERE session_id = @session ${CONTEXT_FILTER}`)
     this.searchAllStmt = db.prepare(searchSql(false))
     this.searchWorkspaceStmt = db.prepare(searchSql(true))
     this.rowsFromStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`)
+    this.bySourceUidStmt = db.prepare('SELECT id, seq, turn FROM messages WHERE session_id = ? AND source_uid = ? ORDER BY seq LIMIT 1')
+    this.attachmentStmt = db.prepare('INSERT INTO message_attachments (message_id, media_type, name, data) VALUES (?, ?, ?, ?)')
+    this.byToolCallStmt = db.prepare("SELECT seq FROM messages WHERE session_id = ? AND tool_call_id = ? AND role = 'tool_call' ORDER BY seq LIMIT 1")
+    this.latestOfRoleStmt = db.prepare('SELECT id FROM messages WHERE session_id = ? AND role = ? ORDER BY seq DESC LIMIT 1')
+    this.addUsageStmt = db.prepare(
+      `UPDATE messages SET input_tokens = coalesce(input_tokens, 0) + @inputTokens, output_tokens = coalesce(output_tokens, 0) + @outputTokens,
+         cache_read_tokens = coalesce(cache_read_tokens, 0) + @cacheReadTokens, cache_write_tokens = coalesce(cache_write_tokens, 0) + @cacheWriteTokens
+       WHERE id = @id`
+    )
     this.copyPrefixStmt = db.prepare(
       `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
-         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref)
+         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid)
        SELECT @to, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
-         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref
+         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid
        FROM messages WHERE session_id = @from AND seq < @beforeSeq ORDER BY seq`
     )
   }
@@ -136,9 +159,33 @@ export class MessageRepository {
       cacheWriteTokens: usage?.cacheWriteTokens ?? null,
       costUsd: usage?.costUsd ?? null,
       createdAt: message.createdAt ?? null,
-      sourceRef: message.sourceRef ? JSON.stringify(message.sourceRef) : null
+      sourceRef: message.sourceRef ? JSON.stringify(message.sourceRef) : null,
+      sourceUid: message.sourceUid ?? null
     })
     return Number(result.lastInsertRowid)
+  }
+
+  /** The first message of a session with this source id (an imported line's uuid), if any. */
+  bySourceUid(sessionRowId: number, sourceUid: string): { id: number; seq: number; turn: number } | undefined {
+    return this.bySourceUidStmt.get(sessionRowId, sourceUid) as { id: number; seq: number; turn: number } | undefined
+  }
+
+  /** The seq of the tool call with this id (where a sub-agent it started branches off). */
+  seqOfToolCall(sessionRowId: number, toolCallId: string): number | undefined {
+    return (this.byToolCallStmt.get(sessionRowId, toolCallId) as { seq: number } | undefined)?.seq
+  }
+
+  latestOfRole(sessionRowId: number, role: MessageRole): number | undefined {
+    return (this.latestOfRoleStmt.get(sessionRowId, role) as { id: number } | undefined)?.id
+  }
+
+  addAttachment(messageId: number, attachment: NewAttachment): void {
+    this.attachmentStmt.run(messageId, attachment.mediaType, attachment.name ?? null, attachment.data)
+  }
+
+  /** Usage reported after its message was written (Codex `token_count` lines). */
+  addUsage(messageId: number, usage: Omit<Usage, 'costUsd'>): void {
+    this.addUsageStmt.run({ id: messageId, ...usage })
   }
 
   /** Stored rows of a session from `fromSeq` on, in order (for merges, which re-append them). */

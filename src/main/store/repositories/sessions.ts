@@ -95,6 +95,10 @@ export class SessionRepository {
   private readonly contextStartStmt
   private readonly statusStmt
   private readonly titleStmt
+  private readonly bySourceIdStmt
+  private readonly linkStmt
+  private readonly latestOfSourceStmt
+  private readonly deleteStmt
   private readonly listStatements = new Map<string, ReturnType<Db['prepare']>>()
 
   constructor(private readonly db: Db) {
@@ -117,6 +121,12 @@ export class SessionRepository {
     this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
     this.statusStmt = db.prepare('UPDATE sessions SET status = ? WHERE id = ?')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
+    this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
+    this.linkStmt = db.prepare('UPDATE sessions SET parent_id = @parentRowId, fork_seq = @forkSeq, depth = @depth WHERE id = @rowId')
+    this.latestOfSourceStmt = db.prepare(
+      'SELECT uid FROM sessions WHERE workspace_id = ? AND source = ? AND kind = ? AND id != ? AND created_at <= ? ORDER BY updated_at DESC, id DESC LIMIT 1'
+    )
+    this.deleteStmt = db.prepare('DELETE FROM sessions WHERE id = ?')
   }
 
   insert(session: NewSession): number {
@@ -142,6 +152,27 @@ export class SessionRepository {
     const session = this.get(uid)
     if (!session) throw new RetraceError('NOT_FOUND', `No session with id ${uid}. It may have been removed; reload the session list.`)
     return session
+  }
+
+  /** A session by its id in its source (an imported file's session, a hook's session id). */
+  bySourceId(workspaceId: number, source: string, sourceSessionId: string): SessionRecord | undefined {
+    const row = this.bySourceIdStmt.get(workspaceId, source, sourceSessionId) as SessionRow | undefined
+    return row && toRecord(row)
+  }
+
+  /** Attach a session to its parent once the link is known (an imported sub-agent). */
+  link(rowId: number, link: { parentRowId: number; forkSeq: number | null; depth: number }): void {
+    this.linkStmt.run({ rowId, ...link })
+  }
+
+  /** The most recently active other session of a source and kind, created no later than `before`. */
+  latestOfSource(workspaceId: number, source: string, kind: SessionKind, exceptRowId: number, before: number): string | undefined {
+    return (this.latestOfSourceStmt.get(workspaceId, source, kind, exceptRowId, before) as { uid: string } | undefined)?.uid
+  }
+
+  /** Remove a session (its messages, checkpoints and attachments go with it). */
+  delete(rowId: number): void {
+    this.deleteStmt.run(rowId)
   }
 
   /** The title and kind of a session by row id (for tree links). */

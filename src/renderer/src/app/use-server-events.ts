@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { onConnectionChange, onEvent } from '../api/client'
 import type { ConnectionState } from '../api/transport'
@@ -18,7 +18,7 @@ export function useServerEvents(): ConnectionState {
   useEffect(() => {
     const stopEvents = onEvent((event) => {
       if (event.name === 'data.changed') {
-        for (const queryKey of keysToInvalidate(event.payload)) void queryClient.invalidateQueries({ queryKey })
+        for (const queryKey of keysToInvalidate(event.payload)) void refresh(queryClient, queryKey)
       } else if (event.name === 'workspace.opened') {
         useUiStore.getState().openWorkspace(event.payload.workspaceId)
       }
@@ -40,4 +40,16 @@ export function useServerEvents(): ConnectionState {
   }, [queryClient])
 
   return connection
+}
+
+/**
+ * Invalidate (and refetch what is on screen). A query whose *first* fetch is still in flight
+ * needs more: TanStack Query would join that request rather than start another, and the
+ * request may have been answered before the change, leaving old data that, with
+ * `staleTime: Infinity`, nothing would ever refresh. Cancel such fetches so a new one starts.
+ */
+async function refresh(queryClient: QueryClient, queryKey: QueryKey): Promise<void> {
+  const firstFetches = queryClient.getQueryCache().findAll({ queryKey, predicate: (query) => query.state.fetchStatus === 'fetching' && query.state.data === undefined })
+  for (const query of firstFetches) await queryClient.cancelQueries({ queryKey: query.queryKey, exact: true })
+  await queryClient.invalidateQueries({ queryKey })
 }

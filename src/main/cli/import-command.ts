@@ -1,0 +1,57 @@
+import { RetraceError } from '../../shared/contract'
+import type { Runtime } from '../runtime'
+import { openWorkspace } from '../services/workspace-service'
+import type { SourceName } from '../sources/adapter'
+import type { ImportReport } from '../sources/record-writer'
+import { SOURCE_NAMES } from '../sources/registry'
+import type { Output } from './commands'
+
+export function parseSource(value: string | undefined): SourceName | undefined {
+  if (value === undefined) return undefined
+  const known = SOURCE_NAMES.find((name) => name === value)
+  if (!known) throw new RetraceError('VALIDATION', `--source must be ${SOURCE_NAMES.join(' or ')}, not "${value}".`)
+  return known
+}
+
+/**
+ * `retrace import [WORKSPACE | --all] [--source …] [--json]`: bring in the agents' sessions.
+ * Only bytes added since the last import are read, so running it twice adds nothing.
+ */
+export async function importCommand(
+  runtime: Runtime,
+  options: { workspace: string | undefined; all: boolean; source: SourceName | undefined; json: boolean; io: Output }
+): Promise<void> {
+  const sources = options.source ? [options.source] : undefined
+  const progress = options.json ? undefined : progressPrinter(options.io)
+  const common = { ...(sources ? { sources } : {}), ...(progress ? { onProgress: progress } : {}) }
+  if (options.all) {
+    if (options.workspace) throw new RetraceError('VALIDATION', 'Give a workspace folder or --all, not both.')
+    const report = await runtime.imports.importAll(common)
+    if (options.json) return options.io.out(JSON.stringify(report, null, 2))
+    options.io.out(`${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} found.`)
+    return printReport(options.io, report)
+  }
+  const workspaceId = openWorkspace(runtime, options.workspace ?? process.cwd())
+  const report = await runtime.imports.importWorkspace(workspaceId, common)
+  const workspace = runtime.store.workspaces.get(workspaceId)
+  if (options.json) return options.io.out(JSON.stringify({ workspace, ...report }, null, 2))
+  options.io.out(`${workspace?.path ?? ''}`)
+  printReport(options.io, report)
+}
+
+function printReport(io: Output, report: ImportReport): void {
+  io.out(
+    `${report.files} file${report.files === 1 ? '' : 's'} read: ${report.sessions} new session${report.sessions === 1 ? '' : 's'}, ` +
+      `${report.messages} messages, ${report.toolCalls} tool calls, ${report.fileChanges} file changes.`
+  )
+  if (report.skipped.length === 0) return
+  io.out(`${report.skipped.length} line${report.skipped.length === 1 ? '' : 's'} skipped (--json lists them all):`)
+  for (const line of report.skipped.slice(0, 10)) io.out(`  ${line.file}:${line.offset}  ${line.reason}`)
+}
+
+/** One line to stderr per file, only when there are several (a quick re-import stays quiet). */
+function progressPrinter(io: Output): (progress: { done: number; total: number; file: string }) => void {
+  return ({ done, total, file }) => {
+    if (total > 1 && file) io.err(`[${done + 1}/${total}] ${file}`)
+  }
+}

@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import type { HistoryFile } from '../adapter'
+import { isWithin, listDir, readHeadObjects, stringField, walkFiles } from '../files'
+import { encodeProjectFolder } from './project-folder'
+
+const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
+const AGENT_FILE = /^agent-(.+)\.jsonl$/
+
+/** `CLAUDE_CONFIG_DIR` when set, else `~/.claude`. */
+export function claudeRoots(env: NodeJS.ProcessEnv): string[] {
+  const configured = env.CLAUDE_CONFIG_DIR?.trim()
+  return [configured ? configured : join(env.HOME ?? homedir(), '.claude')]
+}
+
+/**
+ * Every session file under `<root>/projects`: main sessions (`<uuid>.jsonl`), sub-agents beside
+ * them (`agent-<id>.jsonl`, older versions) and under `<uuid>/subagents/` (newer ones, workflows
+ * nested deeper). The cwd comes from the lines themselves, so a moved project is still found.
+ */
+export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
+  const files: HistoryFile[] = []
+  for (const root of roots) {
+    const projects = join(root, 'projects')
+    for (const project of await listDir(projects)) {
+      if (!project.isDirectory()) continue
+      const folder = join(projects, project.name)
+      for (const entry of await listDir(folder)) {
+        signal?.throwIfAborted()
+        const path = join(folder, entry.name)
+        const session = SESSION_FILE.exec(entry.name)
+        if (entry.isFile() && session?.[1]) {
+          files.push(await describe(root, path, session[1], 'main'))
+        } else if (entry.isFile() && AGENT_FILE.test(entry.name)) {
+          files.push(await describeLooseAgent(root, path))
+        } else if (entry.isDirectory() && SESSION_FILE.test(`${entry.name}.jsonl`)) {
+          for (const agentPath of await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)) {
+            files.push({ ...(await describe(root, agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl` })
+          }
+        }
+      }
+    }
+  }
+  return files
+}
+
+/**
+ * The files of one workspace: those whose recorded cwd is the workspace or inside it (so the
+ * sessions of a moved folder are found wherever Claude Code filed them), and those without a
+ * recorded cwd in the workspace's own project folder.
+ */
+export async function discoverClaudeWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
+  const all = await discoverClaudeFiles(roots, signal)
+  const folder = encodeProjectFolder(workspacePath)
+  const belongs = (file: HistoryFile) => (file.cwd !== null ? isWithin(file.cwd, workspacePath) : basename(dirname(file.path)) === folder)
+  const mainIds = new Set(all.filter((file) => file.role === 'main' && belongs(file)).map((file) => file.sessionId))
+  // A sub-agent belongs where its parent does, even if it recorded another cwd.
+  return all.filter((file) => (file.role === 'main' ? mainIds.has(file.sessionId) : mainIds.has(file.parentSessionId ?? '') || (file.cwd !== null && isWithin(file.cwd, workspacePath))))
+}
+
+async function describe(root: string, path: string, sessionId: string, role: HistoryFile['role']): Promise<HistoryFile> {
+  const head = await readHeadObjects(path).catch(() => [])
+  const cwd = head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null
+  const agentId = role === 'sub-agent' ? (head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)) : undefined
+  const forkedFrom = head.map((line) => line.forkedFrom as { sessionId?: unknown; messageUuid?: unknown } | undefined).find((value) => typeof value?.sessionId === 'string')
+  const startedAt = head.map((line) => Date.parse(stringField(line, 'timestamp') ?? '')).find((time) => !Number.isNaN(time))
+  return {
+    source: 'claude-code',
+    path,
+    sessionId: role === 'main' ? sessionId : `${sessionId}/agent-${agentId}`,
+    ...(role === 'main' && forkedFrom
+      ? { forkedFrom: { sessionId: forkedFrom.sessionId as string, messageUid: typeof forkedFrom.messageUuid === 'string' ? forkedFrom.messageUuid : null } }
+      : {}),
+    ...(startedAt !== undefined ? { startedAt } : {}),
+    role,
+    ...(role === 'sub-agent' ? { parentSessionId: sessionId, agentId } : {}),
+    cwd,
+    backupDir: backupDir(root, sessionId)
+  }
+}
+
+/** Older layout: `agent-<id>.jsonl` beside the sessions; its lines name the parent session. */
+async function describeLooseAgent(root: string, path: string): Promise<HistoryFile> {
+  const head = await readHeadObjects(path).catch(() => [])
+  const parent = head.map((line) => stringField(line, 'sessionId')).find(Boolean) ?? basename(dirname(path))
+  const agentId = head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)
+  return {
+    source: 'claude-code',
+    path,
+    sessionId: `${parent}/agent-${agentId}`,
+    role: 'sub-agent',
+    parentSessionId: parent,
+    agentId,
+    parentPath: join(dirname(path), `${parent}.jsonl`),
+    cwd: head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null,
+    backupDir: backupDir(root, parent)
+  }
+}
+
+function agentIdFromName(path: string): string {
+  return AGENT_FILE.exec(basename(path))?.[1] ?? basename(path)
+}
+
+function backupDir(root: string, sessionId: string): string | null {
+  const dir = join(root, 'file-history', sessionId)
+  return existsSync(dir) ? dir : null
+}

@@ -1,0 +1,451 @@
+import type { z } from 'zod'
+import type { CompactionRecord, LineParser, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
+import { classifyUserText, flattenBlocks, oneLine, stripAnsi, summarizeToolInput } from './content'
+import { deltaRecord, snapshotRecord } from './file-history'
+import {
+  AiTitleLineSchema,
+  AssistantLineSchema,
+  type Block,
+  CustomTitleLineSchema,
+  type LineBase,
+  LineBaseSchema,
+  SystemLineSchema,
+  SummaryLineSchema,
+  TextBlockSchema,
+  ThinkingBlockSchema,
+  ToolResultBlockSchema,
+  ToolUseBlockSchema,
+  UserLineSchema,
+  describeIssue
+} from './schema'
+import { ParserState } from './state'
+import { systemText } from './system'
+import { fileEditRecord, subAgentLinkRecord } from './tool-results'
+import { attributeUsage } from './usage'
+
+/**
+ * Claude Code history lines → source records (FORMATS.md §2.1). Pure: one line in, records out,
+ * never throws; what a resumed import needs is in `state()`.
+ *
+ * Line types read: `user`, `assistant`, `system`, `summary`, `custom-title`, `ai-title`,
+ * `file-history-snapshot`, `file-history-delta`, `pr-link` (a note).
+ *
+ * Deliberately ignored, producing no record (their uuid, when they have one, is remembered so
+ * that a message whose `parentUuid` names them gets the nearest message above instead):
+ * - `progress`: streaming snapshots of running tools and sub-agents, often megabytes; the
+ *   sub-agent transcripts they duplicate are read from the agents' own files.
+ * - `queue-operation`: prompts queued while the agent worked; the prompt itself arrives later
+ *   as a `user` line.
+ * - `last-prompt`, `permission-mode`, `mode`, `agent-name`, `agent-setting`, `agent-color`,
+ *   `worktree-state`, `fork-context-ref`, `relocated`, `frame-link`, `bridge-session`, `tag`:
+ *   UI and resume bookkeeping (the following conversation lines carry cwd and branch).
+ * - `attachment`: hook output, diagnostics and plan files injected into the context; none of it
+ *   is something the user or the agent said.
+ * - `system` subtypes `turn_duration`, `microcompact_boundary`, `compact_boundary` (its metadata
+ *   goes onto the compaction record of the summary line after it) and `stop_hook_summary`
+ *   unless a hook failed or stopped the agent.
+ * - `user` lines whose only content is empty text, and `local-command-stdout` with no output.
+ *
+ * Anything else (an unknown line type or system subtype without text, a line that is not JSON
+ * or lacks a field its type needs) gives a `skipped` record with the reason.
+ */
+export function createClaudeCodeParser(saved?: unknown): LineParser {
+  const state = new ParserState(saved)
+  return {
+    feed(line, offset) {
+      try {
+        return parseLine(state, line, offset)
+      } catch (error) {
+        // A bug here must not stop an import: report the line and go on.
+        return [{ kind: 'skipped', offset, reason: `parser error: ${error instanceof Error ? error.message : String(error)}` }]
+      }
+    },
+    state() {
+      return state.toJSON()
+    }
+  }
+}
+
+const IGNORED_TYPES: ReadonlySet<string> = new Set([
+  'progress',
+  'queue-operation',
+  'last-prompt',
+  'permission-mode',
+  'mode',
+  'agent-name',
+  'agent-setting',
+  'agent-color',
+  'worktree-state',
+  'fork-context-ref',
+  'relocated',
+  'frame-link',
+  'bridge-session',
+  'tag',
+  'attachment'
+])
+
+const IGNORED_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(['turn_duration', 'microcompact_boundary', 'compact_boundary'])
+
+/** Longest first-prompt title, in characters. */
+const TITLE_LENGTH = 80
+
+function parseLine(state: ParserState, line: string, offset: number): SourceRecord[] {
+  if (line.trim() === '') return []
+  let json: unknown
+  try {
+    json = JSON.parse(line)
+  } catch (error) {
+    return [{ kind: 'skipped', offset, reason: `invalid JSON: ${error instanceof Error ? error.message : String(error)}` }]
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    return [{ kind: 'skipped', offset, reason: 'not a JSON object' }]
+  }
+  const base = LineBaseSchema.safeParse(json)
+  if (!base.success) {
+    const type = (json as { type?: unknown }).type
+    return [{ kind: 'skipped', offset, reason: type === undefined ? 'line has no "type"' : `line "type" is not a string` }]
+  }
+  const current = new Line(state, base.data, json, offset)
+  switch (base.data.type) {
+    case 'user':
+      current.user()
+      break
+    case 'assistant':
+      current.assistant()
+      break
+    case 'system':
+      current.system()
+      break
+    case 'summary':
+      current.title(SummaryLineSchema.safeParse(json), 'summary', (data) => data.summary)
+      break
+    case 'custom-title':
+      current.title(CustomTitleLineSchema.safeParse(json), 'custom', (data) => data.customTitle)
+      break
+    case 'ai-title':
+      current.title(AiTitleLineSchema.safeParse(json), 'ai', (data) => data.aiTitle)
+      break
+    case 'file-history-snapshot':
+      current.records.push(snapshotRecord(json, offset))
+      break
+    case 'file-history-delta':
+      current.records.push(deltaRecord(json, offset))
+      break
+    case 'pr-link':
+      current.prLink()
+      break
+    default:
+      if (!IGNORED_TYPES.has(base.data.type)) current.skip(`unknown line type "${base.data.type}"`)
+  }
+  return current.finish()
+}
+
+type Parsed<T> = { success: true; data: T } | { success: false; error: z.ZodError }
+
+/** The records of one line, and what it changes in the parser's state. */
+class Line {
+  readonly records: SourceRecord[] = []
+  /** Message and compaction records made from this line (they carry uids). */
+  private uids: string[] = []
+  private metaRecord: SessionMetaRecord | null = null
+  private readonly parentUid: string | null
+  private readonly createdAt: number | undefined
+
+  constructor(
+    private readonly state: ParserState,
+    private readonly base: LineBase,
+    private readonly json: object,
+    private readonly offset: number
+  ) {
+    const parent = base.parentUuid ?? (base.type === 'system' ? base.logicalParentUuid : null) ?? null
+    this.parentUid = parent === null ? null : this.resolve(parent)
+    const time = base.timestamp ? Date.parse(base.timestamp) : NaN
+    this.createdAt = Number.isNaN(time) ? undefined : time
+  }
+
+  /** The uid a reference to line `uuid` means: itself, or what stands in for it. */
+  private resolve(uuid: string): string | null {
+    return this.state.aliases.has(uuid) ? (this.state.aliases.get(uuid) ?? null) : uuid
+  }
+
+  skip(reason: string): void {
+    this.records.push({ kind: 'skipped', offset: this.offset, reason })
+  }
+
+  /**
+   * A message record. The first one of a line takes the line's `uuid`; further ones (a line
+   * with several content blocks) take `<uuid>:<n>` and hang below the previous one, so that the
+   * line still reads as one chain.
+   */
+  private message(fields: Omit<MessageRecord, 'kind' | 'offset' | 'uid' | 'parentUid' | 'agentId' | 'startsTurn'> & { startsTurn?: boolean }): MessageRecord {
+    const uuid = this.base.uuid ?? null
+    const n = this.uids.length
+    const uid = uuid === null ? null : n === 0 ? uuid : `${uuid}:${n}`
+    const previous = this.uids[n - 1]
+    const record: MessageRecord = {
+      kind: 'message',
+      offset: this.offset,
+      uid,
+      parentUid: previous ?? this.parentUid,
+      agentId: this.base.isSidechain === true ? (this.base.agentId ?? null) : null,
+      startsTurn: false,
+      ...fields
+    }
+    if (this.createdAt !== undefined) record.createdAt = this.createdAt
+    if (uid !== null) this.uids.push(uid)
+    this.records.push(record)
+    return record
+  }
+
+  /** Records in order, the line's uuid remembered when it does not name exactly one record. */
+  finish(): SourceRecord[] {
+    const uuid = this.base.uuid
+    if (uuid) {
+      if (this.uids.length === 0) this.state.aliases.set(uuid, this.parentUid)
+      else if (this.uids.length > 1) this.state.aliases.set(uuid, this.uids[this.uids.length - 1] ?? uuid)
+    }
+    return this.records
+  }
+
+  /** A session-meta record with whatever this line changes (cwd, branch, session, fork, model). */
+  private meta(model?: string): void {
+    const meta = this.state.meta
+    const record: SessionMetaRecord = { kind: 'session-meta', offset: this.offset }
+    let changed = false
+    const sessionId = this.base.sessionId ?? this.base.session_id
+    if (sessionId && sessionId !== meta.sessionId) {
+      record.sessionId = meta.sessionId = sessionId
+      changed = true
+    }
+    if (this.base.cwd && this.base.cwd !== meta.cwd) {
+      record.cwd = meta.cwd = this.base.cwd
+      changed = true
+    }
+    if (this.base.gitBranch && this.base.gitBranch !== meta.gitBranch) {
+      record.gitBranch = meta.gitBranch = this.base.gitBranch
+      changed = true
+    }
+    if (this.base.forkedFrom) {
+      const forkedFrom = { sessionId: this.base.forkedFrom.sessionId, messageUid: this.base.forkedFrom.messageUuid ?? null }
+      const key = JSON.stringify(forkedFrom)
+      if (key !== meta.forkedFrom) {
+        record.forkedFrom = forkedFrom
+        meta.forkedFrom = key
+        changed = true
+      }
+    }
+    if (model && model !== meta.model) {
+      record.model = meta.model = model
+      changed = true
+    }
+    if (!meta.createdAt && this.createdAt !== undefined) {
+      record.createdAt = this.createdAt
+      meta.createdAt = true
+      changed = true
+    }
+    if (changed) {
+      this.records.push(record)
+      this.metaRecord = record
+    }
+  }
+
+  /** A title, when it differs from the last one emitted. */
+  title<T>(parsed: Parsed<T>, origin: NonNullable<SessionMetaRecord['titleOrigin']>, pick: (data: T) => string): void {
+    if (!parsed.success) return this.skip(`${this.base.type} line: ${describeIssue(parsed.error)}`)
+    this.emitTitle(pick(parsed.data).trim(), origin)
+  }
+
+  private emitTitle(title: string, origin: NonNullable<SessionMetaRecord['titleOrigin']>): void {
+    if (!title) return
+    const key = `${origin}\n${title}`
+    if (key === this.state.meta.title) return
+    this.state.meta.title = key
+    // One session-meta record per line: the title joins the one this line already made.
+    if (this.metaRecord) Object.assign(this.metaRecord, { title, titleOrigin: origin })
+    else this.records.push({ kind: 'session-meta', offset: this.offset, title, titleOrigin: origin })
+  }
+
+  /** The first prompt names the session, unless a real title came first. */
+  private firstPrompt(text: string): void {
+    if (this.state.meta.firstPrompt) return
+    const title = oneLine(text, TITLE_LENGTH)
+    if (!title) return
+    this.state.meta.firstPrompt = true
+    if (this.state.meta.title === null) this.emitTitle(title, 'first-prompt')
+  }
+
+  user(): void {
+    const parsed = UserLineSchema.safeParse(this.json)
+    if (!parsed.success) return this.skip(`user line: ${describeIssue(parsed.error)}`)
+    this.meta()
+    const { message, isMeta, isCompactSummary, toolUseResult } = parsed.data
+    if (isCompactSummary) return this.compaction(flattenBlocks(message.content).text)
+    const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
+    const other: Block[] = []
+    let first = true
+    for (const block of blocks) {
+      if (block.type !== 'tool_result') {
+        other.push(block)
+        continue
+      }
+      this.toolResult(block, first ? toolUseResult : undefined)
+      first = false
+    }
+    if (other.length) this.userText(other, isMeta === true)
+  }
+
+  private toolResult(block: Block, toolUseResult: unknown): void {
+    const parsed = ToolResultBlockSchema.safeParse(block)
+    if (!parsed.success) return this.skip(`${block.type} block: ${describeIssue(parsed.error)}`)
+    const { tool_use_id: toolCallId, content, is_error: isError } = parsed.data
+    const call = this.state.pending.get(toolCallId)
+    this.state.pending.delete(toolCallId)
+    const flat = flattenBlocks(content)
+    const record = this.message({ role: 'tool_result', content: flat.text, toolCallId, isError: isError === true })
+    if (call) record.toolName = call.name
+    if (flat.attachments.length) record.attachments = flat.attachments
+    if (toolUseResult === undefined || toolUseResult === null || typeof toolUseResult !== 'object') return
+    const link = subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset)
+    if (link) this.records.push(link)
+    const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
+    if (edit) this.records.push(edit)
+  }
+
+  /** Text, images and documents of a user line: a prompt, a command, or system output. */
+  private userText(blocks: Block[], isMeta: boolean): void {
+    const flat = flattenBlocks(blocks)
+    if (flat.text.trim() === '' && flat.attachments.length === 0) return
+    const attachments = flat.attachments.length ? { attachments: flat.attachments } : {}
+    const text = classifyUserText(flat.text)
+    if (isMeta) {
+      // Skill bodies, caveats and other context Claude Code injected in the user's name.
+      const content = text.kind === 'system' ? text.text : stripAnsi(flat.text).trim()
+      this.message({ role: 'system', content, ...attachments })
+      return
+    }
+    switch (text.kind) {
+      case 'system':
+        if (text.text === '' && !flat.attachments.length) return
+        this.message({ role: 'system', content: text.text, ...attachments })
+        return
+      case 'prompt':
+        this.firstPrompt(text.text)
+        this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })
+        return
+      case 'command':
+        // `/mcp` alone says little about a session; `/review the auth module` does.
+        if (text.args) this.firstPrompt(text.text)
+        this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })
+        return
+      case 'bash':
+        this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })
+        this.records.push({ kind: 'shell-command', offset: this.offset, toolCallId: null, command: text.command })
+        return
+    }
+  }
+
+  private compaction(summary: string): void {
+    const boundary = this.state.boundary
+    this.state.boundary = null
+    const uid = this.base.uuid ?? null
+    const record: CompactionRecord = { kind: 'compaction', offset: this.offset, uid, parentUid: this.parentUid, summary }
+    if (this.createdAt !== undefined) record.createdAt = this.createdAt
+    if (boundary?.trigger) record.trigger = boundary.trigger
+    if (boundary?.preTokens != null) record.preTokens = boundary.preTokens
+    if (uid !== null) this.uids.push(uid)
+    this.records.push(record)
+  }
+
+  assistant(): void {
+    const parsed = AssistantLineSchema.safeParse(this.json)
+    if (!parsed.success) return this.skip(`assistant line: ${describeIssue(parsed.error)}`)
+    const { message, isApiErrorMessage } = parsed.data
+    const model = message.model && message.model !== '<synthetic>' ? message.model : undefined
+    this.meta(model)
+    const from = this.records.length
+    const blocks: Block[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content
+    for (const block of blocks) this.assistantBlock(block, model, isApiErrorMessage === true)
+    const firstMessage = this.records.slice(from).find((record): record is MessageRecord => record.kind === 'message')
+    // A line that made no message (only empty text) leaves its usage to the next line of the response.
+    if (firstMessage && message.usage) {
+      const usage = attributeUsage(this.state.usage, message.id ?? null, message.usage)
+      if (usage) firstMessage.usage = usage
+    }
+  }
+
+  private assistantBlock(block: Block, model: string | undefined, isError: boolean): void {
+    const withModel = model ? { model } : {}
+    switch (block.type) {
+      case 'text': {
+        const text = TextBlockSchema.safeParse(block)
+        if (!text.success) return this.skip(`text block: ${describeIssue(text.error)}`)
+        if (text.data.text.trim() === '') return
+        this.message({ role: 'assistant', content: text.data.text, ...withModel, ...(isError ? { isError } : {}) })
+        return
+      }
+      case 'thinking': {
+        const thinking = ThinkingBlockSchema.safeParse(block)
+        if (!thinking.success) return this.skip(`thinking block: ${describeIssue(thinking.error)}`)
+        if (thinking.data.thinking.trim() === '') return
+        this.message({ role: 'reasoning', content: thinking.data.thinking, ...withModel })
+        return
+      }
+      case 'redacted_thinking':
+        this.message({ role: 'reasoning', content: '[redacted thinking]', ...withModel })
+        return
+      case 'tool_use':
+      case 'server_tool_use': {
+        const call = ToolUseBlockSchema.safeParse(block)
+        if (!call.success) return this.skip(`${block.type} block: ${describeIssue(call.error)}`)
+        const { id, name, input } = call.data
+        this.message({
+          role: 'tool_call',
+          content: summarizeToolInput(name, input),
+          toolName: name,
+          toolCallId: id,
+          toolInput: input,
+          ...withModel
+        })
+        const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
+        const description = typeof fields.description === 'string' ? fields.description : null
+        this.state.pending.set(id, { name, description: name === 'Task' || name === 'Agent' ? description : null })
+        if (name === 'Bash' && typeof fields.command === 'string') {
+          this.records.push({ kind: 'shell-command', offset: this.offset, toolCallId: id, command: fields.command })
+        }
+        return
+      }
+      default:
+        // Server tools answer inside the assistant message (`web_search_tool_result`, …).
+        if (block.type.endsWith('_tool_result')) return this.toolResult(block, undefined)
+        this.skip(`assistant block of unknown type "${block.type}"`)
+    }
+  }
+
+  system(): void {
+    const parsed = SystemLineSchema.safeParse(this.json)
+    if (!parsed.success) return this.skip(`system line: ${describeIssue(parsed.error)}`)
+    const line = parsed.data
+    const subtype = line.subtype ?? ''
+    if (subtype === 'compact_boundary') {
+      this.state.boundary = {
+        trigger: line.compactMetadata?.trigger ?? null,
+        preTokens: line.compactMetadata?.preTokens ?? null
+      }
+      return
+    }
+    if (IGNORED_SYSTEM_SUBTYPES.has(subtype)) return
+    const text = systemText(subtype, line)
+    if (text === null) return this.skip(`system line of unknown subtype "${subtype}" without text`)
+    if (text === '') return
+    this.meta()
+    this.message({ role: 'system', content: text, ...(line.level === 'error' || subtype === 'api_error' ? { isError: true } : {}) })
+  }
+
+  prLink(): void {
+    const fields = this.json as Record<string, unknown>
+    const url = typeof fields.prUrl === 'string' ? fields.prUrl : null
+    if (!url) return this.skip('pr-link line without prUrl')
+    const number = typeof fields.prNumber === 'number' ? ` #${fields.prNumber}` : ''
+    this.records.push({ kind: 'note', offset: this.offset, text: `Pull request${number}: ${url}` })
+  }
+}

@@ -1,0 +1,160 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract'
+import { createDispatcher } from '../rpc/dispatcher'
+import { createRuntime, type Runtime } from '../runtime'
+import { ClaudeHome } from './testing/claude-home'
+
+let dirs: string[] = []
+let rt: Runtime | undefined
+afterEach(() => {
+  rt?.close()
+  rt = undefined
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  dirs = []
+})
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-cc-rewind-'))
+  dirs.push(dir)
+  return dir
+}
+
+/**
+ * A Claude Code session that edited a real workspace: turn 1 creates todo.md, turn 2 edits the
+ * existing notes.txt (an older-style Edit result without `originalFile`, so only the
+ * file-history backup knows the content before), turn 3 runs a shell command.
+ */
+function agentSession() {
+  const workspace = tempDir()
+  writeFileSync(join(workspace, 'notes.txt'), 'alpha\nbeta\n')
+  const home = new ClaudeHome(join(tempDir(), 'claude'))
+  const session = home.session(workspace)
+  session.prompt('write a todo list')
+  session.write('todo.md', '- louder beta\n', null)
+  session.prompt('make beta louder', { 'notes.txt': 'alpha\nbeta\n', 'todo.md': '- louder beta\n' })
+  session.edit('notes.txt', 'alpha\nbeta\n', 'beta', 'BETA', false)
+  session.prompt('clean up', { 'notes.txt': 'alpha\nbeta\n', 'todo.md': '- louder beta\n' })
+  session.bash('rm -f scratch.log')
+  // What the agent left on disk.
+  writeFileSync(join(workspace, 'todo.md'), '- louder beta\n')
+  writeFileSync(join(workspace, 'notes.txt'), 'alpha\nBETA\n')
+  rt = createRuntime({
+    dataDir: join(tempDir(), 'data'),
+    host: { binding: 'web' },
+    version: 'test',
+    env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' },
+    followImports: false
+  })
+  const dispatch = createDispatcher<null>({ handlers: rt.handlers, authorize: () => null })
+  const call = async <K extends MethodName>(method: K, input: MethodInput<K>): Promise<MethodOutput<K>> => {
+    const result = await dispatch(method, input, null)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
+    return result.data as MethodOutput<K>
+  }
+  return { workspace, home, session, call, runtime: rt }
+}
+
+describe('Claude Code file history as rewindable checkpoints', () => {
+  it('journals each turn\'s edits, keeps the backups after Claude Code purges them, and rewinds with undo', async () => {
+    const { workspace, session, call, runtime } = agentSession()
+    const opened = await call('workspaces.open', { path: workspace })
+    const report = await call('imports.run', { workspaceId: opened.id })
+    expect(report).toMatchObject({ sessions: 1, fileChanges: 2, skipped: [] })
+    const [imported] = (await call('sessions.list', { workspaceId: opened.id })).items
+    const sessionId = imported?.id ?? ''
+
+    const turn1 = await call('changes.ofTurn', { sessionId, turn: 1 })
+    expect(turn1.items.map((c) => [c.path, c.op, c.observed])).toEqual([['todo.md', 'create', 'tool']])
+    const turn2 = await call('changes.ofTurn', { sessionId, turn: 2 })
+    // The Edit result had no originalFile: its before-content came from the backup, the after from the patch.
+    expect(turn2.items.map((c) => [c.path, c.op, c.observed, c.added, c.removed])).toEqual([['notes.txt', 'modify', 'backup', 1, 1]])
+    const detail = await call('sessions.get', { sessionId })
+    expect(detail.checkpoints.find((c) => c.turn === 3)?.uncapturedCommands ?? 0).toBe(0) // turn 3 is still open
+    expect(runtime.store.db.prepare('SELECT import_state FROM import_files').get()).toBeDefined()
+
+    // Claude Code's 30-day cleanup removes its own copies; Retrace's blob store kept them.
+    rmSync(session.backupDir, { recursive: true })
+
+    const plan = await call('rewind.plan', { sessionId, turn: 2 })
+    expect(plan.items.map((i) => [i.path, i.action, i.conflict, i.refused])).toEqual([['notes.txt', 'restore', null, null]])
+    const rewound = await call('rewind.apply', { sessionId, turn: 2, token: plan.token, choices: [] })
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
+
+    const undoPlan = await call('rewind.planUndo', { rewindId: rewound.rewindId })
+    await call('rewind.undo', { rewindId: rewound.rewindId, token: undoPlan.token, choices: [] })
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\n')
+
+    const toStart = await call('rewind.plan', { sessionId, turn: 1 })
+    expect(toStart.items.map((i) => [i.path, i.action]).sort()).toEqual([
+      ['notes.txt', 'restore'],
+      ['todo.md', 'delete']
+    ])
+    await call('rewind.apply', { sessionId, turn: 1, token: toStart.token, choices: [] })
+    expect(existsSync(join(workspace, 'todo.md'))).toBe(false)
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('alpha\nbeta\n')
+  })
+
+  it('counts shell commands of a closed turn as changes no scan saw', async () => {
+    const { workspace, session, call } = agentSession()
+    session.prompt('next')
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id })
+    const [imported] = (await call('sessions.list', { workspaceId: opened.id })).items
+    const detail = await call('sessions.get', { sessionId: imported?.id ?? '' })
+    expect(detail.checkpoints.map((c) => [c.turn, c.uncapturedCommands])).toEqual([
+      [1, 0],
+      [2, 0],
+      [3, 1]
+    ])
+  })
+
+  it('shows a conflict instead of overwriting a file changed after the agent', async () => {
+    const { workspace, call } = agentSession()
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id })
+    const [imported] = (await call('sessions.list', { workspaceId: opened.id })).items
+    writeFileSync(join(workspace, 'notes.txt'), 'alpha\nBETA\nmy own line\n')
+    const plan = await call('rewind.plan', { sessionId: imported?.id ?? '', turn: 2 })
+    expect(plan.items[0]?.conflict).toBeTruthy()
+    await call('rewind.apply', { sessionId: imported?.id ?? '', turn: 2, token: plan.token, choices: [] })
+    expect(readFileSync(join(workspace, 'notes.txt'), 'utf8')).toBe('alpha\nBETA\nmy own line\n') // skipped by default
+  })
+})
+
+describe('following an open workspace live', () => {
+  it('brings a running agent\'s new lines into the open session', async () => {
+    const { workspace, session, runtime } = agentSession()
+    const live = createRuntime({
+      dataDir: runtime.store.dataDir + '-live',
+      host: { binding: 'web' },
+      version: 'test',
+      env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: join(session.path, '../../..'), CODEX_HOME: '/nonexistent' }
+    })
+    dirs.push(live.store.dataDir)
+    try {
+      const liveCall = createDispatcher<null>({ handlers: live.handlers, authorize: () => null })
+      const opened = await liveCall('workspaces.open', { path: workspace }, null)
+      if (!opened.ok) throw new Error(opened.error.message)
+      const messages = () => live.store.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }
+      await waitFor(() => messages().n > 0)
+      const before = messages().n
+      session.say('a line written while Retrace watches')
+      await waitFor(() => messages().n === before + 1)
+      const text = live.store.db.prepare('SELECT content FROM messages ORDER BY id DESC LIMIT 1').get() as { content: string }
+      expect(text.content).toBe('a line written while Retrace watches')
+    } finally {
+      live.close()
+    }
+  })
+})
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now()
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for the import')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,47 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { HistoryFile } from '../adapter'
+import { isWithin, readHeadObjects, walkFiles } from '../files'
+
+const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
+
+/** `CODEX_HOME` when set, else `~/.codex`. */
+export function codexRoots(env: NodeJS.ProcessEnv): string[] {
+  const configured = env.CODEX_HOME?.trim()
+  return [configured ? configured : join(env.HOME ?? homedir(), '.codex')]
+}
+
+/** Every rollout under `<root>/sessions` (dated folders, or flat in older releases). */
+export async function discoverCodexFiles(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
+  const files: HistoryFile[] = []
+  for (const root of roots) {
+    for (const path of await walkFiles(join(root, 'sessions'), (name) => ROLLOUT_FILE.test(name), signal)) {
+      const meta = await sessionMeta(path)
+      if (meta) {
+        files.push({ source: 'codex', path, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}) })
+      }
+    }
+  }
+  return files
+}
+
+export async function discoverCodexWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
+  return (await discoverCodexFiles(roots, signal)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
+}
+
+/** The rollout's `session_meta` line: its id and cwd. A file without one is not a rollout. */
+async function sessionMeta(path: string): Promise<{ id: string; cwd: string | null; forkedFrom: string | null; startedAt?: number } | null> {
+  const head = await readHeadObjects(path, 5).catch(() => [])
+  for (const line of head) {
+    const payload = line.payload as Record<string, unknown> | undefined
+    if (line.type === 'session_meta' && payload && typeof payload.id === 'string') {
+      return {
+        id: payload.id,
+        cwd: typeof payload.cwd === 'string' ? payload.cwd : null,
+        forkedFrom: typeof payload.forked_from_id === 'string' ? payload.forked_from_id : null,
+        ...(typeof payload.timestamp === 'string' && !Number.isNaN(Date.parse(payload.timestamp)) ? { startedAt: Date.parse(payload.timestamp) } : {})
+      }
+    }
+  }
+  return null
+}

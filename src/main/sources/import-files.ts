@@ -1,0 +1,87 @@
+import type { Db } from '../store/database'
+
+/** How far a foreign file has been imported, and what is needed to continue from there. */
+export interface ImportFileRow {
+  id: number
+  workspaceId: number
+  source: string
+  path: string
+  sessionRowId: number | null
+  dev: number
+  ino: number
+  headSha256: string
+  offset: number
+  parserState: unknown
+  importState: unknown
+}
+
+interface Row {
+  id: number
+  workspace_id: number
+  source: string
+  path: string
+  session_id: number | null
+  dev: number
+  ino: number
+  head_sha256: string
+  offset: number
+  parser_state: string
+  import_state: string
+}
+
+/** The `import_files` table: one row per foreign file per workspace. */
+export class ImportFileRepository {
+  private readonly getStmt
+  private readonly upsertStmt
+  private readonly deleteStmt
+
+  constructor(db: Db) {
+    this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
+    this.upsertStmt = db.prepare(
+      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, head_sha256, offset, parser_state, import_state, imported_at)
+       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @headSha256, @offset, @parserState, @importState, @now)
+       ON CONFLICT (workspace_id, source, path) DO UPDATE SET session_id = excluded.session_id, dev = excluded.dev, ino = excluded.ino,
+         head_sha256 = excluded.head_sha256, offset = excluded.offset, parser_state = excluded.parser_state,
+         import_state = excluded.import_state, imported_at = excluded.imported_at`
+    )
+    this.deleteStmt = db.prepare('DELETE FROM import_files WHERE id = ?')
+  }
+
+  get(workspaceId: number, source: string, path: string): ImportFileRow | undefined {
+    const row = this.getStmt.get(workspaceId, source, path) as Row | undefined
+    if (!row) return undefined
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      source: row.source,
+      path: row.path,
+      sessionRowId: row.session_id,
+      dev: row.dev,
+      ino: row.ino,
+      headSha256: row.head_sha256,
+      offset: row.offset,
+      parserState: JSON.parse(row.parser_state) as unknown,
+      importState: JSON.parse(row.import_state) as unknown
+    }
+  }
+
+  save(row: Omit<ImportFileRow, 'id'>, now = Date.now()): void {
+    this.upsertStmt.run({
+      workspaceId: row.workspaceId,
+      source: row.source,
+      path: row.path,
+      sessionRowId: row.sessionRowId,
+      dev: row.dev,
+      ino: row.ino,
+      headSha256: row.headSha256,
+      offset: row.offset,
+      parserState: JSON.stringify(row.parserState ?? null),
+      importState: JSON.stringify(row.importState ?? {}),
+      now
+    })
+  }
+
+  delete(id: number): void {
+    this.deleteStmt.run(id)
+  }
+}

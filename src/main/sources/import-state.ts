@@ -1,0 +1,43 @@
+import { z } from 'zod'
+
+/**
+ * What the importer remembers about one foreign file between increments (stored as JSON in
+ * `import_files.import_state`). Parsed leniently: a state from an older Retrace that does not
+ * fit starts fresh rather than failing the import.
+ */
+export const FileImportStateSchema = z.object({
+  /** The session this file's lines go to, once created. */
+  sessionUid: z.string().nullable().default(null),
+  /** Inline sidechain lines (oldest Claude Code layout): agent id → its sub-agent session. */
+  subAgents: z.record(z.string(), z.string()).default({}),
+  /** Sub-agent links seen in this file: agent id → the tool call that started it. */
+  links: z.record(z.string(), z.string()).default({}),
+  title: z.string().nullable().default(null),
+  titleRank: z.number().default(0),
+  cwd: z.string().nullable().default(null),
+  forkedFrom: z.object({ sessionId: z.string(), messageUid: z.string().nullable() }).nullable().default(null),
+  /** A `/clear` was seen before the first prompt: this session continues the previous one. */
+  startedByClear: z.boolean().default(false),
+  sawPrompt: z.boolean().default(false),
+  /**
+   * The file backups of the current turn (Claude Code file-history): workspace-relative path →
+   * blob hash, or null when the file did not exist. Paths are JSON-safe display strings.
+   */
+  backups: z.record(z.string(), z.string().nullable()).default({}),
+  /** The user message the backups belong to, and the paths already edited in its turn. */
+  backupsMessageUid: z.string().nullable().default(null),
+  editedThisTurn: z.array(z.string()).default([]),
+  /** The last content each path was journaled with in this file's sessions (hash, or null: absent). */
+  lastContent: z.record(z.string(), z.string().nullable()).default({}),
+  /** Shell commands per session and turn not yet counted on a checkpoint (the turn is still open). */
+  uncaptured: z.record(z.string(), z.record(z.string(), z.number())).default({})
+})
+export type FileImportState = z.infer<typeof FileImportStateSchema>
+
+export function readImportState(value: unknown): FileImportState {
+  const parsed = FileImportStateSchema.safeParse(value ?? {})
+  return parsed.success ? parsed.data : FileImportStateSchema.parse({})
+}
+
+/** Title sources, weakest first: a user's own title beats a generated one. */
+export const TITLE_RANK = { 'first-prompt': 1, summary: 2, ai: 3, custom: 4 } as const

@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createRuntime, type Runtime } from '../runtime'
+import { ClaudeHome, FIXTURES } from './testing/claude-home'
+
+const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
+const CODEMIE_CWD = '/tmp/private'
+const SPOTTER_MAIN = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
+
+let dirs: string[] = []
+let runtimes: Runtime[] = []
+afterEach(() => {
+  for (const rt of runtimes) rt.close()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  dirs = []
+  runtimes = []
+})
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'retrace-import-'))
+  dirs.push(dir)
+  return dir
+}
+
+function runtime(env: NodeJS.ProcessEnv, dataDir = join(tempDir(), 'data')): Runtime {
+  const rt = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test', env: { HOME: '/nonexistent', ...env }, followImports: false })
+  runtimes.push(rt)
+  return rt
+}
+
+function claudeFixtureHome(): ClaudeHome {
+  const home = new ClaudeHome(join(tempDir(), 'claude'))
+  home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), SPOTTER_CWD)
+  home.addFixtureProject(join(FIXTURES, 'claude-code/codemie/-tmp-private'), CODEMIE_CWD)
+  return home
+}
+
+function sessionsOf(rt: Runtime, path: string) {
+  const workspace = rt.store.workspaces.getByPath(path)
+  if (!workspace) throw new Error(`no workspace ${path}`)
+  return rt.store.sessions.list({ workspaceId: workspace.id, limit: 100 }).items
+}
+
+/** sha256 and mtime of every file under a folder: what "never written" is checked against. */
+function fingerprint(root: string): Record<string, string> {
+  const result: Record<string, string> = {}
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) visit(path)
+      else result[path] = `${createHash('sha256').update(readFileSync(path)).digest('hex')} ${statSync(path).mtimeMs}`
+    }
+  }
+  visit(root)
+  return result
+}
+
+describe('importing real Claude Code sessions', () => {
+  it('brings in main sessions, sub-agents linked to their Task call, the compaction and de-duplicated usage', async () => {
+    const home = claudeFixtureHome()
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const report = await rt.imports.importAll()
+    expect(report.workspaces.map((w) => w.path).sort()).toEqual([CODEMIE_CWD, SPOTTER_CWD].sort())
+    expect(report).toMatchObject({ files: 6, sessions: 6 })
+    // Tool calls: 242 in the main spotter file + 12 in its sub-agent + 6 in codemie's main file
+    // (parser.test.ts derives these with jq), and none in the one-line warm-up agents.
+    expect(report.toolCalls).toBe(260)
+
+    const spotter = sessionsOf(rt, SPOTTER_CWD)
+    const main = spotter.find((s) => s.kind === 'main')
+    expect(main).toMatchObject({ source: 'claude-code', turnCount: 3 })
+    const detail = rt.store.sessions.require(main?.id ?? '')
+    expect(detail.contextStartSeq).toBeGreaterThan(0) // the /compact moved the context start
+
+    const agent = rt.store.sessions.bySourceId(detail.workspaceId, 'claude-code', `${SPOTTER_MAIN}/agent-aac57f5`)
+    expect(agent).toMatchObject({ kind: 'sub-agent', parentId: main?.id, depth: 1 })
+    const taskCall = rt.store.db.prepare("SELECT seq FROM messages WHERE session_id = ? AND tool_call_id = 'toolu_01Hf8v1Za7y4af8VUwSR4CXU' AND role = 'tool_call'").get(detail.rowId) as { seq: number }
+    expect(rt.store.db.prepare('SELECT fork_seq FROM sessions WHERE uid = ?').get(agent?.id)).toEqual({ fork_seq: taskCall.seq })
+
+    const codemie = sessionsOf(rt, CODEMIE_CWD).find((s) => s.kind === 'main')
+    // Usage de-duplicated by message id (parser.test.ts compares these with the peer's metrics).
+    expect(codemie?.usage).toMatchObject({ inputTokens: 33, outputTokens: 806, cacheReadTokens: 214_627, cacheWriteTokens: 37_172 })
+    expect(codemie?.title).toBe('create hello.py, md and js')
+  })
+
+  it('imports twice with the same counts, reads only new bytes, and never writes the agent\'s files', async () => {
+    const home = claudeFixtureHome()
+    const before = fingerprint(home.root)
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const first = await rt.imports.importAll()
+    const count = () => rt.store.db.prepare('SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m, (SELECT count(*) FROM journal_entries) AS j').get()
+    const counted = count()
+    const second = await rt.imports.importAll()
+    expect(second).toMatchObject({ files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [] })
+    expect(count()).toEqual(counted)
+    expect(first.messages).toBeGreaterThan(0)
+    expect(fingerprint(home.root)).toEqual(before)
+  })
+
+  it('waits for a partly written last line, then takes it once it is complete', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const session = home.session(workspace)
+    session.prompt('first question')
+    session.say('first answer')
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const id = rt.store.workspaces.open(workspace, 'ws')
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ sessions: 1, messages: 2 })
+
+    const line = JSON.stringify({ type: 'user', uuid: 'late', parentUuid: null, sessionId: session.sessionId, cwd: workspace, timestamp: '2026-01-01T00:01:00.000Z', message: { role: 'user', content: 'second question' } })
+    session.raw(line.slice(0, 40), true)
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ messages: 0, skipped: [] })
+    appendFileSync(session.path, `${line.slice(40)}\n`)
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ messages: 1, skipped: [] })
+    const [imported] = sessionsOf(rt, workspace)
+    expect(imported).toMatchObject({ messageCount: 3, turnCount: 2 })
+  })
+
+  it('reports garbled lines with their reason and imports the rest', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const session = home.session(workspace)
+    session.prompt('hello')
+    session.raw('{"type":"user", this is not json')
+    session.raw('[1,2,3]')
+    session.say('still here')
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const report = await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
+    expect(report.messages).toBe(2)
+    expect(report.skipped).toHaveLength(2)
+    for (const skipped of report.skipped) {
+      expect(skipped.file).toBe(session.path)
+      expect(skipped.reason.length).toBeGreaterThan(5)
+    }
+  })
+
+  it('re-imports a file rewritten in place from the start, without duplicating it', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const session = home.session(workspace)
+    session.prompt('one')
+    session.say('two')
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const id = rt.store.workspaces.open(workspace, 'ws')
+    await rt.imports.importWorkspace(id)
+    // Same inode, other content (an editor or a sync tool rewrote it).
+    const lines = readFileSync(session.path, 'utf8').replace('"one"', '"uno"')
+    writeFileSync(session.path, lines)
+    await rt.imports.importWorkspace(id)
+    const sessions = sessionsOf(rt, workspace)
+    expect(sessions).toHaveLength(1)
+    expect(sessions[0]).toMatchObject({ messageCount: 2, title: 'uno' })
+  })
+
+  it('links a fork to its parent at the fork point and drops the parent\'s copied lines', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const parent = home.session(workspace)
+    parent.prompt('plan the work')
+    const forkPoint = parent.say('here is the plan')
+    parent.prompt('do it the first way')
+    parent.say('done the first way')
+    // Claude Code's fork: a new file that starts with a copy of the parent's lines up to the fork point.
+    const fork = home.session(workspace)
+    const copied = readFileSync(parent.path, 'utf8').split('\n').slice(0, 3).join('\n')
+    fork.raw(copied)
+    fork.forkedFrom = { sessionId: parent.sessionId, messageUuid: forkPoint }
+    fork.prompt('do it the second way')
+    fork.say('done the second way')
+
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
+    const sessions = sessionsOf(rt, workspace)
+    const main = sessions.find((s) => s.kind === 'main')
+    const branch = sessions.find((s) => s.kind === 'branch')
+    expect(branch).toMatchObject({ parentId: main?.id, messageCount: 4, turnCount: 2 })
+    const texts = rt.store.db.prepare('SELECT content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.uid = ? ORDER BY seq').all(branch?.id).map((row) => (row as { content: string }).content)
+    expect(texts).toEqual(['plan the work', 'here is the plan', 'do it the second way', 'done the second way'])
+  })
+
+  it('makes a session started by /clear the successor of the one before it', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const first = home.session(workspace)
+    first.prompt('old topic')
+    first.say('old answer')
+    const second = home.session(workspace)
+    second.command('/clear')
+    second.prompt('new topic')
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
+    const sessions = sessionsOf(rt, workspace)
+    const old = sessions.find((s) => s.title === 'old topic')
+    expect(sessions.find((s) => s.id !== old?.id)).toMatchObject({ predecessorId: old?.id })
+  })
+})
+
+describe('importing real Codex CLI rollouts', () => {
+  it('finds rollouts by their recorded cwd, pairs tool calls and sums token_count usage', async () => {
+    const rt = runtime({ CLAUDE_CONFIG_DIR: '/nonexistent', CODEX_HOME: join(FIXTURES, 'codex/codemie') })
+    const before = fingerprint(join(FIXTURES, 'codex/codemie'))
+    const report = await rt.imports.importAll()
+    expect(report).toMatchObject({ files: 4, sessions: 4 })
+    // 3 + 3 + 105 + 38 tool calls in the four rollouts (codex/parser.test.ts derives them with jq).
+    expect(report.toolCalls).toBe(149)
+    const unpaired = rt.store.db
+      .prepare("SELECT count(*) AS n FROM messages r WHERE r.role = 'tool_result' AND NOT EXISTS (SELECT 1 FROM messages c WHERE c.session_id = r.session_id AND c.role = 'tool_call' AND c.tool_call_id = r.tool_call_id)")
+      .get() as { n: number }
+    expect(unpaired.n).toBe(0)
+    // Rollout 019b7f94's last total_token_usage: 22,474 input of which 14,848 cached, 300 output.
+    const a = rt.store.db.prepare("SELECT input_tokens, cache_read_tokens, output_tokens FROM sessions WHERE source_session_id LIKE '019b7f94%'").get()
+    expect(a).toEqual({ input_tokens: 22_474 - 14_848, cache_read_tokens: 14_848, output_tokens: 300 })
+    expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
+    expect(fingerprint(join(FIXTURES, 'codex/codemie'))).toEqual(before)
+  })
+})
+
+describe('retrace import', () => {
+  it('imports every session with --all and reports counts and skipped lines as JSON; a second run adds nothing', async () => {
+    const { runCli } = await import('../cli/main')
+    const home = claudeFixtureHome()
+    const dataDir = join(tempDir(), 'data')
+    const out: string[] = []
+    const io = { out: (text: string) => out.push(text), err: () => undefined }
+    const env = { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: join(FIXTURES, 'codex/codemie') }
+    expect(await runCli(['import', '--all', '--json', '--data-dir', dataDir], io, env)).toBe(0)
+    const report = JSON.parse(out.join('\n')) as { workspaces: unknown[]; sessions: number; messages: number; toolCalls: number; fileChanges: number; skipped: { reason: string }[] }
+    expect(report.workspaces).toHaveLength(6) // 2 Claude Code cwds + 4 Codex cwds
+    expect(report).toMatchObject({ sessions: 10, toolCalls: 260 + 149 })
+    expect(report.fileChanges).toBeGreaterThan(0)
+    expect(report.skipped.every((line) => line.reason.length > 0)).toBe(true)
+
+    out.length = 0
+    expect(await runCli(['import', '--all', '--source', 'codex', '--json', '--data-dir', dataDir], io, env)).toBe(0)
+    expect(JSON.parse(out.join('\n'))).toMatchObject({ sessions: 0, messages: 0, skipped: [] })
+    expect(await runCli(['import', '--all', '--source', 'cursor', '--data-dir', dataDir], io, env)).toBe(1)
+  })
+
+  it('imports one workspace folder given as an argument', async () => {
+    const { runCli } = await import('../cli/main')
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const session = home.session(workspace)
+    session.prompt('rename the module')
+    session.say('renamed')
+    const out: string[] = []
+    const io = { out: (text: string) => out.push(text), err: () => undefined }
+    const code = await runCli(['import', workspace, '--data-dir', join(tempDir(), 'data')], io, { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    expect(code).toBe(0)
+    expect(out.join('\n')).toContain('1 file read: 1 new session, 2 messages, 0 tool calls, 0 file changes.')
+  })
+})

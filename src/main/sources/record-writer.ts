@@ -1,0 +1,426 @@
+import { createHash, randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve } from 'node:path'
+import { ZodError } from 'zod'
+import { RetraceError } from '../../shared/contract'
+import type { FileJournal } from '../journal/file-journal'
+import type { SessionRecord } from '../store/repositories/sessions'
+import type { Store } from '../store/store'
+import type { Recorder } from '../transcripts/recorder'
+import type { SessionWriter } from '../transcripts/session-writer'
+import type { HistoryFile } from './adapter'
+import { applyHunks } from './apply-hunks'
+import { isWithin } from './files'
+import { TITLE_RANK, type FileImportState } from './import-state'
+import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
+
+export interface SkippedLine {
+  file: string
+  offset: number
+  reason: string
+}
+
+/** What an import did, summed over files (the CLI's JSON report). */
+export interface ImportReport {
+  files: number
+  sessions: number
+  messages: number
+  toolCalls: number
+  fileChanges: number
+  skipped: SkippedLine[]
+}
+
+export function emptyReport(): ImportReport {
+  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [] }
+}
+
+export interface ImportDeps {
+  store: Store
+  recorder: Recorder
+  journal: FileJournal
+}
+
+const CLEAR_COMMAND = '<command-name>/clear</command-name>'
+/** Backup file names are `<16 hex>@v<N>`; anything else is not read (it could name another file). */
+const BACKUP_NAME = /^[0-9a-f]{16}@v\d{1,9}$/
+
+/**
+ * Turns the records of one foreign file into sessions, messages, checkpoints and journal
+ * entries. `apply` runs inside the caller's transaction (one per chunk of lines, together with
+ * the file's new offset), so an interrupted import leaves either a whole chunk or none of it.
+ */
+export class RecordWriter {
+  private readonly writers = new Map<string, SessionWriter>()
+  /** Backup file name → blob hash, copied by `prepare` before the transaction. */
+  private readonly copiedBackups = new Map<string, string>()
+  private forkParent: SessionRecord | null | undefined
+
+  constructor(
+    private readonly deps: ImportDeps,
+    private readonly workspace: { id: number; path: string },
+    private readonly file: HistoryFile,
+    readonly state: FileImportState,
+    private readonly report: ImportReport,
+    /** Links agent id → tool call id recorded by the parent session's file (sub-agent files). */
+    private readonly parentLinks: () => Record<string, string> = () => ({})
+  ) {}
+
+  /**
+   * The part that needs awaiting: copy the agent's own file backups into the blob store so they
+   * outlive its purge (Claude Code deletes them after 30 days). Read-only on the agent's side.
+   */
+  async prepare(records: SourceRecord[]): Promise<void> {
+    const dir = this.file.backupDir
+    if (!dir) return
+    for (const record of records) {
+      if (record.kind !== 'file-backups') continue
+      for (const backup of record.files) {
+        const name = backup.backupFileName
+        if (!name || !BACKUP_NAME.test(name) || this.copiedBackups.has(name)) continue
+        const path = join(dir, name)
+        if (!existsSync(path)) continue // purged: the transcript's own edit results still apply
+        this.copiedBackups.set(name, (await this.deps.journal.blobs.putFile(path)).hash)
+      }
+    }
+  }
+
+  apply(record: SourceRecord): void {
+    try {
+      this.applyRecord(record)
+    } catch (error) {
+      if (!(error instanceof ZodError) && !(error instanceof RetraceError)) throw error
+      this.skip(record.offset, `not imported: ${error instanceof ZodError ? error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') : error.message}`)
+    }
+  }
+
+  /** Count shell commands on the checkpoints of turns that have closed since. */
+  finish(): void {
+    for (const [uid, turns] of Object.entries(this.state.uncaptured)) {
+      const session = this.deps.store.sessions.get(uid)
+      for (const [turn, commands] of Object.entries(turns)) {
+        if (!session || this.deps.store.checkpoints.addUncaptured(session.rowId, Number(turn), commands)) delete turns[turn]
+      }
+      if (Object.keys(turns).length === 0) delete this.state.uncaptured[uid]
+    }
+  }
+
+  get sessionRowId(): number | null {
+    return this.state.sessionUid ? (this.deps.store.sessions.get(this.state.sessionUid)?.rowId ?? null) : null
+  }
+
+  private applyRecord(record: SourceRecord): void {
+    switch (record.kind) {
+      case 'session-meta':
+        return this.applyMeta(record)
+      case 'message':
+        return this.applyMessage(record)
+      case 'compaction':
+        return this.applyCompaction(record)
+      case 'sub-agent-link':
+        this.state.links[record.agentId] = record.toolCallId
+        return this.linkSubAgent(record.agentId, record.toolCallId)
+      case 'file-backups':
+        return this.applyBackups(record)
+      case 'file-edit':
+        return this.applyEdit(record)
+      case 'shell-command':
+        return this.countShellCommand()
+      case 'skipped':
+        return this.skip(record.offset, record.reason)
+      case 'usage':
+        return this.applyUsage(record)
+      case 'note':
+        return
+    }
+  }
+
+  /** Usage reported after its message (Codex `token_count`): added to the latest assistant message. */
+  private applyUsage(record: UsageRecord): void {
+    if (!this.state.sessionUid) return
+    const usage = record.usage
+    this.writer(this.state.sessionUid).addLateUsage({
+      inputTokens: usage.inputTokens ?? 0,
+      outputTokens: usage.outputTokens ?? 0,
+      cacheReadTokens: usage.cacheReadTokens ?? 0,
+      cacheWriteTokens: usage.cacheWriteTokens ?? 0
+    })
+  }
+
+  private applyMeta(record: SessionMetaRecord): void {
+    if (record.cwd) this.state.cwd = record.cwd
+    if (record.forkedFrom && !this.state.sessionUid) this.state.forkedFrom = record.forkedFrom
+    // A sub-agent's file repeats its parent's session id and titles itself after its first prompt.
+    if (this.file.role === 'sub-agent') return
+    if (record.title && record.titleOrigin) {
+      const rank = TITLE_RANK[record.titleOrigin]
+      if (rank >= this.state.titleRank) {
+        this.state.title = record.title
+        this.state.titleRank = rank
+        const session = this.state.sessionUid ? this.deps.store.sessions.get(this.state.sessionUid) : undefined
+        if (session) this.deps.store.sessions.setTitle(session.rowId, record.title)
+      }
+    }
+  }
+
+  private applyMessage(record: MessageRecord): void {
+    const clear = isClearCommand(record)
+    if (clear && !this.state.sawPrompt) this.state.startedByClear = true
+    const uid = this.sessionFor(record)
+    if (record.uid && this.isForkCopy(record.uid)) return
+    if (record.role === 'user' && !clear) this.state.sawPrompt = true
+    this.writer(uid).append({
+      role: record.role,
+      content: record.content,
+      ...(record.toolName !== undefined ? { toolName: record.toolName } : {}),
+      ...(record.toolCallId !== undefined ? { toolCallId: record.toolCallId } : {}),
+      ...(record.toolInput !== undefined ? { toolInput: record.toolInput as never } : {}),
+      ...(record.isError !== undefined ? { isError: record.isError } : {}),
+      ...(record.model !== undefined ? { model: record.model } : {}),
+      ...(record.usage !== undefined ? { usage: record.usage } : {}),
+      ...(record.createdAt !== undefined ? { createdAt: record.createdAt } : {}),
+      ...(record.attachments?.length ? { attachments: record.attachments.map((a) => ({ mediaType: a.mediaType, data: a.data, ...(a.name ? { name: a.name } : {}) })) } : {}),
+      sourceRef: { file: this.file.path, offset: record.offset },
+      ...(record.uid ? { sourceUid: record.uid } : {})
+    })
+    this.report.messages += 1
+    if (record.role === 'tool_call') this.report.toolCalls += 1
+  }
+
+  private applyCompaction(record: CompactionRecord): void {
+    const uid = this.sessionFor(record)
+    if (record.uid && this.isForkCopy(record.uid)) return
+    this.writer(uid).compact(record.summary, record.createdAt !== undefined ? { createdAt: record.createdAt } : {})
+    this.report.messages += 1
+  }
+
+  /** A snapshot replaces the turn's backups; a delta only adds files the snapshot lacked. */
+  private applyBackups(record: FileBackupsRecord): void {
+    if (record.mode === 'snapshot') this.state.backups = {}
+    if (record.messageUid !== this.state.backupsMessageUid) {
+      this.state.backupsMessageUid = record.messageUid
+      this.state.editedThisTurn = []
+    }
+    for (const backup of record.files) {
+      const path = this.relPath(backup.path)
+      if (path === null || (record.mode === 'delta' && path in this.state.backups)) continue
+      if (backup.backupFileName === null) this.state.backups[path] = null
+      else {
+        const hash = this.copiedBackups.get(backup.backupFileName)
+        if (hash) this.state.backups[path] = hash
+      }
+    }
+  }
+
+  private applyEdit(record: FileEditRecord): void {
+    const session = this.state.sessionUid
+    if (!session) return this.skip(record.offset, `file change before any message: ${record.path}`)
+    const path = this.relPath(record.path)
+    if (path === null) return this.skip(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
+    const writer = this.writer(session)
+    if (writer.turn === 0) return this.skip(record.offset, `file change before the first prompt: ${record.path}`)
+    if (record.fromPath !== undefined) {
+      const from = this.relPath(record.fromPath)
+      const fromContent = from === null ? undefined : this.knownContent(from)
+      if (from !== null && fromContent?.content) {
+        this.journal(writer, from, fromContent.content, null, fromContent.observed)
+      }
+    }
+    const known = record.before === undefined ? this.knownContent(path) : { content: toBuffer(record.before), observed: 'tool' as const }
+    if (known === undefined) return this.skip(record.offset, `file change not captured (its earlier content is unknown): ${record.path}`)
+    let after: Buffer | null
+    let observed: 'tool' | 'patch' | 'backup' = known.observed
+    if (record.after !== undefined) {
+      after = toBuffer(record.after)
+    } else if (record.patch !== undefined && known.content !== null) {
+      const patched = applyHunks(known.content.toString('utf8'), record.patch)
+      if (patched === null) return this.skip(record.offset, `file change not captured (the patch does not apply to the known content): ${record.path}`)
+      after = Buffer.from(patched)
+      if (observed === 'tool') observed = 'patch'
+    } else {
+      return this.skip(record.offset, `file change not captured (no content after the edit): ${record.path}`)
+    }
+    this.journal(writer, path, known.content, after, observed)
+  }
+
+  private journal(writer: SessionWriter, path: string, before: Buffer | null, after: Buffer | null, observed: 'tool' | 'patch' | 'backup'): void {
+    if (before !== null && after !== null && before.equals(after)) return
+    writer.recordFileChange({ path, before, after, observed })
+    this.state.lastContent[path] = after === null ? null : sha256(after)
+    if (!this.state.editedThisTurn.includes(path)) this.state.editedThisTurn.push(path)
+    this.report.fileChanges += 1
+  }
+
+  /**
+   * What the file held before this edit. For the turn's first edit of a path, the agent's own
+   * backup (taken from the disk just before) beats the content journaled last: a formatter or
+   * the user may have changed the file between turns. Otherwise the last journaled content.
+   */
+  private knownContent(path: string): { content: Buffer | null; observed: 'tool' | 'backup' } | undefined {
+    const blobs = this.deps.journal.blobs
+    const backup = this.state.backups[path]
+    const last = this.state.lastContent[path]
+    if (backup !== undefined && (last === undefined || !this.state.editedThisTurn.includes(path))) {
+      return { content: backup === null ? null : blobs.read(backup), observed: 'backup' }
+    }
+    if (last !== undefined) return { content: last === null ? null : blobs.read(last), observed: 'tool' }
+    return undefined
+  }
+
+  private countShellCommand(): void {
+    const uid = this.state.sessionUid
+    if (!uid) return
+    const turn = this.writer(uid).turn
+    if (turn === 0) return
+    const turns = (this.state.uncaptured[uid] ??= {})
+    turns[turn] = (turns[turn] ?? 0) + 1
+  }
+
+  /** Workspace-relative form of a path an agent wrote (absolute, or relative to its cwd); null when outside. */
+  private relPath(path: string): string | null {
+    const base = this.state.cwd ?? this.file.cwd ?? this.workspace.path
+    const absolute = resolve(isAbsolute(path) ? path : join(base, path))
+    if (!isWithin(absolute, this.workspace.path) || absolute === this.workspace.path) return null
+    return relative(this.workspace.path, absolute)
+  }
+
+  private skip(offset: number, reason: string): void {
+    this.report.skipped.push({ file: this.file.path, offset, reason })
+  }
+
+  // ── sessions ────────────────────────────────────────────────────────────────
+
+  /** The session a record belongs to: the file's own, or an inline sidechain's sub-agent session. */
+  private sessionFor(record: MessageRecord | CompactionRecord): string {
+    const main = this.state.sessionUid ?? this.createFileSession(record)
+    const agentId = record.kind === 'message' ? record.agentId : null
+    if (!agentId || this.file.role === 'sub-agent') return main
+    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.state.links[agentId]))
+  }
+
+  private createFileSession(first: MessageRecord | CompactionRecord): string {
+    const uid =
+      this.file.role === 'sub-agent'
+        ? this.createSubAgentOfFile()
+        : (this.existing(this.file.sessionId) ?? this.createMain(first.kind === 'message' ? first.createdAt : first.createdAt))
+    this.state.sessionUid = uid
+    return uid
+  }
+
+  private existing(sourceSessionId: string): string | undefined {
+    return this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, sourceSessionId)?.id
+  }
+
+  private createMain(createdAt = Date.now()): string {
+    const { store } = this.deps
+    // Copied lines at the top of a fork may come before the first line that names the parent.
+    if (!this.state.forkedFrom && this.file.forkedFrom) this.state.forkedFrom = this.file.forkedFrom
+    const parent = this.forkParentSession()
+    const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
+    const predecessor =
+      !parent && this.state.startedByClear ? store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', -1, createdAt) : undefined
+    const uid = randomUUID()
+    const forkSeq = point ? point.seq + 1 : null
+    const rowId = store.sessions.insert({
+      uid,
+      workspaceId: this.workspace.id,
+      source: this.file.source,
+      sourceSessionId: this.file.sessionId,
+      title: this.state.title ?? '',
+      kind: parent ? 'branch' : 'main',
+      parentRowId: parent?.rowId ?? null,
+      forkSeq,
+      depth: parent ? parent.depth + 1 : 0,
+      predecessorRowId: predecessor ? (store.sessions.get(predecessor)?.rowId ?? null) : null,
+      model: null,
+      cwd: this.state.cwd ?? this.file.cwd,
+      createdAt
+    })
+    if (parent && point && forkSeq !== null) {
+      // Like a native fork: the branch's transcript starts with the parent's prefix.
+      store.messages.copyPrefix(parent.rowId, rowId, forkSeq)
+      store.checkpoints.copyBefore(parent.rowId, rowId, point.turn)
+      store.sessions.setContextStart(rowId, parent.contextStartSeq < forkSeq ? parent.contextStartSeq : 0)
+      store.sessions.saveProgress(rowId, { messageCount: forkSeq, turnCount: point.turn, updatedAt: createdAt, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, model: parent.model })
+    }
+    this.report.sessions += 1
+    this.deps.recorder.announce(this.workspace.id, uid)
+    return uid
+  }
+
+  private createSubAgentOfFile(): string {
+    const parent = this.file.parentSessionId ? this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, this.file.parentSessionId) : undefined
+    const agentId = this.file.agentId ?? ''
+    return this.existing(this.file.sessionId) ?? this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.parentLinks()[agentId])
+  }
+
+  private createSubAgent(sourceSessionId: string, parentUid: string | null, toolCallId: string | undefined): string {
+    const { store } = this.deps
+    const existing = this.existing(sourceSessionId)
+    if (existing) return existing
+    const parent = parentUid ? store.sessions.get(parentUid) : undefined
+    const uid = randomUUID()
+    store.sessions.insert({
+      uid,
+      workspaceId: this.workspace.id,
+      source: this.file.source,
+      sourceSessionId,
+      // Untitled: the writer names it after its first prompt (the task it was given).
+      title: '',
+      kind: 'sub-agent',
+      parentRowId: parent?.rowId ?? null,
+      forkSeq: parent && toolCallId ? (store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null) : null,
+      depth: parent ? parent.depth + 1 : 0,
+      model: null,
+      cwd: this.state.cwd ?? this.file.cwd,
+      createdAt: Date.now()
+    })
+    this.report.sessions += 1
+    this.deps.recorder.announce(this.workspace.id, uid)
+    return uid
+  }
+
+  /** A link seen after its sub-agent's session was made (live import): attach it now. */
+  private linkSubAgent(agentId: string, toolCallId: string): void {
+    const { store } = this.deps
+    const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
+    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
+    if (!parent || !child) return
+    store.sessions.link(child.rowId, { parentRowId: parent.rowId, forkSeq: store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null, depth: parent.depth + 1 })
+  }
+
+  private forkParentSession(): SessionRecord | null {
+    if (this.forkParent === undefined) {
+      const from = this.state.forkedFrom
+      this.forkParent = from ? (this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, from.sessionId) ?? null) : null
+    }
+    return this.forkParent
+  }
+
+  /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
+  private isForkCopy(sourceUid: string): boolean {
+    const parent = this.forkParentSession()
+    return parent !== null && this.deps.store.messages.bySourceUid(parent.rowId, sourceUid) !== undefined
+  }
+
+  private writer(uid: string): SessionWriter {
+    let writer = this.writers.get(uid)
+    if (!writer) {
+      writer = this.deps.recorder.resume(uid)
+      this.writers.set(uid, writer)
+    }
+    return writer
+  }
+}
+
+/** `/clear` as Claude Code writes it: a command prompt (`/clear`) or a local-command line. */
+function isClearCommand(record: MessageRecord): boolean {
+  return (record.role === 'user' && /^\/clear\b/.test(record.content.trim())) || (record.role === 'system' && record.content.includes(CLEAR_COMMAND))
+}
+
+function toBuffer(content: string | null): Buffer | null {
+  return content === null ? null : Buffer.from(content, 'utf8')
+}
+
+function sha256(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex')
+}

@@ -1,0 +1,33 @@
+import type { SourceAdapter, SourceName } from './adapter'
+import { claudeRoots, discoverClaudeFiles, discoverClaudeWorkspace } from './claude-code/discover'
+import { createClaudeCodeParser } from './claude-code/parser'
+import { codexRoots, discoverCodexFiles, discoverCodexWorkspace } from './codex/discover'
+import { createCodexParser } from './codex/parser'
+
+const claudeCode: SourceAdapter = {
+  name: 'claude-code',
+  label: 'Claude Code',
+  roots: claudeRoots,
+  discoverAll: discoverClaudeFiles,
+  discover: discoverClaudeWorkspace,
+  createParser: createClaudeCodeParser
+}
+
+const codex: SourceAdapter = {
+  name: 'codex',
+  label: 'Codex CLI',
+  roots: codexRoots,
+  discoverAll: discoverCodexFiles,
+  discover: discoverCodexWorkspace,
+  createParser: createCodexParser
+}
+
+/** Every source Retrace imports, in the order they are tried. */
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex]
+
+export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
+
+export function adaptersFor(only?: SourceName | SourceName[]): SourceAdapter[] {
+  const wanted = only === undefined ? null : new Set(Array.isArray(only) ? only : [only])
+  return SOURCE_ADAPTERS.filter((adapter) => !wanted || wanted.has(adapter.name))
+}
