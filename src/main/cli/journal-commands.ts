@@ -12,14 +12,21 @@ const pathIdOf = (path: string) => Buffer.from(path, 'utf8').toString('base64')
 export async function changesCommand(call: CliCall, options: { sessionId: string; turn: number | undefined; json: boolean; io: Output }): Promise<void> {
   const session = await call('sessions.get', { sessionId: options.sessionId })
   const turns = options.turn !== undefined ? [options.turn] : Array.from({ length: session.turnCount }, (_, i) => i + 1)
+  const uncaptured = new Map(session.checkpoints.map((c) => [c.turn, c.uncapturedCommands]))
   const result = []
-  for (const turn of turns) result.push({ turn, changes: (await call('changes.ofTurn', { sessionId: session.id, turn })).items })
+  for (const turn of turns) {
+    result.push({ turn, changes: (await call('changes.ofTurn', { sessionId: session.id, turn })).items, uncapturedCommands: uncaptured.get(turn) ?? 0 })
+  }
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   const rows = result.flatMap(({ turn, changes }) =>
     changes.map((c) => [String(turn), c.op, c.from ? `${c.from.path} → ${c.path}` : c.path, c.added === null ? 'binary' : `+${c.added} -${c.removed ?? 0}`, c.observed])
   )
-  if (rows.length === 0) return options.io.out(`No file changes recorded for "${session.title}".`)
-  options.io.out(table(['turn', 'op', 'path', 'lines', 'seen by'], rows))
+  if (rows.length === 0) options.io.out(`No file changes recorded for "${session.title}".`)
+  else options.io.out(table(['turn', 'op', 'path', 'lines', 'seen by'], rows))
+  // Imported sessions: what a shell command changed is only known if a workspace scan saw it.
+  for (const { turn, uncapturedCommands } of result.filter((r) => r.uncapturedCommands > 0)) {
+    options.io.out(`Turn ${turn} ran ${uncapturedCommands} shell command${uncapturedCommands === 1 ? '' : 's'} whose file changes were not captured.`)
+  }
 }
 
 /** `retrace diff <session-id> --turn N --file PATH`: what turn N did to one file. */

@@ -98,7 +98,7 @@ describe('Claude Code file history as rewindable checkpoints', () => {
   })
 
   it('counts shell commands of a closed turn as changes no scan saw', async () => {
-    const { workspace, session, call } = agentSession()
+    const { workspace, session, call, runtime } = agentSession()
     session.prompt('next')
     const opened = await call('workspaces.open', { path: workspace })
     await call('imports.run', { workspaceId: opened.id })
@@ -109,6 +109,11 @@ describe('Claude Code file history as rewindable checkpoints', () => {
       [2, 0],
       [3, 1]
     ])
+    const { runCli } = await import('../cli/main')
+    const out: string[] = []
+    const code = await runCli(['changes', detail.id, '--data-dir', runtime.store.dataDir], { out: (text) => out.push(text), err: () => undefined }, {})
+    expect(code).toBe(0)
+    expect(out.join('\n')).toContain('Turn 3 ran 1 shell command whose file changes were not captured.')
   })
 
   it('shows a conflict instead of overwriting a file changed after the agent', async () => {
