@@ -119,6 +119,30 @@ describe('importing real Claude Code sessions', () => {
     expect(imported).toMatchObject({ messageCount: 3, turnCount: 2 })
   })
 
+  it('can be cancelled between files, keeps what was committed, and finishes on the next import', async () => {
+    const home = claudeFixtureHome()
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const id = rt.store.workspaces.open(SPOTTER_CWD, 'spotter')
+    const controller = new AbortController()
+    const cancelled = rt.imports.importWorkspace(id, {
+      signal: controller.signal,
+      onProgress: ({ done }) => {
+        if (done === 1) controller.abort()
+      }
+    })
+    await expect(cancelled).rejects.toThrow()
+    const partial = rt.store.db.prepare('SELECT count(*) AS n FROM import_files').get() as { n: number }
+    expect(partial.n).toBe(1)
+    const rest = await rt.imports.importWorkspace(id)
+    expect(rest.files).toBe(2)
+
+    const oneShot = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const oneShotId = oneShot.store.workspaces.open(SPOTTER_CWD, 'spotter')
+    await oneShot.imports.importWorkspace(oneShotId)
+    const totals = (r: Runtime) => r.store.db.prepare('SELECT count(*) AS sessions, sum(message_count) AS messages, sum(output_tokens) AS tokens FROM sessions').get()
+    expect(totals(rt)).toEqual(totals(oneShot))
+  })
+
   it('reports garbled lines with their reason and imports the rest', async () => {
     const home = new ClaudeHome(join(tempDir(), 'claude'))
     const workspace = tempDir()
