@@ -143,6 +143,32 @@ describe('importing real Claude Code sessions', () => {
     expect(totals(rt)).toEqual(totals(oneShot))
   })
 
+  it('keeps an image as an attachment of its message, not as inline text', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const session = home.session(workspace)
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
+    session.raw(
+      JSON.stringify({
+        type: 'user',
+        uuid: 'img-1',
+        parentUuid: null,
+        sessionId: session.sessionId,
+        cwd: workspace,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        message: { role: 'user', content: [{ type: 'text', text: 'what is in this screenshot?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } }] }
+      })
+    )
+    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
+    const message = rt.store.db.prepare("SELECT id, content FROM messages WHERE role = 'user'").get() as { id: number; content: string }
+    expect(message.content).toContain('what is in this screenshot?')
+    expect(message.content).not.toContain(png.toString('base64'))
+    const attachment = rt.store.db.prepare('SELECT media_type, data FROM message_attachments WHERE message_id = ?').get(message.id) as { media_type: string; data: Buffer }
+    expect(attachment.media_type).toBe('image/png')
+    expect(Buffer.compare(attachment.data, png)).toBe(0)
+  })
+
   it('reports garbled lines with their reason and imports the rest', async () => {
     const home = new ClaudeHome(join(tempDir(), 'claude'))
     const workspace = tempDir()
