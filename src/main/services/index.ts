@@ -6,6 +6,7 @@ import { importHandlers } from './import-handlers'
 import { journalService } from './journal-service'
 import { rewindHandlers } from './rewind-handlers'
 import { sessionService } from './session-service'
+import { treeService } from './tree-service'
 import { workspaceService } from './workspace-service'
 
 /** Every contract method, implemented by the services. */
@@ -14,6 +15,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ...appService(ctx),
     ...workspaceService(ctx),
     ...sessionService(ctx),
+    ...treeService(ctx),
     ...journalService(ctx),
     ...rewindHandlers(ctx),
     ...branchingHandlers(ctx),

@@ -3,6 +3,7 @@ import { openDatabase, type Db } from './database'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { SessionRepository } from './repositories/sessions'
+import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
 
 export const DATABASE_FILE = 'retrace.db'
@@ -15,6 +16,8 @@ export interface Store {
   readonly sessions: SessionRepository
   readonly messages: MessageRepository
   readonly checkpoints: CheckpointRepository
+  /** The session graph of a workspace (read-only). */
+  readonly tree: TreeRepository
   /** Run `work` in one synchronous transaction (no awaits inside). */
   transaction<T>(work: () => T): T
   close(): void
@@ -29,6 +32,7 @@ export function openStore(dataDir: string): Store {
     sessions: new SessionRepository(db),
     messages: new MessageRepository(db),
     checkpoints: new CheckpointRepository(db),
+    tree: new TreeRepository(db),
     transaction: (work) => db.transaction(work)(),
     close: () => db.close()
   }

@@ -13,6 +13,7 @@ import {
 } from './domain'
 import { ImportReportSchema } from './imports'
 import { journalMethods } from './methods-journal'
+import { SessionTreeSchema } from './tree'
 
 /** A method of the contract: its input and output schemas. The doc comment sits on its key. */
 export interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -91,6 +92,12 @@ export const methods = {
       .strict(),
     z.object({ items: z.array(SessionSummarySchema), nextCursor: Cursor.nullable() })
   ),
+
+  /**
+   * Every session of a workspace as one graph, across sources: nodes with their parent (forks,
+   * sub-agents) and predecessor (successors after `/clear`, `/new`) links, and the merges.
+   */
+  'sessions.tree': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), SessionTreeSchema),
 
   /** One session with its place in the tree (parent, children, predecessor, successors) and its checkpoints. */
   'sessions.get': method(z.object({ sessionId: SessionIdSchema }).strict(), SessionDetailSchema),

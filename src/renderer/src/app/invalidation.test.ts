@@ -27,8 +27,53 @@ describe('keysToInvalidate', () => {
     expect(keys.some((key) => key[0] === 'transcript')).toBe(false)
   })
 
+  it('refreshes the rewind history of the sessions a rewind names, and nothing of their transcripts', () => {
+    const keys = keysToInvalidate({ entities: ['files', 'rewinds', 'checkpoints'], workspaceId: 1, sessionIds: ['a'] })
+    expect(keys).toContainEqual(['rewinds', 'list', 'a'])
+    expect(keys).not.toContainEqual(['rewinds', 'list'])
+    expect(keys).toContainEqual(['sessions', 'detail', 'a'])
+    expect(keys.some((key) => key[0] === 'transcript')).toBe(false)
+  })
+
+  it('refreshes every rewind history when the event names no session', () => {
+    expect(keysToInvalidate({ entities: ['rewinds'] })).toContainEqual(['rewinds', 'list'])
+  })
+
+  it('leaves rewind histories alone when no rewind changed', () => {
+    const keys = keysToInvalidate({ entities: ['messages', 'sessions'], workspaceId: 1, sessionIds: ['a'] })
+    expect(keys.some((key) => key[0] === 'rewinds')).toBe(false)
+  })
+
+  it('refreshes the file lists and diffs of the sessions named, and the path histories of their workspace', () => {
+    const keys = keysToInvalidate({ entities: ['files'], workspaceId: 4, sessionIds: ['a'] })
+    expect(keys).toContainEqual(['files', 'session', 'a'])
+    expect(keys).not.toContainEqual(['files', 'session'])
+    expect(keys).toContainEqual(['files', 'history', 4])
+    expect(keys.some((key) => key[0] === 'files' && key[1] === 'version')).toBe(false)
+    expect(keys.some((key) => key[0] === 'transcript')).toBe(false)
+  })
+
+  it('refreshes every file list and history when a files or checkpoints event names no session or workspace', () => {
+    const keys = keysToInvalidate({ entities: ['checkpoints'] })
+    expect(keys).toContainEqual(['files', 'session'])
+    expect(keys).toContainEqual(['files', 'history'])
+  })
+
+  it('leaves file queries alone when only messages changed', () => {
+    const keys = keysToInvalidate({ entities: ['messages'], workspaceId: 1, sessionIds: ['a'] })
+    expect(keys.some((key) => key[0] === 'files')).toBe(false)
+  })
+
+  it('refreshes the session tree of the workspace when sessions, messages, checkpoints or files change', () => {
+    for (const entity of ['sessions', 'messages', 'checkpoints', 'files'] as const) {
+      expect(keysToInvalidate({ entities: [entity], workspaceId: 4, sessionIds: ['a'] })).toContainEqual(['tree', 4])
+      expect(keysToInvalidate({ entities: [entity] })).toContainEqual(['tree'])
+    }
+    expect(keysToInvalidate({ entities: ['rewinds'], workspaceId: 4 }).some((key) => key[0] === 'tree')).toBe(false)
+  })
+
   it('lists each key once', () => {
-    const keys = keysToInvalidate({ entities: ['sessions', 'messages', 'checkpoints', 'workspaces'], workspaceId: 1, sessionIds: ['a'] })
+    const keys = keysToInvalidate({ entities: ['sessions', 'messages', 'checkpoints', 'workspaces', 'rewinds', 'files'], workspaceId: 1, sessionIds: ['a'] })
     expect(new Set(keys.map((key) => JSON.stringify(key))).size).toBe(keys.length)
   })
 })

@@ -1,8 +1,11 @@
 import type { QueryKey } from '@tanstack/react-query'
 import type { EventPayload } from '../../../shared/contract'
+import { filesKeys } from '../features/files/queries'
+import { rewindKeys } from '../features/rewind/queries'
 import { searchKeys } from '../features/search/queries'
 import { sessionKeys } from '../features/sessions/queries'
 import { transcriptKeys } from '../features/transcript/queries'
+import { treeKeys } from '../features/tree/queries'
 import { workspaceKeys } from '../features/workspace/queries'
 
 type DataChanged = EventPayload<'data.changed'>
@@ -36,6 +39,18 @@ export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChan
     keys.push(...perSession(transcriptKeys.session, transcriptKeys.all))
   }
   if (has('checkpoints')) keys.push(...perSession(sessionKeys.detail, sessionKeys.details()))
+  if (has('files') || has('checkpoints')) {
+    // A turn's file list and diffs, per session; a path's history spans the whole workspace.
+    // (Recorded versions are content-addressed and never go stale.)
+    keys.push(...perSession(filesKeys.session, filesKeys.sessions()))
+    keys.push(workspaceId === undefined ? filesKeys.histories() : filesKeys.historiesOf(workspaceId))
+  }
+  // A session's rewind history (statuses change on undo; a fork with files adds one to its parent).
+  if (has('rewinds')) keys.push(...perSession(rewindKeys.list, rewindKeys.lists()))
+  if (has('sessions') || has('messages') || has('checkpoints') || has('files')) {
+    // Tree nodes show titles, links, turn and message counts, and files changed; merges.
+    keys.push(workspaceId === undefined ? treeKeys.all : treeKeys.of(workspaceId))
+  }
   // Hits show message text, session titles and workspace names.
   if (has('messages') || has('sessions') || has('workspaces')) keys.push(searchKeys.all)
 

@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { TranscriptKind } from '../../../shared/contract'
+import { initialSessionView, saveSessionView, type SessionView } from './session-view'
 import { initialTheme, saveTheme, type Theme } from './theme'
 
 /** A message to bring into view once its page is loaded (from a search hit). */
@@ -17,6 +18,10 @@ export interface UiState {
   sessionQuery: string
   sourceFilter: string | null
   theme: Theme
+  /** List or graph of the workspace's sessions (remembered across runs). */
+  sessionView: SessionView
+  /** Sessions whose sub-agents the graph shows folded into them (per open workspace). */
+  collapsedSubAgents: ReadonlySet<string>
   focus: FocusTarget | null
   /** Set when the server refuses our token: the whole app is replaced by an explanation. */
   authProblem: string | null
@@ -31,10 +36,14 @@ export interface UiState {
   setSessionQuery: (query: string) => void
   setSourceFilter: (source: string | null) => void
   toggleTheme: () => void
+  setSessionView: (view: SessionView) => void
+  toggleSubAgents: (sessionId: string) => void
+  setCollapsedSubAgents: (sessionIds: ReadonlySet<string>) => void
   setAuthProblem: (message: string) => void
 }
 
 const noFilters = { sessionQuery: '', sourceFilter: null } as const
+const noCollapsed: ReadonlySet<string> = new Set()
 
 /**
  * UI state only (what is selected and how it is shown); anything the server owns lives in
@@ -47,14 +56,16 @@ export const useUiStore = create<UiState>()((set, get) => ({
   transcriptMode: 'display',
   ...noFilters,
   theme: initialTheme(),
+  sessionView: initialSessionView(),
+  collapsedSubAgents: noCollapsed,
   focus: null,
   authProblem: null,
 
   openWorkspace: (workspaceId) => {
     if (get().workspaceId === workspaceId) return
-    set({ workspaceId, sessionId: null, focus: null, ...noFilters })
+    set({ workspaceId, sessionId: null, focus: null, collapsedSubAgents: noCollapsed, ...noFilters })
   },
-  closeWorkspace: () => set({ workspaceId: null, sessionId: null, focus: null, ...noFilters }),
+  closeWorkspace: () => set({ workspaceId: null, sessionId: null, focus: null, collapsedSubAgents: noCollapsed, ...noFilters }),
   selectSession: (sessionId) => set({ sessionId, focus: null }),
   openMessage: ({ workspaceId, sessionId, seq }) => {
     const sameWorkspace = get().workspaceId === workspaceId
@@ -64,7 +75,7 @@ export const useUiStore = create<UiState>()((set, get) => ({
       // Search hits carry display seqs; a message may not be in the context transcript.
       transcriptMode: 'display',
       focus: { sessionId, seq, nonce: Date.now() },
-      ...(sameWorkspace ? {} : noFilters)
+      ...(sameWorkspace ? {} : { ...noFilters, collapsedSubAgents: noCollapsed })
     })
   },
   clearFocus: () => set({ focus: null }),
@@ -76,5 +87,15 @@ export const useUiStore = create<UiState>()((set, get) => ({
     saveTheme(theme)
     set({ theme })
   },
+  setSessionView: (sessionView) => {
+    saveSessionView(sessionView)
+    set({ sessionView })
+  },
+  toggleSubAgents: (sessionId) => {
+    const next = new Set(get().collapsedSubAgents)
+    if (!next.delete(sessionId)) next.add(sessionId)
+    set({ collapsedSubAgents: next })
+  },
+  setCollapsedSubAgents: (collapsedSubAgents) => set({ collapsedSubAgents }),
   setAuthProblem: (authProblem) => set({ authProblem })
 }))

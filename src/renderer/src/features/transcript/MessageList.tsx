@@ -4,6 +4,7 @@ import type { TranscriptKind } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { useUiStore, type FocusTarget } from '../../state/ui-store'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
+import { useSessionDetail } from '../sessions/queries'
 import { MessageRow } from './messages/MessageRow'
 import { useTranscript } from './queries'
 import { buildRows, rowIndexOfSeq } from './rows'
@@ -19,6 +20,8 @@ const PREFETCH_ROWS = 15
  */
 export function MessageList({ sessionId, mode }: { sessionId: string; mode: TranscriptKind }) {
   const transcript = useTranscript(sessionId, mode)
+  const detail = useSessionDetail(sessionId)
+  const checkpoints = useMemo(() => new Map(detail.data?.checkpoints.map((checkpoint) => [checkpoint.turn, checkpoint])), [detail.data])
   const focus = useUiStore((state): FocusTarget | null => (state.focus?.sessionId === sessionId ? state.focus : null))
   const scrollRef = useRef<HTMLDivElement>(null)
   const scrolledFor = useRef<number | null>(null)
@@ -87,7 +90,7 @@ export function MessageList({ sessionId, mode }: { sessionId: string; mode: Tran
                   {hasNextPage ? 'Loading more…' : `End of transcript · ${plural(total, 'message')}`}
                 </div>
               ) : row.type === 'turn' ? (
-                <TurnHeader turn={row.turn} at={row.at} />
+                <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} />
               ) : (
                 <div className={row.message.inContext || mode === 'context' ? undefined : 'not-in-context'} title={row.message.inContext ? undefined : 'Compacted away: the model no longer sees this message'}>
                   <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} />

@@ -3,6 +3,8 @@ import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { useDialogStore } from '../rewind/dialog-store'
+import { useRewindList } from '../rewind/queries'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
@@ -14,6 +16,7 @@ export function TranscriptHeader({ detail }: { detail: SessionDetail }) {
       <div className="transcript-title-row">
         <h2 className="transcript-title">{detail.title || 'Untitled session'}</h2>
         <KindBadge kind={detail.kind} />
+        <SessionActions detail={detail} />
         <ModeToggle />
       </div>
       <div className="transcript-meta">
@@ -39,5 +42,37 @@ export function TranscriptHeader({ detail }: { detail: SessionDetail }) {
         </p>
       ) : null}
     </header>
+  )
+}
+
+/** The session's rewind history, and for a branch, merging it back into its parent. */
+function SessionActions({ detail }: { detail: SessionDetail }) {
+  const open = useDialogStore((state) => state.open)
+  const rewinds = useRewindList(detail.id)
+  const count = rewinds.data?.items.length ?? 0
+  return (
+    <div className="transcript-actions">
+      {detail.kind === 'branch' && detail.parent ? (
+        <button
+          type="button"
+          className="button small"
+          data-testid="merge-into-parent"
+          title={`Merge this branch's messages into “${detail.parent.title}” (shows a preview first)`}
+          onClick={() => open({ kind: 'merge', branchId: detail.id, workspaceId: detail.workspaceId })}
+        >
+          <span aria-hidden="true">⤴</span> Merge into parent
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className="button small"
+        data-testid="open-rewinds"
+        aria-label={count > 0 ? `Rewinds: ${count}` : 'Rewinds'}
+        title="The file rewinds of this session, with their undo"
+        onClick={() => open({ kind: 'history', sessionId: detail.id })}
+      >
+        <span aria-hidden="true">↶</span> Rewinds{count > 0 ? <span className="count-pill">{count}</span> : null}
+      </button>
+    </div>
   )
 }

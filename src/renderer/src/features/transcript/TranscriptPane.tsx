@@ -1,6 +1,8 @@
 import { isRetraceError } from '../../../../shared/contract'
 import { useUiStore } from '../../state/ui-store'
 import { ErrorState, SkeletonRows } from '../../ui/States'
+import { FileDialogHost } from '../files/FileDialog'
+import { DialogHost } from '../rewind/DialogHost'
 import { useSessionDetail } from '../sessions/queries'
 import { DisclosureProvider } from './disclosure'
 import { MessageList } from './MessageList'
@@ -17,7 +19,12 @@ export function TranscriptPane() {
       </div>
     )
   }
-  return <Transcript key={sessionId} sessionId={sessionId} />
+  return (
+    <>
+      <Transcript key={sessionId} sessionId={sessionId} />
+      <DialogHost />
+    </>
+  )
 }
 
 function Transcript({ sessionId }: { sessionId: string }) {
@@ -42,6 +49,7 @@ function Transcript({ sessionId }: { sessionId: string }) {
       <DisclosureProvider key={mode}>
         <MessageList key={mode} sessionId={sessionId} mode={mode} />
       </DisclosureProvider>
+      <FileDialogHost sessionId={sessionId} />
     </section>
   )
 }

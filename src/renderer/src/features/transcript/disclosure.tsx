@@ -36,3 +36,15 @@ export function useDisclosure(key: string, openByDefault = false) {
     }
   }
 }
+
+/**
+ * Open state of a disclosure that is not a <details> (a button with aria-expanded, such as a
+ * turn's file list), kept above the virtual list like the others.
+ */
+export function useDisclosureState(key: string, openByDefault = false): [boolean, (open: boolean) => void] {
+  const state = useContext(DisclosureContext)
+  const [local, setLocal] = useState(openByDefault)
+  const open = state ? (state.isOpen(key) ?? openByDefault) : local
+  const setOpen = useCallback((next: boolean) => (state ? state.setOpen(key, next) : setLocal(next)), [state, key])
+  return [open, setOpen]
+}

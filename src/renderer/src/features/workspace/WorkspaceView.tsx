@@ -3,13 +3,21 @@ import { ErrorState, Loading } from '../../ui/States'
 import { ThemeToggle } from '../../ui/ThemeToggle'
 import { GlobalSearch } from '../search/GlobalSearch'
 import { SessionPanel } from '../sessions/SessionPanel'
+import { SessionViewToggle } from '../sessions/SessionViewToggle'
 import { TranscriptPane } from '../transcript/TranscriptPane'
+import { SessionTree } from '../tree/SessionTree'
 import { useWorkspace } from './queries'
 
-/** One workspace: its sessions on the left, the selected session's transcript on the right. */
+/**
+ * One workspace: its sessions on the left (a list, or the graph in a wider column), the
+ * selected session's transcript on the right. The graph takes the whole width until a session
+ * is selected.
+ */
 export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
   const workspace = useWorkspace(workspaceId)
   const closeWorkspace = useUiStore((state) => state.closeWorkspace)
+  const view = useUiStore((state) => state.sessionView)
+  const hasSelection = useUiStore((state) => state.sessionId !== null)
 
   return (
     <div className="workspace-view" data-testid="workspace-view">
@@ -25,6 +33,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
             </span>
           ) : null}
         </div>
+        <SessionViewToggle />
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />
       </header>
@@ -36,6 +45,17 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         <main className="workspace-missing">
           <Loading label="Opening workspace…" />
         </main>
+      ) : view === 'graph' ? (
+        <div className={`workspace-body graph${hasSelection ? '' : ' graph-only'}`}>
+          <nav className="tree-pane" aria-label="Session graph">
+            <SessionTree workspaceId={workspaceId} />
+          </nav>
+          {hasSelection ? (
+            <main className="content">
+              <TranscriptPane />
+            </main>
+          ) : null}
+        </div>
       ) : (
         <div className="workspace-body">
           <nav className="sidebar" aria-label="Sessions">

@@ -1,0 +1,84 @@
+import type { SessionKind, TreeMerge, TreeNode } from '../../../shared/contract'
+import type { Db } from '../database'
+
+interface TreeRow {
+  uid: string
+  title: string
+  kind: SessionKind
+  source: string
+  parent_uid: string | null
+  fork_seq: number | null
+  predecessor_uid: string | null
+  created_at: number
+  updated_at: number
+  turn_count: number
+  message_count: number
+  files_changed: number
+  status: 'active' | 'closed'
+}
+
+interface MergeRow {
+  branch_uid: string
+  into_uid: string
+  mode: 'append' | 'replace'
+  created_at: number
+}
+
+// Links are resolved to uids only when both ends are in the same workspace: the tree is drawn
+// per workspace, and an edge to a node that is not drawn would dangle. Files changed are the
+// distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
+// the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope.
+const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid, s.fork_seq, pr.uid AS predecessor_uid,
+    s.created_at, s.updated_at, s.turn_count, s.message_count, s.status,
+    (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
+      WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed
+  FROM sessions s
+  LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id = s.workspace_id
+  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id = s.workspace_id
+  WHERE s.workspace_id = ?
+  ORDER BY s.created_at, s.id`
+
+const MERGES_SQL = `SELECT b.uid AS branch_uid, i.uid AS into_uid, m.mode, m.created_at
+  FROM session_merges m
+  JOIN sessions b ON b.id = m.branch_id
+  JOIN sessions i ON i.id = m.into_id
+  WHERE b.workspace_id = ? AND i.workspace_id = b.workspace_id
+  ORDER BY m.created_at, m.id`
+
+/** The whole session graph of a workspace, in two queries (nodes with their counts, merges). */
+export class TreeRepository {
+  private readonly nodesStmt
+  private readonly mergesStmt
+
+  constructor(db: Db) {
+    this.nodesStmt = db.prepare(NODES_SQL)
+    this.mergesStmt = db.prepare(MERGES_SQL)
+  }
+
+  nodes(workspaceId: number): TreeNode[] {
+    return (this.nodesStmt.all(workspaceId) as TreeRow[]).map((row) => ({
+      id: row.uid,
+      title: row.title,
+      kind: row.kind,
+      source: row.source,
+      parentId: row.parent_uid,
+      forkSeq: row.fork_seq,
+      predecessorId: row.predecessor_uid,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      turnCount: row.turn_count,
+      messageCount: row.message_count,
+      filesChanged: row.files_changed,
+      status: row.status
+    }))
+  }
+
+  merges(workspaceId: number): TreeMerge[] {
+    return (this.mergesStmt.all(workspaceId) as MergeRow[]).map((row) => ({
+      branchId: row.branch_uid,
+      intoId: row.into_uid,
+      mode: row.mode,
+      createdAt: row.created_at
+    }))
+  }
+}

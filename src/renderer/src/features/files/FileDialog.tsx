@@ -1,0 +1,139 @@
+import { useEffect, useId, useRef } from 'react'
+import { plural } from '../../lib/format'
+import { ErrorState, Loading } from '../../ui/States'
+import { useSessionDetail } from '../sessions/queries'
+import { LineCounts, OpBadge } from './bits'
+import { formatMode, OBSERVED_LABEL, type ChangeGroup } from './changes'
+import { DiffView } from './DiffView'
+import { FileHistory } from './FileHistory'
+import { useFilesUi, type DiffMode, type FileTarget } from './files-ui'
+import { useTurnDiff } from './queries'
+
+/** The open file's dialog, if it belongs to the session on screen. Render once per transcript. */
+export function FileDialogHost({ sessionId }: { sessionId: string }) {
+  const target = useFilesUi((state) => state.target)
+  if (!target || target.sessionId !== sessionId) return null
+  return <FileDialog key={target.returnFocus} target={target} />
+}
+
+/**
+ * A modal (native <dialog>: the page behind is inert, Tab stays inside, Escape closes) with one
+ * file's diff across a turn and, one click away, its history across sessions. Focus goes back
+ * to the file row that opened it.
+ */
+function FileDialog({ target }: { target: FileTarget }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const { closeFile, setView, diffMode, setDiffMode } = useFilesUi()
+  const detail = useSessionDetail(target.sessionId)
+  const workspaceId = detail.data?.workspaceId ?? null
+  const { group, turn, view } = target
+
+  useEffect(() => {
+    const dialog = ref.current
+    if (dialog && !dialog.open) dialog.showModal()
+    // Start at the title, so a screen reader first reads which file this is.
+    dialog?.querySelector<HTMLElement>('.file-dialog-path')?.focus()
+    const returnTo = target.returnFocus
+    return () => {
+      // The row may have been scrolled out of the virtual list: then the transcript itself.
+      const row = document.querySelector<HTMLElement>(`[data-file-button="${CSS.escape(returnTo)}"]`)
+      ;(row ?? document.querySelector<HTMLElement>('.message-scroll'))?.focus()
+    }
+  }, [target.returnFocus])
+
+  return (
+    <dialog
+      ref={ref}
+      className="file-dialog"
+      data-testid="file-dialog"
+      aria-labelledby={titleId}
+      onClose={closeFile}
+      onClick={(event) => {
+        // A click on the backdrop lands on the <dialog> itself.
+        if (event.target === event.currentTarget) event.currentTarget.close()
+      }}
+    >
+      <header className="file-dialog-header">
+        <div className="file-dialog-title-row">
+          <OpBadge op={group.op} />
+          <h2 id={titleId} className="file-dialog-path" tabIndex={-1}>
+            {group.from ? (
+              <>
+                {group.from.path} <span aria-hidden="true">→</span>
+                <span className="visually-hidden">renamed to</span>{' '}
+              </>
+            ) : null}
+            {group.path}
+          </h2>
+          <LineCounts added={group.added} removed={group.removed} />
+          <button type="button" className="icon-button file-dialog-close" aria-label="Close" title="Close (Esc)" onClick={() => ref.current?.close()}>
+            ×
+          </button>
+        </div>
+        <div className="file-dialog-toolbar">
+          <p className="file-dialog-context muted">{describe(group, turn, detail.data?.title)}</p>
+          <div className="segmented" role="group" aria-label="View">
+            <button type="button" aria-pressed={view === 'diff'} data-testid="file-view-diff" onClick={() => setView('diff')}>
+              Diff
+            </button>
+            <button type="button" aria-pressed={view === 'history'} data-testid="file-view-history" onClick={() => setView('history')}>
+              History
+            </button>
+          </div>
+          <ModeToggle mode={diffMode} setMode={setDiffMode} />
+        </div>
+      </header>
+      <div className="file-dialog-body">
+        {view === 'diff' ? (
+          <TurnDiff target={target} workspaceId={workspaceId} mode={diffMode} />
+        ) : workspaceId === null ? (
+          <Loading label="Loading…" />
+        ) : (
+          <FileHistory
+            workspaceId={workspaceId}
+            pathId={group.pathId}
+            path={group.path}
+            current={{ sessionId: target.sessionId, turn }}
+            mode={diffMode}
+            onLeave={() => {
+              // Closed in the store at once: the jump may show another session, whose transcript has no dialog host for this one.
+              ref.current?.close()
+              closeFile()
+            }}
+          />
+        )}
+      </div>
+    </dialog>
+  )
+}
+
+function describe(group: ChangeGroup, turn: number, title: string | undefined): string {
+  const parts = [`Turn ${turn}${title ? ` of “${title}”` : ''}`]
+  if (group.entries.length > 1) parts.push(`${plural(group.entries.length, 'edit')}, shown as one`)
+  parts.push(`seen by ${group.observed.map((observed) => OBSERVED_LABEL[observed]).join(', ')}`)
+  if (group.before && group.after && group.before.mode !== group.after.mode) {
+    parts.push(`permissions ${formatMode(group.before.mode)} → ${formatMode(group.after.mode)}`)
+  }
+  return parts.join(' · ')
+}
+
+function ModeToggle({ mode, setMode }: { mode: DiffMode; setMode: (mode: DiffMode) => void }) {
+  return (
+    <div className="segmented" role="group" aria-label="Diff layout">
+      <button type="button" aria-pressed={mode === 'unified'} data-testid="diff-mode-unified" onClick={() => setMode('unified')}>
+        Unified
+      </button>
+      <button type="button" aria-pressed={mode === 'split'} data-testid="diff-mode-split" onClick={() => setMode('split')}>
+        Side by side
+      </button>
+    </div>
+  )
+}
+
+function TurnDiff({ target, workspaceId, mode }: { target: FileTarget; workspaceId: number | null; mode: DiffMode }) {
+  const diff = useTurnDiff(target.sessionId, workspaceId, target.turn, target.group)
+  if (diff.status === 'error') return <ErrorState title="Could not load the diff" error={diff.error} onRetry={diff.retry} />
+  if (diff.status === 'pending') return <Loading label="Loading the diff…" />
+  return <DiffView data={diff.data} path={target.group.path} mode={mode} />
+}

@@ -1,0 +1,227 @@
+import { useEffect, useState } from 'react'
+import { isRetraceError } from '../../../../shared/contract'
+import { onEvent } from '../../api/client'
+import { errorMessage } from '../../lib/errors'
+import { plural } from '../../lib/format'
+import { useUiStore } from '../../state/ui-store'
+import { Modal } from '../../ui/Modal'
+import { Loading } from '../../ui/States'
+import { useSessionDetail } from '../sessions/queries'
+import { useApplyPlan } from './mutations'
+import { buildChoices, countChanges, type ConflictChoice } from './plan-model'
+import { PlanPreview } from './PlanPreview'
+import { useRewindPlan, type PlanTarget } from './queries'
+import { RewindResultView } from './RewindResultView'
+
+export interface Progress {
+  done: number
+  total: number
+  path: string
+}
+
+/** Latest `rewind.progress` for a session while this component is mounted; `reset` before a new run. */
+export function useRewindProgress(sessionId: string | null): [Progress | null, () => void] {
+  const [progress, setProgress] = useState<Progress | null>(null)
+  useEffect(
+    () =>
+      onEvent((event) => {
+        if (event.name === 'rewind.progress' && event.payload.sessionId === sessionId) setProgress({ done: event.payload.done, total: event.payload.total, path: event.payload.path })
+      }),
+    [sessionId]
+  )
+  return [progress, () => setProgress(null)]
+}
+
+/** Choices per conflicting path, kept across "Preview again" (only this plan's conflicts are sent). */
+export function useChoices(): [Map<string, ConflictChoice>, (pathIds: string[], choice: ConflictChoice) => void, () => void] {
+  const [choices, setChoices] = useState(() => new Map<string, ConflictChoice>())
+  const choose = (pathIds: string[], choice: ConflictChoice) =>
+    setChoices((previous) => {
+      const next = new Map(previous)
+      for (const pathId of pathIds) next.set(pathId, choice)
+      return next
+    })
+  return [choices, choose, () => setChoices(new Map())]
+}
+
+/**
+ * "Rewind files to before this turn", and the undo of a rewind (itself a rewind): the preview
+ * (nothing is written until Apply), then progress, then what changed with an Undo — which
+ * leads to the undo's own preview in the same dialog. If the disk changed since the preview,
+ * the server writes nothing (CONFLICT) and the user previews again.
+ */
+export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: PlanTarget; onClose: () => void; returnFocusTo: HTMLElement | null }) {
+  const [target, setTarget] = useState<PlanTarget>(initial)
+  const [choices, choose, resetChoices] = useChoices()
+  const plan = useRewindPlan(target)
+  const apply = useApplyPlan(target)
+  const [progress, resetProgress] = useRewindProgress(target.sessionId)
+  const applying = apply.isPending
+  // After a fork with files the branch is on screen, but the rewind belongs to the original session.
+  const selected = useUiStore((state) => state.sessionId)
+  const owner = useSessionDetail(target.sessionId)
+  const historyOf = target.sessionId !== selected ? (owner.data?.title ?? 'the original session') : null
+
+  const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : 'Undo a rewind'
+  const items = plan.data?.items ?? []
+  const changes = countChanges(items, choices)
+
+  const previewAgain = () => {
+    apply.reset()
+    resetProgress()
+    void plan.refetch()
+  }
+  const undo = (rewindId: string) => {
+    apply.reset()
+    resetProgress()
+    resetChoices()
+    setTarget({ kind: 'undo', sessionId: target.sessionId, rewindId })
+  }
+  const run = () => {
+    if (!plan.data) return
+    resetProgress()
+    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices) })
+  }
+
+  let body
+  let footer
+  if (apply.isSuccess) {
+    body = <RewindResultView result={apply.data} undo={target.kind === 'undo'} turn={target.kind === 'turn' ? target.turn : null} historyOf={historyOf} />
+    footer = (
+      <>
+        <button type="button" className="button" data-testid="rewind-undo" onClick={() => undo(apply.data.rewindId)}>
+          {target.kind === 'undo' ? 'Undo this undo' : 'Undo this rewind'}
+        </button>
+        <button type="button" className="button primary" onClick={onClose} data-autofocus>
+          Close
+        </button>
+      </>
+    )
+  } else if (applying) {
+    body = <ApplyProgress progress={progress} label={target.kind === 'undo' ? 'Undoing' : 'Rewinding'} />
+    footer = (
+      <button type="button" className="button" disabled>
+        Close
+      </button>
+    )
+  } else if (apply.isError) {
+    body = <ApplyFailed error={apply.error} />
+    footer = (
+      <>
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+        <button type="button" className="button primary" data-testid="rewind-replan" onClick={previewAgain} data-autofocus>
+          Preview again
+        </button>
+      </>
+    )
+  } else if (plan.isError) {
+    body = (
+      <div className="dialog-error" role="alert">
+        <p className="dialog-error-title">Cannot preview this {target.kind === 'undo' ? 'undo' : 'rewind'}</p>
+        <p>{errorMessage(plan.error)}</p>
+      </div>
+    )
+    footer = (
+      <>
+        <button type="button" className="button" onClick={onClose}>
+          Close
+        </button>
+        <button type="button" className="button primary" onClick={previewAgain}>
+          Try again
+        </button>
+      </>
+    )
+  } else if (!plan.data || plan.isFetching) {
+    body = <Loading label="Comparing the recorded files with the disk…" />
+    footer = (
+      <button type="button" className="button" onClick={onClose}>
+        Cancel
+      </button>
+    )
+  } else {
+    body = (
+      <>
+        <PreviewIntro target={target} />
+        <PlanPreview items={items} choices={choices} onChoose={choose} />
+      </>
+    )
+    const nothing = items.every((item) => item.action === 'none' || item.refused !== null)
+    footer = nothing ? (
+      <button type="button" className="button primary" onClick={onClose}>
+        Close
+      </button>
+    ) : (
+      <>
+        {changes === 0 ? <span className="footer-note">Every change is a skipped conflict: choose overwrite or keep both to change something.</span> : null}
+        <button type="button" className="button" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="button primary" data-testid="rewind-apply" disabled={changes === 0} onClick={run}>
+          {changes === 0 ? 'Nothing to apply' : target.kind === 'undo' ? `Undo: change ${plural(changes, 'file')}` : `Rewind ${plural(changes, 'file')}`}
+        </button>
+      </>
+    )
+  }
+
+  const step = apply.isSuccess ? 'done' : applying ? 'applying' : apply.isError ? 'failed' : plan.data && !plan.isFetching ? 'preview' : 'loading'
+  return (
+    <Modal title={title} onClose={onClose} canClose={!applying} focusKey={`${target.kind === 'undo' ? target.rewindId : 'turn'}:${step}`} returnFocusTo={returnFocusTo} testId="rewind-dialog" wide footer={footer}>
+      {body}
+    </Modal>
+  )
+}
+
+/** What the preview is about, and the promise: only recorded files, everything saved first. */
+function PreviewIntro({ target }: { target: PlanTarget }) {
+  if (target.kind === 'undo') {
+    return <p className="dialog-intro">Puts back the files this rewind replaced, as they were just before it. A file changed since the rewind shows as a conflict. An undo is a rewind too, so it can be undone.</p>
+  }
+  return (
+    <>
+      <p className="dialog-intro">
+        Puts the files this session changed in turn {target.turn} and later back as they were before turn {target.turn}. Only files Retrace recorded are touched; files nobody recorded are left alone. Everything replaced is
+        saved first, so you can undo the rewind.
+      </p>
+      <UncapturedNote sessionId={target.sessionId} fromTurn={target.turn} />
+    </>
+  )
+}
+
+/** Imported sessions: turns whose shell commands changed files no scan saw cannot be fully rewound. */
+export function UncapturedNote({ sessionId, fromTurn }: { sessionId: string; fromTurn: number }) {
+  const detail = useSessionDetail(sessionId)
+  const turns = (detail.data?.checkpoints ?? []).filter((checkpoint) => checkpoint.turn >= fromTurn && checkpoint.uncapturedCommands > 0)
+  if (turns.length === 0) return null
+  return (
+    <p className="dialog-warning" role="note">
+      {turns.length === 1 ? `Turn ${turns[0]?.turn ?? ''}` : `Turns ${turns.map((t) => t.turn).join(', ')}`} ran shell commands whose file changes were not captured: files those commands changed are not in this preview and will
+      not be rewound.
+    </p>
+  )
+}
+
+export function ApplyProgress({ progress, label }: { progress: Progress | null; label: string }) {
+  return (
+    <div className="rewind-progress" data-testid="rewind-progress" role="status" aria-live="polite">
+      <p>
+        {label}… {progress && progress.total > 0 ? `${progress.done} of ${plural(progress.total, 'file operation')}` : 'preparing'}
+      </p>
+      {progress && progress.total > 0 ? <progress max={progress.total} value={progress.done} aria-label={`${label} files`} /> : <progress aria-label={`${label} files`} />}
+      {progress?.path ? <p className="mono muted rewind-progress-path">{progress.path}</p> : null}
+      <p className="muted">All or nothing: if anything fails, every file is put back as it was.</p>
+    </div>
+  )
+}
+
+export function ApplyFailed({ error }: { error: unknown }) {
+  const conflict = isRetraceError(error) && error.code === 'CONFLICT'
+  return (
+    <div className="dialog-error" role="alert" data-testid="rewind-error" data-code={isRetraceError(error) ? error.code : undefined}>
+      <p className="dialog-error-title">{conflict ? 'The files changed since this preview' : 'The rewind stopped'}</p>
+      <p>{errorMessage(error)}</p>
+      <p className="muted">{conflict ? 'Nothing was written. Preview again to see the disk as it is now and choose again.' : 'Preview again to see the state of the files now.'}</p>
+    </div>
+  )
+}

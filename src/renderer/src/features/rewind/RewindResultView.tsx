@@ -1,0 +1,58 @@
+import { plural } from '../../lib/format'
+import { changedPathCount, describeChange, keptCopies, type RewindResult } from './plan-model'
+
+/** After a rewind or undo: what changed, what was skipped or refused, where kept copies went. */
+export function RewindResultView({ result, undo, turn, historyOf = null }: { result: RewindResult; undo: boolean; turn: number | null; /** The session whose Rewinds list holds it, when it is not the one on screen. */ historyOf?: string | null }) {
+  const kept = keptCopies(result)
+  const changed = changedPathCount(result)
+  return (
+    <div className="rewind-result" data-testid="rewind-result">
+      <p className="rewind-result-title" role="status">
+        {changed === 0 ? 'No file was changed.' : undo ? `Undone: ${plural(changed, 'file')} put back.` : `Rewound ${plural(changed, 'file')} to before turn ${turn ?? '?'}.`}
+      </p>
+      <p className="rewind-counts">
+        <span data-testid="result-changed">{changed} changed</span> · <span data-testid="result-skipped">{result.skipped.length} skipped</span> ·{' '}
+        <span data-testid="result-refused">{result.refused.length} refused</span>
+      </p>
+      {kept.length > 0 ? (
+        <div className="rewind-kept" data-testid="result-kept">
+          <p>Your versions were kept beside the restored files:</p>
+          <ul>
+            {kept.map((copy) => (
+              <li key={copy.keptAs}>
+                <span className="mono">{copy.path}</span> → <span className="mono">{copy.keptAs}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {result.changed.length > 0 ? (
+        <ResultList title="Changed" items={result.changed.map((change) => ({ key: `${change.pathId}:${change.action}`, path: change.path, note: describeChange(change) }))} />
+      ) : null}
+      {result.skipped.length > 0 ? <ResultList title="Skipped (left as they were)" items={result.skipped.map((item) => ({ key: item.pathId, path: item.path, note: 'conflict skipped' }))} /> : null}
+      {result.refused.length > 0 ? <ResultList title="Refused (not touched)" items={result.refused.map((item) => ({ key: item.pathId, path: item.path, note: item.reason }))} /> : null}
+      <p className="muted">
+        {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}. Rewind id{' '}
+        <span className="mono">{result.rewindId}</span>.
+      </p>
+    </div>
+  )
+}
+
+function ResultList({ title, items }: { title: string; items: { key: string; path: string; note: string }[] }) {
+  return (
+    <section className="result-list" aria-label={title}>
+      <h3 className="plan-group-title">
+        {title} <span className="plan-count">{items.length}</span>
+      </h3>
+      <ul className="plan-items">
+        {items.map((item) => (
+          <li key={item.key} className="plan-item">
+            <span className="plan-path mono">{item.path}</span>
+            <span className="muted">{item.note}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,48 @@
+import { useDialogStore } from './dialog-store'
+
+/**
+ * A turn's actions: rewind the session's files to before it, or fork a branch from it. Both
+ * open a dialog that previews first; nothing changes until the user confirms there. Renders
+ * the two buttons only: the turn header provides their container (`.turn-actions`).
+ */
+export function TurnActions({ sessionId, turn }: { sessionId: string; turn: number }) {
+  const open = useDialogStore((state) => state.open)
+  // Turn 0 is what came before the first prompt: there is no checkpoint before it.
+  if (turn < 1) return null
+  return (
+    <>
+      <button
+        type="button"
+        className="turn-action"
+        data-testid="turn-rewind"
+        aria-label="Rewind files to before this turn"
+        title={`Rewind files to before turn ${turn} (shows a preview first)`}
+        onClick={() => open({ kind: 'rewind', sessionId, turn })}
+      >
+        <span aria-hidden="true">↶</span> Rewind
+      </button>
+      <button
+        type="button"
+        className="turn-action"
+        data-testid="turn-fork"
+        aria-label="Fork from here"
+        title={`Fork a branch from before turn ${turn}`}
+        onClick={() => open({ kind: 'fork', sessionId, turn })}
+      >
+        <ForkIcon /> Fork
+      </button>
+    </>
+  )
+}
+
+/** A branch glyph drawn, not typed: the Unicode fork signs are missing from many UI fonts. */
+function ForkIcon() {
+  return (
+    <svg className="turn-action-icon" width="11" height="11" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="4" cy="3" r="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <circle cx="4" cy="13" r="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <circle cx="12" cy="5" r="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <path d="M4 5v6M12 7c0 3-8 2-8 4" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
+  )
+}

@@ -1,0 +1,32 @@
+import { create } from 'zustand'
+
+/** The session dialogs: at most one is open at a time (they are modal). */
+export type SessionDialog =
+  | { kind: 'rewind'; sessionId: string; turn: number }
+  | { kind: 'undo'; sessionId: string; rewindId: string; /** Where Close leads: back to the history it was opened from. */ back: SessionDialog | null }
+  | { kind: 'fork'; sessionId: string; turn: number }
+  | { kind: 'history'; sessionId: string }
+  | { kind: 'merge'; branchId: string; workspaceId: number }
+
+interface DialogState {
+  dialog: SessionDialog | null
+  /** The control that opened the first dialog: focus goes back to it when the last one closes. */
+  opener: HTMLElement | null
+  open: (dialog: SessionDialog) => void
+  /** Swap the open dialog for another (from inside it), keeping where focus returns to. */
+  replace: (dialog: SessionDialog) => void
+  close: () => void
+}
+
+/**
+ * Which session dialog is open. Kept outside the component that opens it: a turn's buttons live
+ * in a virtual list row that may unmount (scrolling, new messages), and a fork selects another
+ * session, yet the dialog — and an operation it is showing — must stay.
+ */
+export const useDialogStore = create<DialogState>()((set) => ({
+  dialog: null,
+  opener: null,
+  open: (dialog) => set({ dialog, opener: document.activeElement instanceof HTMLElement ? document.activeElement : null }),
+  replace: (dialog) => set({ dialog }),
+  close: () => set({ dialog: null })
+}))

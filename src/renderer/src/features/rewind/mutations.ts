@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { call } from '../../api/client'
+import type { ConflictChoice, RewindResult } from './plan-model'
+import type { PlanTarget } from './queries'
+import { rewindKeys } from './queries'
+
+export interface ApplyInput {
+  token: string
+  choices: { pathId: string; choice: ConflictChoice }[]
+}
+
+/**
+ * Apply a previewed rewind or undo. Always with the preview's token: if the disk changed since,
+ * the server writes nothing and answers CONFLICT. The server pushes `data.changed` afterwards;
+ * the history of the session is refreshed here as well so the dialog's own session is current
+ * even before the push arrives.
+ */
+export function useApplyPlan(target: PlanTarget) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ token, choices }: ApplyInput): Promise<RewindResult> =>
+      target.kind === 'turn'
+        ? call('rewind.apply', { sessionId: target.sessionId, turn: target.turn, token, choices, defaultChoice: 'skip' })
+        : call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip' }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: rewindKeys.list(target.sessionId) })
+  })
+}

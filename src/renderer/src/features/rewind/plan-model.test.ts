@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import { buildChoices, changedPathCount, choiceEffect, countChanges, formatBytes, groupPlan, keptCopies, sizeChange, type Choices, type PlanItem, type RewindResult } from './plan-model'
+
+const item = (path: string, action: PlanItem['action'], extra: Partial<PlanItem> = {}): PlanItem => ({
+  path,
+  pathId: btoa(path),
+  action,
+  conflict: null,
+  refused: null,
+  currentSize: 10,
+  targetSize: 20,
+  ...extra
+})
+
+const plan = [
+  item('src/b.ts', 'restore'),
+  item('src/a.ts', 'restore', { conflict: 'changed since the agent last wrote it' }),
+  item('new.txt', 'delete', { targetSize: null }),
+  item('gone.txt', 'create', { currentSize: null }),
+  item('run.sh', 'mode'),
+  item('same.ts', 'none'),
+  item('../escape', 'restore', { refused: 'outside the workspace' }),
+  item('unreadable', 'none', { refused: 'cannot be read: EACCES' })
+]
+
+describe('groupPlan', () => {
+  it('groups changing paths by action in a fixed order, sorted by path', () => {
+    const { groups } = groupPlan(plan)
+    expect(groups.map((group) => group.action)).toEqual(['restore', 'create', 'delete', 'mode'])
+    expect(groups[0]?.items.map((i) => i.path)).toEqual(['src/a.ts', 'src/b.ts'])
+  })
+
+  it('keeps refused paths apart whatever their action, and collapses the unchanged ones', () => {
+    const { groups, refused, unchanged } = groupPlan(plan)
+    expect(refused.map((i) => i.path)).toEqual(['../escape', 'unreadable'])
+    expect(unchanged.map((i) => i.path)).toEqual(['same.ts'])
+    expect(groups.flatMap((group) => group.items).some((i) => i.refused !== null)).toBe(false)
+  })
+
+  it('lists the conflicts that need a choice', () => {
+    expect(groupPlan(plan).conflicts.map((i) => i.path)).toEqual(['src/a.ts'])
+  })
+
+  it('leaves out empty groups', () => {
+    expect(groupPlan([item('x', 'delete')]).groups.map((group) => group.action)).toEqual(['delete'])
+    expect(groupPlan([]).groups).toEqual([])
+  })
+})
+
+describe('buildChoices', () => {
+  it('sends an explicit choice for every conflict, skip by default', () => {
+    const conflicts = [item('a', 'restore', { conflict: 'x' }), item('b', 'delete', { conflict: 'y' }), item('c', 'restore')]
+    const choices: Choices = new Map([[btoa('b'), 'keep-both']])
+    expect(buildChoices(conflicts, choices)).toEqual([
+      { pathId: btoa('a'), choice: 'skip' },
+      { pathId: btoa('b'), choice: 'keep-both' }
+    ])
+  })
+
+  it('drops choices for paths that no longer conflict, and never sends refused or unchanged paths', () => {
+    const items = [item('a', 'restore'), item('r', 'restore', { conflict: 'x', refused: 'no' }), item('n', 'none', { conflict: 'x' })]
+    const choices: Choices = new Map([
+      [btoa('a'), 'overwrite'],
+      [btoa('r'), 'overwrite']
+    ])
+    expect(buildChoices(items, choices)).toEqual([])
+  })
+})
+
+describe('countChanges', () => {
+  it('counts what an apply would change: skipped conflicts, refused and unchanged paths do not count', () => {
+    expect(countChanges(plan, new Map())).toBe(4)
+    expect(countChanges(plan, new Map([[btoa('src/a.ts'), 'overwrite']]))).toBe(5)
+  })
+})
+
+describe('choiceEffect', () => {
+  it('says where a kept copy goes and that overwritten content can be undone', () => {
+    const conflict = item('src/a.ts', 'restore', { conflict: 'changed' })
+    expect(choiceEffect(conflict, 'keep-both')).toContain('src/a.ts.retrace-kept')
+    expect(choiceEffect(conflict, 'overwrite')).toContain('Undo')
+    expect(choiceEffect(conflict, 'skip')).toContain('Left exactly as it is')
+    expect(choiceEffect(item('x', 'delete', { conflict: 'created' }), 'overwrite')).toMatch(/deleted.*Undo/)
+  })
+})
+
+describe('results', () => {
+  const result: RewindResult = {
+    rewindId: 'r1',
+    changed: [
+      { path: 'a', pathId: 'YQ==', action: 'keep', keptAs: 'a.retrace-kept' },
+      { path: 'a', pathId: 'YQ==', action: 'write', keptAs: null },
+      { path: 'b', pathId: 'Yg==', action: 'delete', keptAs: null }
+    ],
+    skipped: [],
+    refused: []
+  }
+
+  it('counts a kept copy and the write to the same path as one file', () => {
+    expect(changedPathCount(result)).toBe(2)
+  })
+
+  it('lists the names of kept copies', () => {
+    expect(keptCopies(result)).toEqual([{ path: 'a', keptAs: 'a.retrace-kept' }])
+  })
+})
+
+describe('sizes', () => {
+  it('formats bytes and the change of size', () => {
+    expect(formatBytes(0)).toBe('0 B')
+    expect(formatBytes(1536)).toBe('1.5 KB')
+    expect(formatBytes(20 * 1024 * 1024)).toBe('20 MB')
+    expect(sizeChange(item('x', 'create', { currentSize: null, targetSize: 2048 }))).toBe('absent → 2.0 KB')
+  })
+})

@@ -1,0 +1,138 @@
+import type { MethodOutput } from '../../../../shared/contract'
+
+/** What a preview (rewind.plan, rewind.planUndo) says about each recorded path. */
+export type RewindPlan = MethodOutput<'rewind.plan'>
+export type PlanItem = RewindPlan['items'][number]
+export type PlanAction = PlanItem['action']
+export type RewindResult = MethodOutput<'rewind.apply'>
+export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
+/** The user's choice per conflicting path, keyed by pathId. */
+export type Choices = ReadonlyMap<string, ConflictChoice>
+
+/** The order and wording of the groups a preview shows; `none` is collapsed apart. */
+export const ACTION_GROUPS: { action: Exclude<PlanAction, 'none'>; title: string; explain: string }[] = [
+  { action: 'restore', title: 'Restore earlier content', explain: 'Changed by the agent since that point: their earlier content is written back.' },
+  { action: 'create', title: 'Re-create', explain: 'Existed at that point and are gone now: they are written back.' },
+  { action: 'delete', title: 'Delete', explain: 'Did not exist at that point: the agent created them later, so they are removed.' },
+  { action: 'mode', title: 'Restore permissions', explain: 'Same content, different permissions (for example the executable bit): the earlier mode is set back.' }
+]
+
+export const CHOICE_LABELS: Record<ConflictChoice, string> = {
+  skip: 'Skip (leave it as it is)',
+  overwrite: 'Overwrite',
+  'keep-both': 'Keep both'
+}
+
+export interface PlanGroup {
+  action: Exclude<PlanAction, 'none'>
+  title: string
+  explain: string
+  items: PlanItem[]
+}
+
+export interface GroupedPlan {
+  /** Paths the rewind would change, by action, in ACTION_GROUPS order; empty groups left out. */
+  groups: PlanGroup[]
+  /** Paths Retrace will not touch at all, with the reason (whatever their action). */
+  refused: PlanItem[]
+  /** Paths that already hold their earlier state. */
+  unchanged: PlanItem[]
+  /** Changing paths whose disk state is not what the agent left: each needs a choice. */
+  conflicts: PlanItem[]
+}
+
+const byPath = (a: PlanItem, b: PlanItem) => a.path.localeCompare(b.path)
+
+/** Split a plan into what the preview shows: groups by action, refused paths, unchanged paths. */
+export function groupPlan(items: readonly PlanItem[]): GroupedPlan {
+  const refused = items.filter((item) => item.refused !== null).sort(byPath)
+  const usable = items.filter((item) => item.refused === null)
+  const unchanged = usable.filter((item) => item.action === 'none').sort(byPath)
+  const groups = ACTION_GROUPS.map((group) => ({ ...group, items: usable.filter((item) => item.action === group.action).sort(byPath) })).filter((group) => group.items.length > 0)
+  const conflicts = groups.flatMap((group) => group.items).filter((item) => item.conflict !== null)
+  return { groups, refused, unchanged, conflicts }
+}
+
+/** Whether the item can take a conflict choice (it changes something, is allowed, and conflicts). */
+export function isConflict(item: PlanItem): boolean {
+  return item.conflict !== null && item.refused === null && item.action !== 'none'
+}
+
+export function choiceFor(item: PlanItem, choices: Choices): ConflictChoice {
+  return choices.get(item.pathId) ?? 'skip'
+}
+
+/**
+ * The `choices` to send with an apply: one entry per conflict of *this* plan (a choice left
+ * over from an earlier preview for a path that no longer conflicts is dropped), every one
+ * explicit so what the user saw is what the server does.
+ */
+export function buildChoices(items: readonly PlanItem[], choices: Choices): { pathId: string; choice: ConflictChoice }[] {
+  return items.filter(isConflict).map((item) => ({ pathId: item.pathId, choice: choiceFor(item, choices) }))
+}
+
+/** How many paths an apply with these choices would change (skipped conflicts and refused paths do not count). */
+export function countChanges(items: readonly PlanItem[], choices: Choices): number {
+  return items.filter((item) => item.refused === null && item.action !== 'none' && (!isConflict(item) || choiceFor(item, choices) !== 'skip')).length
+}
+
+/** `dir/name.ext` → the name the server keeps a conflicting file under (or a numbered one if taken). */
+export function keptName(path: string): string {
+  return `${path}.retrace-kept`
+}
+
+/** One sentence: what happens to a conflicting path under a choice, before it happens. */
+export function choiceEffect(item: PlanItem, choice: ConflictChoice): string {
+  if (choice === 'skip') return 'Left exactly as it is now; the rest of the rewind still happens.'
+  const saved = 'Its current content is saved first, so Undo brings it back.'
+  if (item.action === 'create') return choice === 'overwrite' ? 'Written back.' : 'Written back (there is no current version to keep).'
+  if (choice === 'keep-both') {
+    return item.action === 'delete'
+      ? `Your version is moved aside to ${keptName(item.path)} (or a numbered name if that is taken) instead of being deleted.`
+      : `Your version is moved aside to ${keptName(item.path)} (or a numbered name if that is taken), then the earlier content is written.`
+  }
+  return item.action === 'delete' ? `Your version is deleted. ${saved}` : `Your version is replaced by the earlier content. ${saved}`
+}
+
+const units = ['B', 'KB', 'MB', 'GB', 'TB']
+
+/** 1536 → "1.5 KB". */
+export function formatBytes(bytes: number): string {
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`
+}
+
+/** "1.2 KB → 900 B", "absent → 2 KB": the size now and the size the rewind writes. */
+export function sizeChange(item: PlanItem): string {
+  const size = (bytes: number | null) => (bytes === null ? 'absent' : formatBytes(bytes))
+  return `${size(item.currentSize)} → ${size(item.targetSize)}`
+}
+
+/** What one entry of a result did, in words. */
+export function describeChange(change: RewindResult['changed'][number]): string {
+  switch (change.action) {
+    case 'keep':
+      return change.keptAs ? `your version kept as ${change.keptAs}` : 'your version kept'
+    case 'delete':
+      return 'deleted'
+    case 'mode':
+      return 'permissions restored'
+    case 'write':
+      return 'written'
+  }
+}
+
+/** The file names a keep-both choice produced, for the summary. */
+export function keptCopies(result: RewindResult): { path: string; keptAs: string }[] {
+  return result.changed.flatMap((change) => (change.keptAs ? [{ path: change.path, keptAs: change.keptAs }] : []))
+}
+
+/** How many distinct paths a result changed (a kept copy and the write to the same path count once). */
+export function changedPathCount(result: RewindResult): number {
+  return new Set(result.changed.map((change) => change.pathId)).size
+}

@@ -1,0 +1,93 @@
+import { Handle, Position, useStore, type Node, type NodeProps } from '@xyflow/react'
+import { memo, type MouseEvent } from 'react'
+import type { TreeNode } from '../../../../shared/contract'
+import { plural } from '../../lib/format'
+import { useUiStore } from '../../state/ui-store'
+import { KindBadge } from '../../ui/KindBadge'
+import { RelativeTime } from '../../ui/RelativeTime'
+import { detailAt } from './lod'
+
+export interface SessionNodeData extends Record<string, unknown> {
+  session: TreeNode
+  /** Sub-agents this session started (it gets a collapse toggle when there are any). */
+  subAgents: number
+  collapsed: boolean
+  /** Sessions folded into this one while its sub-agents are collapsed. */
+  hiddenChildren: number
+  /** Whether a merge edge starts or ends here (only then the anchors underneath exist). */
+  merges: boolean
+}
+
+export type SessionFlowNode = Node<SessionNodeData, 'session'>
+
+/**
+ * One session in the graph: kind, source, last activity, title, turns and files changed, and
+ * for a session with sub-agents a button that folds them in (showing how many are hidden).
+ * Zoomed out, less (see detailAt).
+ */
+export const SessionNode = memo(function SessionNode({ data, selected }: NodeProps<SessionFlowNode>) {
+  const { session, subAgents, collapsed, hiddenChildren, merges } = data
+  const detail = useStore(detailAt)
+  const toggle = (event: MouseEvent<HTMLButtonElement>) => {
+    // The node itself selects on click; the toggle only folds.
+    event.stopPropagation()
+    useUiStore.getState().toggleSubAgents(session.id)
+  }
+  const className = `tree-node kind-${session.kind}${selected ? ' selected' : ''}${collapsed && hiddenChildren > 0 ? ' folded' : ''}`
+  if (detail !== 'full') {
+    return (
+      <div className={`${className} ${detail}`} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
+        <Anchors merges={merges} />
+        {detail === 'far' ? <div className="tree-node-title">{session.title || 'Untitled session'}</div> : null}
+      </div>
+    )
+  }
+  return (
+    <div className={className} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
+      <Anchors merges={merges} />
+      <div className="tree-node-meta">
+        <KindBadge kind={session.kind} />
+        <span className="tree-node-source">{session.source}</span>
+        <span className="tree-node-time">
+          <RelativeTime at={session.updatedAt} />
+        </span>
+      </div>
+      <div className="tree-node-title" title={session.title}>
+        {session.title || 'Untitled session'}
+      </div>
+      <div className="tree-node-stats">
+        <span>{plural(session.turnCount, 'turn')}</span>
+        <span aria-hidden="true">·</span>
+        <span title="Files the session's turns created, changed, renamed or deleted">{plural(session.filesChanged, 'file')} changed</span>
+        {subAgents > 0 ? (
+          <button
+            type="button"
+            className="tree-toggle nodrag nopan"
+            data-testid="tree-toggle"
+            aria-expanded={!collapsed}
+            title={collapsed ? 'Show the sub-agents' : 'Fold the sub-agents into this session'}
+            onClick={toggle}
+          >
+            <span aria-hidden="true">{collapsed ? '▸' : '▾'}</span> {collapsed ? `${hiddenChildren} folded` : plural(subAgents, 'sub-agent')}
+          </button>
+        ) : null}
+      </div>
+    </div>
+  )
+})
+
+/** Where edges attach: in on the left, out on the right, merges underneath (flow-nodes.ts declares the same). */
+function Anchors({ merges }: { merges: boolean }) {
+  return (
+    <>
+      <Handle type="target" position={Position.Left} id="in" isConnectable={false} />
+      <Handle type="source" position={Position.Right} id="out" isConnectable={false} />
+      {merges ? (
+        <>
+          <Handle type="source" position={Position.Bottom} id="merge-out" isConnectable={false} />
+          <Handle type="target" position={Position.Bottom} id="merge-in" isConnectable={false} />
+        </>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,40 @@
+import { MarkerType, type Edge } from '@xyflow/react'
+import type { TreeEdge, TreeEdgeKind } from './layout'
+
+/** What each kind of edge means, for the legend and for screen readers. */
+export const EDGE_LABELS: Record<TreeEdgeKind, string> = {
+  fork: 'fork',
+  'sub-agent': 'sub-agent',
+  successor: 'continued after /clear',
+  merge: 'merged back'
+}
+
+/**
+ * A layout edge as React Flow draws it. Colours and dash patterns live in tree.css (by class),
+ * so both themes apply; merges leave the branch underneath and come back under the session
+ * they were merged into, so they do not run over the fork edge going the other way.
+ */
+export function toFlowEdge(edge: TreeEdge): Edge {
+  // An edge is fully described by its id (kind, ends): reuse the object React Flow already knows.
+  const known = made.get(edge.id)
+  if (known) return known
+  if (made.size >= 50_000) made.clear()
+  const merge = edge.kind === 'merge'
+  const flowEdge: Edge = {
+    id: edge.id,
+    source: edge.source,
+    target: edge.target,
+    sourceHandle: merge ? 'merge-out' : 'out',
+    targetHandle: merge ? 'merge-in' : 'in',
+    type: merge ? 'smoothstep' : 'default',
+    className: `tree-edge tree-edge-${edge.kind}`,
+    markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: `var(--tree-edge-${edge.kind})` },
+    ariaLabel: `${EDGE_LABELS[edge.kind]}: from ${edge.source} to ${edge.target}`,
+    focusable: false,
+    selectable: false
+  }
+  made.set(edge.id, flowEdge)
+  return flowEdge
+}
+
+const made = new Map<string, Edge>()

@@ -1,0 +1,50 @@
+import { Position, type NodeHandle } from '@xyflow/react'
+import type { TreeNode } from '../../../../shared/contract'
+import { plural } from '../../lib/format'
+import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout'
+import type { SessionFlowNode } from './SessionNode'
+
+/**
+ * Where SessionNode's anchors sit, declared up front with its size (every card is the same
+ * size). React Flow otherwise knows a node only once it has been in the DOM: it mounts every
+ * node it has not measured — all 2,000 at once on opening, even those far off screen — and
+ * holds fitView back until every node has been measured, which with onlyRenderVisibleElements
+ * (or a node object replaced without resizing) never happens.
+ */
+const HANDLES: NodeHandle[] = [
+  { id: 'in', type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 },
+  { id: 'out', type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 }
+]
+/** Merge anchors only where a merge edge needs them: two fewer components per card. */
+const HANDLES_WITH_MERGES: NodeHandle[] = [
+  ...HANDLES,
+  { id: 'merge-out', type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT },
+  { id: 'merge-in', type: 'target', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT }
+]
+
+/**
+ * The last node object made for each session (TanStack Query keeps unchanged sessions the
+ * same object across refetches). React Flow redoes its per-node work — and the minimap
+ * redraws — only for node objects it has not seen, so folding one session's sub-agents among
+ * 2,000 must hand back the very same objects for everything that did not move.
+ */
+const made = new WeakMap<TreeNode, { key: string; node: SessionFlowNode }>()
+
+export function toFlowNode(session: TreeNode, placed: PlacedNode, subAgents: number, collapsed: boolean, merges: boolean): SessionFlowNode {
+  const key = `${placed.x},${placed.y},${placed.width},${placed.height},${placed.hiddenChildren},${subAgents},${collapsed},${merges}`
+  const previous = made.get(session)
+  if (previous?.key === key) return previous.node
+  const node: SessionFlowNode = {
+    id: session.id,
+    type: 'session',
+    position: { x: placed.x, y: placed.y },
+    width: placed.width,
+    height: placed.height,
+    measured: { width: placed.width, height: placed.height },
+    handles: merges ? HANDLES_WITH_MERGES : HANDLES,
+    ariaLabel: `${session.title || 'Untitled session'}: ${session.kind} session from ${session.source}, ${plural(session.turnCount, 'turn')}`,
+    data: { session, subAgents, collapsed, hiddenChildren: placed.hiddenChildren, merges }
+  }
+  made.set(session, { key, node })
+  return node
+}

@@ -1,0 +1,212 @@
+import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre'
+import type { TreeMerge } from '../../../../shared/contract'
+import { buildForest, compare, depths, hiddenByCollapse, type LayoutSession } from './forest'
+import { packBoxes } from './pack'
+
+export type { LayoutSession } from './forest'
+export type LayoutMerge = Pick<TreeMerge, 'branchId' | 'intoId'>
+
+export type TreeEdgeKind = 'fork' | 'sub-agent' | 'successor' | 'merge'
+
+export interface PlacedNode {
+  id: string
+  /** Top-left corner, in graph pixels. */
+  x: number
+  y: number
+  width: number
+  height: number
+  /** Sessions hidden because this node's sub-agents are collapsed (with everything under them). */
+  hiddenChildren: number
+}
+
+export interface TreeEdge {
+  id: string
+  source: string
+  target: string
+  kind: TreeEdgeKind
+}
+
+export interface TreeLayout {
+  nodes: PlacedNode[]
+  edges: TreeEdge[]
+}
+
+export interface LayoutOptions {
+  /** Sessions whose sub-agents are collapsed. */
+  collapsed: ReadonlySet<string>
+}
+
+export const NODE_WIDTH = 280
+export const NODE_HEIGHT = 84
+const NODE_GAP = 20
+const RANK_GAP = 56
+const COMPONENT_GAP = 48
+/** Ranks per laid-out tree: a longer chain goes on as a new tree in the next row. */
+const MAX_RANKS = 12
+
+/**
+ * Lay out a workspace's sessions as a forest, left to right: a session's forks, sub-agents
+ * and successors sit in the column to its right, so reading rightwards follows time, and
+ * siblings stack vertically, which keeps wide title cards compact. Each session hangs off one
+ * owner (its parent, else its predecessor); each tree is laid out by dagre on its own (a
+ * chain longer than MAX_RANKS goes on as a further tree) and the trees are packed in reading
+ * order, newest first, so 2,000 mostly unrelated sessions fill a block instead of a 2,000-node
+ * column (and single-node trees skip dagre entirely). Links that are not the owner link (a
+ * successor that also has a parent) and merges are drawn, not laid out.
+ *
+ * Pure: same input, same output; nothing here touches React or the DOM. `planLayout`,
+ * `layoutOneTree` and `placeTrees` are its three steps, for callers that cache or spread the
+ * per-tree work (use-tree-layout.ts).
+ */
+export function layoutTree(sessions: readonly LayoutSession[], merges: readonly LayoutMerge[], options: LayoutOptions): TreeLayout {
+  const plan = planLayout(sessions, merges, options)
+  return placeTrees(plan, plan.trees.map(layoutOneTree))
+}
+
+/** One tree to hand to dagre: its members (breadth first), links, and sibling order. */
+export interface TreeToLayOut {
+  /** Same key, same layout: callers may cache `layoutOneTree` results by it. */
+  key: string
+  members: string[]
+  links: [string, string][]
+}
+
+/** Everything about a layout except the (costly) per-tree positions. */
+export interface LayoutPlan {
+  /** In packing order: newest first, a long chain's parts in order. */
+  trees: TreeToLayOut[]
+  hiddenCount: ReadonlyMap<string, number>
+  edges: TreeEdge[]
+}
+
+export interface LaidOutTree {
+  width: number
+  height: number
+  /** Positions relative to the tree's own top-left corner. */
+  nodes: Omit<PlacedNode, 'hiddenChildren'>[]
+}
+
+/** Which trees to lay out, what collapsing hides, and which edges to draw (linear time, no dagre). */
+export function planLayout(sessions: readonly LayoutSession[], merges: readonly LayoutMerge[], options: LayoutOptions): LayoutPlan {
+  const forest = buildForest(sessions)
+  const { hiddenBy, hiddenCount } = hiddenByCollapse(forest, options.collapsed)
+  const where = depths(forest)
+
+  // The trees to lay out: every visible root, and a fresh start every MAX_RANKS ranks down a
+  // long chain (dagre recurses once per rank, and a chain a mile wide is unreadable anyway).
+  const starts: { id: string; root: string; part: number }[] = []
+  const children = new Map<string, string[]>()
+  for (const session of forest.ordered) {
+    if (hiddenBy.has(session.id)) continue
+    const place = where.get(session.id) ?? { depth: 0, root: session.id }
+    const owner = forest.owner.get(session.id)
+    if (!owner || place.depth % MAX_RANKS === 0) starts.push({ id: session.id, root: place.root, part: Math.floor(place.depth / MAX_RANKS) })
+    else push(children, owner, session.id)
+  }
+  // Newest trees first, like the session list. Creation (not activity) time, so a live
+  // session's new messages never make the graph jump.
+  const createdAt = (id: string) => forest.byId.get(id)?.createdAt ?? 0
+  starts.sort((a, b) => createdAt(b.root) - createdAt(a.root) || compare(a.root, b.root) || a.part - b.part)
+
+  const visible = (id: string) => forest.byId.has(id) && !hiddenBy.has(id)
+  const edges: TreeEdge[] = []
+  const seen = new Set<string>()
+  const add = (kind: TreeEdgeKind, source: string, target: string, suffix = '') => {
+    if (source === target || !visible(source) || !visible(target)) return
+    const id = `${kind}:${source}->${target}${suffix}`
+    if (seen.has(id)) return
+    seen.add(id)
+    edges.push({ id, source, target, kind })
+  }
+  for (const session of forest.ordered) {
+    if (session.parentId) add(session.kind === 'sub-agent' ? 'sub-agent' : 'fork', session.parentId, session.id)
+    if (session.predecessorId) add('successor', session.predecessorId, session.id)
+  }
+  merges.forEach((merge, index) => add('merge', merge.branchId, merge.intoId, `#${index}`))
+  return { trees: starts.map((start) => treeFrom(start.id, children)), hiddenCount, edges }
+}
+
+function treeFrom(rootId: string, children: ReadonlyMap<string, readonly string[]>): TreeToLayOut {
+  const members = [rootId]
+  const links: [string, string][] = []
+  for (let index = 0; index < members.length; index += 1) {
+    const id = members[index] as string
+    for (const childId of children.get(id) ?? []) {
+      links.push([id, childId])
+      members.push(childId)
+    }
+  }
+  return { key: `${rootId}|${links.map(([from, to]) => `${from}>${to}`).join(',')}`, members, links }
+}
+
+/** Positions for a list of laid-out trees, packed, with the collapse counts. */
+export function placeTrees(plan: LayoutPlan, trees: readonly LaidOutTree[]): TreeLayout {
+  const nodes = pack(trees).map((node) => ({ ...node, hiddenChildren: plan.hiddenCount.get(node.id) ?? 0 }))
+  return { nodes, edges: plan.edges }
+}
+
+/** How many sub-agents each session started (the sessions that get a collapse toggle). */
+export function countSubAgents(sessions: readonly LayoutSession[]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const session of sessions) {
+    if (session.kind === 'sub-agent' && session.parentId) counts.set(session.parentId, (counts.get(session.parentId) ?? 0) + 1)
+  }
+  return counts
+}
+
+/** One tree laid out by dagre, ranks left to right. */
+export function layoutOneTree(tree: TreeToLayOut): LaidOutTree {
+  const { members, links } = tree
+  const rootId = members[0] as string
+  if (members.length === 1) return { width: NODE_WIDTH, height: NODE_HEIGHT, nodes: [{ id: rootId, x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT }] }
+
+  // Siblings stack oldest on top (with ranks running left to right, "left" is up). Members
+  // are breadth first with children oldest first, so each parent's children are consecutive.
+  const constraints: { left: string; right: string }[] = []
+  for (let index = 1; index < links.length; index += 1) {
+    const [parent, child] = links[index] as [string, string]
+    const [previousParent, previousChild] = links[index - 1] as [string, string]
+    if (parent === previousParent) constraints.push({ left: previousChild, right: child })
+  }
+  const graph = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>()
+  graph.setGraph({ rankdir: 'LR', nodesep: NODE_GAP, ranksep: RANK_GAP, marginx: 0, marginy: 0 })
+  graph.setDefaultEdgeLabel(() => ({}))
+  for (const id of members) graph.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT })
+  for (const [from, to] of links) graph.setEdge(from, to)
+  // A tree's ranks are its depths and its breadth-first order has no crossings: the cheap
+  // ranker and no crossing-reduction sweeps give the same picture for less work.
+  dagre.layout(graph, { constraints, ranker: 'tight-tree', disableOptimalOrderHeuristic: true })
+  let minX = Infinity
+  let minY = Infinity
+  const placed = members.map((id) => {
+    const label = graph.node(id)
+    const node = { id, x: (label.x ?? 0) - NODE_WIDTH / 2, y: (label.y ?? 0) - NODE_HEIGHT / 2, width: NODE_WIDTH, height: NODE_HEIGHT }
+    minX = Math.min(minX, node.x)
+    minY = Math.min(minY, node.y)
+    return node
+  })
+  let width = 0
+  let height = 0
+  for (const node of placed) {
+    node.x -= minX
+    node.y -= minY
+    width = Math.max(width, node.x + node.width)
+    height = Math.max(height, node.y + node.height)
+  }
+  return { width, height, nodes: placed }
+}
+
+/** Trees packed in reading order (see packBoxes), their nodes moved with them. */
+function pack(trees: readonly LaidOutTree[]): Omit<PlacedNode, 'hiddenChildren'>[] {
+  const corners = packBoxes(trees, COMPONENT_GAP)
+  return trees.flatMap((tree, index) => {
+    const { x, y } = corners[index] ?? { x: 0, y: 0 }
+    return tree.nodes.map((node) => ({ ...node, x: node.x + x, y: node.y + y }))
+  })
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod'
+import { SessionIdSchema, SessionKindSchema, SessionStatusSchema, SourceIdSchema, Timestamp } from './domain'
+
+/**
+ * One session as a node of the workspace's session tree: enough to draw and lay it out,
+ * nothing that needs a second query per node.
+ */
+export const TreeNodeSchema = z.object({
+  id: SessionIdSchema,
+  title: z.string(),
+  kind: SessionKindSchema,
+  source: SourceIdSchema,
+  /** The session this one branched off (forks, sub-agents), if it is in the tree. */
+  parentId: SessionIdSchema.nullable(),
+  /** Display seq in the parent at which this session branched off. */
+  forkSeq: z.number().int().nonnegative().nullable(),
+  /** The session this one continues after a reset (`/clear`, `/new`). */
+  predecessorId: SessionIdSchema.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  turnCount: z.number().int().nonnegative(),
+  messageCount: z.number().int().nonnegative(),
+  /**
+   * Distinct workspace paths the session's turns created, changed, renamed or deleted. The
+   * journal stores snapshots, not line counts (those come from diffing blobs), so a count of
+   * files is what one query can give for thousands of sessions.
+   */
+  filesChanged: z.number().int().nonnegative(),
+  status: SessionStatusSchema
+})
+export type TreeNode = z.infer<typeof TreeNodeSchema>
+
+/** A branch merged back into a session (drawn as an edge from the branch to `intoId`). */
+export const TreeMergeSchema = z.object({
+  branchId: SessionIdSchema,
+  intoId: SessionIdSchema,
+  mode: z.enum(['append', 'replace']),
+  createdAt: Timestamp
+})
+export type TreeMerge = z.infer<typeof TreeMergeSchema>
+
+export const SessionTreeSchema = z.object({
+  /** Every session of the workspace, oldest first. */
+  nodes: z.array(TreeNodeSchema),
+  /** Every merge between two of those sessions, oldest first. */
+  merges: z.array(TreeMergeSchema)
+})
+export type SessionTree = z.infer<typeof SessionTreeSchema>
