@@ -4,7 +4,10 @@ import { toSessionSummary } from '../store/repositories/sessions'
 import type { ServiceContext } from './context'
 import { RetraceError } from '../../shared/contract'
 
-type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transcript.page' | 'search.messages'>
+type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transcript.page' | 'transcript.find' | 'search.messages'>
+
+/** Matches `transcript.find` returns at most. */
+export const MAX_FIND_HITS = 1000
 
 export function sessionService({ store }: ServiceContext): SessionHandlers {
   return {
@@ -38,6 +41,12 @@ export function sessionService({ store }: ServiceContext): SessionHandlers {
       const page = store.messages.page(view, direction, bound, limit)
       const total = transcript === 'display' ? record.messageCount : store.messages.countContext(record.rowId, record.contextStartSeq)
       return { ...page, total }
+    },
+
+    'transcript.find': ({ sessionId, query, transcript }) => {
+      const record = store.sessions.require(sessionId)
+      const view = { sessionRowId: record.rowId, sessionUid: record.id, transcript, contextStartSeq: record.contextStartSeq }
+      return store.messages.findInSession(view, query, MAX_FIND_HITS)
     },
 
     'search.messages': ({ query, workspaceId, cursor, limit }) => {

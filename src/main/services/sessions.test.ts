@@ -115,6 +115,32 @@ describe('session services through the handler wrapper', () => {
     expect(rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 2 })
   })
 
+  it('finds a substring in one session: its rows in order, a result as its call\'s row, LIKE wildcards as text', async () => {
+    const writer = rt.recorder.startSession({ workspaceId, title: 'Find me' })
+    writer.append({ role: 'user', content: 'Rename the Widget class' })
+    writer.append({ role: 'assistant', content: 'Looking for widgets.' })
+    writer.append({ role: 'tool_call', toolName: 'Grep', toolCallId: 'c1', toolInput: { pattern: 'class Gadget' } })
+    writer.append({ role: 'tool_result', toolCallId: 'c1', content: 'src/widget.ts: class Widget' })
+    writer.append({ role: 'user', content: '100% done_now?' })
+    writer.append({ role: 'assistant', content: 'gadget renamed' })
+    rt.recorder.startSession({ workspaceId, title: 'Other' }).append({ role: 'user', content: 'a widget elsewhere' })
+    const find = async (query: string) => (await call('transcript.find', { sessionId: writer.id, query })).items.map((item) => item.seq)
+    // Case-insensitive substring; the result (seq 3) shows in its call's row (seq 2), once.
+    expect(await find('WIDGET')).toEqual([0, 1, 2])
+    expect(await find('gadget')).toEqual([2, 5])
+    expect(await find('ss Gad')).toEqual([2])
+    expect(await find('100%')).toEqual([4])
+    expect(await find('0% d')).toEqual([4])
+    expect(await find('%')).toEqual([4])
+    expect(await find('e_n')).toEqual([4])
+    expect(await find('_')).toEqual([4])
+    expect(await find('nowhere')).toEqual([])
+    const result = await call('transcript.find', { sessionId: writer.id, query: 'renamed' })
+    expect(result).toEqual({ items: [{ seq: 5, turn: 2 }], truncated: false })
+    writer.compact('the summary mentions a widget')
+    expect((await call('transcript.find', { sessionId: writer.id, query: 'widget', transcript: 'context' })).items.map((item) => item.seq)).toEqual([6])
+  })
+
   it('reports bad input as VALIDATION and unknown ids as NOT_FOUND, never as a crash', async () => {
     const dispatch = createDispatcher<null>({ handlers: rt.handlers, authorize: () => null })
     const codeOf = async (method: string, input: unknown) => {

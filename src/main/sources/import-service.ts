@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { importHistoryFile } from './file-importer'
@@ -11,6 +13,8 @@ export interface ImportOptions {
   signal?: AbortSignal
   /** Files done of files found, with the one being read. */
   onProgress?: (progress: { done: number; total: number; file: string }) => void
+  /** A file was read to its end (also during an import that is later cancelled). */
+  onFileDone?: (path: string) => void
 }
 
 export interface WorkspaceImportReport extends ImportReport {
@@ -23,6 +27,31 @@ const WATCH_INTERVAL_MS = 400
 const REDISCOVER_EVERY = 5
 /** Workspaces followed live at once (the most recently opened ones). */
 const MAX_WATCHED = 4
+/** Skipped lines kept per workspace for `imports.status` (all of them are counted). */
+const MAX_KEPT_SKIPPED = 1000
+
+/** A workspace's import, as `imports.status` reports it, plus what cancels the running one. */
+interface WorkspaceImports {
+  state: ImportStatus['state']
+  progress: { done: number; total: number; file: string } | null
+  /** Summed over every import since the workspace was opened. */
+  report: ImportReport | null
+  skippedTotal: number
+  /** Files a cancelled import did not finish: live following leaves them for `imports.run`. */
+  pending: Set<string>
+  error: string | null
+  finishedAt: number | null
+  controller: AbortController | null
+}
+
+/** Thrown by an import that was cancelled (by `cancel` or by the caller's signal). */
+export function importCancelled(): RetraceError {
+  return new RetraceError('CANCELLED', 'The import was cancelled. What it read so far is kept; importing again continues from there.')
+}
+
+export function isImportCancelled(error: unknown): boolean {
+  return error instanceof RetraceError && error.code === 'CANCELLED'
+}
 
 /**
  * Imports foreign histories into the store: for one workspace (when it is opened, then live
@@ -30,15 +59,24 @@ const MAX_WATCHED = 4
  * Imports of one workspace never overlap: they are queued.
  */
 export class ImportService {
+  /**
+   * `RETRACE_IMPORT_FILE_DELAY_MS`: wait this long before each file, so an end-to-end test (or a
+   * demo) can watch an import's progress and cancel it. Unset (0) everywhere else.
+   */
+  private readonly fileDelayMs: number
   private readonly queues = new Map<number, Promise<unknown>>()
   private readonly watchers = new Map<number, () => void>()
+  private readonly workspaces = new Map<number, WorkspaceImports>()
 
   constructor(
     private readonly deps: ImportDeps & { feed?: ChangeFeed },
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** False for one-shot processes (CLI commands): nothing is followed live. */
     private readonly live = true
-  ) {}
+  ) {
+    const delay = Number(env.RETRACE_IMPORT_FILE_DELAY_MS)
+    this.fileDelayMs = Number.isFinite(delay) && delay > 0 ? Math.min(delay, 10_000) : 0
+  }
 
   /** Import every history file of one workspace (only what was added since the last import). */
   importWorkspace(workspaceId: number, options: ImportOptions = {}): Promise<ImportReport> {
@@ -85,6 +123,13 @@ export class ImportService {
   watch(workspaceId: number, onError: (error: unknown) => void = () => undefined): () => void {
     if (!this.live) return () => undefined
     this.watchers.get(workspaceId)?.()
+    // Opening a workspace starts its report afresh and takes up what a cancel left over.
+    const entry = this.entry(workspaceId)
+    entry.report = null
+    entry.skippedTotal = 0
+    entry.pending.clear()
+    entry.error = null
+    if (entry.state !== 'running') entry.state = 'idle'
     const sizes = new Map<string, number>()
     const imported = new Map<string, number>()
     let tick = 0
@@ -104,10 +149,17 @@ export class ImportService {
         if (imported.get(file.path) !== size) grown = true
         sizes.set(file.path, size)
       }
-      if (grown) {
-        const changed = files.filter((file) => sizes.get(file.path) !== imported.get(file.path))
-        await this.queued(workspaceId, () => this.importFiles({ id: workspace.id, path: workspace.path }, changed.map((file) => ({ adapter: adapterOf(file), file })), {}))
-        for (const file of changed) imported.set(file.path, sizes.get(file.path) ?? -1)
+      if (!grown) return
+      // Files a cancel left over wait for `imports.run`; the rest are followed as usual.
+      const pending = this.entry(workspaceId).pending
+      const changed = files.filter((file) => sizes.get(file.path) !== imported.get(file.path) && !pending.has(file.path))
+      if (changed.length === 0) return
+      const onFileDone = (path: string) => imported.set(path, sizes.get(path) ?? -1)
+      try {
+        await this.queued(workspaceId, () => this.importFiles({ id: workspace.id, path: workspace.path }, changed.map((file) => ({ adapter: adapterOf(file), file })), { onFileDone }))
+      } catch (error) {
+        // A cancel stops this step's import, not the following.
+        if (!isImportCancelled(error)) throw error
       }
     }
     const loop = () => {
@@ -136,32 +188,122 @@ export class ImportService {
   /** Stop following every workspace (the runtime is closing). */
   close(): void {
     for (const stop of [...this.watchers.values()]) stop()
+    for (const entry of this.workspaces.values()) entry.controller?.abort()
+  }
+
+  /**
+   * Abort the workspace's running import. Committed chunks stay (the next import of a file
+   * continues from its saved offset); the files it did not finish are left for `imports.run`
+   * (or reopening the workspace), while live following goes on for the others. False when no
+   * import was running.
+   */
+  cancel(workspaceId: number): boolean {
+    const controller = this.workspaces.get(workspaceId)?.controller
+    if (!controller || controller.signal.aborted) return false
+    controller.abort()
+    return true
+  }
+
+  /** Everything imported into the workspace since it was opened, or null before its first import. */
+  lastReport(workspaceId: number): ImportReport | null {
+    const report = this.workspaces.get(workspaceId)?.report
+    return report ? { ...report, skipped: [...report.skipped] } : null
+  }
+
+  status(workspaceId: number): ImportStatus {
+    const entry = this.workspaces.get(workspaceId)
+    return {
+      workspaceId,
+      state: entry?.state ?? 'idle',
+      progress: entry?.progress ? { ...entry.progress } : null,
+      report: this.lastReport(workspaceId),
+      skippedTotal: entry?.skippedTotal ?? 0,
+      pendingFiles: entry?.pending.size ?? 0,
+      error: entry?.error ?? null,
+      finishedAt: entry?.finishedAt ?? null
+    }
+  }
+
+  private entry(workspaceId: number): WorkspaceImports {
+    let entry = this.workspaces.get(workspaceId)
+    if (!entry) {
+      entry = { state: 'idle', progress: null, report: null, skippedTotal: 0, pending: new Set(), error: null, finishedAt: null, controller: null }
+      this.workspaces.set(workspaceId, entry)
+    }
+    return entry
   }
 
   private async importFiles(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): Promise<ImportReport> {
+    const entry = this.entry(workspace.id)
+    const controller = new AbortController()
+    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
     const report = emptyReport()
     const ordered = importOrder(files)
-    let done = 0
-    for (const { adapter, file } of ordered) {
-      options.signal?.throwIfAborted()
-      this.progress(workspace.id, options, { done, total: ordered.length, file: file.path })
-      try {
-        await importHistoryFile(this.deps, adapter, workspace, file, report, options.signal ? { signal: options.signal } : {})
-      } catch (error) {
-        if (options.signal?.aborted) throw error
-        // One unreadable file must not stop the others; it is reported like a skipped line.
-        report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
-      }
-      done += 1
+    const unfinished = new Set(ordered.map(({ file }) => file.path))
+    entry.controller = controller
+    if (ordered.length > 0) {
+      entry.state = 'running'
+      entry.error = null
     }
-    this.progress(workspace.id, options, { done, total: ordered.length, file: '' })
-    if (report.messages + report.sessions + report.fileChanges > 0) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints', 'files', 'workspaces'], { workspaceId: workspace.id })
-    return report
+    let done = 0
+    try {
+      for (const { adapter, file } of ordered) {
+        signal.throwIfAborted()
+        this.progress(workspace.id, options, { done, total: ordered.length, file: file.path })
+        if (this.fileDelayMs > 0) await sleep(this.fileDelayMs, undefined, { signal })
+        try {
+          await importHistoryFile(this.deps, adapter, workspace, file, report, { signal })
+        } catch (error) {
+          if (signal.aborted) throw error
+          // One unreadable file must not stop the others; it is reported like a skipped line.
+          report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
+        }
+        done += 1
+        unfinished.delete(file.path)
+        entry.pending.delete(file.path)
+        options.onFileDone?.(file.path)
+      }
+      this.progress(workspace.id, options, { done, total: ordered.length, file: '' })
+      this.finish(workspace.id, report, { done, total: ordered.length }, 'done', null)
+      return report
+    } catch (error) {
+      const cancelled = signal.aborted
+      if (cancelled) for (const path of unfinished) entry.pending.add(path)
+      this.finish(workspace.id, report, { done, total: ordered.length }, cancelled ? 'cancelled' : 'failed', cancelled ? null : error instanceof Error ? error.message : String(error))
+      throw cancelled ? importCancelled() : error
+    } finally {
+      if (entry.controller === controller) entry.controller = null
+    }
+  }
+
+  /** Add one import's report to the workspace's, tell renderers what changed, and that it ended. */
+  private finish(workspaceId: number, report: ImportReport, { done, total }: { done: number; total: number }, outcome: 'done' | 'cancelled' | 'failed', error: string | null): void {
+    const entry = this.entry(workspaceId)
+    entry.progress = null
+    const sum = (entry.report ??= emptyReport())
+    sum.files += report.files
+    sum.sessions += report.sessions
+    sum.messages += report.messages
+    sum.toolCalls += report.toolCalls
+    sum.fileChanges += report.fileChanges
+    sum.skipped.push(...report.skipped.slice(0, Math.max(0, MAX_KEPT_SKIPPED - sum.skipped.length)))
+    entry.skippedTotal += report.skipped.length
+    if (report.messages + report.sessions + report.fileChanges > 0) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints', 'files', 'workspaces'], { workspaceId })
+    if (total === 0 && outcome === 'done') return
+    entry.state = outcome
+    entry.error = error
+    entry.finishedAt = Date.now()
+    this.deps.feed?.publish({
+      name: 'import.finished',
+      payload: { workspaceId, outcome, done, total, files: report.files, sessions: report.sessions, messages: report.messages, skipped: report.skipped.length, pendingFiles: entry.pending.size }
+    })
   }
 
   private progress(workspaceId: number, options: ImportOptions, progress: { done: number; total: number; file: string }): void {
     options.onProgress?.(progress)
-    if (progress.total > 0) this.deps.feed?.publish({ name: 'import.progress', payload: { workspaceId, ...progress } })
+    if (progress.total === 0) return
+    this.entry(workspaceId).progress = progress
+    this.deps.feed?.publish({ name: 'import.progress', payload: { workspaceId, ...progress } })
   }
 
   private queued<T>(workspaceId: number, work: () => Promise<T>): Promise<T> {

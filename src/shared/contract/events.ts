@@ -16,6 +16,25 @@ export const events = {
   'rewind.progress': z.object({ sessionId: SessionIdSchema.nullable(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), path: z.string() }),
   /** A workspace's agent histories are being imported: `done` of `total` files. */
   'import.progress': z.object({ workspaceId: WorkspaceIdSchema, done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), file: z.string() }),
+  /**
+   * A workspace's import ended (every run of `import.progress` ends with one): completed,
+   * cancelled (`imports.cancel`) or failed, with what it added. The full report, skipped lines
+   * included, is `imports.status`.
+   */
+  'import.finished': z.object({
+    workspaceId: WorkspaceIdSchema,
+    outcome: z.enum(['done', 'cancelled', 'failed']),
+    /** History files read to their end, of those this import looked at. */
+    done: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    /** Files with new lines (a cancelled file counts if it was started). */
+    files: z.number().int().nonnegative(),
+    sessions: z.number().int().nonnegative(),
+    messages: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    /** Files a cancel left unimported (waiting for `imports.run`). */
+    pendingFiles: z.number().int().nonnegative()
+  }),
   /** A workspace was opened from outside the renderer (application menu, second instance). */
   'workspace.opened': z.object({ workspaceId: WorkspaceIdSchema })
 } as const

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Timestamp } from './domain'
 
 /** A line (or file) an import could not use, and why. */
 export const SkippedLineSchema = z.object({ file: z.string(), offset: z.number().int().nonnegative(), reason: z.string() })
@@ -13,3 +14,28 @@ export const ImportReportSchema = z.object({
   skipped: z.array(SkippedLineSchema)
 })
 export type ImportReportShape = z.infer<typeof ImportReportSchema>
+
+/** An import under way: `done` of `total` files, and the one being read ('' once all are done). */
+export const ImportProgressSchema = z.object({
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  file: z.string()
+})
+
+/**
+ * How a workspace's background import stands. `report` sums everything imported since the
+ * workspace was opened (the catch-up import and what live following added since); its
+ * `skipped` list keeps the first lines only, `skippedTotal` counts them all.
+ */
+export const ImportStatusSchema = z.object({
+  workspaceId: z.number().int().positive(),
+  state: z.enum(['idle', 'running', 'done', 'cancelled', 'failed']),
+  progress: ImportProgressSchema.nullable(),
+  report: ImportReportSchema.nullable(),
+  skippedTotal: z.number().int().nonnegative(),
+  /** History files a cancelled import left for later: live following skips them until `imports.run`. */
+  pendingFiles: z.number().int().nonnegative(),
+  error: z.string().nullable(),
+  finishedAt: Timestamp.nullable()
+})
+export type ImportStatus = z.infer<typeof ImportStatusSchema>

@@ -11,7 +11,7 @@ import {
   WorkspaceIdSchema,
   WorkspaceSummarySchema
 } from './domain'
-import { ImportReportSchema } from './imports'
+import { ImportReportSchema, ImportStatusSchema } from './imports'
 import { journalMethods } from './methods-journal'
 import { SessionTreeSchema } from './tree'
 
@@ -128,6 +128,26 @@ export const methods = {
     })
   ),
 
+  /**
+   * Find in one session: the rows of its display or context transcript whose text or tool
+   * input contains `query` (a case-insensitive substring, not words), in order, the first
+   * 1,000. A matching tool result is reported as its call's seq (the row that shows it).
+   */
+  'transcript.find': method(
+    z
+      .object({
+        sessionId: SessionIdSchema,
+        query: z.string().min(1).max(500),
+        transcript: TranscriptKindSchema.default('display')
+      })
+      .strict(),
+    z.object({
+      items: z.array(z.object({ seq: z.number().int().nonnegative(), turn: z.number().int().nonnegative() })),
+      /** More rows match than were returned. */
+      truncated: z.boolean()
+    })
+  ),
+
   /** Full-text search over message text and tool input across every workspace, or one: the newest 1,000 matches, best first. */
   'search.messages': method(
     z
@@ -149,6 +169,19 @@ export const methods = {
     z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex'])).min(1).optional() }).strict(),
     ImportReportSchema
   ),
+
+  /**
+   * Stop the workspace's running import (the one opening it started, a live-follow step, or
+   * `imports.run`). What was committed stays; following goes on for the sessions already
+   * imported, and the files left over wait for `imports.run`. `cancelled` is false when nothing was running.
+   */
+  'imports.cancel': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), z.object({ cancelled: z.boolean() })),
+
+  /** Everything imported since the workspace was opened (null before its first import). */
+  'imports.lastReport': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportReportSchema.nullable()),
+
+  /** The workspace's import: running (with progress), finished, cancelled; its report and what is left. */
+  'imports.status': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportStatusSchema),
 
   ...journalMethods
 } as const satisfies Record<string, MethodSpec>

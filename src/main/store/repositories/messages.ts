@@ -260,6 +260,38 @@ export class MessageRepository {
     }))
   }
 
+  /**
+   * Where a session's transcript contains `text` (case-insensitive for ASCII letters, as a
+   * substring of the message text or tool input): the seqs of the rows that show it, in order,
+   * the first `limit`. A matching tool result counts as its call's row, where it is shown.
+   */
+  findInSession(view: TranscriptView, text: string, limit: number): { items: { seq: number; turn: number }[]; truncated: boolean } {
+    const pattern = `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+    const filter = view.transcript === 'context' ? CONTEXT_FILTER : ''
+    const rows = this.db
+      .prepare(
+        `SELECT seq, turn, role, tool_call_id FROM messages WHERE session_id = @session ${filter}
+           AND (content LIKE @pattern ESCAPE '\\' OR tool_input LIKE @pattern ESCAPE '\\')
+         ORDER BY seq LIMIT @limit`
+      )
+      .all({ session: view.sessionRowId, start: view.contextStartSeq, pattern, limit: limit + 1 }) as { seq: number; turn: number; role: MessageRole; tool_call_id: string | null }[]
+    const truncated = rows.length > limit
+    const found = rows.slice(0, limit)
+    const callSeqs = found.some((row) => row.role === 'tool_result' && row.tool_call_id)
+      ? new Map(
+          (this.db.prepare(`SELECT tool_call_id, seq FROM messages WHERE session_id = @session ${filter} AND role = 'tool_call' AND tool_call_id IS NOT NULL ORDER BY seq DESC`).all({ session: view.sessionRowId, start: view.contextStartSeq }) as { tool_call_id: string; seq: number }[]).map((row) => [row.tool_call_id, row.seq])
+        )
+      : new Map<string, number>()
+    const bySeq = new Map<number, { seq: number; turn: number }>()
+    for (const row of found) {
+      const callSeq = row.role === 'tool_result' && row.tool_call_id ? callSeqs.get(row.tool_call_id) : undefined
+      // A result is folded into its call's row when the call comes first (it always does in order).
+      const seq = callSeq !== undefined && callSeq < row.seq ? callSeq : row.seq
+      if (!bySeq.has(seq)) bySeq.set(seq, { seq, turn: row.turn })
+    }
+    return { items: [...bySeq.values()].sort((a, b) => a.seq - b.seq), truncated }
+  }
+
   private pageStatement(transcript: TranscriptKind, direction: 'after' | 'before', bounded: boolean) {
     const key = `${transcript}|${direction}|${bounded}`
     let statement = this.pageStatements.get(key)

@@ -2,12 +2,15 @@ import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react
 import { useEffect, useState } from 'react'
 import { onConnectionChange, onEvent } from '../api/client'
 import type { ConnectionState } from '../api/transport'
+import { withProgress } from '../features/imports/import-model'
+import { importKeys } from '../features/imports/queries'
 import { useUiStore } from '../state/ui-store'
 import { keysToInvalidate } from './invalidation'
 
 /**
  * Subscribes once to the main process's pushed events: invalidates what `data.changed`
- * names, follows `workspace.opened` (from the application menu), and after a dropped event
+ * names, follows `workspace.opened` (from the application menu), moves import progress bars
+ * (`import.progress` into the cached status, `import.finished` refetches it), and after a dropped event
  * stream reconnects, refetches everything because events may have been missed meanwhile.
  * Returns the connection state for a banner.
  */
@@ -21,6 +24,12 @@ export function useServerEvents(): ConnectionState {
         for (const queryKey of keysToInvalidate(event.payload)) void refresh(queryClient, queryKey)
       } else if (event.name === 'workspace.opened') {
         useUiStore.getState().openWorkspace(event.payload.workspaceId)
+      } else if (event.name === 'import.progress') {
+        const key = importKeys.status(event.payload.workspaceId)
+        queryClient.setQueryData(key, (status: Parameters<typeof withProgress>[0]) => withProgress(status, event.payload))
+      } else if (event.name === 'import.finished') {
+        // The report (skipped lines included) is fetched, not pushed.
+        void refresh(queryClient, importKeys.status(event.payload.workspaceId))
       }
       // rewind.progress is for the rewind dialog (issue 5); nothing to refresh until it ends.
     })

@@ -3,13 +3,21 @@ import type { TranscriptKind } from '../../../shared/contract'
 import { initialSessionView, saveSessionView, type SessionView } from './session-view'
 import { initialTheme, saveTheme, type Theme } from './theme'
 
-/** A message to bring into view once its page is loaded (from a search hit). */
-export interface FocusTarget {
+/**
+ * What to bring into view once its page is loaded: a message (a search hit, a find match) or
+ * a turn's header (jump to turn, j / k).
+ */
+export type FocusTarget = {
   sessionId: string
-  seq: number
   /** Changes on every request, so clicking the same hit twice scrolls again. */
   nonce: number
-}
+  /** Flash the row when it arrives (not for find matches, which are highlighted instead). */
+  flash: boolean
+} & ({ kind: 'message'; seq: number } | { kind: 'turn'; turn: number })
+
+let nonces = 0
+/** Unique per request, even for two in the same millisecond (j pressed quickly). */
+const nextNonce = () => Date.now() * 1000 + (nonces++ % 1000)
 
 export interface UiState {
   workspaceId: number | null
@@ -31,6 +39,8 @@ export interface UiState {
   selectSession: (sessionId: string | null) => void
   /** Jump to one message of a session, possibly in another workspace. */
   openMessage: (target: { workspaceId: number; sessionId: string; seq: number }) => void
+  /** Bring a message or a turn of the open session into view, in the transcript shown now. */
+  focusInSession: (target: { sessionId: string; flash?: boolean } & ({ kind: 'message'; seq: number } | { kind: 'turn'; turn: number })) => void
   clearFocus: () => void
   setTranscriptMode: (mode: TranscriptKind) => void
   setSessionQuery: (query: string) => void
@@ -74,10 +84,11 @@ export const useUiStore = create<UiState>()((set, get) => ({
       sessionId,
       // Search hits carry display seqs; a message may not be in the context transcript.
       transcriptMode: 'display',
-      focus: { sessionId, seq, nonce: Date.now() },
+      focus: { sessionId, kind: 'message', seq, nonce: nextNonce(), flash: true },
       ...(sameWorkspace ? {} : { ...noFilters, collapsedSubAgents: noCollapsed })
     })
   },
+  focusInSession: ({ flash = true, ...target }) => set({ focus: { ...target, flash, nonce: nextNonce() } }),
   clearFocus: () => set({ focus: null }),
   setTranscriptMode: (transcriptMode) => set({ transcriptMode, focus: null }),
   setSessionQuery: (sessionQuery) => set({ sessionQuery }),

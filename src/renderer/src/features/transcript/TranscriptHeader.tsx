@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { SessionDetail } from '../../../../shared/contract'
 import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
@@ -8,7 +9,8 @@ import { useRewindList } from '../rewind/queries'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
-export function TranscriptHeader({ detail }: { detail: SessionDetail }) {
+/** The session's title, facts and links; `tools` (jump to turn, find) sit beside its actions. */
+export function TranscriptHeader({ detail, tools = null }: { detail: SessionDetail; tools?: ReactNode }) {
   const mode = useUiStore((state) => state.transcriptMode)
   const compacted = detail.contextStartSeq > 0
   return (
@@ -16,7 +18,7 @@ export function TranscriptHeader({ detail }: { detail: SessionDetail }) {
       <div className="transcript-title-row">
         <h2 className="transcript-title">{detail.title || 'Untitled session'}</h2>
         <KindBadge kind={detail.kind} />
-        <SessionActions detail={detail} />
+        <SessionActions detail={detail} tools={tools} />
         <ModeToggle />
       </div>
       <div className="transcript-meta">
@@ -46,12 +48,13 @@ export function TranscriptHeader({ detail }: { detail: SessionDetail }) {
 }
 
 /** The session's rewind history, and for a branch, merging it back into its parent. */
-function SessionActions({ detail }: { detail: SessionDetail }) {
+function SessionActions({ detail, tools }: { detail: SessionDetail; tools: ReactNode }) {
   const open = useDialogStore((state) => state.open)
   const rewinds = useRewindList(detail.id)
   const count = rewinds.data?.items.length ?? 0
   return (
     <div className="transcript-actions">
+      {tools}
       {detail.kind === 'branch' && detail.parent ? (
         <button
           type="button"

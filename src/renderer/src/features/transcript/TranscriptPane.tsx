@@ -1,3 +1,4 @@
+import { useEffect, useRef, type RefObject } from 'react'
 import { isRetraceError } from '../../../../shared/contract'
 import { useUiStore } from '../../state/ui-store'
 import { ErrorState, SkeletonRows } from '../../ui/States'
@@ -5,7 +6,9 @@ import { FileDialogHost } from '../files/FileDialog'
 import { DialogHost } from '../rewind/DialogHost'
 import { useSessionDetail } from '../sessions/queries'
 import { DisclosureProvider } from './disclosure'
-import { MessageList } from './MessageList'
+import { FindBar, useFind } from './FindBar'
+import { JumpToTurn } from './JumpToTurn'
+import { MessageList, type TranscriptNav } from './MessageList'
 import { TranscriptHeader } from './TranscriptHeader'
 
 /** The right-hand side: the selected session's transcript, or a hint to pick one. */
@@ -31,6 +34,14 @@ function Transcript({ sessionId }: { sessionId: string }) {
   const detail = useSessionDetail(sessionId)
   const mode = useUiStore((state) => state.transcriptMode)
   const selectSession = useUiStore((state) => state.selectSession)
+  const focusInSession = useUiStore((state) => state.focusInSession)
+  const sectionRef = useRef<HTMLElement>(null)
+  const navRef = useRef<TranscriptNav | null>(null)
+  const jumpRef = useRef<HTMLInputElement>(null)
+  const find = useFind(sessionId, mode, navRef)
+  const { show: showFind } = find
+
+  useTranscriptKeys({ sectionRef, navRef, jumpRef, onFind: showFind })
 
   if (detail.isError) {
     return (
@@ -43,13 +54,106 @@ function Transcript({ sessionId }: { sessionId: string }) {
       </section>
     )
   }
+  const closeFind = () => {
+    find.hide()
+    navRef.current?.focusList()
+  }
+  const tools = detail.data ? (
+    <>
+      <JumpToTurn
+        turnCount={detail.data.turnCount}
+        inputRef={jumpRef}
+        onJump={(turn) => focusInSession({ sessionId, kind: 'turn', turn })}
+        onDone={() => navRef.current?.focusList()}
+      />
+      <button
+        type="button"
+        className="button small"
+        data-testid="find-open"
+        aria-label="Find in this session"
+        title="Find in this session (Ctrl+F or ⌘F)"
+        aria-expanded={find.open}
+        onClick={showFind}
+      >
+        <SearchIcon /> Find
+      </button>
+    </>
+  ) : null
   return (
-    <section className="transcript" data-testid="transcript" aria-label={detail.data ? `Transcript: ${detail.data.title}` : 'Transcript'}>
-      {detail.data ? <TranscriptHeader detail={detail.data} /> : <SkeletonRows count={2} className="header-skeleton" />}
-      <DisclosureProvider key={mode}>
-        <MessageList key={mode} sessionId={sessionId} mode={mode} />
-      </DisclosureProvider>
+    <section ref={sectionRef} className="transcript" data-testid="transcript" aria-label={detail.data ? `Transcript: ${detail.data.title}` : 'Transcript'}>
+      {detail.data ? <TranscriptHeader detail={detail.data} tools={tools} /> : <SkeletonRows count={2} className="header-skeleton" />}
+      <div className="transcript-body">
+        <DisclosureProvider key={mode}>
+          <MessageList key={mode} sessionId={sessionId} mode={mode} find={find.view} navRef={navRef} />
+        </DisclosureProvider>
+        {find.open ? <FindBar find={find} onClose={closeFind} /> : null}
+      </div>
       <FileDialogHost sessionId={sessionId} />
     </section>
+  )
+}
+
+/** Text fields and the like, where letters are typed rather than used as shortcuts. */
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false
+  return target.isContentEditable || target.closest('input, textarea, select, [contenteditable="true"]') !== null
+}
+
+/**
+ * The transcript's keys, while no dialog is open: Ctrl/Cmd+F opens the find bar (unless the
+ * caret is in another feature's text field, such as the global search), `g` goes to the
+ * jump-to-turn field, `j` / `k` move to the next / previous turn (not while typing).
+ */
+function useTranscriptKeys({
+  sectionRef,
+  navRef,
+  jumpRef,
+  onFind
+}: {
+  sectionRef: RefObject<HTMLElement | null>
+  navRef: RefObject<TranscriptNav | null>
+  jumpRef: RefObject<HTMLInputElement | null>
+  onFind: () => void
+}) {
+  const onFindRef = useRef(onFind)
+  useEffect(() => {
+    onFindRef.current = onFind
+  })
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing || document.querySelector('dialog[open]')) return
+      const withModifier = event.ctrlKey || event.metaKey
+      if (withModifier && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'f') {
+        const inTranscript = event.target instanceof Node && sectionRef.current?.contains(event.target) === true
+        if (isEditable(event.target) && !inTranscript) return
+        event.preventDefault()
+        onFindRef.current()
+        // Already open: select its text again, as browsers do.
+        const input = sectionRef.current?.querySelector<HTMLInputElement>('[data-find-input]')
+        input?.focus()
+        input?.select()
+        return
+      }
+      if (withModifier || event.altKey || isEditable(event.target)) return
+      if (event.key === 'j' || event.key === 'k') {
+        event.preventDefault()
+        navRef.current?.stepTurn(event.key === 'j' ? 1 : -1)
+      } else if (event.key === 'g' && jumpRef.current) {
+        event.preventDefault()
+        jumpRef.current.focus()
+        jumpRef.current.select()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [sectionRef, navRef, jumpRef])
+}
+
+function SearchIcon() {
+  return (
+    <svg width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="7" cy="7" r="4.8" fill="none" stroke="currentColor" strokeWidth="1.7" />
+      <path d="M10.6 10.6 14.5 14.5" stroke="currentColor" strokeWidth="1.7" strokeLinecap="round" />
+    </svg>
   )
 }

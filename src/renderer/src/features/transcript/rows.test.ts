@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../../shared/contract'
-import { buildRows, rowIndexOfSeq } from './rows'
+import { buildRows, rowIndexOfSeq, rowIndexOfTurn, turnOfRow, turnStep } from './rows'
 
 let nextId = 1
 function message(seq: number, turn: number, role: Message['role'], extra: Partial<Message> = {}): Message {
@@ -48,5 +48,21 @@ describe('buildRows', () => {
     const rows = buildRows([message(0, 1, 'tool_call', { toolCallId: 'later', toolName: 'Read' })])
     const call = rows[1]
     expect(call?.type === 'message' && call.result).toBeNull()
+  })
+})
+
+describe('moving by turns', () => {
+  it('finds a turn header and steps to the next turn or back to this one', () => {
+    const rows = buildRows([message(0, 1, 'user'), message(1, 1, 'assistant'), message(2, 2, 'user'), message(3, 3, 'user')])
+    expect(rowIndexOfTurn(rows, 2)).toBe(3)
+    expect(rowIndexOfTurn(rows, 9)).toBe(-1)
+    expect(rows.map(turnOfRow)).toEqual([1, 1, 1, 2, 2, 3, 3])
+    const bounds = { first: 1, last: 3 }
+    expect(turnStep({ turn: 1, headerAtTop: true }, 1, bounds)).toBe(2)
+    expect(turnStep({ turn: 2, headerAtTop: false }, -1, bounds)).toBe(2)
+    expect(turnStep({ turn: 2, headerAtTop: true }, -1, bounds)).toBe(1)
+    expect(turnStep({ turn: 1, headerAtTop: true }, -1, bounds)).toBeNull()
+    expect(turnStep({ turn: 3, headerAtTop: false }, 1, bounds)).toBeNull()
+    expect(turnStep(null, 1, bounds)).toBe(1)
   })
 })

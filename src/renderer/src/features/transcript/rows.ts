@@ -37,3 +37,27 @@ export function buildRows(messages: readonly Message[]): TranscriptRow[] {
 export function rowIndexOfSeq(rows: readonly TranscriptRow[], seq: number): number {
   return rows.findIndex((row) => row.type === 'message' && (row.message.seq === seq || row.result?.seq === seq))
 }
+
+/** The header row of `turn`, or -1 (not loaded yet, or no such turn). */
+export function rowIndexOfTurn(rows: readonly TranscriptRow[], turn: number): number {
+  return rows.findIndex((row) => row.type === 'turn' && row.turn === turn)
+}
+
+export function turnOfRow(row: TranscriptRow): number {
+  return row.type === 'turn' ? row.turn : row.message.turn
+}
+
+/**
+ * Where j / k go from the row at the top of the viewport: the next turn's header, or back to
+ * the start of the turn being read (the previous turn's when its header is already at the top).
+ * Null when there is nowhere to go.
+ */
+export function turnStep(
+  at: { turn: number; headerAtTop: boolean } | null,
+  direction: 1 | -1,
+  bounds: { first: number; last: number }
+): number | null {
+  if (!at) return direction === 1 ? bounds.first : null
+  const target = direction === 1 ? at.turn + 1 : at.headerAtTop ? at.turn - 1 : at.turn
+  return target < bounds.first || target > bounds.last ? null : target
+}

@@ -1,6 +1,7 @@
 import { useUiStore } from '../../state/ui-store'
 import { ErrorState, Loading } from '../../ui/States'
 import { ThemeToggle } from '../../ui/ThemeToggle'
+import { ImportStatus } from '../imports/ImportStatus'
 import { GlobalSearch } from '../search/GlobalSearch'
 import { SessionPanel } from '../sessions/SessionPanel'
 import { SessionViewToggle } from '../sessions/SessionViewToggle'
@@ -34,6 +35,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
           ) : null}
         </div>
         <SessionViewToggle />
+        {workspace.data && !workspace.data.isDemo ? <ImportStatus workspaceId={workspaceId} /> : null}
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />
       </header>
