@@ -72,7 +72,8 @@ describe('Claude Code file history as rewindable checkpoints', () => {
     // The Edit result had no originalFile: its before-content came from the backup, the after from the patch.
     expect(turn2.items.map((c) => [c.path, c.op, c.observed, c.added, c.removed])).toEqual([['notes.txt', 'modify', 'backup', 1, 1]])
     const detail = await call('sessions.get', { sessionId })
-    expect(detail.checkpoints.find((c) => c.turn === 3)?.uncapturedCommands ?? 0).toBe(0) // turn 3 is still open
+    // The file ends in turn 3: the import closes it so it is a checkpoint with its shell command counted.
+    expect(detail.checkpoints.find((c) => c.turn === 3)?.uncapturedCommands).toBe(1)
     expect(runtime.store.db.prepare('SELECT import_state FROM import_files').get()).toBeDefined()
 
     // Claude Code's 30-day cleanup removes its own copies; Retrace's blob store kept them.
@@ -107,7 +108,8 @@ describe('Claude Code file history as rewindable checkpoints', () => {
     expect(detail.checkpoints.map((c) => [c.turn, c.uncapturedCommands])).toEqual([
       [1, 0],
       [2, 0],
-      [3, 1]
+      [3, 1],
+      [4, 0]
     ])
     const { runCli } = await import('../cli/main')
     const out: string[] = []

@@ -210,12 +210,13 @@ describe('importing real Claude Code sessions', () => {
     const workspace = tempDir()
     const parent = home.session(workspace)
     parent.prompt('plan the work')
+    parent.write('PLAN.md', '# Plan\n', null)
     const forkPoint = parent.say('here is the plan')
     parent.prompt('do it the first way')
     parent.say('done the first way')
     // Claude Code's fork: a new file that starts with a copy of the parent's lines up to the fork point.
     const fork = home.session(workspace)
-    const copied = readFileSync(parent.path, 'utf8').split('\n').slice(0, 3).join('\n')
+    const copied = readFileSync(parent.path, 'utf8').split('\n').slice(0, 5).join('\n')
     fork.raw(copied)
     fork.forkedFrom = { sessionId: parent.sessionId, messageUuid: forkPoint }
     fork.prompt('do it the second way')
@@ -226,9 +227,12 @@ describe('importing real Claude Code sessions', () => {
     const sessions = sessionsOf(rt, workspace)
     const main = sessions.find((s) => s.kind === 'main')
     const branch = sessions.find((s) => s.kind === 'branch')
-    expect(branch).toMatchObject({ parentId: main?.id, messageCount: 4, turnCount: 2 })
-    const texts = rt.store.db.prepare('SELECT content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.uid = ? ORDER BY seq').all(branch?.id).map((row) => (row as { content: string }).content)
+    expect(branch).toMatchObject({ parentId: main?.id, messageCount: 6, turnCount: 2, title: 'do it the second way' })
+    const texts = rt.store.db.prepare("SELECT content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.uid = ? AND role IN ('user', 'assistant') ORDER BY seq").all(branch?.id).map((row) => (row as { content: string }).content)
     expect(texts).toEqual(['plan the work', 'here is the plan', 'do it the second way', 'done the second way'])
+    // The parent's Write of PLAN.md is journaled once, in the parent, not again in the branch.
+    const journaled = rt.store.db.prepare('SELECT s.uid FROM journal_entries e JOIN journal_scopes j ON j.id = e.scope_id JOIN sessions s ON s.id = j.session_id').all()
+    expect(journaled).toEqual([{ uid: main?.id }])
   })
 
   it('makes a session started by /clear the successor of the one before it', async () => {

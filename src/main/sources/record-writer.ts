@@ -54,6 +54,8 @@ export class RecordWriter {
   /** Backup file name → blob hash, copied by `prepare` before the transaction. */
   private readonly copiedBackups = new Map<string, string>()
   private forkParent: SessionRecord | null | undefined
+  /** The line being skipped as a fork's copy of its parent (records of one line share its offset). */
+  private copiedLineOffset = -1
 
   constructor(
     private readonly deps: ImportDeps,
@@ -93,8 +95,13 @@ export class RecordWriter {
     }
   }
 
-  /** Count shell commands on the checkpoints of turns that have closed since. */
+  /**
+   * End of what the file holds for now: close each session's open turn, so its last turn is a
+   * checkpoint too (rewindable, and carrying its count of uncaptured shell commands). Lines
+   * appended later to the same turn still join it. Then count shell commands on checkpoints.
+   */
   finish(): void {
+    for (const writer of this.writers.values()) writer.closeTurn()
     for (const [uid, turns] of Object.entries(this.state.uncaptured)) {
       const session = this.deps.store.sessions.get(uid)
       for (const [turn, commands] of Object.entries(turns)) {
@@ -109,6 +116,8 @@ export class RecordWriter {
   }
 
   private applyRecord(record: SourceRecord): void {
+    // A fork's copy of its parent's lines: the parent's edits and commands are not the fork's.
+    if (record.offset === this.copiedLineOffset && (record.kind === 'file-edit' || record.kind === 'shell-command' || record.kind === 'sub-agent-link')) return
     switch (record.kind) {
       case 'session-meta':
         return this.applyMeta(record)
@@ -151,6 +160,8 @@ export class RecordWriter {
     if (record.forkedFrom && !this.state.sessionUid) this.state.forkedFrom = record.forkedFrom
     // A sub-agent's file repeats its parent's session id and titles itself after its first prompt.
     if (this.file.role === 'sub-agent') return
+    // A fork's first prompt is its parent's, copied: the branch is named by its own first prompt.
+    if (record.titleOrigin === 'first-prompt' && (this.state.forkedFrom ?? this.file.forkedFrom)) return
     if (record.title && record.titleOrigin) {
       const rank = TITLE_RANK[record.titleOrigin]
       if (rank >= this.state.titleRank) {
@@ -166,7 +177,10 @@ export class RecordWriter {
     const clear = isClearCommand(record)
     if (clear && !this.state.sawPrompt) this.state.startedByClear = true
     const uid = this.sessionFor(record)
-    if (record.uid && this.isForkCopy(record.uid)) return
+    if (record.uid && this.isForkCopy(record.uid)) {
+      this.copiedLineOffset = record.offset
+      return
+    }
     if (record.role === 'user' && !clear) this.state.sawPrompt = true
     this.writer(uid).append({
       role: record.role,

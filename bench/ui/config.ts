@@ -1,0 +1,45 @@
+import { envInt } from '../lib/env'
+
+// `npm run bench:ui`: the window's side of issue 5, in Debian's Chromium against `retrace serve`.
+// Every size can be shrunk from the environment for a quick run (the figures are then not
+// comparable with the issue's targets, only with each other).
+
+export const uiConfig = {
+  seed: 20250321,
+  /** The long session: opened to its first turn and scrolled end to end. */
+  bigMessages: envInt('RETRACE_BENCH_UI_MESSAGES', 10_000, 10),
+  /** Sessions in the workspace, the long one included (forks, sub-agents, successors): the graph. */
+  sessions: envInt('RETRACE_BENCH_UI_SESSIONS', 2_000, 2),
+  /** Repetitions of the open and graph measures, each on a freshly loaded page. */
+  runs: envInt('RETRACE_BENCH_UI_N', 10),
+  /** Pixels scrolled per frame, end to end: a fast wheel fling (a page-down is about 700). */
+  scrollStep: envInt('RETRACE_BENCH_UI_SCROLL_STEP', 400),
+  /** How long to record an idle page for the baseline frame time. */
+  idleMs: 3_000,
+  viewport: { width: 1280, height: 800 },
+  chromium: process.env.CHROMIUM_PATH || '/usr/lib/chromium/chromium',
+  keep: process.env.RETRACE_BENCH_KEEP === '1',
+  /** A folder to save a screenshot of each measured screen in (to look at what was measured). */
+  shots: process.env.RETRACE_BENCH_UI_SHOTS || null
+}
+
+export type UiConfig = typeof uiConfig
+
+/** The issue's targets. */
+export const TARGETS = {
+  firstPaintMs: 300,
+  scrollMedianMs: 16,
+  graphMs: 1_000
+}
+
+/** The Chromium flags the end-to-end tests use: headless, and quiet on the network. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync'
+]
