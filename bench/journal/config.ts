@@ -23,6 +23,8 @@ export const journalConfig = {
   firstCaptureRounds: envInt('RETRACE_BENCH_FIRST_ROUNDS', 3),
   smallEditRounds: envInt('RETRACE_BENCH_SMALL_ROUNDS', 7),
   largeEditRounds: envInt('RETRACE_BENCH_LARGE_ROUNDS', 3),
+  /** Extra small-edit rounds whose captures start a new worker (a diagnosis, not a table row). */
+  coldCaptureRounds: envInt('RETRACE_BENCH_COLD_ROUNDS', 3, 0),
   /** Untouched files re-hashed after every rewind, besides every edited one. */
   verifySample: 50,
   keep: process.env.RETRACE_BENCH_KEEP === '1'

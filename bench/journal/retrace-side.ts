@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { closeIdleScanWorkers } from '../../src/main/journal/scan/scan'
 import { TurnCapture } from '../../src/main/journal/turn-capture'
 import { createRuntime, type Runtime } from '../../src/main/runtime'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
@@ -7,7 +8,9 @@ import type { SessionWriter } from '../../src/main/transcripts/session-writer'
 /**
  * Retrace driven the way `retrace checkpoint begin|end` drives it: one session, a user message
  * opens each turn, `TurnCapture.begin` scans before it and `TurnCapture.end` journals what
- * changed; a rewind is `rewinds.applyTurn`. The calls measured are exactly those three.
+ * changed; a rewind is `rewinds.applyTurn`. The calls measured are exactly those three, in one
+ * long-lived process, which keeps its scan worker from one scan to the next. The CLI runs a
+ * process per command, each starting its own worker: `endWorker` gives a capture that too.
  */
 export class RetraceSide {
   readonly capture: TurnCapture
@@ -56,6 +59,11 @@ export class RetraceSide {
   async end(turn: number): Promise<number> {
     const { changes } = await this.capture.end(this.workspaceId, { sessionRowId: this.sessionRowId(), turn }, this.controls())
     return changes.length
+  }
+
+  /** End the scan worker kept from earlier scans, so the next capture starts its own (as a one-shot CLI process does). */
+  endWorker(): Promise<void> {
+    return closeIdleScanWorkers()
   }
 
   /** Rewind every file the turn changed to what it was before the turn. Returns files written. */

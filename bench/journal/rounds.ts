@@ -46,16 +46,17 @@ export class EditRounds {
    * always meets the cache or the disk in the state the other left. `afterFirstCapture` runs once
    * both sides captured the first round (the issue's "store size after both captures").
    */
-  async run(count: number, rounds: number, afterFirstCapture?: () => void): Promise<RoundTimes> {
+  async run(count: number, rounds: number, afterFirstCapture?: () => void, options: { coldWorker?: boolean } = {}): Promise<RoundTimes> {
     const times: RoundTimes = { capture: paired(), rewind: paired() }
     for (let i = 0; i < rounds; i++) {
-      await this.one(count, times, i === 0 ? afterFirstCapture : undefined)
+      await this.one(count, times, i === 0 ? afterFirstCapture : undefined, options.coldWorker ?? false)
       this.options.log(`  ${count} files, round ${i + 1}/${rounds}: capture ${ms(times.capture.retrace.at(-1))} / git ${ms(times.capture.git.at(-1))}; rewind ${ms(times.rewind.retrace.at(-1))} / git ${ms(times.rewind.git.at(-1))}`)
     }
     return times
   }
 
-  private async one(count: number, times: RoundTimes, afterCapture?: () => void): Promise<void> {
+  /** `coldWorker`: Retrace's capture starts a new scan worker instead of the one kept from the scan before the turn. */
+  private async one(count: number, times: RoundTimes, afterCapture: (() => void) | undefined, coldWorker: boolean): Promise<void> {
     const round = ++this.round
     const retraceFirst = round % 2 === 0
     const rng = createRng(this.options.seed * 1000 + round)
@@ -66,6 +67,7 @@ export class EditRounds {
 
     // Capture: both sides see the same edited files.
     const captureRetrace = async () => {
+      if (coldWorker) await this.retrace.endWorker()
       const { value: journaled, ms } = await timed(() => this.retrace.end(turn))
       if (journaled !== count) throw new Error(`Retrace journaled ${journaled} changes for ${count} edited files`)
       times.capture.retrace.push(ms)

@@ -8,11 +8,11 @@ import { renderTable, type ResultRow } from '../lib/table'
 import { bigFileRow, measureBigFile, type BigFileResult } from './big-file'
 import { journalConfig as config } from './config'
 import { TextFactory } from './content'
-import { inlineCompressionLine, measureWorkerStartup, workerStartupLine } from './diagnosis'
+import { coldCaptureLine, inlineCompressionLine, measureWorkerStartup, workerStartupLine } from './diagnosis'
 import { checkFreeSpace } from './disk'
 import { measureFirstCapture } from './first-capture'
 import { machineLine, protocolLines, workspaceLine } from './notes'
-import { EditRounds } from './rounds'
+import { EditRounds, type RoundTimes } from './rounds'
 import { storageRows, timingRow } from './rows'
 import { gitVersion } from './shadow-git'
 import { estimateInlineCompression, measureStorage, type InlineEstimate, type StorageSizes } from './storage'
@@ -51,6 +51,11 @@ async function main(): Promise<void> {
       sizes = measureStorage(first.retrace, first.git, dir)
       inline = estimateInlineCompression(first.retrace)
     })
+    let cold = null as RoundTimes | null
+    if (config.coldCaptureRounds > 0) {
+      log(`Edit rounds of ${config.smallEdit} files, Retrace's capture on a newly started worker (diagnosis)…`)
+      cold = await rounds.run(config.smallEdit, config.coldCaptureRounds, undefined, { coldWorker: true })
+    }
     log(`Edit rounds of ${config.largeEdit} files…`)
     const large = await rounds.run(config.largeEdit, config.largeEditRounds)
     first.retrace.close()
@@ -78,6 +83,7 @@ async function main(): Promise<void> {
     console.log(workspaceLine(workspace, generationMs))
     for (const line of protocolLines(git, config.verifySample)) console.log(line)
     console.log(workerStartupLine(startup))
+    if (cold) console.log(coldCaptureLine(config.smallEdit, cold.capture))
     if (inline && sizes) console.log(inlineCompressionLine(inline, sizes))
     console.log(machineLine(started))
   } finally {

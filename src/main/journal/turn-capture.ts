@@ -5,7 +5,7 @@ import type { FileVersion } from './journal-repository'
 import { keyOf, type PathKey } from './paths'
 import { diffScans, type FileChange } from './scan/diff'
 import { loadFileStates } from './scan/file-states'
-import { scanWorkspace, type ScanOptions } from './scan/scan'
+import { scanWorkspace, warmScanWorker, type ScanOptions } from './scan/scan'
 import type { ScannedFile, ScanResult } from './scan/types'
 
 type ScanControls = Pick<ScanOptions, 'limits' | 'signal' | 'onProgress' | 'workerPath'>
@@ -31,6 +31,7 @@ export class TurnCapture {
 
   /** Scan after the turn and journal what changed since the baseline. */
   async end(workspaceId: number, scope: { sessionRowId: number; turn: number }, controls: ScanControls = {}): Promise<{ scan: ScanResult; changes: FileChange[] }> {
+    warmScanWorker(controls.workerPath) // its start-up overlaps loading the baseline
     const baseline = loadFileStates(this.store.db, workspaceId)
     const scan = await this.scan(workspaceId, controls, baseline)
     const changes = diffScans(baseline, scan.files).filter((change) => seenBothTimes(change, scan))
@@ -54,7 +55,7 @@ export class TurnCapture {
     return { scan, changes }
   }
 
-    private scan(workspaceId: number, controls: ScanControls, previous?: Map<PathKey, ScannedFile>): Promise<ScanResult> {
+  private scan(workspaceId: number, controls: ScanControls, previous?: Map<PathKey, ScannedFile>): Promise<ScanResult> {
     const workspace = this.store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
     return scanWorkspace({ root: workspace.path, workspaceId, db: this.store.db, blobs: this.journal.blobs, ...controls, ...(previous ? { previous } : {}) })

@@ -1,13 +1,44 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync } from 'node:fs'
+import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
 import type { BlobStore } from './blob-store'
 import type { FileVersion } from './journal-repository'
 import { checkRelPath, displayPath, splitSegments, type RelPath } from './paths'
+import type { ScannedFile } from './scan/types'
 
 /** What is at a path right now. */
 export type DiskState = FileVersion | null | { kind: 'directory' } | { kind: 'other' }
+
+/**
+ * The lstat fields that move whenever a path's content, type, permissions or identity do:
+ * every write sets ctime (and mtime) to the current time, and no process can set ctime back,
+ * so while all of these match, the inode at the path holds the bytes it held when they were taken.
+ */
+export interface StatStamp {
+  dev: bigint
+  ino: bigint
+  mode: bigint
+  size: bigint
+  mtimeNs: bigint
+  ctimeNs: bigint
+}
+
+/** A state read from disk, with the stamp that proves it still holds (null: prove it by reading again). */
+export interface StampedState {
+  state: DiskState
+  stamp: StatStamp | null
+}
+
+/**
+ * A file changed within this long before it was hashed may be written again within the same
+ * timestamp tick, leaving its stat as it was (git's "racily clean" problem): its stamp is not
+ * trusted. The scanner uses the same window; whole-second timestamps widen it to 2 s.
+ */
+const RACY_WINDOW_MS = 100
+const COARSE_RACY_WINDOW_MS = 2000
+const NS_PER_MS = 1_000_000n
+const NS_PER_S = 1_000_000_000n
 
 /**
  * The file-system calls a rewind makes, behind one seam: production passes the real ones,
@@ -83,22 +114,42 @@ export class WorkspaceFs {
 
   /** The state at `rel`: a file or link version (hashed), nothing, a directory, or something else. */
   async state(rel: RelPath): Promise<DiskState> {
+    return (await this.stampedState(rel)).state
+  }
+
+  /**
+   * The state at `rel` and, when it can be trusted later, the stamp of the inode that was read:
+   * taken before the read and found identical after it, and not racily recent. A rewind uses it
+   * to prove, just before replacing the file, that it is still what the plan hashed.
+   *
+   * `scanned`, the file as the last workspace scan recorded it, saves the read when its stat
+   * still matches on every field the scanner compares: the scan's hash then holds, exactly as
+   * the next scan would reuse it (a racily recorded file never matches: see RACY_CTIME_NS).
+   */
+  async stampedState(rel: RelPath, scanned?: ScannedFile): Promise<StampedState> {
     const absolute = this.resolve(rel)
-    let stats
-    try {
-      stats = lstatSync(absolute)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null
-      throw error
+    const startedMs = Date.now()
+    const before = lstatStamp(absolute)
+    if (before === null) return { state: null, stamp: null }
+    const stats = before.stats
+    const mode = Number(stats.mode & 0o7777n)
+    if (scanned && matchesScan(stats, scanned) && !isRacy(before.stamp, startedMs)) {
+      return { state: { kind: scanned.kind, hash: scanned.hash, size: scanned.size, mode }, stamp: before.stamp }
     }
-    const mode = stats.mode & 0o7777
+    let state: DiskState
     if (stats.isSymbolicLink()) {
       const target = readlinkSync(absolute, { encoding: 'buffer' })
-      return { kind: 'symlink', hash: createHash('sha256').update(target).digest('hex'), size: target.length, mode }
+      state = { kind: 'symlink', hash: createHash('sha256').update(target).digest('hex'), size: target.length, mode }
+    } else if (stats.isDirectory()) {
+      return { state: { kind: 'directory' }, stamp: null }
+    } else if (!stats.isFile()) {
+      return { state: { kind: 'other' }, stamp: null }
+    } else {
+      state = { kind: 'file', hash: await hashFile(absolute, Number(stats.size)), size: Number(stats.size), mode }
     }
-    if (stats.isDirectory()) return { kind: 'directory' }
-    if (!stats.isFile()) return { kind: 'other' }
-    return { kind: 'file', hash: await hashFile(absolute, stats.size), size: stats.size, mode }
+    const after = lstatStamp(absolute)
+    const settled = after !== null && sameStamp(before.stamp, after.stamp) && !isRacy(before.stamp, startedMs)
+    return { state, stamp: settled ? before.stamp : null }
   }
 
   /** A temp name beside `absolute`, so the final rename stays on one file system (atomic). */
@@ -118,6 +169,43 @@ async function hashFile(path: Buffer, size: number): Promise<string> {
   const hasher = createHash('sha256')
   await pipeline(createReadStream(path), hasher)
   return hasher.digest('hex')
+}
+
+/** True if `absolute` still has exactly the stamp `stamp` (so it holds what was read when it was taken). */
+export function hasStamp(absolute: Buffer, stamp: StatStamp): boolean {
+  const now = lstatStamp(absolute)
+  return now !== null && sameStamp(now.stamp, stamp)
+}
+
+/** lstat with nanosecond times; null if nothing is there. */
+function lstatStamp(absolute: Buffer): { stats: BigIntStats; stamp: StatStamp } | null {
+  let stats: BigIntStats
+  try {
+    stats = lstatSync(absolute, { bigint: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null
+    throw error
+  }
+  return { stats, stamp: { dev: stats.dev, ino: stats.ino, mode: stats.mode, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs } }
+}
+
+/** The scanner's cache test (scan-worker.mts `cacheHit`): kind, size, permissions, mtime, ctime and inode. */
+const matchesScan = (stats: BigIntStats, scanned: ScannedFile): boolean =>
+  (stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'symlink' : null) === scanned.kind &&
+  Number(stats.size) === scanned.size &&
+  Number(stats.mode & 0o7777n) === scanned.mode &&
+  stats.mtimeNs === scanned.mtimeNs &&
+  stats.ctimeNs === scanned.ctimeNs &&
+  stats.ino === scanned.ino
+
+const sameStamp = (a: StatStamp, b: StatStamp): boolean =>
+  a.ctimeNs === b.ctimeNs && a.mtimeNs === b.mtimeNs && a.size === b.size && a.ino === b.ino && a.dev === b.dev && a.mode === b.mode
+
+/** Changed too recently before `startedMs` for its stamp to prove anything (see RACY_WINDOW_MS). */
+function isRacy(stamp: StatStamp, startedMs: number): boolean {
+  const coarse = stamp.mtimeNs % NS_PER_S === 0n && stamp.ctimeNs % NS_PER_S === 0n
+  const windowMs = coarse ? COARSE_RACY_WINDOW_MS : RACY_WINDOW_MS
+  return stamp.ctimeNs >= BigInt(startedMs - windowMs) * NS_PER_MS
 }
 
 /** Same content and kind (and mode, when both sides know it). */

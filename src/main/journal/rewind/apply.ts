@@ -1,11 +1,12 @@
+import { open } from 'node:fs/promises'
 import { RetraceError } from '../../../shared/contract'
-import { fsyncPath, type BlobStore } from '../blob-store'
+import type { BlobStore } from '../blob-store'
 import type { FileVersion } from '../journal-repository'
 import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../paths'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
 import { removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
-import { captureCurrent, ChangedUnderfoot, expectState, prepareTemp, revertStep, runStep, type Step } from './steps'
+import { captureCurrent, ChangedUnderfoot, checkBefore, prepareTemp, revertStep, runStep, type Step } from './steps'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -32,8 +33,9 @@ export interface ApplyOutcome {
 /**
  * Apply a plan: conflicts resolved by the user's choices, the current state of every file
  * about to change captured first, an intent log written durably, then each file replaced
- * atomically after re-checking it. On any failure every step already taken is reverted, so
- * the workspace ends wholly before or wholly after.
+ * atomically after re-checking it. New content is written to fsynced temp files ahead of the
+ * steps (`TempWriter`), so the fsyncs overlap each other and the renames. On any failure every
+ * step already taken is reverted, so the workspace ends wholly before or wholly after.
  */
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
@@ -46,25 +48,27 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   }
   writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   ctx.record(steps)
-  await prepareWrites(steps, ctx)
+  const temps = new TempWriter(steps, ctx)
 
   const done: Step[] = []
   const folders = new Set<string>()
   try {
     for (const [index, step] of steps.entries()) {
-      await checkBefore(step, ctx.fs)
+      await temps.ready(step)
+      const absolute = ctx.fs.resolve(step.path) // once for the check and the change: no folder on the way is a link
+      await checkBefore(step, ctx.fs, absolute)
       done.push(step)
-      await runStep(step, ctx.fs, ctx.blobs, ctx.ops)
-      const absolute = ctx.fs.resolve(step.path)
+      await runStep(step, ctx.fs, ctx.blobs, ctx.ops, absolute)
       folders.add(absolute.subarray(0, absolute.lastIndexOf(0x2f)).toString('latin1'))
       ctx.onProgress?.(index + 1, steps.length, displayPath(step.path))
       ctx.afterStep?.(index)
     }
     // Each folder's renames made durable once, not once per file. Until this is done the intent
     // log stays open, so a crash before it is rolled back like any other interrupted rewind.
-    for (const folder of folders) fsyncFolder(Buffer.from(folder, 'latin1'))
+    await fsyncFolders(folders)
   } catch (error) {
     const failedAt = done.at(-1)
+    await temps.stop() // no temp file is still being written when the unused ones are removed
     for (const step of steps) if (step.temp && !done.includes(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
     const rolledBack = await rollBack(done, ctx)
     if (rolledBack) removeIntent(ctx.dataDir, ctx.rewindId)
@@ -79,35 +83,50 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   return { steps, skipped, refused }
 }
 
-/** Temp files written at once before any rename. */
-const PREPARE_CONCURRENCY = 8
+/** Temp files being written at once. Each is an open, a write and an fsync: more in flight lets the file system commit several fsyncs together. */
+const PREPARE_CONCURRENCY = 16
 
 /**
- * Write the new content of every file to its temp file first, several at a time, so the
- * fsyncs overlap (one after another they dominate a large rewind). Nothing at any target path
- * changes here. A temp that cannot be prepared now (its folder appears only after an earlier
- * step) is simply written when its step runs; if the process dies, recovery sweeps the temps.
+ * Writes the new content of every file to its temp file (verified against its hash, fsynced),
+ * several at a time and in step order, while the steps run behind it: one after another the
+ * fsyncs dominate a large rewind. Nothing at any target path changes here. A temp that cannot
+ * be prepared (its folder appears only after an earlier step, say) is left to its step, which
+ * writes it itself and reports any error in order; if the process dies, recovery sweeps the temps.
  */
-async function prepareWrites(steps: Step[], ctx: ApplyContext): Promise<void> {
-  const writes = steps.filter((step) => step.kind === 'write' && step.post !== null)
-  let next = 0
-  const worker = async () => {
-    while (next < writes.length) {
-      const step = writes[next++]
-      if (!step?.post) continue
-      try {
-        step.temp = await prepareTemp(ctx.fs, ctx.blobs, ctx.ops, step.path, step.post)
-      } catch {
-        // Written (and its error reported) in order, when its step runs.
+class TempWriter {
+  private readonly prepared = new Map<Step, Promise<void>>()
+  private readonly writers: Promise<void>[]
+  private stopped = false
+
+  constructor(steps: Step[], ctx: ApplyContext) {
+    const writes = steps.filter((step) => step.kind === 'write' && step.post !== null)
+    const finished = new Map<Step, () => void>()
+    for (const step of writes) this.prepared.set(step, new Promise((resolve) => finished.set(step, resolve)))
+    let next = 0
+    const writer = async (): Promise<void> => {
+      for (let step = writes[next++]; step && !this.stopped; step = writes[next++]) {
+        try {
+          if (step.post) step.temp = await prepareTemp(ctx.fs, ctx.blobs, ctx.ops, step.path, step.post)
+        } catch {
+          // Written (and its error reported) in order, when its step runs.
+        } finally {
+          finished.get(step)?.()
+        }
       }
     }
+    this.writers = Array.from({ length: Math.min(PREPARE_CONCURRENCY, writes.length) }, writer)
   }
-  await Promise.all(Array.from({ length: Math.min(PREPARE_CONCURRENCY, writes.length) }, worker))
-}
 
-async function checkBefore(step: Step, fs: WorkspaceFs): Promise<void> {
-  await expectState(fs, step.path, step.pre)
-  if (step.kind === 'keep' && step.keptAs) await expectState(fs, step.keptAs, null)
+  /** Settles once `step`'s temp file is written, or has failed (never rejects). */
+  ready(step: Step): Promise<void> {
+    return this.prepared.get(step) ?? Promise.resolve()
+  }
+
+  /** Start no more temp files, and wait for those being written. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    await Promise.all(this.writers)
+  }
 }
 
 /** Revert completed steps, newest first. False if any could not be reverted (recovery will retry). */
@@ -142,11 +161,13 @@ async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoic
       continue
     }
     let pre = item.current as FileVersion | null
+    let stamp = item.stamp
     if (choice === 'keep-both' && pre !== null) {
-      keeps.push({ kind: 'keep', path: item.path, pre, post: null, keptAs: await freeKeepName(fs, item.path) })
+      keeps.push({ kind: 'keep', path: item.path, pre, post: null, keptAs: await freeKeepName(fs, item.path), stamp })
       pre = null
+      stamp = null
     }
-    const step: Step = { kind: item.action === 'delete' ? 'delete' : item.action === 'mode' ? 'mode' : 'write', path: item.path, pre, post: item.target }
+    const step: Step = { kind: item.action === 'delete' ? 'delete' : item.action === 'mode' ? 'mode' : 'write', path: item.path, pre, post: item.target, stamp }
     if (step.kind === 'delete') {
       if (pre !== null) deletes.push(step)
     } else if (step.kind === 'mode') modes.push(step)
@@ -170,11 +191,30 @@ async function freeKeepName(fs: WorkspaceFs, path: RelPath): Promise<RelPath> {
   throw new RetraceError('CONFLICT', `No free name to keep a copy of ${displayPath(path)}.`)
 }
 
+/** Folders fsynced at once: where one journal commit covers many renames, the others return at once. */
+const FOLDER_SYNC_CONCURRENCY = 16
+
+/** fsync every folder (concurrently: one after another they cost a disk flush each). */
+async function fsyncFolders(folders: Set<string>): Promise<void> {
+  const queue = [...folders]
+  const syncer = async (): Promise<void> => {
+    for (let folder = queue.pop(); folder !== undefined; folder = queue.pop()) await fsyncFolder(Buffer.from(folder, 'latin1'))
+  }
+  await Promise.all(Array.from({ length: Math.min(FOLDER_SYNC_CONCURRENCY, queue.length) }, syncer))
+}
+
 /** A folder a rewind emptied and removed needs no fsync. */
-function fsyncFolder(folder: Buffer): void {
+async function fsyncFolder(folder: Buffer): Promise<void> {
+  let handle
   try {
-    fsyncPath(folder)
+    handle = await open(folder, 'r')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
 }

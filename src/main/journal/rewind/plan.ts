@@ -3,7 +3,8 @@ import { RetraceError } from '../../../shared/contract'
 import type { BlobStore } from '../blob-store'
 import type { FileVersion, JournalEntry } from '../journal-repository'
 import { caseFoldKey, displayPath, keyOf, type PathKey, type RelPath } from '../paths'
-import { sameContent, sameVersion, type DiskState, type WorkspaceFs } from '../workspace-fs'
+import type { ScannedFile } from '../scan/types'
+import { sameContent, sameVersion, type DiskState, type StatStamp, type WorkspaceFs } from '../workspace-fs'
 
 /** For one path: what the rewind should put there, and what the journal last saw there. */
 export interface PathTarget {
@@ -19,6 +20,8 @@ export type PlanAction = 'restore' | 'create' | 'delete' | 'mode' | 'none'
 export interface PlanItem extends PathTarget {
   key: PathKey
   current: DiskState
+  /** Proof that the disk still holds `current` without hashing it again (see `WorkspaceFs.stampedState`). */
+  stamp: StatStamp | null
   action: PlanAction
   /** The disk no longer matches the journal: the user decides (skip, overwrite, keep both). */
   conflict: string | null
@@ -55,20 +58,26 @@ export function targetsFromEntries(entries: JournalEntry[]): PathTarget[] {
   return [...byPath.values()]
 }
 
-/** Compare each target with the disk and decide what a rewind would do, without writing anything. */
-export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore): Promise<RewindPlan> {
+/**
+ * Compare each target with the disk and decide what a rewind would do, without writing
+ * anything. `scanned` looks up the workspace's last scan, so files whose stat still matches it
+ * need not be read (see `WorkspaceFs.stampedState`).
+ */
+export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore, scanned?: (path: RelPath) => ScannedFile | undefined): Promise<RewindPlan> {
   const items: PlanItem[] = []
-  for (const target of targets) items.push(await planItem(target, fs, blobs))
+  for (const target of targets) items.push(await planItem(target, fs, blobs, scanned?.(target.path)))
   refuseCaseCollisions(items)
   const token = createHash('sha256')
   for (const item of items) token.update(`${item.key}\0${JSON.stringify(item.current)}\0${item.action}\n`)
   return { items, token: token.digest('hex') }
 }
 
-async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore): Promise<PlanItem> {
-  const item: PlanItem = { ...target, key: keyOf(target.path), current: null, action: 'none', conflict: null, refused: null }
+async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore, scanned: ScannedFile | undefined): Promise<PlanItem> {
+  const item: PlanItem = { ...target, key: keyOf(target.path), current: null, stamp: null, action: 'none', conflict: null, refused: null }
   try {
-    item.current = await fs.state(target.path)
+    const { state, stamp } = await fs.stampedState(target.path, scanned)
+    item.current = state
+    item.stamp = stamp
   } catch (error) {
     item.refused = error instanceof RetraceError ? error.message : `cannot be read: ${(error as Error).message}`
     return item

@@ -5,6 +5,7 @@ import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
 import type { JournalEntry } from '../journal-repository'
 import type { PathKey } from '../paths'
+import { fileStateReader } from '../scan/file-states'
 import { realFsOps, WorkspaceFs, type FsOps } from '../workspace-fs'
 import { applyPlan, type ApplyOutcome, type ConflictChoice } from './apply'
 import { planFromTargets, targetsFromEntries, type RewindPlan } from './plan'
@@ -66,7 +67,7 @@ export class RewindService {
       throw new RetraceError('NOT_FOUND', `Session "${session.title}" has no turn ${turn} (it has ${session.turnCount}).`)
     }
     const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, turn))
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs), fs }
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs, fileStateReader(this.store.db, session.workspaceId)), fs }
   }
 
   async applyTurn(sessionId: string, turn: number, options: ApplyOptions = {}): Promise<RewindResult> {
@@ -85,7 +86,7 @@ export class RewindService {
     if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
     const fs = new WorkspaceFs(workspace.path)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs), fs, rewind }
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs, fileStateReader(this.store.db, rewind.workspace_id)), fs, rewind }
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {

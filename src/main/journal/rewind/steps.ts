@@ -3,7 +3,7 @@ import type { BlobStore } from '../blob-store'
 import { fsyncPath } from '../blob-store'
 import type { FileVersion } from '../journal-repository'
 import { displayPath, type RelPath } from '../paths'
-import { sameVersion, type DiskState, type FsOps, type WorkspaceFs } from '../workspace-fs'
+import { hasStamp, sameVersion, type DiskState, type FsOps, type StatStamp, type WorkspaceFs } from '../workspace-fs'
 
 /**
  * One file operation of a rewind, with the state before (`pre`) and after (`post`). `keep`
@@ -17,10 +17,23 @@ export interface Step {
   keptAs?: RelPath
   /** A prepared temp file holding `post` (written, verified, fsynced), renamed into place when the step runs. */
   temp?: Buffer
+  /** How the plan found `pre` on disk, when that proves it without hashing again (never in the intent log). */
+  stamp?: StatStamp | null
 }
 
 /** Thrown when a file is not what the plan saw just before Retrace would touch it. */
 export class ChangedUnderfoot extends Error {}
+
+/**
+ * Check, just before the step replaces it, that the disk still holds `step.pre` (and that a
+ * kept copy's name is still free). Where the plan left a stamp, an identical lstat proves it;
+ * otherwise, or if anything in the stamp moved, the file is hashed again. `absolute` is
+ * `fs.resolve(step.path)`, just taken by the caller.
+ */
+export async function checkBefore(step: Step, fs: WorkspaceFs, absolute: Buffer): Promise<void> {
+  if (!(step.pre && step.stamp && hasStamp(absolute, step.stamp))) await expectState(fs, step.path, step.pre)
+  if (step.kind === 'keep' && step.keptAs) await expectState(fs, step.keptAs, null)
+}
 
 export async function expectState(fs: WorkspaceFs, path: RelPath, expected: FileVersion | null): Promise<void> {
   const state = await fs.state(path)
@@ -52,25 +65,32 @@ export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps,
 }
 
 /**
- * Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename.
- * The folder is fsynced here only when `syncFolder` (rollback, recovery); a rewind syncs each
- * folder once after all its renames.
+ * Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename, and
+ * the folder fsynced (rollback, recovery; a rewind's steps sync each folder once, at the end).
  */
-export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion, syncFolder = true, prepared?: Buffer): Promise<void> {
+export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion): Promise<void> {
   const absolute = fs.resolve(path)
-  const temp = prepared ?? (await prepareTemp(fs, blobs, ops, path, version))
+  await renameIntoPlace(ops, await prepareTemp(fs, blobs, ops, path, version), absolute)
+  fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
+}
+
+/** Rename a prepared temp file over `absolute`; on failure the temp is removed. */
+
+async function renameIntoPlace(ops: FsOps, temp: Buffer, absolute: Buffer): Promise<void> {
   try {
     await ops.rename(temp, absolute)
   } catch (error) {
     await ops.unlink(temp).catch(() => undefined)
     throw error
   }
-  if (syncFolder) fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
 }
 
-/** Run one step forward. The caller has checked the disk holds `step.pre`. */
-export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops: FsOps): Promise<void> {
-  const absolute = fs.resolve(step.path)
+/**
+ * Run one step forward. The caller has checked the disk holds `step.pre`, and resolved
+ * `absolute` from `step.path` for that check. The folder's fsync is the caller's too: once
+ * per folder, after all steps.
+ */
+export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, absolute: Buffer): Promise<void> {
   switch (step.kind) {
     case 'keep':
       if (step.keptAs) await ops.rename(absolute, fs.resolve(step.keptAs))
@@ -83,7 +103,7 @@ export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops
       if (step.post) await ops.chmod(absolute, step.post.mode & 0o7777)
       return
     case 'write':
-      if (step.post) await writeVersion(fs, blobs, ops, step.path, step.post, false, step.temp)
+      if (step.post) await renameIntoPlace(ops, step.temp ?? (await prepareTemp(fs, blobs, ops, step.path, step.post)), absolute)
   }
 }
 

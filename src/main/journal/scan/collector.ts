@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs'
 import { RetraceError } from '../../../shared/contract'
 import type { Db } from '../../store/database'
-import type { BlobStore } from '../blob-store'
+import { sha256, type BlobStore } from '../blob-store'
 import { checkRelPath, displayPath, pathOfKey, type PathKey, type RelPath } from '../paths'
 import type { WireFile, WireSkip } from './protocol'
 import type { ScannedFile, ScanSkip } from './types'
@@ -19,29 +19,49 @@ export class ScanCollector {
 
   constructor(
     private readonly db: Db,
-    private readonly blobs: BlobStore
+    private readonly blobs: BlobStore,
+    /** The previous scan's entries, indexed as in the cache the worker was given. */
+    private readonly cached: readonly (readonly [PathKey, ScannedFile])[] = []
   ) {}
 
-  /** Store a batch's content, then record its files. */
-  accept(files: WireFile[], buffer: ArrayBuffer | null): void {
+  /** Store a batch's content, then record its entries in walk order (see `order` in the protocol). */
+  accept(files: WireFile[], buffer: ArrayBuffer | null, order?: Int32Array): void {
+    if (files.some((file) => file.source === 'inline')) this.store(files, buffer)
+    // Outside the transaction: adopting renames a file and fsyncs a folder, which a rollback could not undo.
+    for (const file of files) if (file.source === 'temp' && file.temp) this.blobs.adoptTempFile(file.temp, file.hash, file.size)
+    if (!order) {
+      for (const file of files) this.record(file)
+      return
+    }
+    for (const entry of order) {
+      if (entry >= 0) this.reuse(entry)
+      else this.record(files[-1 - entry] as WireFile)
+    }
+  }
+
+  /** The inline content of a batch, in one transaction. */
+  private store(files: WireFile[], buffer: ArrayBuffer | null): void {
     const content = buffer ? Buffer.from(buffer) : null
+    // In the order that fills the database's pages, not walk order (see blob-pages.ts).
+    const inline = this.blobs.insertionOrder(
+      files.filter((file) => file.source === 'inline'),
+      (file) => file.packed ?? file.size
+    )
     this.db.transaction(() => {
-      for (const file of files) {
-        if (file.source !== 'inline') continue
+      for (const file of inline) {
         if (!content) throw new RetraceError('INTERNAL', 'The workspace scan sent file content without its buffer.')
         if (typeof file.packed === 'number') {
           // Deflated by the worker; its hash is checked whenever the blob is read.
           this.blobs.putPacked(file.hash, file.size, content.subarray(file.offset, file.offset + file.packed))
           continue
         }
-        const ref = this.blobs.putBuffer(content.subarray(file.offset, file.offset + file.size))
+        const raw = content.subarray(file.offset, file.offset + file.size)
         // The worker hashed these bytes too: a mismatch would mean a protocol bug, never store it silently.
-        if (ref.hash !== file.hash) throw new RetraceError('INTERNAL', `The workspace scan sent content for ${displayPath(file.key as PathKey)} that does not match its hash.`)
+        if (sha256(raw) !== file.hash) throw new RetraceError('INTERNAL', `The workspace scan sent content for ${displayPath(file.key as PathKey)} that does not match its hash.`)
+        // Raw because the worker found deflating it not worth it: not tried again here.
+        this.blobs.putRaw(file.hash, raw)
       }
     })()
-    // Outside the transaction: adopting renames a file and fsyncs a folder, which a rollback could not undo.
-    for (const file of files) if (file.source === 'temp' && file.temp) this.blobs.adoptTempFile(file.temp, file.hash, file.size)
-    for (const file of files) this.record(file)
   }
 
   /** A batch that arrives after the scan was abandoned: only its temp files need cleaning up. */
@@ -51,6 +71,17 @@ export class ScanCollector {
 
   addSkipped(skips: WireSkip[]): void {
     for (const skip of skips) this.skipped.push({ path: displayPath(skip.key as PathKey), key: skip.key as PathKey, folder: skip.folder, reason: skip.reason })
+  }
+
+  /**
+   * A file whose stat matched its previous entry: that entry is the result. Its path is not
+   * checked again: it passed `journalable` when it was first recorded (only scans write
+   * `file_states`), and every rewind checks paths again before touching them.
+   */
+  private reuse(index: number): void {
+    const entry = this.cached[index]
+    if (!entry) throw new RetraceError('INTERNAL', `The workspace scan named cache entry ${index}, which it was not given.`)
+    this.files.set(entry[0], entry[1])
   }
 
   private record(file: WireFile): void {

@@ -31,19 +31,35 @@ export function loadFileStates(db: Db, workspaceId: number): Map<PathKey, Scanne
     .safeIntegers(true)
     .all(workspaceId) as StateRow[]
   const states = new Map<PathKey, ScannedFile>()
-  for (const row of rows) {
-    states.set(keyOf(row.path), {
-      path: row.path as RelPath,
-      kind: row.kind,
-      size: Number(row.size),
-      mode: Number(row.mode),
-      hash: row.hash,
-      mtimeNs: row.mtime_ns,
-      ctimeNs: row.ctime_ns,
-      ino: inoFromDb(row.ino)
-    })
-  }
+  for (const row of rows) states.set(keyOf(row.path), toScannedFile(row))
   return states
+}
+
+/**
+ * Look up single files of the workspace's last scan by path: a rewind's plan takes a file's hash
+ * from here, instead of reading it, when its stat still matches (as the next scan would).
+ */
+export function fileStateReader(db: Db, workspaceId: number): (path: RelPath) => ScannedFile | undefined {
+  const select = db
+    .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ? AND path = ?')
+    .safeIntegers(true)
+  return (path) => {
+    const row = select.get(workspaceId, path) as StateRow | undefined
+    return row && toScannedFile(row)
+  }
+}
+
+function toScannedFile(row: StateRow): ScannedFile {
+  return {
+    path: row.path as RelPath,
+    kind: row.kind,
+    size: Number(row.size),
+    mode: Number(row.mode),
+    hash: row.hash,
+    mtimeNs: row.mtime_ns,
+    ctimeNs: row.ctime_ns,
+    ino: inoFromDb(row.ino)
+  }
 }
 
 const same = (a: ScannedFile, b: ScannedFile): boolean =>

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { INLINE_MAX_BYTES, sha256 } from '../blob-store'
-import { key, scanFixture, type ScanFixture } from './test-fixture'
+import { key, scanFixture, settle, type ScanFixture } from './test-fixture'
 import type { ScanProgress } from './types'
 
 let fx: ScanFixture
@@ -76,6 +76,39 @@ describe('limits, large files and cancelling', () => {
     expect(progress[0]?.bytesHashed).toBeLessThan(48 * 1024 * 1024) // it really was mid-scan
     expect(fx.rows()).toEqual(rowsBefore)
     expect(fx.tempFiles()).toEqual([])
+  })
+
+  it('scans correctly again after a cancelled scan (whose worker is ended, not kept)', async () => {
+    fx.write('a.txt', 'first')
+    fx.write('big.bin', randomBytes(32 * 1024 * 1024))
+    const controller = new AbortController()
+    const scan = fx.scan({ signal: controller.signal, onProgress: (p) => p.bytesHashed > 0 && controller.abort() })
+    await expect(scan).rejects.toMatchObject({ code: 'CANCELLED' })
+    const result = await fx.scan()
+    expect([...result.files.keys()].sort()).toEqual([key('a.txt'), key('big.bin')])
+    expect(result.stats.filesHashed).toBe(2)
+    expect(fx.tempFiles()).toEqual([])
+  })
+
+  it('runs two scans at once, each with its own results, and reuses workers afterwards', async () => {
+    const other = scanFixture()
+    try {
+      for (let i = 0; i < 50; i++) fx.write(`mine/${i}.txt`, `mine ${i}`)
+      for (let i = 0; i < 30; i++) other.write(`theirs/${i}.txt`, `theirs ${i}`)
+      await settle() // so the second scan may trust the first one's stats
+      const [mine, theirs] = await Promise.all([fx.scan(), other.scan()])
+      expect(mine.files.size).toBe(50)
+      expect(theirs.files.size).toBe(30)
+      expect([...theirs.files.keys()].every((k) => k.startsWith('theirs/'))).toBe(true)
+      fx.write('mine/0.txt', 'mine 0, edited')
+      await settle()
+      const again = await fx.scan()
+      expect(again.stats).toMatchObject({ filesHashed: 1, reusedFromCache: 49 })
+      expect(again.files.get(key('mine/0.txt'))?.hash).toBe(sha256(Buffer.from('mine 0, edited')))
+      expect(again.files.get(key('mine/1.txt'))).toEqual(mine.files.get(key('mine/1.txt')))
+    } finally {
+      other.dispose()
+    }
   })
 
   it('rejects with CANCELLED without starting when the signal is already aborted', async () => {

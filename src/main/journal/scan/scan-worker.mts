@@ -1,5 +1,7 @@
 /**
  * The workspace scan, in a worker thread so a 300k-file folder never blocks the UI (R20).
+ * One worker runs many scans, one at a time (starting a thread costs tens of milliseconds per
+ * capture): each `scan` message resets the state below, and a finished scan posts `done`.
  *
  * Self-contained on purpose: under vitest Node runs this file directly with type stripping, and
  * the build makes it its own entry. So: only node:* builtins, npm packages and `import type`;
@@ -13,21 +15,22 @@ import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdi
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads'
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
 import { createGzip, deflateRawSync } from 'node:zlib'
 import ignore from 'ignore'
-import type { ParentMessage, ScanInput, WireCounts, WireFile, WireSkip, WorkerMessage } from './protocol'
+import type { ParentMessage, ScanInput, WireCounts, WireFile, WireKind, WireSkip, WorkerMessage } from './protocol'
 
 if (!parentPort) throw new Error('scan-worker.mts must run in a worker thread')
 const port = parentPort
-const input = workerData as ScanInput
 
 const EMPTY = Buffer.alloc(0)
 const SLASH = Buffer.from('/')
 const GITIGNORE = Buffer.from('.gitignore')
-const ROOT = Buffer.from(input.root)
 const BATCH_FILES = 500
-const BATCH_BYTES = Math.max(4 * 1024 * 1024, input.inlineMaxBytes)
+/** `INLINE_DEFLATE` of blob-store.ts (not importable here): level 4 and a larger hash table. */
+const INLINE_DEFLATE = { level: 4, memLevel: 9 } as const
+/** Unchanged files cost four bytes each in a batch; this many of them make one. */
+const BATCH_ENTRIES = 4096
 const PROGRESS_MS = 100
 const READ_ATTEMPTS = 3
 const MAX_IN_FLIGHT = 4
@@ -60,21 +63,60 @@ interface Dir {
   levels: Level[]
 }
 
-const counts: WireCounts = { filesSeen: 0, filesHashed: 0, bytesHashed: 0, reusedFromCache: 0 }
-const skipped: WireSkip[] = []
+// The state of the scan in progress, set by `reset` when a `scan` message arrives.
+let input: ScanInput
+let rootPath = EMPTY
+let batchBytes = 0
+/** Path key → index of its entry in `input.cache`. */
+let cacheIndex = new Map<string, number>()
+let counts: WireCounts = { filesSeen: 0, filesHashed: 0, bytesHashed: 0, reusedFromCache: 0 }
+let skipped: WireSkip[] = []
 let recorded = 0
 let batch: WireFile[] = []
+/** The batch's entries in walk order (see `order` in the protocol). */
+let order: number[] = []
 let buffer: ArrayBuffer | null = null
 let used = 0
-let lastProgress = Date.now()
+let lastProgress = 0
 let sinceCancelCheck = 0
 let cancelled = false
 let openTemp: string | null = null
 let sentBatches = 0
-const storedBatches = new Int32Array(input.flow)
+let storedBatches = new Int32Array(new SharedArrayBuffer(4))
+
+function reset(next: ScanInput): void {
+  input = next
+  rootPath = Buffer.from(next.root)
+  batchBytes = Math.max(4 * 1024 * 1024, next.inlineMaxBytes)
+  const keys = next.cache.kinds.length === 0 ? [] : next.cache.keys.split('\0')
+  cacheIndex = new Map(keys.map((key, index) => [key, index]))
+  counts = { filesSeen: 0, filesHashed: 0, bytesHashed: 0, reusedFromCache: 0 }
+  skipped = []
+  recorded = 0
+  batch = []
+  order = []
+  buffer = null
+  used = 0
+  lastProgress = Date.now()
+  sinceCancelCheck = 0
+  cancelled = false
+  openTemp = null
+  sentBatches = 0
+  storedBatches = new Int32Array(next.flow)
+}
+
+/** Between scans the worker holds nothing of the last one (its cache can be large). */
+function release(): void {
+  input.cache = { keys: '', kinds: new Uint8Array(0), sizes: new Float64Array(0), modes: new Uint32Array(0), mtimeNs: new BigInt64Array(0), ctimeNs: new BigInt64Array(0), inos: new BigUint64Array(0) }
+  cacheIndex = new Map()
+  batch = []
+  order = []
+  buffer = null
+  skipped = []
+}
 
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer)
-const abs = (rel: Buffer): Buffer => (rel.length === 0 ? ROOT : Buffer.concat([ROOT, SLASH, rel]))
+const abs = (rel: Buffer): Buffer => (rel.length === 0 ? rootPath : Buffer.concat([rootPath, SLASH, rel]))
 const child = (parent: Buffer, name: Buffer): Buffer => (parent.length === 0 ? Buffer.from(name) : Buffer.concat([parent, SLASH, name]))
 const isGitName = (name: Buffer): boolean => name.length === 4 && name.toString('latin1').toLowerCase() === '.git'
 const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException | null)?.code ?? ''
@@ -113,19 +155,39 @@ function awaitRoomInFlight(): void {
 }
 
 function flush(): void {
-  if (batch.length === 0) return
+  if (order.length === 0) return
   awaitRoomInFlight()
   sentBatches++
   const content = used > 0 ? buffer : null
-  post({ type: 'batch', files: batch, buffer: content }, content ? [content] : [])
+  const entries = Int32Array.from(order)
+  post({ type: 'batch', files: batch, buffer: content, order: entries }, content ? [content, entries.buffer] : [entries.buffer])
   batch = []
+  order = []
   if (content) [buffer, used] = [null, 0]
 }
 
 function record(file: WireFile): void {
   recorded++
+  order.push(-1 - batch.length)
   batch.push(file)
   if (batch.length >= BATCH_FILES) flush()
+}
+
+/** An unchanged file: the parent already has its entry, so only its index travels. */
+function recordCached(index: number): void {
+  recorded++
+  counts.reusedFromCache++
+  order.push(index)
+  if (order.length >= BATCH_ENTRIES) flush()
+}
+
+/** The cache entry `key` matches on every stat field (kind, size, mode, mtime, ctime, inode), or -1. */
+function cacheHit(key: string, kind: WireKind, st: BigIntStats, mode: number): number {
+  const index = cacheIndex.get(key)
+  if (index === undefined) return -1
+  const c = input.cache
+  const same = c.kinds[index] === (kind === 'file' ? 0 : 1) && c.sizes[index] === Number(st.size) && c.modes[index] === mode && c.mtimeNs[index] === st.mtimeNs && c.ctimeNs[index] === st.ctimeNs && c.inos[index] === st.ino
+  return same ? index : -1
 }
 
 /** Run one fs call for `key`: a vanished entry gives null, a denied one is skipped with a reason, anything else stops the scan naming the path. */
@@ -197,16 +259,21 @@ function describeSpecial(st: BigIntStats): string {
 function packInPlace(offset: number, length: number): number | null {
   if (!buffer || length < 128) return null
   const raw = new Uint8Array(buffer, offset, length)
-  const packed = deflateRawSync(raw, { level: 1 })
+  const packed = deflateRawSync(raw, INLINE_DEFLATE)
   if (packed.length > length * 0.9) return null
   raw.set(packed)
   return packed.length
 }
 
-/** Room for `size` bytes at `used` in the batch buffer; finished files are handed over first if it is full. */
+/**
+ * Room for `size` bytes at `used` in the batch buffer; finished files are handed over first if
+ * it is full. The buffer is not zero-filled (allocUnsafeSlow: its own ArrayBuffer, not the
+ * pool's): clearing 4 MiB per batch cost more than a small edit's whole read, and the parent
+ * reads only the ranges files were read into.
+ */
 function room(size: number): Uint8Array {
   if (buffer && used + size > buffer.byteLength) flush()
-  buffer ??= new ArrayBuffer(BATCH_BYTES)
+  buffer ??= Buffer.allocUnsafeSlow(batchBytes).buffer
   return new Uint8Array(buffer, used, size)
 }
 
@@ -336,11 +403,9 @@ async function visit(rel: Buffer): Promise<boolean> {
     skip(key, tooLarge(Number(st.size)))
     return true
   }
-  const cached = input.cache.get(key)
-  const mode = Number(st.mode & 0o7777n)
-  if (cached && cached.kind === kind && cached.size === Number(st.size) && cached.mode === mode && cached.mtimeNs === st.mtimeNs && cached.ctimeNs === st.ctimeNs && cached.ino === st.ino) {
-    counts.reusedFromCache++
-    record({ ...cached, source: 'cache', offset: 0, packed: null, temp: null, racy: false })
+  const hit = cacheHit(key, kind, st, Number(st.mode & 0o7777n))
+  if (hit >= 0) {
+    recordCached(hit)
     return true
   }
   const file = kind === 'symlink' ? readLink(rel, key, st) : await readFile(rel, key)
@@ -358,7 +423,7 @@ function listDir(rel: Buffer): Dirent<Buffer>[] | null {
 
 /** Depth-first in byte order (deterministic, so a truncated scan is repeatable). Returns false if truncated. */
 async function walk(): Promise<boolean> {
-  const exclude = readIgnoreFile(EMPTY, Buffer.concat([ROOT, Buffer.from('/.git/info/exclude')]))
+  const exclude = readIgnoreFile(EMPTY, Buffer.concat([rootPath, Buffer.from('/.git/info/exclude')]))
   const stack: Dir[] = [{ rel: EMPTY, levels: exclude ? [exclude] : [] }]
   for (let dir = stack.pop(); dir; dir = stack.pop()) {
     const entries = listDir(dir.rel)
@@ -381,8 +446,9 @@ async function walk(): Promise<boolean> {
   return true
 }
 
-async function main(): Promise<void> {
+async function scan(next: ScanInput): Promise<void> {
   try {
+    reset(next)
     const complete = await walk()
     flush()
     post({ type: 'done', skipped, truncated: !complete, counts })
@@ -392,7 +458,23 @@ async function main(): Promise<void> {
     if (openTemp) rmSync(openTemp, { force: true })
     if (error instanceof Cancelled) post({ type: 'cancelled' })
     else post({ type: 'error', key: error instanceof Fault ? error.key : null, message: messageOf(error) })
+  } finally {
+    release()
   }
 }
 
-void main()
+let running = false
+// A cancel is usually taken by `cancelRequested` between files; one that arrives while a large
+// file is being streamed (the event loop turns) lands here instead.
+port.on('message', (message: ParentMessage) => {
+  if (message.type === 'cancel') {
+    cancelled = true
+    return
+  }
+  if (running) {
+    post({ type: 'error', key: null, message: 'a scan was started while another one was running in the same worker' })
+    return
+  }
+  running = true
+  void scan(message.input).finally(() => (running = false))
+})

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads'
 import { RetraceError } from '../../../shared/contract'
 import { resolveReadableFolder } from '../../services/folder-access'
 import type { Db } from '../../store/database'
@@ -6,8 +5,9 @@ import { INLINE_MAX_BYTES, type BlobStore } from '../blob-store'
 import { displayPath, type PathKey } from '../paths'
 import { ScanCollector } from './collector'
 import { loadFileStates, saveFileStates } from './file-states'
-import type { CacheEntry, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
+import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
 import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
+import { scanWorkers, type ScanWorker } from './worker-pool'
 import { scanWorkerPath } from './worker-path'
 
 export interface ScanOptions {
@@ -33,6 +33,19 @@ const DEFAULT_RACY_WINDOW_MS = 100
 const cancelledError = (): RetraceError => new RetraceError('CANCELLED', 'The workspace scan was cancelled; nothing was recorded.')
 
 /**
+ * Start the scan worker now if none is idle, so its start-up overlaps whatever the caller does
+ * before scanning (loading the file states). Optional: a scan starts one itself.
+ */
+export function warmScanWorker(workerPath: string = scanWorkerPath()): void {
+  scanWorkers.warm(workerPath)
+}
+
+/** End the scan workers kept between scans (a process that scans once in a while need not keep one). */
+export function closeIdleScanWorkers(): Promise<void> {
+  return scanWorkers.close()
+}
+
+/**
  * Scan a workspace folder off the main thread: every file and link (never followed), hashed,
  * its content in the blob store, `.git` and git-ignored paths left out. Files whose stat matches
  * the previous scan are not read again. Only a completed scan updates `file_states`; a
@@ -42,10 +55,11 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   const started = performance.now()
   const root = resolveReadableFolder(options.root)
   if (options.signal?.aborted) throw cancelledError()
+  const workerPath = options.workerPath ?? scanWorkerPath()
+  warmScanWorker(workerPath) // starts while the file states load
   const limits = { ...DEFAULT_SCAN_LIMITS, ...options.limits }
   const previous = options.previous ?? loadFileStates(options.db, options.workspaceId)
-  const cache = new Map<string, CacheEntry>()
-  for (const [key, file] of previous) cache.set(key, { key, kind: file.kind, size: file.size, mode: file.mode, hash: file.hash, mtimeNs: file.mtimeNs, ctimeNs: file.ctimeNs, ino: file.ino })
+  const cached = [...previous]
   const input: ScanInput = {
     root,
     tempDir: options.blobs.tempDir,
@@ -53,11 +67,11 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
     maxFiles: limits.maxFiles,
     maxFileBytes: limits.maxFileBytes,
     racyWindowMs: options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS,
-    cache,
+    cache: cacheColumns(cached),
     flow: new SharedArrayBuffer(4)
   }
-  const collector = new ScanCollector(options.db, options.blobs)
-  const done = await runWorker(input, collector, options)
+  const collector = new ScanCollector(options.db, options.blobs, cached)
+  const done = await runWorker(scanWorkers.take(workerPath), input, collector, options)
 
   options.onProgress?.({ phase: 'saving', ...progressOf(done.counts) })
   saveFileStates(options.db, options.workspaceId, previous, collector.files, { racy: collector.racy, complete: !done.truncated })
@@ -72,49 +86,90 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
 
 const progressOf = (counts: WireCounts): Omit<ScanProgress, 'phase'> => ({ filesSeen: counts.filesSeen, filesHashed: counts.filesHashed, bytesHashed: counts.bytesHashed })
 
-/** Run the worker to completion, storing its batches as they arrive. Settles only once the worker has stopped using the workspace. */
-function runWorker(input: ScanInput, collector: ScanCollector, options: ScanOptions): Promise<{ truncated: boolean; counts: WireCounts }> {
+/** The previous scan in the column form the worker compares with `lstat` (entry i is `entries[i]`). */
+function cacheColumns(entries: [PathKey, ScannedFile][]): CacheColumns {
+  const columns: CacheColumns = {
+    keys: entries.map(([key]) => key).join('\0'),
+    kinds: new Uint8Array(entries.length),
+    sizes: new Float64Array(entries.length),
+    modes: new Uint32Array(entries.length),
+    mtimeNs: new BigInt64Array(entries.length),
+    ctimeNs: new BigInt64Array(entries.length),
+    inos: new BigUint64Array(entries.length)
+  }
+  for (const [i, [, file]] of entries.entries()) {
+    columns.kinds[i] = file.kind === 'file' ? 0 : 1
+    columns.sizes[i] = file.size
+    columns.modes[i] = file.mode
+    columns.mtimeNs[i] = BigInt.asIntN(64, file.mtimeNs)
+    columns.ctimeNs[i] = BigInt.asIntN(64, file.ctimeNs)
+    columns.inos[i] = BigInt.asUintN(64, file.ino)
+  }
+  return columns
+}
+
+/**
+ * Run one scan on `worker` to completion, storing its batches as they arrive. Settles only once
+ * the worker has stopped using the workspace: after `done` (it is then idle, and goes back to
+ * the pool) or, on any failure or cancel, after it has exited.
+ */
+function runWorker(worker: ScanWorker, input: ScanInput, collector: ScanCollector, options: ScanOptions): Promise<{ truncated: boolean; counts: WireCounts }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(options.workerPath ?? scanWorkerPath(), { workerData: input })
     let outcome: { ok: true; truncated: boolean; counts: WireCounts } | { ok: false; error: Error } | null = null
     let graceTimer: NodeJS.Timeout | undefined
     const storedBatches = new Int32Array(input.flow)
 
-    // The first outcome wins; the promise settles when the worker has exited, so no temp file
-    // is still being written behind the caller's back.
-    const finish = (result: NonNullable<typeof outcome>): void => {
-      outcome ??= result
-      void worker.terminate()
+    const detach = (): void => {
+      clearTimeout(graceTimer)
+      options.signal?.removeEventListener('abort', onAbort)
+      worker.thread.off('message', onMessage)
+      worker.thread.off('error', onError)
+      worker.thread.off('exit', onExit)
+    }
+    // The first outcome wins. A failed or cancelled worker is terminated, and the promise
+    // settles when it has exited, so no temp file is still being written behind the caller's back.
+    const fail = (error: Error): void => {
+      outcome ??= { ok: false, error }
+      void worker.thread.terminate()
     }
     const onAbort = (): void => {
       if (outcome) return
       outcome = { ok: false, error: cancelledError() }
-      worker.postMessage({ type: 'cancel' } satisfies ParentMessage)
+      worker.thread.postMessage({ type: 'cancel' } satisfies ParentMessage)
       Atomics.notify(storedBatches, 0) // wake a worker waiting for room, so it sees the cancel now
-      graceTimer = setTimeout(() => void worker.terminate(), CANCEL_GRACE_MS)
+      graceTimer = setTimeout(() => void worker.thread.terminate(), CANCEL_GRACE_MS)
     }
-    options.signal?.addEventListener('abort', onAbort, { once: true })
-
-    worker.on('message', (message: WorkerMessage) => {
+    const onMessage = (message: WorkerMessage): void => {
       if (outcome) {
         if (message.type === 'batch') collector.discard(message.files)
-        if (message.type === 'cancelled') void worker.terminate()
+        if (message.type === 'cancelled' || message.type === 'done') void worker.thread.terminate()
         return
       }
       try {
         handle(message)
       } catch (error) {
-        finish({ ok: false, error: error instanceof Error ? error : new Error(String(error)) })
+        fail(error instanceof Error ? error : new Error(String(error)))
       }
-    })
-    worker.on('error', (error) => finish({ ok: false, error: new RetraceError('IO_ERROR', `The workspace scan of ${input.root} failed: ${error.message}`) }))
-    worker.on('exit', () => {
-      clearTimeout(graceTimer)
-      options.signal?.removeEventListener('abort', onAbort)
+    }
+    const onError = (error: Error): void => fail(new RetraceError('IO_ERROR', `The workspace scan of ${input.root} failed: ${error.message}`))
+    const onExit = (): void => {
+      detach()
       const final = outcome ?? { ok: false, error: new RetraceError('IO_ERROR', `The workspace scan of ${input.root} stopped unexpectedly.`) }
       if (final.ok) resolve(final)
       else reject(final.error)
-    })
+    }
+    const succeed = (result: { truncated: boolean; counts: WireCounts }): void => {
+      outcome = { ok: true, ...result }
+      detach()
+      scanWorkers.release(worker)
+      resolve(result)
+    }
+
+    options.signal?.addEventListener('abort', onAbort, { once: true })
+    worker.thread.on('message', onMessage)
+    worker.thread.on('error', onError)
+    worker.thread.on('exit', onExit)
+    worker.thread.postMessage({ type: 'scan', input } satisfies ParentMessage)
 
     function handle(message: WorkerMessage): void {
       switch (message.type) {
@@ -122,20 +177,20 @@ function runWorker(input: ScanInput, collector: ScanCollector, options: ScanOpti
           options.onProgress?.({ phase: 'scanning', ...progressOf(message) })
           return
         case 'batch':
-          collector.accept(message.files, message.buffer)
+          collector.accept(message.files, message.buffer, message.order)
           Atomics.add(storedBatches, 0, 1)
           Atomics.notify(storedBatches, 0)
           return
         case 'done':
           collector.addSkipped(message.skipped)
-          finish({ ok: true, truncated: message.truncated, counts: message.counts })
+          succeed({ truncated: message.truncated, counts: message.counts })
           return
         case 'cancelled':
-          finish({ ok: false, error: cancelledError() })
+          fail(cancelledError())
           return
         case 'error': {
           const where = message.key === null ? input.root : displayPath(message.key as PathKey)
-          finish({ ok: false, error: new RetraceError('IO_ERROR', `The workspace scan could not read ${where}: ${message.message}`) })
+          fail(new RetraceError('IO_ERROR', `The workspace scan could not read ${where}: ${message.message}`))
         }
       }
     }
