@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { BrowserWindow, type WebFrameMain } from 'electron'
+import { app, BrowserWindow, screen, type WebFrameMain } from 'electron'
 import { mainWindowWebPreferences } from './web-preferences'
+import { loadWindowState, MIN_SIZE, placeWindow, saveWindowState } from './window-state'
 
 /** Where the renderer is loaded from: the dev server in `electron-vite dev`, the built file otherwise. */
 export function rendererLocation(): { url: string; file: string | null } {
@@ -28,18 +29,33 @@ export function isTrustedFrame(frame: WebFrameMain | null | undefined): boolean 
   return actual.origin === expected.origin
 }
 
+/** The window opens where it was last closed (in Electron's userData folder, not the data folder). */
+function windowStateFile(): string {
+  return join(app.getPath('userData'), 'window-state.json')
+}
+
 export function createMainWindow(): BrowserWindow {
+  const placed = placeWindow(loadWindowState(windowStateFile()), screen.getAllDisplays().map((display) => display.workArea))
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 760,
-    minHeight: 480,
+    ...placed.bounds,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: 'Retrace',
     backgroundColor: '#15171c',
     webPreferences: mainWindowWebPreferences(join(__dirname, '../preload'))
   })
-  window.once('ready-to-show', () => window.show())
+  window.once('ready-to-show', () => {
+    if (placed.maximized) window.maximize()
+    window.show()
+  })
+  window.on('close', () => {
+    try {
+      saveWindowState(windowStateFile(), { ...window.getNormalBounds(), maximized: window.isMaximized() })
+    } catch {
+      // Remembering the window is a convenience; failing to must not stop it from closing.
+    }
+  })
   void window.loadURL(rendererLocation().url)
   return window
 }
