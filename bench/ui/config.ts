@@ -1,4 +1,5 @@
 import { envInt } from '../lib/env'
+import { chromiumPath } from '../../e2e/support/chromium'
 
 // `npm run bench:ui`: the window's side of issue 5, in Debian's Chromium against `retrace serve`.
 // Every size can be shrunk from the environment for a quick run (the figures are then not
@@ -17,7 +18,7 @@ export const uiConfig = {
   /** How long to record an idle page for the baseline frame time. */
   idleMs: 3_000,
   viewport: { width: 1280, height: 800 },
-  chromium: process.env.CHROMIUM_PATH || '/usr/lib/chromium/chromium',
+  chromium: chromiumPath(),
   keep: process.env.RETRACE_BENCH_KEEP === '1',
   /** A folder to save a screenshot of each measured screen in (to look at what was measured). */
   shots: process.env.RETRACE_BENCH_UI_SHOTS || null
@@ -32,14 +33,5 @@ export const TARGETS = {
   graphMs: 1_000
 }
 
-/** The Chromium flags the end-to-end tests use: headless, and quiet on the network. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync'
-]
+/** The same Chromium, with the same flags, as the end-to-end tests. */
+export { CHROMIUM_ARGS } from '../../e2e/support/chromium'

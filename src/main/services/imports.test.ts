@@ -1,48 +1,24 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { EventMessage, EventPayload, MethodInput, MethodName, MethodOutput, RpcError } from '../../shared/contract'
-import { createDispatcher } from '../rpc/dispatcher'
-import { createRuntime, type Runtime } from '../runtime'
+import { describe, expect, it } from 'vitest'
+import type { EventMessage, EventPayload, MethodOutput, RpcError } from '../../shared/contract'
+import type { Runtime } from '../runtime'
 import { ClaudeHome, FIXTURES } from '../sources/testing/claude-home'
+import { contractCaller, importTestbed, type ContractCall } from '../sources/testing/import-testbed'
 
 const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
 
-let dirs: string[] = []
-let runtimes: Runtime[] = []
-afterEach(() => {
-  for (const rt of runtimes) rt.close()
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-  dirs = []
-  runtimes = []
-})
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'retrace-imports-'))
-  dirs.push(dir)
-  return dir
-}
-
-type Call = <K extends MethodName>(method: K, input: MethodInput<K>) => Promise<MethodOutput<K>>
+const { tempDir, runtime: testRuntime } = importTestbed('retrace-imports-')
 
 /** A runtime whose importers read `home`, called through the same wrapper the bindings use. */
-function runtime(home: ClaudeHome, followImports: boolean): { rt: Runtime; call: Call; events: EventMessage[] } {
-  const rt = createRuntime({ dataDir: join(tempDir(), 'data'), host: { binding: 'web' }, version: 'test', env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' }, followImports })
-  runtimes.push(rt)
-  const dispatch = createDispatcher<null>({ handlers: rt.handlers, authorize: () => null })
-  const call: Call = async (method, input) => {
-    const result = await dispatch(method, input, null)
-    if (!result.ok) throw Object.assign(new Error(`${result.error.code}: ${result.error.message}`), { rpc: result.error })
-    return result.data as never
-  }
+function runtime(home: ClaudeHome, followImports: boolean): { rt: Runtime; call: ContractCall; events: EventMessage[] } {
+  const rt = testRuntime({ claude: home.root }, { followImports })
   const events: EventMessage[] = []
   rt.feed.subscribe((event) => events.push(event))
-  return { rt, call, events }
+  return { rt, call: contractCaller(rt), events }
 }
 
 /** Cancel through the contract as soon as the import has finished `done` files. */
-function cancelAfter(rt: Runtime, call: Call, workspaceId: number, done: number): Promise<MethodOutput<'imports.cancel'>> {
+function cancelAfter(rt: Runtime, call: ContractCall, workspaceId: number, done: number): Promise<MethodOutput<'imports.cancel'>> {
   return new Promise((resolve, reject) => {
     const stop = rt.feed.subscribe((event) => {
       if (event.name !== 'import.progress' || event.payload.workspaceId !== workspaceId || event.payload.done !== done) return

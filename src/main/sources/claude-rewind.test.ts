@@ -1,26 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract'
-import { createDispatcher } from '../rpc/dispatcher'
-import { createRuntime, type Runtime } from '../runtime'
+import { describe, expect, it } from 'vitest'
 import { ClaudeHome } from './testing/claude-home'
+import { contractCaller, importTestbed } from './testing/import-testbed'
 
-let dirs: string[] = []
-let rt: Runtime | undefined
-afterEach(() => {
-  rt?.close()
-  rt = undefined
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-  dirs = []
-})
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'retrace-cc-rewind-'))
-  dirs.push(dir)
-  return dir
-}
+const { tempDir, runtime: testRuntime } = importTestbed('retrace-cc-rewind-')
 
 /**
  * A Claude Code session that edited a real workspace: turn 1 creates todo.md, turn 2 edits the
@@ -41,20 +25,8 @@ function agentSession() {
   // What the agent left on disk.
   writeFileSync(join(workspace, 'todo.md'), '- louder beta\n')
   writeFileSync(join(workspace, 'notes.txt'), 'alpha\nBETA\n')
-  rt = createRuntime({
-    dataDir: join(tempDir(), 'data'),
-    host: { binding: 'web' },
-    version: 'test',
-    env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' },
-    followImports: false
-  })
-  const dispatch = createDispatcher<null>({ handlers: rt.handlers, authorize: () => null })
-  const call = async <K extends MethodName>(method: K, input: MethodInput<K>): Promise<MethodOutput<K>> => {
-    const result = await dispatch(method, input, null)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
-    return result.data as MethodOutput<K>
-  }
-  return { workspace, home, session, call, runtime: rt }
+  const rt = testRuntime({ claude: home.root })
+  return { workspace, home, session, call: contractCaller(rt), runtime: rt }
 }
 
 describe('Claude Code file history as rewindable checkpoints', () => {
@@ -133,28 +105,16 @@ describe('Claude Code file history as rewindable checkpoints', () => {
 
 describe('following an open workspace live', () => {
   it('brings a running agent\'s new lines into the open session', async () => {
-    const { workspace, session, runtime } = agentSession()
-    const live = createRuntime({
-      dataDir: runtime.store.dataDir + '-live',
-      host: { binding: 'web' },
-      version: 'test',
-      env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: join(session.path, '../../..'), CODEX_HOME: '/nonexistent' }
-    })
-    dirs.push(live.store.dataDir)
-    try {
-      const liveCall = createDispatcher<null>({ handlers: live.handlers, authorize: () => null })
-      const opened = await liveCall('workspaces.open', { path: workspace }, null)
-      if (!opened.ok) throw new Error(opened.error.message)
-      const messages = () => live.store.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }
-      await waitFor(() => messages().n > 0)
-      const before = messages().n
-      session.say('a line written while Retrace watches')
-      await waitFor(() => messages().n === before + 1)
-      const text = live.store.db.prepare('SELECT content FROM messages ORDER BY id DESC LIMIT 1').get() as { content: string }
-      expect(text.content).toBe('a line written while Retrace watches')
-    } finally {
-      live.close()
-    }
+    const { workspace, home, session } = agentSession()
+    const live = testRuntime({ claude: home.root }, { followImports: true })
+    await contractCaller(live)('workspaces.open', { path: workspace })
+    const messages = () => live.store.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }
+    await waitFor(() => messages().n > 0)
+    const before = messages().n
+    session.say('a line written while Retrace watches')
+    await waitFor(() => messages().n === before + 1)
+    const text = live.store.db.prepare('SELECT content FROM messages ORDER BY id DESC LIMIT 1').get() as { content: string }
+    expect(text.content).toBe('a line written while Retrace watches')
   })
 })
 

@@ -1,20 +1,39 @@
 import type { Dirent } from 'node:fs'
-import { open, readdir } from 'node:fs/promises'
+import { open, readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const HEAD_BYTES = 256 * 1024
+/** Heads remembered for the live loop's rediscovery; beyond this, the oldest are forgotten. */
+const MAX_CACHED_HEADS = 20_000
+
+/**
+ * Discovery runs again every few seconds while a workspace is followed: a file whose inode,
+ * size and mtime are unchanged has the same head, so it is not read again.
+ */
+const headCache = new Map<string, { signature: string; objects: Record<string, unknown>[] }>()
 
 /**
  * The JSON objects on the first complete lines of a file (read-only, at most 256 KiB), for
  * discovery: enough to find a session's id and cwd without reading multi-megabyte histories.
  */
 export async function readHeadObjects(path: string, maxLines = 50): Promise<Record<string, unknown>[]> {
+  const stats = await stat(path)
+  const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${maxLines}`
+  const cached = headCache.get(path)
+  if (cached?.signature === signature) return cached.objects
+  const objects = await readHead(path, maxLines)
+  headCache.delete(path) // re-inserted last: the oldest entries are the ones dropped
+  headCache.set(path, { signature, objects })
+  if (headCache.size > MAX_CACHED_HEADS) headCache.delete(headCache.keys().next().value ?? '')
+  return objects
+}
+
+async function readHead(path: string, maxLines: number): Promise<Record<string, unknown>[]> {
   const handle = await open(path, 'r')
   try {
     const buffer = Buffer.alloc(HEAD_BYTES)
     const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0)
-    const text = buffer.subarray(0, bytesRead).toString('utf8')
-    const lines = text.split('\n')
+    const lines = buffer.subarray(0, bytesRead).toString('utf8').split('\n')
     if (bytesRead === HEAD_BYTES) lines.pop() // the last one may be cut
     const objects: Record<string, unknown>[] = []
     for (const line of lines.slice(0, maxLines)) {

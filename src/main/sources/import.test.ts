@@ -1,35 +1,16 @@
 import { createHash } from 'node:crypto'
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createRuntime, type Runtime } from '../runtime'
+import { describe, expect, it } from 'vitest'
+import type { Runtime } from '../runtime'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
+import { importTestbed } from './testing/import-testbed'
 
 const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
 const CODEMIE_CWD = '/tmp/private'
 const SPOTTER_MAIN = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
 
-let dirs: string[] = []
-let runtimes: Runtime[] = []
-afterEach(() => {
-  for (const rt of runtimes) rt.close()
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-  dirs = []
-  runtimes = []
-})
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'retrace-import-'))
-  dirs.push(dir)
-  return dir
-}
-
-function runtime(env: NodeJS.ProcessEnv, dataDir = join(tempDir(), 'data')): Runtime {
-  const rt = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test', env: { HOME: '/nonexistent', ...env }, followImports: false })
-  runtimes.push(rt)
-  return rt
-}
+const { tempDir, runtime } = importTestbed()
 
 function claudeFixtureHome(): ClaudeHome {
   const home = new ClaudeHome(join(tempDir(), 'claude'))
@@ -61,7 +42,7 @@ function fingerprint(root: string): Record<string, string> {
 describe('importing real Claude Code sessions', () => {
   it('brings in main sessions, sub-agents linked to their Task call, the compaction and de-duplicated usage', async () => {
     const home = claudeFixtureHome()
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     const report = await rt.imports.importAll()
     expect(report.workspaces.map((w) => w.path).sort()).toEqual([CODEMIE_CWD, SPOTTER_CWD].sort())
     expect(report).toMatchObject({ files: 6, sessions: 6 })
@@ -89,7 +70,7 @@ describe('importing real Claude Code sessions', () => {
   it('imports twice with the same counts, reads only new bytes, and never writes the agent\'s files', async () => {
     const home = claudeFixtureHome()
     const before = fingerprint(home.root)
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     const first = await rt.imports.importAll()
     const count = () => rt.store.db.prepare('SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m, (SELECT count(*) FROM journal_entries) AS j').get()
     const counted = count()
@@ -106,7 +87,7 @@ describe('importing real Claude Code sessions', () => {
     const session = home.session(workspace)
     session.prompt('first question')
     session.say('first answer')
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     const id = rt.store.workspaces.open(workspace, 'ws')
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ sessions: 1, messages: 2 })
 
@@ -121,7 +102,7 @@ describe('importing real Claude Code sessions', () => {
 
   it('can be cancelled between files, keeps what was committed, and finishes on the next import', async () => {
     const home = claudeFixtureHome()
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     const id = rt.store.workspaces.open(SPOTTER_CWD, 'spotter')
     const controller = new AbortController()
     const cancelled = rt.imports.importWorkspace(id, {
@@ -136,7 +117,7 @@ describe('importing real Claude Code sessions', () => {
     const rest = await rt.imports.importWorkspace(id)
     expect(rest.files).toBe(2)
 
-    const oneShot = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const oneShot = runtime({ claude: home.root })
     const oneShotId = oneShot.store.workspaces.open(SPOTTER_CWD, 'spotter')
     await oneShot.imports.importWorkspace(oneShotId)
     const totals = (r: Runtime) => r.store.db.prepare('SELECT count(*) AS sessions, sum(message_count) AS messages, sum(output_tokens) AS tokens FROM sessions').get()
@@ -159,7 +140,7 @@ describe('importing real Claude Code sessions', () => {
         message: { role: 'user', content: [{ type: 'text', text: 'what is in this screenshot?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png.toString('base64') } }] }
       })
     )
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
     const message = rt.store.db.prepare("SELECT id, content FROM messages WHERE role = 'user'").get() as { id: number; content: string }
     expect(message.content).toContain('what is in this screenshot?')
@@ -177,7 +158,7 @@ describe('importing real Claude Code sessions', () => {
     session.raw('{"type":"user", this is not json')
     session.raw('[1,2,3]')
     session.say('still here')
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     const report = await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
     expect(report.messages).toBe(2)
     expect(report.skipped).toHaveLength(2)
@@ -193,7 +174,7 @@ describe('importing real Claude Code sessions', () => {
     const session = home.session(workspace)
     session.prompt('one')
     session.say('two')
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     const id = rt.store.workspaces.open(workspace, 'ws')
     await rt.imports.importWorkspace(id)
     // Same inode, other content (an editor or a sync tool rewrote it).
@@ -222,7 +203,7 @@ describe('importing real Claude Code sessions', () => {
     fork.prompt('do it the second way')
     fork.say('done the second way')
 
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
     const sessions = sessionsOf(rt, workspace)
     const main = sessions.find((s) => s.kind === 'main')
@@ -244,7 +225,7 @@ describe('importing real Claude Code sessions', () => {
     const second = home.session(workspace)
     second.command('/clear')
     second.prompt('new topic')
-    const rt = runtime({ CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent' })
+    const rt = runtime({ claude: home.root })
     await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
     const sessions = sessionsOf(rt, workspace)
     const old = sessions.find((s) => s.title === 'old topic')
@@ -254,7 +235,7 @@ describe('importing real Claude Code sessions', () => {
 
 describe('importing real Codex CLI rollouts', () => {
   it('finds rollouts by their recorded cwd, pairs tool calls and sums token_count usage', async () => {
-    const rt = runtime({ CLAUDE_CONFIG_DIR: '/nonexistent', CODEX_HOME: join(FIXTURES, 'codex/codemie') })
+    const rt = runtime({ codex: join(FIXTURES, 'codex/codemie') })
     const before = fingerprint(join(FIXTURES, 'codex/codemie'))
     const report = await rt.imports.importAll()
     expect(report).toMatchObject({ files: 4, sessions: 4 })

@@ -3,14 +3,15 @@ import type { Usage } from '../../../shared/contract'
 import type {
   Attachment,
   CompactionRecord,
-  FileEditRecord,
   LineParser,
   MessageRecord,
   SessionMetaRecord,
   SourceRecord,
   UsageRecord
 } from '../records'
-import { applyPatchFromCommand, parseApplyPatch, type PatchOp } from './apply-patch'
+import { applyPatchFromCommand, parseApplyPatch } from './apply-patch'
+import { fileEdit, joinPath } from './file-edits'
+import { sameTotals, subtractTotals, toTotals, TotalsSchema, type Totals } from './token-totals'
 import { flattenContent, imageAttachment, isContextualText, isContextualUserMessage } from './content'
 import {
   AgentMessageEventSchema,
@@ -32,8 +33,7 @@ import {
   TurnContextSchema,
   TypedPayloadSchema,
   UserMessageEventSchema,
-  WebSearchCallSchema,
-  type TokenUsage
+  WebSearchCallSchema
 } from './schemas'
 import { readToolOutput, renderCommand, shellInvocation, toolSummary } from './tools'
 
@@ -85,14 +85,6 @@ const HeldSchema = z.object({
 })
 type Held = z.infer<typeof HeldSchema>
 
-const TotalsSchema = z.object({
-  input: z.number(),
-  cached: z.number(),
-  output: z.number(),
-  reasoning: z.number(),
-  total: z.number()
-})
-type Totals = z.infer<typeof TotalsSchema>
 
 const StateSchema = z.object({
   v: z.literal(PARSER_VERSION),
@@ -682,43 +674,6 @@ function compactionRecord(offset: number, summary: string, createdAt: number | u
   return record
 }
 
-function fileEdit(op: PatchOp, offset: number, toolCallId: string | null, base: string | null): FileEditRecord {
-  const record: FileEditRecord = { kind: 'file-edit', offset, toolCallId, path: resolvePath(base, op.path) }
-  switch (op.type) {
-    case 'add':
-      record.before = null
-      record.after = op.content
-      break
-    case 'delete':
-      record.after = null
-      break
-    case 'update':
-      record.patch = op.hunks
-      if (op.movePath) {
-        record.fromPath = record.path
-        record.path = resolvePath(base, op.movePath)
-      }
-      break
-  }
-  return record
-}
-
-function isAbsolute(path: string): boolean {
-  return /^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(path)
-}
-
-/** A patch path relative to the directory the call ran in; as written when that is unknown. */
-function resolvePath(base: string | null, path: string): string {
-  if (base === null || isAbsolute(path)) return path
-  return `${base.replace(/[\\/]+$/, '')}/${path.replace(/^\.\//, '')}`
-}
-
-function joinPath(workdir: string | null, cd: string | null): string | null {
-  if (cd === null) return workdir
-  if (isAbsolute(cd) || workdir === null) return cd
-  return resolvePath(workdir, cd)
-}
-
 function normalize(text: string): string {
   return text.replace(/\r\n/g, '\n').trim()
 }
@@ -727,28 +682,4 @@ function parseTime(value: string | undefined): number | undefined {
   if (!value) return undefined
   const ms = Date.parse(value)
   return Number.isFinite(ms) ? ms : undefined
-}
-
-function toTotals(usage: TokenUsage): Totals {
-  return {
-    input: usage.input_tokens,
-    cached: usage.cached_input_tokens ?? 0,
-    output: usage.output_tokens,
-    reasoning: usage.reasoning_output_tokens ?? 0,
-    total: usage.total_tokens ?? usage.input_tokens + usage.output_tokens
-  }
-}
-
-function sameTotals(a: Totals, b: Totals): boolean {
-  return a.input === b.input && a.cached === b.cached && a.output === b.output && a.reasoning === b.reasoning && a.total === b.total
-}
-
-function subtractTotals(a: Totals, b: Totals): Totals {
-  return {
-    input: Math.max(0, a.input - b.input),
-    cached: Math.max(0, a.cached - b.cached),
-    output: Math.max(0, a.output - b.output),
-    reasoning: Math.max(0, a.reasoning - b.reasoning),
-    total: Math.max(0, a.total - b.total)
-  }
 }
