@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRng, type Rng } from '../lib/prng'
@@ -15,6 +16,8 @@ import type { Workspace, WorkspaceFile } from './workspace'
 export interface RoundTimes {
   capture: Paired
   rewind: Paired
+  /** git's rewind followed by `sync`: its checkout made as durable as Retrace's rewind (which fsyncs every file it writes). */
+  gitDurableRewind: number[]
 }
 
 interface Edit {
@@ -47,10 +50,10 @@ export class EditRounds {
    * both sides captured the first round (the issue's "store size after both captures").
    */
   async run(count: number, rounds: number, afterFirstCapture?: () => void, options: { coldWorker?: boolean } = {}): Promise<RoundTimes> {
-    const times: RoundTimes = { capture: paired(), rewind: paired() }
+    const times: RoundTimes = { capture: paired(), rewind: paired(), gitDurableRewind: [] }
     for (let i = 0; i < rounds; i++) {
       await this.one(count, times, i === 0 ? afterFirstCapture : undefined, options.coldWorker ?? false)
-      this.options.log(`  ${count} files, round ${i + 1}/${rounds}: capture ${ms(times.capture.retrace.at(-1))} / git ${ms(times.capture.git.at(-1))}; rewind ${ms(times.rewind.retrace.at(-1))} / git ${ms(times.rewind.git.at(-1))}`)
+      this.options.log(`  ${count} files, round ${i + 1}/${rounds}: capture ${ms(times.capture.retrace.at(-1))} / git ${ms(times.capture.git.at(-1))}; rewind ${ms(times.rewind.retrace.at(-1))} / git ${ms(times.rewind.git.at(-1))} (+ sync ${ms(times.gitDurableRewind.at(-1))})`)
     }
     return times
   }
@@ -90,6 +93,10 @@ export class EditRounds {
     const rewindGit = async () => {
       const { ms } = await timed(() => this.git.restore(baseCommit))
       times.rewind.git.push(ms)
+      // The same checkout's write-back, timed right after it: nothing else is dirty (every timed step starts after a sync).
+      const syncStarted = performance.now()
+      flushDisk()
+      times.gitDurableRewind.push(ms + performance.now() - syncStarted)
     }
     const order = retraceFirst ? [rewindRetrace, rewindGit] : [rewindGit, rewindRetrace]
     for (const [index, rewind] of order.entries()) {

@@ -19,6 +19,20 @@ export function timingRow(measure: string, times: Paired, gitWhat: string, facto
   }
 }
 
+/**
+ * Retrace's rewind against git's checkout followed by `sync`. Retrace fsyncs each file it puts
+ * back (a rewind that a power cut can half-undo breaks its promise); git never fsyncs
+ * checked-out files, so this is the fair comparison for the same guarantee. Same rounds as the
+ * row against the plain checkout.
+ */
+export function durableRewindRow(measure: string, times: { rewind: Paired; gitDurableRewind: number[] }): ResultRow {
+  return {
+    ...timingRow(measure, { retrace: times.rewind.retrace, git: times.gitDurableRewind }, '`checkout <commit> -- .` then `sync`', 1),
+    measure,
+    target: '≤ git + sync'
+  }
+}
+
 const size = (dir: DirSize): string => `${formatBytes(dir.bytes)} (du ${formatBytes(dir.diskBytes)})`
 
 export function storageRows(sizes: StorageSizes, edited: number): ResultRow[] {

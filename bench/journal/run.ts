@@ -13,7 +13,7 @@ import { checkFreeSpace } from './disk'
 import { measureFirstCapture } from './first-capture'
 import { machineLine, protocolLines, workspaceLine } from './notes'
 import { EditRounds, type RoundTimes } from './rounds'
-import { storageRows, timingRow } from './rows'
+import { durableRewindRow, storageRows, timingRow } from './rows'
 import { gitVersion } from './shadow-git'
 import { estimateInlineCompression, measureStorage, type InlineEstimate, type StorageSizes } from './storage'
 import { generateWorkspace, warmPageCache } from './workspace'
@@ -74,7 +74,9 @@ async function main(): Promise<void> {
       timingRow(`capture after ${edited(config.smallEdit)} (\`TurnCapture.end\`)`, small.capture, '`add -A` + `commit`', 1),
       timingRow(`capture after ${edited(config.largeEdit)} (\`TurnCapture.end\`)`, large.capture, '`add -A` + `commit`', 1),
       timingRow(`rewind of ${edited(config.smallEdit)} (\`rewinds.applyTurn\`)`, small.rewind, '`checkout <commit> -- .`', 1),
-      timingRow(`rewind of ${edited(config.largeEdit)} (\`rewinds.applyTurn\`)`, large.rewind, '`checkout <commit> -- .`', 1)
+      timingRow(`rewind of ${edited(config.largeEdit)} (\`rewinds.applyTurn\`)`, large.rewind, '`checkout <commit> -- .`', 1),
+      durableRewindRow(`rewind of ${edited(config.smallEdit)}, vs git made as durable`, small),
+      durableRewindRow(`rewind of ${edited(config.largeEdit)}, vs git made as durable`, large)
     ]
     if (sizes) rows.push(...storageRows(sizes, config.smallEdit))
     if (big) rows.push(bigFileRow(big))

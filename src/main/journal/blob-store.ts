@@ -61,6 +61,7 @@ class Digest extends Transform {
 export class BlobStore {
   private readonly hasStmt
   private readonly getStmt
+  private readonly metaStmt
   private readonly insertStmt
   private readonly pageSize: number
 
@@ -71,6 +72,8 @@ export class BlobStore {
     mkdirSync(this.tempDir, { recursive: true })
     this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
     this.getStmt = db.prepare('SELECT hash, size, storage, encoding, data FROM blobs WHERE hash = ?')
+    // Without `data`: a plan asks this of every file, and an inline blob's bytes are most of its row.
+    this.metaStmt = db.prepare('SELECT size, storage FROM blobs WHERE hash = ?')
     this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     this.pageSize = db.pragma('page_size', { simple: true }) as number
   }
@@ -96,13 +99,13 @@ export class BlobStore {
    * blob its file. (Content is still verified when it is read.)
    */
   available(hash: string): boolean {
-    const row = this.getStmt.get(hash) as { storage: 'inline' | 'file' } | undefined
+    const row = this.metaStmt.get(hash) as { storage: 'inline' | 'file' } | undefined
     if (!row) return false
     return row.storage === 'inline' || existsSync(this.filePath(hash))
   }
 
   size(hash: string): number | null {
-    const row = this.getStmt.get(hash) as { size: number } | undefined
+    const row = this.metaStmt.get(hash) as { size: number } | undefined
     return row ? row.size : null
   }
 
@@ -190,7 +193,10 @@ export class BlobStore {
 
   /** The content of a blob, verified. For content too large for memory use `writeTo`. */
   read(hash: string): Buffer {
-    const row = this.row(hash)
+    return this.decode(hash, this.row(hash))
+  }
+
+  private decode(hash: string, row: BlobRow): Buffer {
     let content: Buffer
     if (row.storage === 'inline') {
       try {
@@ -217,7 +223,7 @@ export class BlobStore {
   async writeTo(hash: string, target: string | Buffer, mode = 0o644): Promise<void> {
     const row = this.row(hash)
     if (row.storage === 'inline') {
-      const content = this.read(hash)
+      const content = this.decode(hash, row)
       // The write is a copy into the page cache: done here. Only the fsync waits for the disk,
       // in the thread pool, so several files' fsyncs are in flight at once (see rewind/apply).
       const fd = openSync(target, 'w', mode)
@@ -232,7 +238,7 @@ export class BlobStore {
     const digest = new Digest()
     try {
       await pipeline(createReadStream(this.filePath(hash)), createGunzip(), digest, createWriteStream(target, { mode }))
-      fsyncPath(target)
+      await fsyncPathAsync(target) // in the thread pool: a large file's flush must not stall other work
     } catch (error) {
       rmSync(target, { force: true })
       throw this.unavailable(hash, `its file cannot be read (${(error as Error).message})`)
@@ -280,8 +286,8 @@ export class BlobStore {
     return join(this.dir, hash.slice(0, 2), `${hash}.gz`)
   }
 
-  private row(hash: string): { storage: 'inline' | 'file'; encoding: 'raw' | 'deflate'; data: Buffer | null } {
-    const row = this.getStmt.get(hash) as { storage: 'inline' | 'file'; encoding: 'raw' | 'deflate'; data: Buffer | null } | undefined
+  private row(hash: string): BlobRow {
+    const row = this.getStmt.get(hash) as BlobRow | undefined
     if (!row) throw this.unavailable(hash, 'it is not in the store')
     return row
   }
@@ -302,6 +308,12 @@ export class BlobStore {
   }
 }
 
+interface BlobRow {
+  storage: 'inline' | 'file'
+  encoding: 'raw' | 'deflate'
+  data: Buffer | null
+}
+
 /** Write, fsync and close a file. */
 export function writeDurably(path: string | Buffer, content: Buffer, mode = 0o644): void {
   const fd = openSync(path, 'w', mode)
@@ -319,6 +331,16 @@ export function fsyncPath(path: string | Buffer): void {
   const fd = openSync(path, 'r')
   try {
     fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** `fsyncPath` in the thread pool. */
+async function fsyncPathAsync(path: string | Buffer): Promise<void> {
+  const fd = openSync(path, 'r')
+  try {
+    await fsyncAsync(fd)
   } finally {
     closeSync(fd)
   }
