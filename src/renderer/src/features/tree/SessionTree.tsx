@@ -20,7 +20,11 @@ import { useTreeLayout } from './use-tree-layout'
 const nodeTypes = { session: SessionNode }
 const FIT_VIEW = { padding: 0.08, maxZoom: 1 }
 const PRO_OPTIONS = { hideAttribution: true }
-/** Above this many nodes only those in view are in the DOM. */
+/**
+ * Above this many nodes only those in view are in the DOM — except zoomed out to specks, where
+ * the view holds most of the graph anyway: then every (bare) card stays mounted, so a pan only
+ * moves the viewport instead of mounting and unmounting hundreds of cards each frame.
+ */
 const VISIBLE_ONLY_FROM = 300
 /**
  * Up to this many nodes the graph opens fitted, and stays fitted until the user moves it.
@@ -115,7 +119,7 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
         edgesFocusable={false}
         deleteKeyCode={null}
         zoomOnDoubleClick={false}
-        onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_FROM}
+        onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_FROM && !tiny}
         proOptions={PRO_OPTIONS}
         aria-label="Session graph"
       >

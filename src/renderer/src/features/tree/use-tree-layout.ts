@@ -4,8 +4,8 @@ import { layoutOneTree, placeTrees, planLayout, type LaidOutTree, type LayoutMer
 /** Laid-out trees by structure. A tree's key fixes its layout, so entries never go stale. */
 const cache = new Map<string, LaidOutTree>()
 const CACHE_LIMIT = 20_000
-/** Uncached nodes up to which the layout runs at once, during render (well under a frame's worth). */
-const SYNC_NODES = 150
+/** Uncached nodes up to which the layout runs at once, during render (~10 ms for 2,000 tidy-tree nodes). */
+const SYNC_NODES = 3_000
 /** Work per slice when laying out more than that. */
 const SLICE_MS = 12
 
@@ -24,8 +24,8 @@ function uncachedNodes(plan: LayoutPlan): number {
 }
 
 /**
- * The tree layout, kept off the critical path: dagre costs a few hundred microseconds per
- * node, so 2,000 sessions would freeze the window for most of a second. Each tree's layout is
+ * The tree layout, kept off the critical path: a tidy tree costs a few microseconds per node,
+ * so up to SYNC_NODES it runs during render; a larger graph would hold up a frame. Each tree's layout is
  * cached by its structure (a new message, a new session elsewhere or a collapse relays out
  * only the tree that changed), and a large uncached layout runs in slices between frames
  * while the previous picture stays on screen.
