@@ -89,7 +89,7 @@ test.describe('the session tree', () => {
     expect(consoleErrors).toEqual([])
   })
 
-  test('remembers the graph view, draws merges, and switches back to the list', async ({ page, server, consoleErrors }) => {
+  test('remembers the graph view, draws merges, and switches back to the list', async ({ page, server, consoleErrors }, testInfo) => {
     const first = new FirstScreen(page)
     await first.goto(server.url)
     await first.openDemo()
@@ -110,6 +110,7 @@ test.describe('the session tree', () => {
     await expect(tree.showGraph).toHaveAttribute('aria-pressed', 'true')
     await expect(tree.edges('merge')).toHaveCount(1)
     await expect(tree.edge('merge', branch, main)).toHaveCount(1)
+    await snapshot(page, testInfo, '12-session-tree-merged')
 
     await tree.showList.click()
     await expect(tree.root).toHaveCount(0)

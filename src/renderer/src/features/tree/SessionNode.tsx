@@ -6,6 +6,7 @@ import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { detailAt } from './lod'
+import { MERGE_ANCHOR } from './flow-nodes'
 
 export interface SessionNodeData extends Record<string, unknown> {
   session: TreeNode
@@ -76,7 +77,9 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
   )
 })
 
-/** Where edges attach: in on the left, out on the right, merges underneath (flow-nodes.ts declares the same). */
+/** Where edges attach: in on the left, out on the right, merges low on the other sides (flow-nodes.ts declares the same). */
+const MERGE_HANDLE_STYLE = { top: `${MERGE_ANCHOR * 100}%` }
+
 function Anchors({ merges }: { merges: boolean }) {
   return (
     <>
@@ -84,8 +87,8 @@ function Anchors({ merges }: { merges: boolean }) {
       <Handle type="source" position={Position.Right} id="out" isConnectable={false} />
       {merges ? (
         <>
-          <Handle type="source" position={Position.Bottom} id="merge-out" isConnectable={false} />
-          <Handle type="target" position={Position.Bottom} id="merge-in" isConnectable={false} />
+          <Handle type="source" position={Position.Left} id="merge-out" isConnectable={false} style={MERGE_HANDLE_STYLE} />
+          <Handle type="target" position={Position.Right} id="merge-in" isConnectable={false} style={MERGE_HANDLE_STYLE} />
         </>
       ) : null}
     </>

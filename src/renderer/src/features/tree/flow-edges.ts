@@ -11,8 +11,8 @@ export const EDGE_LABELS: Record<TreeEdgeKind, string> = {
 
 /**
  * A layout edge as React Flow draws it. Colours and dash patterns live in tree.css (by class),
- * so both themes apply; merges leave the branch underneath and come back under the session
- * they were merged into, so they do not run over the fork edge going the other way.
+ * so both themes apply; merges run backwards between their own anchors (see MERGE_ANCHOR), so
+ * they do not run over the fork edge going the other way, nor through other cards.
  */
 export function toFlowEdge(edge: TreeEdge): Edge {
   // An edge is fully described by its id (kind, ends): reuse the object React Flow already knows.
@@ -26,7 +26,7 @@ export function toFlowEdge(edge: TreeEdge): Edge {
     target: edge.target,
     sourceHandle: merge ? 'merge-out' : 'out',
     targetHandle: merge ? 'merge-in' : 'in',
-    type: merge ? 'smoothstep' : 'default',
+    type: 'default',
     className: `tree-edge tree-edge-${edge.kind}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: `var(--tree-edge-${edge.kind})` },
     ariaLabel: `${EDGE_LABELS[edge.kind]}: from ${edge.source} to ${edge.target}`,

@@ -11,6 +11,13 @@ import type { SessionFlowNode } from './SessionNode'
  * holds fitView back until every node has been measured, which with onlyRenderVisibleElements
  * (or a node object replaced without resizing) never happens.
  */
+/**
+ * Merges run backwards, from a branch to the session left of it, so they leave the branch's left
+ * side and enter the parent's right side, low on both: the whole curve stays in the gap between
+ * the two columns, where no card is, below the fork edge that goes the other way.
+ */
+export const MERGE_ANCHOR = 0.8
+
 const HANDLES: NodeHandle[] = [
   { id: 'in', type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 },
   { id: 'out', type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 }
@@ -18,8 +25,8 @@ const HANDLES: NodeHandle[] = [
 /** Merge anchors only where a merge edge needs them: two fewer components per card. */
 const HANDLES_WITH_MERGES: NodeHandle[] = [
   ...HANDLES,
-  { id: 'merge-out', type: 'source', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT },
-  { id: 'merge-in', type: 'target', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT }
+  { id: 'merge-out', type: 'source', position: Position.Left, x: 0, y: NODE_HEIGHT * MERGE_ANCHOR },
+  { id: 'merge-in', type: 'target', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT * MERGE_ANCHOR }
 ]
 
 /**
