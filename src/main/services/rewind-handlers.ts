@@ -41,7 +41,10 @@ export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
   return {
     'rewind.plan': async ({ sessionId, turn }) => {
       await ctx.ready
-      return planOutput((await rewinds.planTurn(sessionId, turn)).plan)
+      const { plan } = await rewinds.planTurn(sessionId, turn)
+      // A missing snapshot invalidates the checkpoint (see RewindService.invalidate): show it.
+      if (plan.items.some((item) => item.snapshotMissing)) feed.changed(['checkpoints'], { workspaceId: store.sessions.require(sessionId).workspaceId, sessionIds: [sessionId] })
+      return planOutput(plan)
     },
 
     'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice }) => {

@@ -27,6 +27,8 @@ export interface PlanItem extends PathTarget {
   conflict: string | null
   /** Cannot be done safely at all (hostile path, missing snapshot, case collision…). */
   refused: string | null
+  /** Refused because the saved content it needs is gone from the store: the checkpoint can never be fully restored. */
+  snapshotMissing?: true
 }
 
 export interface RewindPlan {
@@ -86,6 +88,7 @@ async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore, s
   item.action = actionFor(item.current, target.target)
   if (target.target && !blobs.available(target.target.hash)) {
     item.refused = `the saved snapshot of ${displayPath(target.path)} is missing from the store, so it cannot be restored`
+    item.snapshotMissing = true
     return item
   }
   if (item.current && (item.current.kind === 'directory' || item.current.kind === 'other')) {

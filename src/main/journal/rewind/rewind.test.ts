@@ -176,11 +176,16 @@ describe('rewind to a chat checkpoint', () => {
     ws.agent.write('big.txt', 'big after\n')
     ws.agent.write('small.txt', 'small after\n')
     const bigHash = ws.rt.store.db.prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
+    ws.writer.closeTurn()
+    const invalidated = () => ws.rt.store.checkpoints.list(ws.rt.store.sessions.require(ws.writer.id).rowId).map((c) => [c.turn, c.invalidated])
+    expect(invalidated()).toEqual([[1, false]])
     rmSync(ws.journal.blobs.filePath(bigHash))
     const result = await ws.rewinds.applyTurn(ws.writer.id, 1)
     expect(result.refused.map((i) => [i.path.toString(), i.refused])).toEqual([['big.txt', 'the saved snapshot of big.txt is missing from the store, so it cannot be restored']])
     expect(ws.text('big.txt')).toBe('big after\n')
     expect(ws.text('small.txt')).toBe('small before\n')
+    // The checkpoint can never be fully restored again: the transcript shows it invalidated.
+    expect(invalidated()).toEqual([[1, true]])
   })
 
   it('rolls everything back, naming the file, when a snapshot turns out corrupt while writing', async () => {
