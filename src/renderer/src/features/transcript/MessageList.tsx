@@ -4,6 +4,7 @@ import type { TranscriptKind } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { useUiStore, type FocusTarget } from '../../state/ui-store'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
+import { useReplayReveal } from '../replay/replay-store'
 import { useRewindList } from '../rewind/queries'
 import { useSessionDetail } from '../sessions/queries'
 import { useFindHighlights } from './find-highlights'
@@ -50,7 +51,10 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
   const scrolledFor = useRef<number | null>(null)
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = transcript
 
-  const messages = useMemo(() => transcript.data?.pages.flatMap((page) => page.items) ?? [], [transcript.data])
+  const loaded = useMemo(() => transcript.data?.pages.flatMap((page) => page.items) ?? [], [transcript.data])
+  // A replay shows the transcript only as far as it has played.
+  const reveal = useReplayReveal(sessionId)
+  const messages = useMemo(() => (reveal === null ? loaded : loaded.slice(0, reveal)), [loaded, reveal])
   const total = transcript.data?.pages.at(-1)?.total ?? 0
   const rows = useMemo(() => buildRows(messages), [messages])
   const focusIndex = !focus ? -1 : focus.kind === 'turn' ? rowIndexOfTurn(rows, focus.turn) : rowIndexOfSeq(rows, focus.seq)
@@ -80,8 +84,14 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
   const lastIndex = items.at(-1)?.index ?? -1
 
   useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - PREFETCH_ROWS) void fetchNextPage()
-  }, [hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage])
+    // A replay loads pages as it plays (use-replay-clock.ts), not as its short list scrolls.
+    if (reveal === null && hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - PREFETCH_ROWS) void fetchNextPage()
+  }, [reveal, hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage])
+
+  // A replay follows the newest message shown.
+  useEffect(() => {
+    if (reveal !== null && rows.length > 0) virtualizer.scrollToIndex(rows.length, { align: 'end' })
+  }, [reveal, rows.length, virtualizer])
 
   useEffect(() => {
     if (!focus || scrolledFor.current === focus.nonce) return
@@ -129,6 +139,9 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
 
   if (transcript.isPending) return <SkeletonRows count={6} className="transcript-skeleton" />
   if (transcript.isError) return <ErrorState title="Could not load the transcript" error={transcript.error} onRetry={() => void transcript.refetch()} />
+  if (rows.length === 0 && reveal !== null) {
+    return <EmptyState title="Replay from the first message">Press Play to watch this session unfold, or Step to go one message at a time.</EmptyState>
+  }
   if (rows.length === 0) {
     return (
       <EmptyState title={mode === 'context' ? 'Nothing in the model’s context' : 'This session has no messages'}>
@@ -156,7 +169,11 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
               {focused && focus?.flash ? <span key={focus.nonce} className="focus-flash" aria-hidden="true" /> : null}
               {!row ? (
                 <div className="transcript-tail muted">
-                  {hasNextPage ? 'Loading more…' : `End of transcript · ${plural(total, 'message')}`}
+                  {reveal !== null
+                    ? `Replayed ${Math.min(reveal, total)} of ${plural(total, 'message')}`
+                    : hasNextPage
+                      ? 'Loading more…'
+                      : `End of transcript · ${plural(total, 'message')}`}
                 </div>
               ) : row.type === 'turn' ? (
                 <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} />

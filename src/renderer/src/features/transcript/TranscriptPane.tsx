@@ -1,14 +1,17 @@
-import { useEffect, useRef, type RefObject } from 'react'
+import { useEffect, useMemo, useRef, type RefObject } from 'react'
 import { isRetraceError } from '../../../../shared/contract'
 import { useUiStore } from '../../state/ui-store'
 import { ErrorState, SkeletonRows } from '../../ui/States'
 import { FileDialogHost } from '../files/FileDialog'
+import { ReplayBar } from '../replay/ReplayBar'
+import { useReplayStore } from '../replay/replay-store'
 import { DialogHost } from '../rewind/DialogHost'
 import { useSessionDetail } from '../sessions/queries'
 import { DisclosureProvider } from './disclosure'
 import { FindBar, useFind } from './FindBar'
 import { JumpToTurn } from './JumpToTurn'
 import { MessageList, type TranscriptNav } from './MessageList'
+import { useTranscript } from './queries'
 import { TranscriptHeader } from './TranscriptHeader'
 
 /** The right-hand side: the selected session's transcript, or a hint to pick one. */
@@ -40,6 +43,11 @@ function Transcript({ sessionId }: { sessionId: string }) {
   const jumpRef = useRef<HTMLInputElement>(null)
   const find = useFind(sessionId, mode, navRef)
   const { show: showFind } = find
+  const replaying = useReplayStore((state) => state.sessionId === sessionId)
+  // Leaving the session (or the app) ends its replay.
+  useEffect(() => () => {
+    if (useReplayStore.getState().sessionId === sessionId) useReplayStore.getState().stop()
+  }, [sessionId])
 
   useTranscriptKeys({ sectionRef, navRef, jumpRef, onFind: showFind })
 
@@ -77,11 +85,22 @@ function Transcript({ sessionId }: { sessionId: string }) {
       >
         <SearchIcon /> Find
       </button>
+      <button
+        type="button"
+        className="button small"
+        data-testid="replay-open"
+        aria-pressed={replaying}
+        title="Play the session back message by message, with each turn's files"
+        onClick={() => (replaying ? useReplayStore.getState().stop() : useReplayStore.getState().start(sessionId))}
+      >
+        Replay
+      </button>
     </>
   ) : null
   return (
     <section ref={sectionRef} className="transcript" data-testid="transcript" aria-label={detail.data ? `Transcript: ${detail.data.title}` : 'Transcript'}>
       {detail.data ? <TranscriptHeader detail={detail.data} tools={tools} /> : <SkeletonRows count={2} className="header-skeleton" />}
+      {replaying && detail.data ? <Replay sessionId={sessionId} turnCount={detail.data.turnCount} /> : null}
       <div className="transcript-body">
         <DisclosureProvider key={mode}>
           <MessageList key={mode} sessionId={sessionId} mode={mode} find={find.view} navRef={navRef} />
@@ -91,6 +110,21 @@ function Transcript({ sessionId }: { sessionId: string }) {
       <FileDialogHost sessionId={sessionId} />
     </section>
   )
+}
+
+/** The replay bar, fed by the same transcript query (same pages, same cache) as the list below it. */
+function Replay({ sessionId, turnCount }: { sessionId: string; turnCount: number }) {
+  const mode = useUiStore((state) => state.transcriptMode)
+  const transcript = useTranscript(sessionId, mode)
+  const messages = useMemo(() => transcript.data?.pages.flatMap((page) => page.items) ?? [], [transcript.data])
+  const source = {
+    messages,
+    total: transcript.data?.pages.at(-1)?.total ?? 0,
+    hasNextPage: transcript.hasNextPage,
+    isFetchingNextPage: transcript.isFetchingNextPage,
+    fetchNextPage: transcript.fetchNextPage
+  }
+  return <ReplayBar sessionId={sessionId} turnCount={turnCount} source={source} />
 }
 
 /** Text fields and the like, where letters are typed rather than used as shortcuts. */

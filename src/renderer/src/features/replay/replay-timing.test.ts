@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import type { Message } from '../../../../shared/contract'
+import { currentTurn, delayAfter, revealThroughTurn } from './replay-timing'
+
+let seq = 0
+function message(turn: number, role: Message['role'] = 'assistant'): Message {
+  seq += 1
+  return { id: seq, sessionId: 's', seq, turn, role, content: '', toolName: null, toolCallId: null, toolInput: null, isError: false, model: null, usage: null, createdAt: null, inContext: true, sourceRef: null }
+}
+
+describe('replay timing', () => {
+  const messages = [message(0, 'system'), message(1, 'user'), message(1), message(2, 'user'), message(2, 'tool_call'), message(3, 'user')]
+
+  it('reveals a turn through its last message', () => {
+    expect(revealThroughTurn(messages, 1, true)).toBe(3)
+    expect(revealThroughTurn(messages, 2, true)).toBe(5)
+    // The last loaded turn may go on in the next page: wait for it, unless there is none.
+    expect(revealThroughTurn(messages, 3, true)).toBeNull()
+    expect(revealThroughTurn(messages, 3, false)).toBe(6)
+  })
+
+  it('knows the turn being played', () => {
+    expect(currentTurn(messages, 0)).toBe(0)
+    expect(currentTurn(messages, 2)).toBe(1)
+    expect(currentTurn(messages, 5)).toBe(2)
+    expect(currentTurn(messages, 99)).toBe(3)
+  })
+
+  it('paces by what was just shown, faster at higher speeds', () => {
+    expect(delayAfter(null, 1)).toBe(0)
+    const prompt = delayAfter(messages[1] ?? null, 1)
+    expect(prompt).toBeGreaterThan(delayAfter(messages[4] ?? null, 1))
+    expect(delayAfter(messages[1] ?? null, 4)).toBe(prompt / 4)
+  })
+})
