@@ -22,6 +22,8 @@ export default defineConfig({
   projects: [
     { name: 'web', testDir: 'e2e/web' },
     { name: 'cli', testDir: 'e2e/cli' },
+    // Exported pages opened from disk (no server).
+    { name: 'export', testDir: 'e2e/export' },
     { name: 'electron', testDir: 'e2e/electron' }
   ]
 })

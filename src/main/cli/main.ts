@@ -6,6 +6,7 @@ import { APP_VERSION } from '../version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
 import { checkpointCommand, readHookInput } from './checkpoint-command'
+import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
 import { importCommand, parseSource } from './import-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
 
@@ -38,6 +39,15 @@ Usage:
                                              WORKSPACE defaults to the current folder, --all takes every
                                              session found, into a workspace per recorded folder
 
+  retrace export <session-id> [--format html|md|json] [--out FILE] [--no-redact] [--with-files] [--keep ID]… [--force]
+                                             one file a colleague can open offline (format from --out's
+                                             extension by default); secrets are found, listed on stderr and
+                                             hidden unless --keep ID (a false positive) or --no-redact;
+                                             --with-files (json): carry the changed files' contents
+  retrace import-json FILE [--workspace PATH] [--json]
+                                             a JSON export back as a session of the workspace (default:
+                                             the current folder), replayable and rewindable with its files
+
   retrace gc                                  delete file snapshots nothing refers to any more
 
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
@@ -69,6 +79,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         session: { type: 'string' },
         all: { type: 'boolean', default: false },
         source: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        'no-redact': { type: 'boolean', default: false },
+        keep: { type: 'string', multiple: true },
+        force: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -138,6 +153,27 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'import': {
         const source = parseSource(values.source)
         await importCommand(open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, json: values.json, io })
+        return 0
+      }
+      case 'export': {
+        const [sessionId, ...extra] = rest
+        if (!sessionId) throw new UsageError('Missing <session-id>. Run `retrace help` for usage.')
+        if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(' ')}": give one session id (and --keep once per finding).`)
+        await exportCommand(cliCaller(open()), {
+          sessionId,
+          format: parseFormat(values.format, values.out),
+          out: values.out,
+          redact: !values['no-redact'],
+          withFiles: values['with-files'],
+          keep: parseKeep(values.keep),
+          force: values.force,
+          io
+        })
+        return 0
+      }
+      case 'import-json': {
+        const live = open()
+        await importJsonCommand(live, cliCaller(live), { file: argument('file'), workspace: values.workspace, json: values.json, io })
         return 0
       }
       case 'gc': {

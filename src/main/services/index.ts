@@ -2,6 +2,7 @@ import type { Handlers } from '../rpc/dispatcher'
 import { appService } from './app-service'
 import type { ServiceContext } from './context'
 import { branchingHandlers } from './branching-handlers'
+import { exportHandlers } from './export-handlers'
 import { importHandlers } from './import-handlers'
 import { journalService } from './journal-service'
 import { rewindHandlers } from './rewind-handlers'
@@ -19,6 +20,7 @@ export function createHandlers(ctx: ServiceContext): Handlers {
     ...journalService(ctx),
     ...rewindHandlers(ctx),
     ...branchingHandlers(ctx),
-    ...importHandlers(ctx)
+    ...importHandlers(ctx),
+    ...exportHandlers(ctx)
   }
 }

@@ -1,8 +1,9 @@
 import type { Handlers } from '../rpc/dispatcher'
 import { decodeSeqCursor } from '../store/repositories/messages'
 import { toSessionSummary } from '../store/repositories/sessions'
+import type { Store } from '../store/store'
 import type { ServiceContext } from './context'
-import { RetraceError } from '../../shared/contract'
+import { RetraceError, type SessionDetail } from '../../shared/contract'
 
 type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transcript.page' | 'transcript.find' | 'search.messages'>
 
@@ -19,20 +20,7 @@ export function sessionService({ store }: ServiceContext): SessionHandlers {
       return { items: page.items.map(toSessionSummary), nextCursor: page.nextCursor }
     },
 
-    'sessions.get': ({ sessionId }) => {
-      const record = store.sessions.require(sessionId)
-      return {
-        ...toSessionSummary(record),
-        cwd: record.cwd,
-        forkSeq: record.forkSeq,
-        contextStartSeq: record.contextStartSeq,
-        parent: store.sessions.ref(record.parentRowId),
-        predecessor: store.sessions.ref(record.predecessorRowId),
-        successors: store.sessions.successors(record.rowId),
-        children: store.sessions.children(record.rowId),
-        checkpoints: store.checkpoints.list(record.rowId)
-      }
-    },
+    'sessions.get': ({ sessionId }) => sessionDetail(store, sessionId),
 
     'transcript.page': ({ sessionId, transcript, direction, cursor, limit }) => {
       const record = store.sessions.require(sessionId)
@@ -58,5 +46,21 @@ export function sessionService({ store }: ServiceContext): SessionHandlers {
         nextCursor: hits.length > limit ? String(offset + limit) : null
       }
     }
+  }
+}
+
+/** One session with its place in the tree and its checkpoints (`sessions.get`, and the export). */
+export function sessionDetail(store: Store, sessionId: string): SessionDetail {
+  const record = store.sessions.require(sessionId)
+  return {
+    ...toSessionSummary(record),
+    cwd: record.cwd,
+    forkSeq: record.forkSeq,
+    contextStartSeq: record.contextStartSeq,
+    parent: store.sessions.ref(record.parentRowId),
+    predecessor: store.sessions.ref(record.predecessorRowId),
+    successors: store.sessions.successors(record.rowId),
+    children: store.sessions.children(record.rowId),
+    checkpoints: store.checkpoints.list(record.rowId)
   }
 }

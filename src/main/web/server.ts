@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import sirv from 'sirv'
 import { WebSocketServer } from 'ws'
-import type { EventMessage } from '../../shared/contract'
+import { MAX_IMPORT_JSON_CHARS, type EventMessage } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
 import type { Runtime } from '../runtime'
 import { RequestGuard, type WebCaller } from './request-guard'
@@ -14,6 +14,8 @@ export const RPC_PREFIX = '/api/rpc/'
 export const EVENTS_PATH = '/api/events'
 export const TOKEN_HEADER = 'x-retrace-token'
 const MAX_BODY_BYTES = 1024 * 1024
+/** `export.importJson` carries a whole JSON export as a string: JSON-escaped, it can grow to about twice its length. */
+const MAX_IMPORT_BODY_BYTES = 2 * MAX_IMPORT_JSON_CHARS + MAX_BODY_BYTES
 
 export interface WebServer {
   url: string
@@ -100,7 +102,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (refusal) return respond(res, 403, { ok: false, error: { code: 'UNAUTHORIZED', message: refusal } })
     let input: unknown
     try {
-      const body = await readBody(req)
+      const body = await readBody(req, method === 'export.importJson' ? MAX_IMPORT_BODY_BYTES : MAX_BODY_BYTES)
       input = body.length === 0 ? {} : JSON.parse(body)
     } catch (error) {
       return respond(res, 400, { ok: false, error: { code: 'VALIDATION', message: error instanceof BodyTooLarge ? error.message : 'The request body is not valid JSON.' } })
@@ -174,14 +176,14 @@ function respond(res: ServerResponse, status: number, body: unknown): void {
 
 class BodyTooLarge extends Error {}
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`))
+      if (size > limit) {
+        reject(new BodyTooLarge(`The request body is larger than ${limit} bytes.`))
         req.destroy()
         return
       }

@@ -35,6 +35,8 @@ export const events = {
     /** Files a cancel left unimported (waiting for `imports.run`). */
     pendingFiles: z.number().int().nonnegative()
   }),
+  /** An export is scanning a session for secrets: `done` of `total` strings (`export.review`, `export.render`). */
+  'export.progress': z.object({ sessionId: SessionIdSchema, done: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
   /** A workspace was opened from outside the renderer (application menu, second instance). */
   'workspace.opened': z.object({ workspaceId: WorkspaceIdSchema })
 } as const

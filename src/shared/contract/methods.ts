@@ -12,6 +12,7 @@ import {
   WorkspaceSummarySchema
 } from './domain'
 import { ImportReportSchema, ImportStatusSchema } from './imports'
+import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { SessionTreeSchema } from './tree'
 
@@ -183,7 +184,8 @@ export const methods = {
   /** The workspace's import: running (with progress), finished, cancelled; its report and what is left. */
   'imports.status': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportStatusSchema),
 
-  ...journalMethods
+  ...journalMethods,
+  ...exportMethods
 } as const satisfies Record<string, MethodSpec>
 
 export type Methods = typeof methods

@@ -15,11 +15,16 @@ export class CheckpointRepository {
   private readonly listStmt
   private readonly copyStmt
   private readonly uncapturedStmt
+  private readonly restoreStmt
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO checkpoints (session_id, turn, messages_before, created_at) VALUES (@sessionRowId, @turn, @messagesBefore, @createdAt)
        ON CONFLICT (session_id, turn) DO NOTHING`
+    )
+    this.restoreStmt = db.prepare(
+      `INSERT INTO checkpoints (session_id, turn, messages_before, invalidated, uncaptured_commands, created_at)
+       VALUES (@sessionRowId, @turn, @messagesBefore, @invalidated, @uncapturedCommands, @createdAt)`
     )
     this.uncapturedStmt = db.prepare('UPDATE checkpoints SET uncaptured_commands = uncaptured_commands + ? WHERE session_id = ? AND turn = ?')
     this.listStmt = db.prepare('SELECT turn, messages_before, invalidated, uncaptured_commands, created_at FROM checkpoints WHERE session_id = ? ORDER BY turn')
@@ -32,6 +37,11 @@ export class CheckpointRepository {
 
   create(checkpoint: { sessionRowId: number; turn: number; messagesBefore: number; createdAt: number }): void {
     this.insertStmt.run(checkpoint)
+  }
+
+  /** Write a checkpoint back exactly as it was exported (an imported session). */
+  restore(sessionRowId: number, checkpoint: Checkpoint): void {
+    this.restoreStmt.run({ sessionRowId, ...checkpoint, invalidated: checkpoint.invalidated ? 1 : 0 })
   }
 
   list(sessionRowId: number): Checkpoint[] {

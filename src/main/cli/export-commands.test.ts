@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { recordSampleSession } from '../export/testing/sample-session'
+import { tempDir } from '../testing/temp-runtime'
+import { runCli } from './main'
+
+const SECRET = 'AKIAIOSFODNN7EXAMPLF'
+
+describe('retrace export / import-json', () => {
+  const cleanups: (() => void)[] = []
+  afterEach(() => cleanups.splice(0).forEach((dispose) => dispose()))
+  let out: string[] = []
+  let err: string[] = []
+  const io = { out: (text: string) => out.push(text), err: (text: string) => err.push(text) }
+
+  function setup() {
+    const ws = recordSampleSession(`deploy with ${SECRET}`)
+    const files = tempDir('retrace-export-cli-')
+    cleanups.push(() => ws.dispose(), () => files.dispose())
+    out = []
+    err = []
+    const run = (...args: string[]) => runCli([...args, '--data-dir', ws.rt.store.dataDir], io, {})
+    return { ws, run, dir: files.path }
+  }
+
+  it('redacts by default: lists the findings on stderr, writes the file, says how many were hidden', async () => {
+    const { ws, run, dir } = setup()
+    const page = join(dir, 'session.html')
+    expect(await run('export', ws.writer.id, '--out', page)).toBe(0)
+    const html = readFileSync(page, 'utf8')
+    expect(html).not.toContain(SECRET)
+    expect(html).toContain('[REDACTED: AWS Access Key ID]')
+    const review = err.join('\n')
+    expect(review).toMatch(/Redaction: \d+ possible secrets found; \d+ will be hidden\./)
+    expect(review).toContain('AWS Access Key ID')
+    expect(review).toContain('Turn 2 · User (message 7)')
+    expect(review).not.toContain(SECRET)
+    expect(out.join('\n')).toMatch(new RegExp(`^Wrote ${page} \\(.* KiB, \\d+ secrets hidden\\)\\.$`))
+  })
+
+  it('keeps a reviewed false positive with --keep, and refuses to overwrite without --force', async () => {
+    const { ws, run, dir } = setup()
+    const md = join(dir, 'session.md')
+    expect(await run('export', ws.writer.id, '--out', md)).toBe(0)
+    const id = /^(\w+)\s+AWS Access Key ID\s+Turn 2 · User \(message 7\)/m.exec(err.join('\n'))?.[1] ?? ''
+    expect(id).not.toBe('')
+    expect(await run('export', ws.writer.id, '--out', md, '--keep', id)).toBe(1)
+    expect(err.at(-1)).toBe(`retrace: ${md} already exists. Pass --force to replace it, or choose another --out.`)
+    expect(await run('export', ws.writer.id, '--out', md, '--keep', `${id},unknown-id`, '--force')).toBe(0)
+    expect(err.join('\n')).toContain('--keep unknown-id matches no finding')
+    const text = readFileSync(md, 'utf8')
+    expect(text).toContain(`Now update the README and add the logo. deploy with ${SECRET}`)
+    // The kept prompt, and the table of contents that quotes it: nowhere else.
+    expect(text.match(new RegExp(SECRET, 'g'))).toHaveLength(2)
+  })
+
+  it('exports JSON with files and without redaction, and imports it into another workspace', async () => {
+    const { ws, run, dir } = setup()
+    const json = join(dir, 'session.json')
+    expect(await run('export', ws.writer.id, '--out', json, '--no-redact', '--with-files')).toBe(0)
+    expect(out.at(-1)).toContain('not redacted')
+    expect(readFileSync(json, 'utf8')).toContain(SECRET)
+    const target = join(dir, 'colleague')
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(target)
+    expect(await run('import-json', json, '--workspace', target)).toBe(0)
+    expect(out.at(-1)).toMatch(/^Imported "agent" as session [\w-]+ into .*colleague: 13 messages, 3 checkpoints, 8 file changes\.$/)
+    expect(await run('import-json', json, '--workspace', target)).toBe(1)
+    expect(err.at(-1)).toContain('already imported in this workspace')
+  })
+
+  it('takes the format from --out, and says what is wrong with a bad flag or file', async () => {
+    const { ws, run, dir } = setup()
+    expect(await run('export', ws.writer.id, '--out', join(dir, 'a.json'), '--no-redact')).toBe(0)
+    expect(JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8'))).toMatchObject({ format: 'retrace-session-export', version: 1 })
+    expect(await run('export', ws.writer.id, '--format', 'pdf', '--out', join(dir, 'x'))).toBe(1)
+    expect(err.at(-1)).toBe('retrace: --format must be html, md or json, not "pdf".')
+    expect(await run('export')).toBe(2)
+    expect(await run('export', ws.writer.id, 'stray', '--out', join(dir, 'y.html'))).toBe(2)
+    expect(existsSync(join(dir, 'y.html'))).toBe(false)
+    expect(await run('export', 'no-such-session', '--out', join(dir, 'z.html'))).toBe(1)
+    expect(err.at(-1)).toContain('No session with id no-such-session')
+    writeFileSync(join(dir, 'not.json'), '{"hello": 1}')
+    expect(await run('import-json', join(dir, 'not.json'), '--workspace', dir)).toBe(1)
+    expect(err.at(-1)).toBe('retrace: This JSON is not a Retrace session export (its "format" is not "retrace-session-export").')
+    expect(await run('import-json', join(dir, 'missing.json'))).toBe(1)
+    expect(err.at(-1)).toContain('There is no file at')
+  })
+})

@@ -1,0 +1,92 @@
+import { RetraceError, type Message, type SessionDetail, type SessionRef } from '../../shared/contract'
+import type { ServiceContext } from '../services/context'
+import { sessionDetail } from '../services/session-service'
+import type { ExportDocument, ExportMessage } from './document-schema'
+import { exportFileChanges, exportFileContents } from './file-changes'
+
+/** Read the transcript in pages this long (the same keyset pages the window reads). */
+const PAGE = 5_000
+/** Parent links are followed at most this far: a corrupt cycle must not loop forever. */
+const MAX_ANCESTORS = 1_000
+
+type DocumentContext = Pick<ServiceContext, 'store' | 'journal'>
+
+/**
+ * Build the export document of one session (a branch is a session too) from one read snapshot
+ * of the store: its detail and place in the tree, the whole display transcript, its
+ * checkpoints, every file change of its turns with the diff, and with `withFiles` the content of
+ * every version those changes name.
+ */
+export function buildExportDocument(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean }): ExportDocument {
+  const { store, journal } = ctx
+  return store.transaction(() => {
+    // What `sessions.get` answers, so the export says what the window shows.
+    const detail = sessionDetail(store, sessionId)
+    const record = store.sessions.require(detail.id)
+    const workspace = store.workspaces.get(record.workspaceId)
+    if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone; reload the session list.`)
+    const fileChanges = exportFileChanges(journal, journal.repo.sessionEntriesFrom(record.rowId, 1))
+    return {
+      session: {
+        id: detail.id,
+        title: detail.title,
+        source: detail.source,
+        kind: detail.kind,
+        status: detail.status,
+        model: detail.model,
+        cwd: detail.cwd,
+        createdAt: detail.createdAt,
+        updatedAt: detail.updatedAt,
+        messageCount: detail.messageCount,
+        turnCount: detail.turnCount,
+        contextStartSeq: detail.contextStartSeq,
+        usage: detail.usage
+      },
+      workspace: { name: workspace.name, path: workspace.path },
+      tree: {
+        ancestors: ancestorsOf(ctx, detail),
+        forkSeq: detail.forkSeq,
+        depth: detail.depth,
+        predecessor: detail.predecessor,
+        successors: detail.successors,
+        children: detail.children
+      },
+      messages: readTranscript(ctx, record.rowId, record.id),
+      checkpoints: detail.checkpoints,
+      fileChanges,
+      fileContents: options.withFiles ? exportFileContents(journal, fileChanges) : null
+    }
+  })
+}
+
+function readTranscript(ctx: DocumentContext, sessionRowId: number, sessionUid: string): ExportMessage[] {
+  const view = { sessionRowId, sessionUid, transcript: 'display' as const, contextStartSeq: 0 }
+  const messages: ExportMessage[] = []
+  let bound: number | null = null
+  for (;;) {
+    const page = ctx.store.messages.page(view, 'after', bound, PAGE)
+    for (const message of page.items) messages.push(withoutRowIds(message))
+    if (page.afterCursor === null) return messages
+    bound = Number(page.afterCursor)
+  }
+}
+
+function withoutRowIds(message: Message): ExportMessage {
+  const { id: _id, sessionId: _sessionId, ...rest } = message
+  return rest
+}
+
+/** Root first, down to the parent. */
+function ancestorsOf(ctx: DocumentContext, detail: SessionDetail): SessionRef[] {
+  const chain: SessionRef[] = []
+  let parentId = detail.parentId
+  const seen = new Set<string>([detail.id])
+  while (parentId && !seen.has(parentId) && chain.length < MAX_ANCESTORS) {
+    seen.add(parentId)
+    const parent = ctx.store.sessions.get(parentId)
+    if (!parent) break
+    chain.unshift({ id: parent.id, title: parent.title, kind: parent.kind })
+    parentId = parent.parentId
+  }
+  return chain
+}

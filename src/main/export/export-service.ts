@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto'
+import { RetraceError, type ExportFormat, type MethodOutput } from '../../shared/contract'
+import type { ServiceContext } from '../services/context'
+import type { ExportDocument } from './document-schema'
+import { documentTexts, redactDocument } from './document-texts'
+import { buildExportDocument } from './export-document'
+import { exportFileName, MIME_TYPES, type ExportMeta } from './export-meta'
+import { renderHtml } from './html'
+import { importExportedSession, type ImportedSession } from './import-session'
+import { renderJson } from './json-format'
+import { renderMarkdown } from './markdown'
+import { scanForSecrets, type SecretFinding } from './redaction'
+
+export interface ExportRequest {
+  sessionId: string
+  format: ExportFormat
+  withFiles: boolean
+}
+
+export type ExportReview = MethodOutput<'export.review'>
+export type RenderedExport = MethodOutput<'export.render'>
+export type Scanner = typeof scanForSecrets
+
+/** Reviews kept for a following render (one per open export dialog is plenty). */
+const KEPT_REVIEWS = 8
+
+const RENDERERS: Record<ExportFormat, (doc: ExportDocument, meta: ExportMeta) => string> = {
+  html: renderHtml,
+  md: renderMarkdown,
+  json: renderJson
+}
+
+/**
+ * Export a session: review what redaction will hide, then render the file with the findings
+ * the user did not keep hidden. The review's token names the document it scanned; a render
+ * with that token reuses the scan, and refuses if the session changed in between (what was
+ * reviewed must be what is written).
+ */
+export class ExportService {
+  private readonly reviews = new Map<string, SecretFinding[]>()
+  private readonly running = new Map<string, AbortController>()
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly scan: Scanner = scanForSecrets,
+    private readonly now: () => number = Date.now
+  ) {}
+
+  async review(request: ExportRequest): Promise<ExportReview> {
+    const doc = this.document(request)
+    const token = tokenOf(doc)
+    const texts = documentTexts(doc)
+    const findings = await this.scanTexts(request.sessionId, texts)
+    this.remember(token, findings)
+    return { token, findings, scannedTexts: texts.length }
+  }
+
+  async render(request: ExportRequest & { redact: boolean; keep: readonly string[]; token?: string | undefined }): Promise<RenderedExport> {
+    const doc = this.document(request)
+    let hidden: SecretFinding[] = []
+    if (request.redact) {
+      const token = tokenOf(doc)
+      if (request.token !== undefined && request.token !== token) {
+        throw new RetraceError('CONFLICT', 'What this export would carry is not what was reviewed: the session changed since (new messages or file changes), or the review was for another format or file choice. Review the export again.')
+      }
+      const findings = (request.token !== undefined ? this.reviews.get(token) : undefined) ?? (await this.scanTexts(request.sessionId, documentTexts(doc)))
+      const keep = new Set(request.keep)
+      hidden = findings.filter((finding) => !keep.has(finding.id))
+    }
+    const exported = redactDocument(doc, hidden)
+    const exportedAt = this.now()
+    const meta: ExportMeta = { exportedAt, appVersion: this.ctx.version, redaction: { applied: request.redact, hidden: hidden.length } }
+    const content = RENDERERS[request.format](exported, meta)
+    return {
+      fileName: exportFileName(exported, request.format, exportedAt),
+      mimeType: MIME_TYPES[request.format],
+      content,
+      size: Buffer.byteLength(content, 'utf8'),
+      redactedCount: hidden.length
+    }
+  }
+
+  importJson(json: string, workspaceId: number): ImportedSession {
+    return importExportedSession(this.ctx, json, workspaceId)
+  }
+
+  /** Stop the session's running scan; it rejects with CANCELLED. */
+  cancel(sessionId: string): boolean {
+    const controller = this.running.get(sessionId)
+    if (!controller) return false
+    controller.abort(new RetraceError('CANCELLED', 'The export was cancelled; nothing was written.'))
+    return true
+  }
+
+  /** Only JSON carries file contents: the page and the Markdown show diffs. */
+  private document(request: ExportRequest): ExportDocument {
+    return buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles })
+  }
+
+  private async scanTexts(sessionId: string, texts: ReturnType<typeof documentTexts>): Promise<SecretFinding[]> {
+    this.running.get(sessionId)?.abort(new RetraceError('CANCELLED', 'A newer export of this session replaced this one.'))
+    const controller = new AbortController()
+    this.running.set(sessionId, controller)
+    try {
+      return await this.scan(texts, {
+        signal: controller.signal,
+        onProgress: (done, total) => this.ctx.feed.publish({ name: 'export.progress', payload: { sessionId, done, total } })
+      })
+    } catch (error) {
+      if (controller.signal.aborted) throw controller.signal.reason instanceof RetraceError ? controller.signal.reason : new RetraceError('CANCELLED', 'The export was cancelled.')
+      throw error
+    } finally {
+      if (this.running.get(sessionId) === controller) this.running.delete(sessionId)
+    }
+  }
+
+  private remember(token: string, findings: SecretFinding[]): void {
+    this.reviews.delete(token)
+    this.reviews.set(token, findings)
+    for (const old of this.reviews.keys()) {
+      if (this.reviews.size <= KEPT_REVIEWS) break
+      this.reviews.delete(old)
+    }
+  }
+}
+
+/** Names one state of one document: any change to what an export would carry changes it. */
+function tokenOf(doc: ExportDocument): string {
+  return createHash('sha256').update(JSON.stringify(doc)).digest('base64url').slice(0, 43)
+}

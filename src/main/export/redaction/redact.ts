@@ -1,0 +1,36 @@
+import type { SecretFinding } from './types'
+
+/**
+ * The text with each finding's range replaced by `[REDACTED: <rule name>]`. Pass the findings
+ * of this text that are to be hidden (the caller leaves out those the user chose to keep).
+ * Overlapping ranges become one marker, named after the finding that starts first (the
+ * longest, on a tie); ranges past the text's end are cut to it.
+ */
+export function redactText(text: string, findings: readonly SecretFinding[]): string {
+  const ranges = findings
+    .map((finding) => ({ start: clamp(finding.start, text.length), end: clamp(finding.end, text.length), name: finding.ruleName }))
+    .filter((range) => range.end > range.start)
+    .sort((a, b) => a.start - b.start || b.end - a.end)
+  let out = ''
+  let at = 0
+  let open: { start: number; end: number; name: string } | null = null
+  const close = (): void => {
+    if (!open) return
+    out += `${text.slice(at, open.start)}[REDACTED: ${open.name}]`
+    at = open.end
+    open = null
+  }
+  for (const range of ranges) {
+    if (open && range.start < open.end) open.end = Math.max(open.end, range.end)
+    else {
+      close()
+      open = { ...range }
+    }
+  }
+  close()
+  return out + text.slice(at)
+}
+
+function clamp(offset: number, length: number): number {
+  return Math.max(0, Math.min(length, offset))
+}

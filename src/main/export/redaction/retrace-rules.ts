@@ -1,0 +1,115 @@
+import type { RawMatch } from './raw-match'
+import { isPasswordPlaceholder, looksLikeCodeReference, looksLikeSecretValue } from './password-values'
+
+/**
+ * Secrets secretlint's recommended preset does not find, checked beside it on the same
+ * decoded strings. Only what the preset misses is here (each has a test showing the preset
+ * alone does not find it). Deliberately not here, because the preset already finds them:
+ * Stripe live secret and restricted keys (`sk_live_`, `rk_live_`; it leaves the public
+ * `pk_live_` alone, as it should), PEM private keys inside JSON strings (`\n` escapes), and AWS
+ * access key ids (the preset's AWS rule, with the option Retrace turns on in secretlint-engine).
+ */
+export interface RetraceRule {
+  /** `retrace/<name>`, in the same list as secretlint's rule ids. */
+  id: string
+  /** Short human name for the review list and the `[REDACTED: …]` marker. */
+  name: string
+  /**
+   * Global, with indices (flags `gd`). The secret is the first named group whose name starts
+   * with "secret" that took part in the match, else the whole match: a key and its `=` are
+   * matched for context but stay readable.
+   */
+  regex: RegExp
+  /** Rejects what the regex alone cannot (placeholders, a header that is not JSON). */
+  validate?: (secret: string, match: RegExpExecArray) => boolean
+}
+
+export const RETRACE_RULES: readonly RetraceRule[] = [
+  {
+    // The preset's AWS rule ends its secret-key pattern with `\b`, so a key whose last
+    // character is `/` or `+` (one in 32 of them) is missed when a newline, a quote or the end of
+    // the text follows. Same key names and separators as that rule, with a boundary that works
+    // for base64; where both match, findings merge under the preset's rule.
+    id: 'retrace/aws-secret-access-key',
+    name: 'AWS Secret Access Key',
+    regex: /(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)\\?["']?\s*(?::|=>|=)\s*\\?["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dg
+  },
+  {
+    // JSON Web Tokens: bearer credentials in Authorization headers, cookies, curl commands.
+    // Three (JWE: five) base64url segments; the header is a JSON object, so base64url of `{"`
+    // (or `{ `, `{\n`) starts "ey" or "ew". The validator decodes it and wants an "alg", which
+    // every JWT header has and random dotted base64 does not.
+    id: 'retrace/jwt',
+    name: 'JSON Web Token',
+    regex: /(?<![A-Za-z0-9_-])e[yw][A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]+){0,3}(?![A-Za-z0-9_-])/dg,
+    validate: (secret) => jwtHeaderHasAlg(secret.slice(0, secret.indexOf('.')))
+  },
+  {
+    // `password=…`, `DB_PASSWORD: …`, `"password": "…"`, `--password=…`, also as they appear in
+    // a tool input's JSON text (`\"password\": \"…\"`). Only the value is the secret. The key
+    // must end in password/passwd/passphrase, so `password_hash` or `passwords` do not count.
+    // A quoted value of one line, or an unquoted one up to a delimiter; an unquoted value
+    // followed by `(` or `[` is code (`password = getpass()`), not a literal. The regex starts
+    // at the word itself: a prefix pattern (`\w*password`) would rescan every long base64 run
+    // from each of its characters.
+    id: 'retrace/password-assignment',
+    name: 'Password',
+    regex:
+      /(?:password|passwd|passphrase)\\?["'`]?[ \t]*(?<separator>:=|=>|=(?!=)|:)[ \t]*(?:(?<open>\\?["'`])(?<secret>[^\r\n"'`\\]{1,200})\k<open>|(?<secretBare>[^\s"'`\\;,&()[\]{}<>|]{1,200})(?=[\s"'`\\;,&)\]}<>|]|$))/dgi,
+    validate: (secret, match) => {
+      if (isPasswordPlaceholder(secret)) return false
+      if (match.groups?.secretBare === undefined) return true
+      // Unquoted: a code reference (`this.password`, `config.db.pass`) is not a value.
+      if (looksLikeCodeReference(secret)) return false
+      // `PASSWORD=x`, `--password=x`, `?password=x`: an environment line, a flag, a query
+      // string or a properties file carries the value itself. Elsewhere (`password: …` in
+      // prose, YAML or a type annotation) an unquoted word is a secret only if it looks like one.
+      return isAssignmentOfLiteral(match) || looksLikeSecretValue(secret)
+    }
+  }
+]
+
+function jwtHeaderHasAlg(header: string): boolean {
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))
+    return typeof decoded === 'object' && decoded !== null && typeof (decoded as Record<string, unknown>).alg === 'string'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * `KEY=value` with nothing between: an upper-case environment variable, a `--flag=`, a
+ * `?query=`/`&query=` parameter or a dotted properties key (`spring.datasource.password=`).
+ */
+function isAssignmentOfLiteral(match: RegExpExecArray): boolean {
+  if (match.groups?.separator !== '=' || !/^[a-z]+=/i.test(match[0])) return false
+  // The whole key: the matched word and the name characters before it (`DB_`, `--`, `PG`).
+  let keyStart = match.index
+  while (keyStart > 0 && /[A-Za-z0-9_-]/.test(match.input.charAt(keyStart - 1))) keyStart--
+  const key = match.input.slice(keyStart, match.index + match[0].indexOf('='))
+  const before = match.input.charAt(keyStart - 1)
+  return key === key.toUpperCase() || key.startsWith('-') || before === '?' || before === '&' || before === '.'
+}
+
+/** Every match of every Retrace rule in one text, offsets into that text. */
+export function findRetraceMatches(text: string, rules: readonly RetraceRule[] = RETRACE_RULES): RawMatch[] {
+  const found: RawMatch[] = []
+  for (const rule of rules) {
+    for (const match of text.matchAll(rule.regex)) {
+      const [start, end] = secretIndices(match)
+      const secret = text.slice(start, end)
+      if (rule.validate && !rule.validate(secret, match)) continue
+      found.push({ ruleId: rule.id, ruleName: rule.name, start, end })
+    }
+  }
+  return found
+}
+
+function secretIndices(match: RegExpExecArray): [number, number] {
+  const groups = match.indices?.groups ?? {}
+  for (const [name, range] of Object.entries(groups)) if (name.startsWith('secret') && range) return range
+  const whole = match.indices?.[0]
+  if (!whole) throw new Error('Retrace rules need the `d` flag (match indices)')
+  return whole
+}
