@@ -27,6 +27,8 @@ export interface ExportOptions {
   out: string | undefined
   redact: boolean
   withFiles: boolean
+  /** Only the conversation through this turn. */
+  throughTurn?: number | undefined
   keep: string[]
   force: boolean
   io: Output
@@ -40,7 +42,7 @@ export interface ExportOptions {
 export async function exportCommand(call: CliCall, options: ExportOptions): Promise<void> {
   const { io } = options
   if (options.withFiles && options.format !== 'json') io.err('retrace: --with-files only changes --format json (the page and the Markdown show diffs); ignored.')
-  const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles }
+  const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles, ...(options.throughTurn !== undefined ? { throughTurn: options.throughTurn } : {}) }
   let rendered: MethodOutput<'export.render'>
   if (options.redact) {
     const review = await call('export.review', request)

@@ -39,11 +39,12 @@ Usage:
                                              WORKSPACE defaults to the current folder, --all takes every
                                              session found, into a workspace per recorded folder
 
-  retrace export <session-id> [--format html|md|json] [--out FILE] [--no-redact] [--with-files] [--keep ID]… [--force]
+  retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--force]
                                              one file a colleague can open offline (format from --out's
                                              extension by default); secrets are found, listed on stderr and
                                              hidden unless --keep ID (a false positive) or --no-redact;
-                                             --with-files (json): carry the changed files' contents
+                                             --with-files (json): carry the changed files' contents;
+                                             --turn N: only the conversation up to the end of turn N
   retrace import-json FILE [--workspace PATH] [--json]
                                              a JSON export back as a session of the workspace (default:
                                              the current folder), replayable and rewindable with its files
@@ -165,6 +166,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           out: values.out,
           redact: !values['no-redact'],
           withFiles: values['with-files'],
+          throughTurn: parseTurn(values.turn, false),
           keep: parseKeep(values.keep),
           force: values.force,
           io

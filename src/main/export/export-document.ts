@@ -1,4 +1,4 @@
-import { RetraceError, type Message, type SessionDetail, type SessionRef } from '../../shared/contract'
+import { RetraceError, type Message, type SessionDetail, type SessionRef, type Usage } from '../../shared/contract'
 import type { ServiceContext } from '../services/context'
 import { sessionDetail } from '../services/session-service'
 import type { ExportDocument, ExportMessage } from './document-schema'
@@ -15,9 +15,10 @@ type DocumentContext = Pick<ServiceContext, 'store' | 'journal'>
  * Build the export document of one session (a branch is a session too) from one read snapshot
  * of the store: its detail and place in the tree, the whole display transcript, its
  * checkpoints, every file change of its turns with the diff, and with `withFiles` the content of
- * every version those changes name.
+ * every version those changes name. With `throughTurn` (the export of a turn) only the
+ * conversation up to the end of that turn, its checkpoints and its file changes.
  */
-export function buildExportDocument(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean }): ExportDocument {
+export function buildExportDocument(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean; throughTurn?: number | undefined }): ExportDocument {
   const { store, journal } = ctx
   return store.transaction(() => {
     // What `sessions.get` answers, so the export says what the window shows.
@@ -25,7 +26,15 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
     const record = store.sessions.require(detail.id)
     const workspace = store.workspaces.get(record.workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone; reload the session list.`)
-    const fileChanges = exportFileChanges(journal, journal.repo.sessionEntriesFrom(record.rowId, 1))
+    const through = options.throughTurn
+    if (through !== undefined && (through < 1 || through > detail.turnCount)) {
+      throw new RetraceError('NOT_FOUND', `Session "${detail.title}" has no turn ${through} (it has ${detail.turnCount}).`)
+    }
+    const inRange = (turn: number) => through === undefined || turn <= through
+    const allChanges = exportFileChanges(journal, journal.repo.sessionEntriesFrom(record.rowId, 1))
+    const fileChanges = through === undefined ? allChanges : allChanges.filter((change) => inRange(change.turn))
+    const allMessages = readTranscript(ctx, record.rowId, record.id)
+    const messages = through === undefined ? allMessages : allMessages.filter((message) => inRange(message.turn))
     return {
       session: {
         id: detail.id,
@@ -37,10 +46,11 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
         cwd: detail.cwd,
         createdAt: detail.createdAt,
         updatedAt: detail.updatedAt,
-        messageCount: detail.messageCount,
-        turnCount: detail.turnCount,
-        contextStartSeq: detail.contextStartSeq,
-        usage: detail.usage
+        messageCount: messages.length,
+        turnCount: through ?? detail.turnCount,
+        contextStartSeq: Math.min(detail.contextStartSeq, messages.length),
+        // Part of a session: what its messages used (the session's own total covers later turns too).
+        usage: through === undefined ? detail.usage : usageOf(messages)
       },
       workspace: { name: workspace.name, path: workspace.path },
       tree: {
@@ -51,12 +61,25 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
         successors: detail.successors,
         children: detail.children
       },
-      messages: readTranscript(ctx, record.rowId, record.id),
-      checkpoints: detail.checkpoints,
+      messages,
+      checkpoints: detail.checkpoints.filter((checkpoint) => inRange(checkpoint.turn)),
       fileChanges,
       fileContents: options.withFiles ? exportFileContents(journal, fileChanges) : null
     }
   })
+}
+
+function usageOf(messages: readonly ExportMessage[]): Usage {
+  const total: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }
+  for (const { usage } of messages) {
+    if (!usage) continue
+    total.inputTokens += usage.inputTokens
+    total.outputTokens += usage.outputTokens
+    total.cacheReadTokens += usage.cacheReadTokens
+    total.cacheWriteTokens += usage.cacheWriteTokens
+    if (usage.costUsd !== null) total.costUsd = (total.costUsd ?? 0) + usage.costUsd
+  }
+  return total
 }
 
 function readTranscript(ctx: DocumentContext, sessionRowId: number, sessionUid: string): ExportMessage[] {

@@ -69,6 +69,18 @@ describe('exporting a session', () => {
     expect(main.fileContents?.[logo]).toEqual({ encoding: 'base64', base64: expect.any(String) as string })
   })
 
+  it('exports one turn: the conversation up to its end, its checkpoints, its file changes and what those messages used', () => {
+    const { ws } = setup()
+    const whole = buildExportDocument(ws.rt, ws.writer.id, { withFiles: false })
+    const doc = buildExportDocument(ws.rt, ws.writer.id, { withFiles: false, throughTurn: 1 })
+    expect(doc.messages.map((m) => m.turn)).toEqual(whole.messages.filter((m) => m.turn <= 1).map((m) => m.turn))
+    expect(doc.session).toMatchObject({ turnCount: 1, messageCount: doc.messages.length })
+    expect(doc.checkpoints.map((c) => c.turn)).toEqual([1])
+    expect(doc.fileChanges.map((c) => [c.turn, c.path])).toEqual([[1, 'src/greet.ts']])
+    expect(doc.session.usage).toMatchObject({ inputTokens: 1200, outputTokens: 310, cacheReadTokens: 800, costUsd: 0.0123 })
+    expect(() => buildExportDocument(ws.rt, ws.writer.id, { withFiles: false, throughTurn: 9 })).toThrow(/has no turn 9/)
+  })
+
   it('writes HTML with no script, a CSP that allows no network, and every user string escaped', async () => {
     const { ws, service } = setup(CORPUS)
     const page = await service.render({ sessionId: ws.writer.id, format: 'html', withFiles: false, redact: false, keep: [] })

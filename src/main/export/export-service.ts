@@ -15,6 +15,8 @@ export interface ExportRequest {
   sessionId: string
   format: ExportFormat
   withFiles: boolean
+  /** Only the conversation up to the end of this turn (the export of a turn). */
+  throughTurn?: number | undefined
 }
 
 export type ExportReview = MethodOutput<'export.review'>
@@ -94,7 +96,7 @@ export class ExportService {
 
   /** Only JSON carries file contents: the page and the Markdown show diffs. */
   private document(request: ExportRequest): ExportDocument {
-    return buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles })
+    return buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
   }
 
   private async scanTexts(sessionId: string, texts: ReturnType<typeof documentTexts>): Promise<SecretFinding[]> {

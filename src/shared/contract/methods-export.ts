@@ -34,7 +34,9 @@ const ExportRequest = {
   sessionId: SessionIdSchema,
   format: ExportFormatSchema,
   /** JSON only: carry each changed file's content before and after (size-capped), so the import can replay and rewind it. */
-  withFiles: z.boolean().default(false)
+  withFiles: z.boolean().default(false),
+  /** Export only the conversation up to the end of this turn (an export of a turn), with its file changes. */
+  throughTurn: z.number().int().positive().optional()
 }
 
 /** Export methods (merged into the contract in methods.ts). */

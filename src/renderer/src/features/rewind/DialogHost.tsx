@@ -1,12 +1,13 @@
 import { useEffect } from 'react'
 import { ForkDialog } from '../branching/ForkDialog'
+import { ExportDialog } from '../export/ExportDialog'
 import { MergeDialog } from '../branching/MergeDialog'
 import { useDialogStore } from './dialog-store'
 import { RewindDialog } from './RewindDialog'
 import { RewindHistory } from './RewindHistory'
 
 /**
- * Renders the open session dialog (rewind, undo, history, fork, merge). Mounted once beside
+ * Renders the open session dialog (rewind, undo, history, fork, merge, export). Mounted once beside
  * the transcript, so a dialog outlives the turn row that opened it and a fork's switch to the
  * new branch.
  */
@@ -50,6 +51,8 @@ export function DialogHost() {
           returnFocusTo={opener}
         />
       )
+    case 'export':
+      return <ExportDialog key={`export:${dialog.sessionId}:${dialog.throughTurn}`} sessionId={dialog.sessionId} throughTurn={dialog.throughTurn} onClose={close} returnFocusTo={opener} />
     case 'merge':
       return <MergeDialog key={`merge:${dialog.branchId}`} branchId={dialog.branchId} workspaceId={dialog.workspaceId} onClose={close} returnFocusTo={opener} />
   }

@@ -1,8 +1,9 @@
 import { useDialogStore } from './dialog-store'
 
 /**
- * A turn's actions: rewind the session's files to before it, or fork a branch from it. Both
- * open a dialog that previews first; nothing changes until the user confirms there. Renders
+ * A turn's actions: rewind the session's files to before it, fork a branch from it, or export
+ * the conversation up to its end. Each opens a dialog that previews first; nothing changes (and
+ * nothing is written) until the user confirms there. Renders
  * the two buttons only: the turn header provides their container (`.turn-actions`).
  */
 export function TurnActions({ sessionId, turn }: { sessionId: string; turn: number }) {
@@ -30,6 +31,16 @@ export function TurnActions({ sessionId, turn }: { sessionId: string; turn: numb
         onClick={() => open({ kind: 'fork', sessionId, turn })}
       >
         <ForkIcon /> Fork
+      </button>
+      <button
+        type="button"
+        className="turn-action"
+        data-testid="turn-export"
+        aria-label="Export up to this turn"
+        title={`Export the conversation up to the end of turn ${turn} (reviews secrets first)`}
+        onClick={() => open({ kind: 'export', sessionId, throughTurn: turn })}
+      >
+        <span aria-hidden="true">⤓</span> Export
       </button>
     </>
   )

@@ -7,6 +7,8 @@ export type SessionDialog =
   | { kind: 'fork'; sessionId: string; turn: number }
   | { kind: 'history'; sessionId: string }
   | { kind: 'merge'; branchId: string; workspaceId: number }
+  /** Export the session, or (from a turn) its conversation up to the end of that turn. */
+  | { kind: 'export'; sessionId: string; throughTurn: number | null }
 
 interface DialogState {
   dialog: SessionDialog | null

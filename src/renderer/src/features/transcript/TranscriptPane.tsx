@@ -6,6 +6,7 @@ import { FileDialogHost } from '../files/FileDialog'
 import { ReplayBar } from '../replay/ReplayBar'
 import { useReplayStore } from '../replay/replay-store'
 import { DialogHost } from '../rewind/DialogHost'
+import { useDialogStore } from '../rewind/dialog-store'
 import { useSessionDetail } from '../sessions/queries'
 import { DisclosureProvider } from './disclosure'
 import { FindBar, useFind } from './FindBar'
@@ -94,6 +95,15 @@ function Transcript({ sessionId }: { sessionId: string }) {
         onClick={() => (replaying ? useReplayStore.getState().stop() : useReplayStore.getState().start(sessionId))}
       >
         Replay
+      </button>
+      <button
+        type="button"
+        className="button small"
+        data-testid="export-open"
+        title="Export this session as an HTML page, Markdown or JSON (reviews secrets first)"
+        onClick={() => useDialogStore.getState().open({ kind: 'export', sessionId, throughTurn: null })}
+      >
+        Export
       </button>
     </>
   ) : null
