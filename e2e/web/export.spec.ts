@@ -44,10 +44,18 @@ test.describe('export from the window', () => {
     if (!prompt) throw new Error('the demo session has no prompt')
     prompt.content += `\n\nCI uses AWS_ACCESS_KEY_ID=${awsKeyId} and GITHUB_TOKEN=${githubToken}`
     writeFileSync(exported, JSON.stringify(file))
-    // Import it back into the demo workspace (the same store): a new session of source retrace-export.
-    retrace(server.dataDir, ['import-json', exported, '--workspace', demo])
-    await page.reload()
-    await workspace.openSession(IMPORTED_TITLE)
+    // Open it in the window: a new session of source retrace-export, selected, ready to replay.
+    await page.getByTestId('open-export-input').setInputFiles(exported)
+    await expect(page.getByTestId('open-export-status')).toContainText(`Opened “${IMPORTED_TITLE}”`)
+    await expect(workspace.session(IMPORTED_TITLE)).toHaveAttribute('aria-selected', 'true')
+    const replay = page.getByTestId('replay')
+    await expect(replay).toHaveAttribute('data-revealed', '0')
+    await page.getByTestId('replay-speed').selectOption('8')
+    await page.getByTestId('replay-jump').selectOption('2')
+    // Turn 2's files came with the export: they show beside the replay, diff and all.
+    await expect(page.getByTestId('replay-files').locator('[data-testid="replay-file"][data-path="src/dates.ts"]')).toBeVisible()
+    await snapshot(page, testInfo, '69-export-opened-replay')
+    await page.getByTestId('replay-exit').click()
 
     // Export the whole session: the review lists both secrets; keep the GitHub one (say it is revoked).
     await page.getByTestId('export-open').click()

@@ -4,12 +4,14 @@ import { LineCounts, OpBadge, PathText } from '../files/bits'
 import { groupTurnChanges } from '../files/changes'
 import { fileButtonId } from '../files/TurnFiles'
 import { useFilesUi } from '../files/files-ui'
-import { useTurnChanges } from '../files/queries'
+import { useNetCounts, useTurnChanges } from '../files/queries'
 
 /** The files the turn being replayed changed, each opening its diff: what the agent did to the code, as it goes. */
 export function ReplayFiles({ sessionId, turn }: { sessionId: string; turn: number }) {
   const changes = useTurnChanges(sessionId, turn, turn > 0)
   const groups = useMemo(() => groupTurnChanges(changes.data?.items ?? []), [changes.data])
+  // A file edited several times in the turn: its +/- are those of the whole turn's diff.
+  const net = useNetCounts(sessionId, turn, groups)
   const openFile = useFilesUi((state) => state.openFile)
 
   let body
@@ -35,7 +37,7 @@ export function ReplayFiles({ sessionId, turn }: { sessionId: string; turn: numb
               <span className="turn-file-path">
                 <PathText path={group.path} />
               </span>
-              <LineCounts added={group.added} removed={group.removed} />
+              <LineCounts added={net.get(group.key)?.added ?? group.added} removed={net.get(group.key)?.removed ?? group.removed} />
             </button>
           </li>
         ))}
