@@ -12,8 +12,8 @@ export function openExternalSafely(url: string): void {
 
 /**
  * App-wide hardening from the Electron security checklist: no navigation away from the app,
- * no new windows, no webviews, every permission request denied, and the CSP sent as a header
- * as well as in index.html.
+ * no new windows, no webviews, no downloads but the window's own exports, every permission
+ * request denied, and the CSP sent as a header as well as in index.html.
  */
 export function hardenApp(): void {
   app.on('web-contents-created', (_event, contents: WebContents) => {
@@ -24,6 +24,15 @@ export function hardenApp(): void {
       openExternalSafely(url)
       return { action: 'deny' }
     })
+  })
+  // The only downloads are exports the window made itself (a blob: URL of its own page):
+  // Electron then asks where to save with its Save dialog. Anything else is refused.
+  session.defaultSession.on('will-download', (event, item) => {
+    if (!item.getURL().startsWith('blob:')) {
+      event.preventDefault()
+      return
+    }
+    item.setSaveDialogOptions({ title: 'Save the export', defaultPath: item.getFilename() })
   })
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   session.defaultSession.setPermissionCheckHandler(() => false)
