@@ -1,7 +1,7 @@
-import type { LineParser } from './records'
+import type { LineParser, SourceRecord } from './records'
 
 /** The history sources Retrace imports. */
-export type SourceName = 'claude-code' | 'codex'
+export type SourceName = 'claude-code' | 'codex' | 'langgraph'
 
 /** One foreign history file found for a workspace. */
 export interface HistoryFile {
@@ -28,13 +28,47 @@ export interface HistoryFile {
    * `file-history/<session>/`), read-only; null when the source has none.
    */
   backupDir: string | null
+  /**
+   * Snapshot sources (a database rather than an append-only log): what changes whenever the store
+   * does (sizes and times of the file and its WAL). Live following compares it instead of the size.
+   */
+  fingerprint?: string
+}
+
+/**
+ * One session read whole from a snapshot source: the records of its transcript, and what
+ * identifies this state of it (the session is imported again, replacing itself, when it changes).
+ */
+export interface SnapshotSession {
+  /** The source's id of the session, unique within its store. */
+  key: string
+  fingerprint: string
+  forkedFrom: { sessionId: string; messageUid: string | null } | null
+  startedAt: number | undefined
+  records: SourceRecord[]
+}
+
+/**
+ * A history kept in a database or a set of JSON files that change in place (LangGraph
+ * checkpoints): each import reads the store whole, read-only, and re-imports the sessions whose
+ * fingerprint changed. Discovery finds the stores; `read` turns one into sessions.
+ */
+export interface SnapshotSourceAdapter {
+  readonly kind: 'snapshot'
+  readonly name: SourceName
+  readonly label: string
+  roots(env: NodeJS.ProcessEnv): string[]
+  discoverAll(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
+  discover(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
+  read(file: HistoryFile): { sessions: SnapshotSession[]; problems: string[] }
 }
 
 /**
  * One history format. Discovery and parsing only: writing into the store is the importer's job,
  * the same for every source, so every adapter's output goes through the same validation.
  */
-export interface SourceAdapter {
+export interface LineSourceAdapter {
+  readonly kind?: 'lines'
   readonly name: SourceName
   readonly label: string
   /** The folders this source keeps its histories in (from its environment variable or the default). */
@@ -45,3 +79,5 @@ export interface SourceAdapter {
   discover(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
   createParser(state?: unknown): LineParser
 }
+
+export type SourceAdapter = LineSourceAdapter | SnapshotSourceAdapter

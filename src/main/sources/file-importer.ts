@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { open, type FileHandle } from 'node:fs/promises'
-import type { HistoryFile, SourceAdapter } from './adapter'
+import type { HistoryFile, LineSourceAdapter } from './adapter'
 import { ImportFileRepository, type ImportFileRow } from './import-files'
 import { readImportState } from './import-state'
 import { readCompleteLines } from './line-reader'
@@ -25,7 +25,7 @@ export interface FileImportOptions {
  */
 export async function importHistoryFile(
   deps: ImportDeps,
-  adapter: SourceAdapter,
+  adapter: LineSourceAdapter,
   workspace: { id: number; path: string },
   file: HistoryFile,
   report: ImportReport,

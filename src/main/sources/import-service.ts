@@ -5,6 +5,7 @@ import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { importHistoryFile } from './file-importer'
+import { importSnapshotFile } from './snapshot-importer'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
 import { adaptersFor } from './registry'
 
@@ -130,8 +131,8 @@ export class ImportService {
     entry.pending.clear()
     entry.error = null
     if (entry.state !== 'running') entry.state = 'idle'
-    const sizes = new Map<string, number>()
-    const imported = new Map<string, number>()
+    const sizes = new Map<string, number | string>()
+    const imported = new Map<string, number | string>()
     let tick = 0
     let stopped = false
     let files: HistoryFile[] = []
@@ -145,7 +146,8 @@ export class ImportService {
       tick += 1
       let grown = false
       for (const file of files) {
-        const size = await stat(file.path).then((s) => s.size, () => -1)
+        // A snapshot store changes in place (its WAL grows): its fingerprint, refreshed with discovery, says so.
+        const size = file.fingerprint ?? (await stat(file.path).then((s) => s.size, () => -1))
         if (imported.get(file.path) !== size) grown = true
         sizes.set(file.path, size)
       }
@@ -252,7 +254,8 @@ export class ImportService {
         this.progress(workspace.id, options, { done, total: ordered.length, file: file.path })
         if (this.fileDelayMs > 0) await sleep(this.fileDelayMs, undefined, { signal })
         try {
-          await importHistoryFile(this.deps, adapter, workspace, file, report, { signal })
+          if (adapter.kind === 'snapshot') await importSnapshotFile(this.deps, adapter, workspace, file, report, { signal })
+          else await importHistoryFile(this.deps, adapter, workspace, file, report, { signal })
         } catch (error) {
           if (signal.aborted) throw error
           // One unreadable file must not stop the others; it is reported like a skipped line.

@@ -1,0 +1,70 @@
+import { copyFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { describe, expect, it } from 'vitest'
+import { FIXTURES } from '../testing/claude-home'
+import { contractCaller, importTestbed } from '../testing/import-testbed'
+
+const TRAVAI = join(FIXTURES, 'langgraph/travai/checkpoints.sqlite')
+
+describe('importing a LangGraph checkpoint database', () => {
+  const { tempDir, runtime } = importTestbed('retrace-langgraph-')
+
+  function project(): string {
+    const root = join(tempDir(), 'travai')
+    mkdirSync(root)
+    copyFileSync(TRAVAI, join(root, 'checkpoints.sqlite'))
+    return root
+  }
+
+  it('makes each thread a session: turns from the prompts, tool calls paired with results, usage and model', async () => {
+    const rt = runtime({})
+    const call = contractCaller(rt)
+    const workspace = await call('workspaces.open', { path: project() })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    expect(report).toMatchObject({ sessions: 2, skipped: [] })
+    const sessions = (await call('sessions.list', { workspaceId: workspace.id })).items
+    expect(sessions.map((session) => [session.source, session.title, session.turnCount]).sort()).toEqual([
+      ['langgraph', 'Hello welcome', 6],
+      ['langgraph', expect.any(String) as string, 4]
+    ].sort())
+    const first = sessions.find((session) => session.title === 'Hello welcome')
+    const page = await call('transcript.page', { sessionId: first?.id ?? '', limit: 500 })
+    const count = (role: string) => page.items.filter((message) => message.role === role).length
+    expect([count('user'), count('tool_call'), count('tool_result')]).toEqual([6, 8, 8])
+    // 14 AI messages: 8 asked for a tool (one call each), 6 answered; each may carry reasoning.
+    expect(count('assistant')).toBe(6)
+    const calls = new Set(page.items.filter((message) => message.role === 'tool_call').map((message) => message.toolCallId))
+    for (const result of page.items.filter((message) => message.role === 'tool_result')) expect(calls.has(result.toolCallId)).toBe(true)
+    expect(first?.model).toBe('openai/gpt-oss-120b')
+    expect(first?.usage.inputTokens).toBeGreaterThan(0)
+
+    // Nothing new: nothing is imported again.
+    expect(await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })).toMatchObject({ files: 0, sessions: 0 })
+  })
+
+  it('follows a thread that goes on, and draws time travel as a branch', async () => {
+    const rt = runtime({})
+    const call = contractCaller(rt)
+    const root = project()
+    const workspace = await call('workspaces.open', { path: root })
+    await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+
+    // Time travel: a new checkpoint whose parent is an early checkpoint of the second thread.
+    const db = new Database(join(root, 'checkpoints.sqlite'))
+    const rows = db.prepare("SELECT * FROM checkpoints WHERE thread_id LIKE '830d%' ORDER BY checkpoint_id").all() as Record<string, unknown>[]
+    const forkAt = rows[5] as Record<string, unknown>
+    const later = rows[9] as Record<string, unknown>
+    db.prepare('INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      forkAt.thread_id, '', `${String(forkAt.checkpoint_id)}-fork`, forkAt.checkpoint_id, later.type, later.checkpoint, later.metadata
+    )
+    db.close()
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    expect(report.sessions).toBe(1)
+    const tree = await call('sessions.tree', { workspaceId: workspace.id })
+    const branch = tree.nodes.find((node) => node.kind === 'branch')
+    const main = tree.nodes.find((node) => node.id === branch?.parentId)
+    expect(main?.source).toBe('langgraph')
+    expect(tree.nodes).toHaveLength(3)
+  })
+})

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto'
+import type { SourceRecord } from '../records'
+import type { GraphCheckpoint, GraphThread } from './checkpoint-db'
+import type { ChatMessage } from './messages'
+
+/** One session made from a LangGraph thread: its main line, or a branch time travel started. */
+export interface ThreadSession {
+  /** The thread id, or `<thread id>@<checkpoint id>` for a branch. */
+  key: string
+  /** Changes whenever anything this session shows changes (a new checkpoint on its line). */
+  fingerprint: string
+  /** For a branch: the session (key) it was forked from, and the last message they share. */
+  forkedFrom: { sessionId: string; messageUid: string | null } | null
+  startedAt: number | undefined
+  records: SourceRecord[]
+}
+
+/**
+ * A thread's checkpoints as sessions. Each checkpoint holds the whole conversation so far, so a
+ * session's transcript is the messages of the newest checkpoint on its line; each human message
+ * opens a turn. Checkpoints sharing a parent are time travel: the line ending in the newest
+ * checkpoint is the thread's session, and every other line a branch forked where it left it.
+ */
+export function threadSessions(thread: GraphThread): ThreadSession[] {
+  const { checkpoints } = thread
+  if (checkpoints.length === 0) return []
+  const byId = new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint]))
+  const hasChild = new Set(checkpoints.map((checkpoint) => checkpoint.parentId).filter((id): id is string => id !== null))
+  // Checkpoint ids sort by time: the newest leaf is the thread's present.
+  const leaves = checkpoints.filter((checkpoint) => !hasChild.has(checkpoint.id)).sort((a, b) => (a.id < b.id ? 1 : -1))
+  const lineOf = (leaf: GraphCheckpoint): GraphCheckpoint[] => {
+    const line: GraphCheckpoint[] = []
+    const seen = new Set<string>()
+    for (let at: GraphCheckpoint | undefined = leaf; at && !seen.has(at.id); at = at.parentId ? byId.get(at.parentId) : undefined) {
+      seen.add(at.id)
+      line.unshift(at)
+    }
+    return line
+  }
+  const [main, ...others] = leaves
+  if (!main) return []
+  const mainLine = lineOf(main)
+  const mainIds = new Set(mainLine.map((checkpoint) => checkpoint.id))
+  const sessions = [sessionOf(thread.threadId, thread.threadId, mainLine, null)]
+  for (const leaf of others) {
+    const line = lineOf(leaf)
+    const shared = line.filter((checkpoint) => mainIds.has(checkpoint.id)).at(-1)
+    const sharedMessages = shared ? messagesOf(shared) : []
+    const forkedFrom = { sessionId: thread.threadId, messageUid: sharedMessages.at(-1)?.id ?? null }
+    sessions.push(sessionOf(`${thread.threadId}@${leaf.id}`, thread.threadId, line, forkedFrom))
+  }
+  return sessions
+}
+
+function sessionOf(key: string, threadId: string, line: GraphCheckpoint[], forkedFrom: ThreadSession['forkedFrom']): ThreadSession {
+  const latest = [...line].reverse().find((checkpoint) => checkpoint.messages !== null)
+  const startedAt = timeOf(line[0])
+  const records: SourceRecord[] = []
+  let offset = 0
+  const at = () => offset++
+  records.push({
+    kind: 'session-meta',
+    offset: at(),
+    sessionId: key,
+    ...(startedAt !== undefined ? { createdAt: startedAt } : {}),
+    ...(forkedFrom ? { forkedFrom } : {})
+  })
+  for (const checkpoint of line) if (checkpoint.problem) records.push({ kind: 'skipped', offset: at(), reason: `thread ${threadId}, checkpoint ${checkpoint.id}: ${checkpoint.problem}` })
+  const firstSeen = firstAppearance(line)
+  for (const message of latest ? messagesOf(latest) : []) records.push(...messageRecords(message, at, firstSeen.get(message.id ?? '')))
+  const fingerprint = createHash('sha256')
+    .update(line.map((checkpoint) => checkpoint.id).join(','))
+    .digest('hex')
+  return { key, fingerprint, forkedFrom, startedAt, records }
+}
+
+/** When each message first appeared on the line: the time of the checkpoint that first holds it. */
+function firstAppearance(line: GraphCheckpoint[]): Map<string, number> {
+  const seen = new Map<string, number>()
+  for (const checkpoint of line) {
+    const time = timeOf(checkpoint)
+    if (time === undefined) continue
+    for (const message of checkpoint.messages ?? []) if (message.id && !seen.has(message.id)) seen.set(message.id, time)
+  }
+  return seen
+}
+
+function messagesOf(checkpoint: GraphCheckpoint): ChatMessage[] {
+  return checkpoint.messages ?? []
+}
+
+function timeOf(checkpoint: GraphCheckpoint | undefined): number | undefined {
+  const time = checkpoint?.ts ? Date.parse(checkpoint.ts) : NaN
+  return Number.isFinite(time) ? time : undefined
+}
+
+/** A LangChain message as display-transcript records: reasoning, the answer, and each tool call. */
+function messageRecords(message: ChatMessage, at: () => number, createdAt: number | undefined): SourceRecord[] {
+  const base = { uid: message.id, parentUid: null, agentId: null, ...(createdAt !== undefined ? { createdAt } : {}) }
+  switch (message.role) {
+    case 'user':
+      return [{ kind: 'message', offset: at(), ...base, startsTurn: true, role: 'user', content: message.text }]
+    case 'system':
+      return [{ kind: 'message', offset: at(), ...base, startsTurn: false, role: 'system', content: message.text }]
+    case 'tool':
+      return [
+        {
+          kind: 'message',
+          offset: at(),
+          ...base,
+          startsTurn: false,
+          role: 'tool_result',
+          content: message.text,
+          ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
+          ...(message.toolName ? { toolName: message.toolName } : {}),
+          isError: message.isError
+        }
+      ]
+    case 'assistant': {
+      const records: SourceRecord[] = []
+      const usage = message.usage ? { inputTokens: message.usage.inputTokens, outputTokens: message.usage.outputTokens, cacheReadTokens: message.usage.cacheReadTokens } : undefined
+      const model = message.model ? { model: message.model } : {}
+      // The uid goes on the first record only: a fork's shared prefix is recognised by it.
+      let uid = message.id
+      const take = () => {
+        const taken = uid
+        uid = null
+        return taken
+      }
+      if (message.reasoning) records.push({ kind: 'message', offset: at(), ...base, uid: take(), startsTurn: false, role: 'reasoning', content: message.reasoning, ...model })
+      // The response's usage goes on its first visible record: the answer, or its first tool call.
+      let unspent = usage
+      const spend = () => {
+        const spent = unspent
+        unspent = undefined
+        return spent ? { usage: spent } : {}
+      }
+      if (message.text || message.toolCalls.length === 0) {
+        records.push({ kind: 'message', offset: at(), ...base, uid: take(), startsTurn: false, role: 'assistant', content: message.text, ...model, ...spend() })
+      }
+      for (const call of message.toolCalls) {
+        records.push({ kind: 'message', offset: at(), ...base, uid: take(), startsTurn: false, role: 'tool_call', content: '', toolName: call.name, toolCallId: call.id, toolInput: call.args, ...model, ...spend() })
+      }
+      return records
+    }
+  }
+}

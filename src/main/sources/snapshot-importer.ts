@@ -1,0 +1,82 @@
+import type { HistoryFile, SnapshotSession, SnapshotSourceAdapter } from './adapter'
+import { ImportFileRepository, type ImportFileRow } from './import-files'
+import { readImportState } from './import-state'
+import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
+
+/**
+ * Import one snapshot store (a LangGraph checkpoint database, say): read it whole, read-only,
+ * and import each session whose fingerprint changed since the last import, replacing what that
+ * session's earlier import wrote. Sessions are kept apart in `import_files` under
+ * `<store path>#<session key>`; the store's own row holds its fingerprint, so an unchanged store
+ * is not even read.
+ */
+export async function importSnapshotFile(
+  deps: ImportDeps,
+  adapter: SnapshotSourceAdapter,
+  workspace: { id: number; path: string },
+  file: HistoryFile,
+  report: ImportReport,
+  options: { signal?: AbortSignal } = {}
+): Promise<void> {
+  const imports = new ImportFileRepository(deps.store.db)
+  const known = imports.get(workspace.id, file.source, file.path)
+  if (known && file.fingerprint !== undefined && known.headSha256 === file.fingerprint) return
+  report.files += 1
+  const { sessions, problems } = adapter.read(file)
+  for (const problem of problems) report.skipped.push({ file: file.path, offset: 0, reason: problem })
+  // A branch after the session it was forked from (its shared prefix is found there).
+  const ordered = [...sessions].sort((a, b) => Number(a.forkedFrom !== null) - Number(b.forkedFrom !== null) || (a.startedAt ?? 0) - (b.startedAt ?? 0))
+  // A branch hangs off its parent's messages: a parent written again takes its branches with it.
+  const rewritten = new Set<string>()
+  for (const session of ordered) {
+    options.signal?.throwIfAborted()
+    const force = session.forkedFrom !== null && rewritten.has(session.forkedFrom.sessionId)
+    if (await importSession(deps, imports, workspace, file, session, report, force)) rewritten.add(session.key)
+  }
+  imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, headSha256: file.fingerprint ?? '', offset: 0, parserState: null, importState: {} })
+}
+
+/** Import one session unless it is unchanged (and not forced). True if it was written. */
+async function importSession(deps: ImportDeps, imports: ImportFileRepository, workspace: { id: number; path: string }, file: HistoryFile, session: SnapshotSession, report: ImportReport, force: boolean): Promise<boolean> {
+  const path = `${file.path}#${session.key}`
+  const known = imports.get(workspace.id, file.source, path)
+  if (!force && known?.headSha256 === session.fingerprint) return false
+  const sessionFile: HistoryFile = {
+    source: file.source,
+    path,
+    sessionId: session.key,
+    role: 'main',
+    cwd: file.cwd,
+    backupDir: null,
+    ...(session.forkedFrom ? { forkedFrom: session.forkedFrom } : {}),
+    ...(session.startedAt !== undefined ? { startedAt: session.startedAt } : {})
+  }
+  const state = readImportState(undefined)
+  const writer = new RecordWriter(deps, workspace, sessionFile, state, report)
+  await writer.prepare(session.records)
+  deps.store.transaction(() => {
+    if (known) forget(deps, known)
+    for (const record of session.records) writer.apply(record)
+    writer.finish()
+    imports.save({
+      workspaceId: workspace.id,
+      source: file.source,
+      path,
+      sessionRowId: writer.sessionRowId,
+      dev: 0,
+      ino: 0,
+      headSha256: session.fingerprint,
+      offset: session.records.length,
+      parserState: null,
+      importState: state
+    })
+  })
+  return true
+}
+
+/** The session an earlier import of this one wrote goes: it is written again whole. */
+function forget(deps: ImportDeps, known: ImportFileRow): void {
+  const uid = readImportState(known.importState).sessionUid
+  const session = uid ? deps.store.sessions.get(uid) : undefined
+  if (session) deps.store.sessions.delete(session.rowId)
+}
