@@ -19,6 +19,8 @@ export interface HistoryFile {
   parentPath?: string
   /** The session (and message) this one was forked from, when the file's first lines say so. */
   forkedFrom?: { sessionId: string; messageUid: string | null }
+  /** The source's id of the session this one continues (a conversation reset, as with `/new`). */
+  continues?: string
   /** When the session started, from its first lines: sessions are imported oldest first. */
   startedAt?: number
   /** The working directory recorded in the file (what matches it to a workspace). */
@@ -44,6 +46,8 @@ export interface SnapshotSession {
   key: string
   fingerprint: string
   forkedFrom: { sessionId: string; messageUid: string | null } | null
+  /** The key of the session this one continues after a reset (`/new`), if any. */
+  continues?: string
   startedAt: number | undefined
   records: SourceRecord[]
 }

@@ -330,8 +330,14 @@ export class RecordWriter {
     if (!this.state.forkedFrom && this.file.forkedFrom) this.state.forkedFrom = this.file.forkedFrom
     const parent = this.forkParentSession()
     const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
-    const predecessor =
-      !parent && this.state.startedByClear ? store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', -1, createdAt) : undefined
+    // The session this one continues: named by the source (a reset thread), or guessed from `/clear`.
+    const predecessor = parent
+      ? undefined
+      : this.file.continues
+        ? this.existing(this.file.continues)
+        : this.state.startedByClear
+          ? store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', -1, createdAt)
+          : undefined
     const uid = randomUUID()
     const forkSeq = point ? point.seq + 1 : null
     const rowId = store.sessions.insert({

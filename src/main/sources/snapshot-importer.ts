@@ -24,13 +24,15 @@ export async function importSnapshotFile(
   report.files += 1
   const { sessions, problems } = adapter.read(file)
   for (const problem of problems) report.skipped.push({ file: file.path, offset: 0, reason: problem })
-  // A branch after the session it was forked from (its shared prefix is found there).
-  const ordered = [...sessions].sort((a, b) => Number(a.forkedFrom !== null) - Number(b.forkedFrom !== null) || (a.startedAt ?? 0) - (b.startedAt ?? 0))
-  // A branch hangs off its parent's messages: a parent written again takes its branches with it.
+  // A branch after the session it was forked from (its shared prefix is found there), a
+  // continuation after the session it continues.
+  const ordered = [...sessions].sort((a, b) => Number(a.forkedFrom !== null) - Number(b.forkedFrom !== null) || (a.startedAt ?? 0) - (b.startedAt ?? 0) || a.key.localeCompare(b.key))
+  // A branch hangs off its parent's messages, a continuation off the session it continues: one
+  // written again (a new row) takes those linked to it along.
   const rewritten = new Set<string>()
   for (const session of ordered) {
     options.signal?.throwIfAborted()
-    const force = session.forkedFrom !== null && rewritten.has(session.forkedFrom.sessionId)
+    const force = (session.forkedFrom !== null && rewritten.has(session.forkedFrom.sessionId)) || (session.continues !== undefined && rewritten.has(session.continues))
     if (await importSession(deps, imports, workspace, file, session, report, force)) rewritten.add(session.key)
   }
   imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, headSha256: file.fingerprint ?? '', offset: 0, parserState: null, importState: {} })
@@ -49,6 +51,7 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
     cwd: file.cwd,
     backupDir: null,
     ...(session.forkedFrom ? { forkedFrom: session.forkedFrom } : {}),
+    ...(session.continues ? { continues: session.continues } : {}),
     ...(session.startedAt !== undefined ? { startedAt: session.startedAt } : {})
   }
   const state = readImportState(undefined)
