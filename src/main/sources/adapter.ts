@@ -1,7 +1,7 @@
 import type { LineParser, SourceRecord } from './records'
 
 /** The history sources Retrace imports. */
-export type SourceName = 'claude-code' | 'codex' | 'langgraph'
+export type SourceName = 'claude-code' | 'codex' | 'langgraph' | 'cianaparrot'
 
 /** One foreign history file found for a workspace. */
 export interface HistoryFile {

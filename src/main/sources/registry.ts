@@ -3,6 +3,7 @@ import { claudeRoots, discoverClaudeFiles, discoverClaudeWorkspace } from './cla
 import { createClaudeCodeParser } from './claude-code/parser'
 import { codexRoots, discoverCodexFiles, discoverCodexWorkspace } from './codex/discover'
 import { createCodexParser } from './codex/parser'
+import { cianaParrotAdapter } from './cianaparrot/adapter'
 import { langGraphAdapter } from './langgraph/adapter'
 
 const claudeCode: SourceAdapter = {
@@ -24,7 +25,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, langGraphAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

@@ -167,7 +167,7 @@ export const methods = {
    * since the last import. Opening a workspace does this by itself and then follows it live.
    */
   'imports.run': method(
-    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph'])).min(1).optional() }).strict(),
+    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph', 'cianaparrot'])).min(1).optional() }).strict(),
     ImportReportSchema
   ),
 

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import { deploymentAt } from '../cianaparrot/deployment'
 
 /**
  * Where a project keeps its LangGraph SqliteSaver database, relative to the workspace folder:
@@ -15,7 +16,9 @@ export function langGraphRoots(env: NodeJS.ProcessEnv): string[] {
 
 /** The checkpoint databases of a workspace folder; their sessions belong to it. */
 export function discoverLangGraphWorkspace(workspacePath: string): Promise<HistoryFile[]> {
-  return Promise.resolve(CANDIDATES.flatMap((name) => historyFile(join(workspacePath, name), workspacePath)))
+  // A CianaParrot deployment's data/checkpoints.db is read by its own source, with CianaParrot's meaning.
+  const claimed = deploymentAt(workspacePath)?.checkpointsDb
+  return Promise.resolve(CANDIDATES.flatMap((name) => historyFile(join(workspacePath, name), workspacePath)).filter((file) => file.path !== claimed))
 }
 
 /** The databases named in RETRACE_LANGGRAPH_DB, each into the workspace of its folder. */

@@ -1,0 +1,43 @@
+import { dirname } from 'node:path'
+import type { HistoryFile, SnapshotSourceAdapter } from '../adapter'
+import { readCheckpointDb } from '../langgraph/checkpoint-db'
+import { readCianaParrotState } from './agent-state'
+import { deploymentAt, deploymentFingerprint } from './deployment'
+import { cianaParrotSessions } from './threads'
+
+/** `RETRACE_CIANAPARROT_DIR`: deployment folders (path-list separated) to import wherever they are. */
+function roots(env: NodeJS.ProcessEnv): string[] {
+  return (env.RETRACE_CIANAPARROT_DIR ?? '').split(process.platform === 'win32' ? ';' : ':').filter(Boolean)
+}
+
+function historyFile(root: string): HistoryFile[] {
+  const deployment = deploymentAt(root)
+  if (!deployment) return []
+  return [{ source: 'cianaparrot', path: deployment.checkpointsDb, sessionId: deployment.checkpointsDb, role: 'main', cwd: root, backupDir: null, fingerprint: deploymentFingerprint(deployment) }]
+}
+
+/** CianaParrot deployments (seeds 000 and 003): the LangGraph threads of data/checkpoints.db with CianaParrot's meaning. */
+export const cianaParrotAdapter: SnapshotSourceAdapter = {
+  kind: 'snapshot',
+  name: 'cianaparrot',
+  label: 'CianaParrot',
+  roots,
+  discoverAll: (folders) => Promise.resolve(folders.flatMap(historyFile)),
+  discover: (workspacePath) => Promise.resolve(historyFile(workspacePath)),
+  read(file) {
+    const root = dirname(dirname(file.path))
+    const deployment = deploymentAt(root)
+    if (!deployment) return { sessions: [], problems: [`${root} is no longer a CianaParrot deployment`] }
+    const db = readCheckpointDb(deployment.checkpointsDb)
+    const threadIds = new Set(db.threads.map((thread) => thread.threadId))
+    const state = readCianaParrotState(deployment, [...threadIds])
+    const tasks = new Map(state.scheduledTasks.map((task) => [task.id, task]))
+    const problems = [...db.problems, ...state.problems]
+    const sessions = db.threads.flatMap((thread) => {
+      const made = cianaParrotSessions(thread, { dataDir: deployment.data, threadIds, tasks })
+      problems.push(...made.problems)
+      return made.sessions
+    })
+    return { sessions, problems }
+  }
+}

@@ -1,0 +1,112 @@
+import { cpSync, readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { FIXTURES } from '../testing/claude-home'
+import { contractCaller, importTestbed } from '../testing/import-testbed'
+import { readCianaParrotState } from './agent-state'
+import { deploymentAt } from './deployment'
+
+const DEPLOYMENT = join(FIXTURES, 'cianaparrot/deployment')
+const MALFORMED = join(FIXTURES, 'cianaparrot/malformed')
+
+/** Every file under `root` with its size and mtime: what "nothing was written" is checked against. */
+function listing(root: string): string[] {
+  const out: string[] = []
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else out.push(`${relative(root, path)} ${statSync(path).size} ${statSync(path).mtimeMs}`)
+    }
+  }
+  walk(root)
+  return out.sort()
+}
+
+describe('importing a CianaParrot deployment', () => {
+  const { tempDir, runtime } = importTestbed('retrace-cianaparrot-')
+
+  function copyOf(folder: string): string {
+    const root = join(tempDir(), 'deployment')
+    cpSync(folder, root, { recursive: true })
+    return root
+  }
+
+  it('threads as sessions: resets linked as successors, time travel as a branch, scheduler runs named by their task, the richer session log merged', async () => {
+    const root = copyOf(DEPLOYMENT)
+    const before = listing(root)
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id })
+    expect(report.skipped).toEqual([])
+    // 6 threads, and the discord thread's time travel as a 7th session.
+    expect(report.sessions).toBe(7)
+    const tree = await call('sessions.tree', { workspaceId: workspace.id })
+    expect(tree.nodes.every((node) => node.source === 'cianaparrot')).toBe(true)
+    const bySource = new Map(tree.nodes.map((node) => [node.id, node]))
+    const successors = tree.nodes.filter((node) => node.predecessorId).map((node) => [bySource.get(node.predecessorId ?? '')?.title, node.title])
+    expect(successors).toHaveLength(2)
+    expect(tree.nodes.filter((node) => node.kind === 'branch')).toHaveLength(1)
+    const scheduled = tree.nodes.filter((node) => node.title.startsWith('Scheduled: ')).map((node) => node.title).sort()
+    expect(scheduled).toEqual(['Scheduled: Remind Luca to get up and stretch', 'Scheduled: Send Luca a weather briefing for Lisbon for the week ahead'])
+
+    // telegram_12345_s1: 2 prompts in the checkpoints, 4 in its log (the database lost the last two turns).
+    const sessions = (await call('sessions.list', { workspaceId: workspace.id, limit: 100 })).items
+    const turns = sessions.map((session) => session.turnCount).sort((a, b) => a - b)
+    expect(turns).toContain(4)
+    let toolCalls = 0
+    for (const session of sessions.filter((s) => s.kind !== 'branch')) {
+      const page = await call('transcript.page', { sessionId: session.id, limit: 500 })
+      toolCalls += page.items.filter((message) => message.role === 'tool_call').length
+    }
+    expect(toolCalls).toBe(13)
+    expect(listing(root)).toEqual(before)
+  })
+
+  it('the agent state: memory files, counters in sync with the threads, scheduled tasks with their next runs, Claude Code user states', () => {
+    const deployment = deploymentAt(DEPLOYMENT)
+    if (!deployment) throw new Error('the fixture is not recognised as a deployment')
+    const threads = ['telegram_12345', 'telegram_12345_s1', 'telegram_12345_s2', 'discord_1187654321098765432', 'scheduler_a1b2c3d4', 'scheduler_c3d4e5f6']
+    const state = readCianaParrotState(deployment, threads, new Date('2026-03-02T12:00:00Z'))
+    expect(state.problems).toEqual([])
+    expect(state.memoryFiles.map((file) => [file.name, (file.text ?? '').length > 0])).toEqual([['IDENTITY.md', true], ['AGENT.md', true], ['MEMORY.md', true]])
+    expect(state.sessionCounters).toEqual([{ baseKey: 'telegram_12345', counter: 2, highestInCheckpoints: 2, behind: false }])
+    expect(state.scheduledTasks.map((task) => [task.type, task.nextRun])).toEqual([
+      ['cron', '2026-03-09T08:00:00.000Z'],
+      ['interval', '2026-03-02T12:30:58.000Z'],
+      ['once', '2026-03-05T09:00:00.000Z']
+    ])
+    expect(state.claudeCodeUsers).toHaveLength(2)
+    // A counter behind the checkpoints is flagged (the router would raise it at start-up).
+    expect(readCianaParrotState(deployment, [...threads, 'telegram_12345_s5']).sessionCounters[0]).toMatchObject({ highestInCheckpoints: 5, behind: true })
+  })
+
+  it.each([
+    ['pickle-checkpoint', /pickle/, 2],
+    ['unknown-ext-type', /extension types never seen \(42\)/, 1],
+    ['missing-writes-table', null, 1],
+    ['unknown-schema', /unknown schema/, 0],
+    ['wal-sidecar', null, 1],
+    ['corrupt-scheduled-tasks', /scheduled_tasks\.json is not valid JSON/, 1],
+    ['truncated-session-log', /line 4: cut off/, 1]
+  ] as const)('malformed: %s is reported, the rest imported, nothing written', async (variant, problem, sessions) => {
+    const root = copyOf(join(MALFORMED, variant))
+    const before = listing(root)
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id })
+    if (problem) expect(report.skipped.map((skip) => skip.reason).join('\n')).toMatch(problem)
+    else expect(report.skipped).toEqual([])
+    expect(report.sessions).toBe(sessions)
+    expect(listing(root)).toEqual(before)
+  })
+
+  it('wal-sidecar: the checkpoints only in the WAL are read', async () => {
+    const root = copyOf(join(MALFORMED, 'wal-sidecar'))
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    await call('imports.run', { workspaceId: workspace.id })
+    const [session] = (await call('sessions.list', { workspaceId: workspace.id })).items
+    expect(session?.messageCount).toBe(4)
+  })
+})
