@@ -4,10 +4,11 @@ import type { Handlers } from '../rpc/dispatcher'
 import type { ServiceContext } from './context'
 import { followWorkspace } from './import-handlers'
 import { folderName, listSubfolders, resolveReadableFolder } from './folder-access'
+import { workspaceAgentState } from '../sources/agent-state'
 
 type WorkspaceHandlers = Pick<
   Handlers,
-  'workspaces.listRecent' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.pickFolder' | 'folders.list'
+  'workspaces.listRecent' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.agentState' | 'workspaces.pickFolder' | 'folders.list'
 >
 
 export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
@@ -31,6 +32,8 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
       const id = ensureDemoWorkspace(ctx)
       return requireWorkspace(id)
     },
+
+    'workspaces.agentState': ({ workspaceId }) => workspaceAgentState(requireWorkspace(workspaceId).path),
 
     'workspaces.reopen': ({ workspaceId }) => {
       requireWorkspace(workspaceId)

@@ -11,6 +11,7 @@ import {
   WorkspaceIdSchema,
   WorkspaceSummarySchema
 } from './domain'
+import { AgentStateSchema } from './agent-state'
 import { ImportReportSchema, ImportStatusSchema } from './imports'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
@@ -70,6 +71,12 @@ export const methods = {
 
   /** One workspace by id. */
   'workspaces.get': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), WorkspaceSummarySchema),
+
+  /**
+   * What the agents working in this folder keep besides their conversations (CianaParrot's memory
+   * files, scheduled tasks and session counters, say), read now, read-only. Empty when none.
+   */
+  'workspaces.agentState': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), AgentStateSchema),
 
   /** Ask the user for a folder with the native dialog (Electron only); null when cancelled. */
   'workspaces.pickFolder': method(NoInput, z.object({ path: z.string().nullable() })),
@@ -167,7 +174,7 @@ export const methods = {
    * since the last import. Opening a workspace does this by itself and then follows it live.
    */
   'imports.run': method(
-    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph', 'cianaparrot'])).min(1).optional() }).strict(),
+    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent'])).min(1).optional() }).strict(),
     ImportReportSchema
   ),
 

@@ -14,7 +14,7 @@ export interface ScheduledTask {
   createdAt: string | null
   lastRun: string | null
   active: boolean
-  /** ISO time of the next run from `now`; null when it will not run again (inactive, a past one-shot) or cannot be computed. */
+  /** ISO time of the next run from `now` (before `now`: overdue); null when it will not run again (inactive, a past one-shot) or cannot be computed. */
   nextRun: string | null
   /** Why the next run could not be computed (a bad cron expression…). */
   problem: string | null
@@ -108,9 +108,9 @@ function nextRunOf(task: { type: ScheduledTask['type']; value: string; lastRun: 
       const seconds = Number(task.value)
       if (!Number.isFinite(seconds) || seconds <= 0) return { nextRun: null, problem: `interval "${task.value}" is not a number of seconds` }
       const from = Date.parse(task.lastRun ?? task.createdAt ?? '')
-      // Never run yet and no creation time: due now.
+      // Never run yet and no creation time: due now. A time already past means overdue (the scheduler is not running).
       const next = Number.isFinite(from) ? from + seconds * 1000 : now.getTime()
-      return { nextRun: new Date(Math.max(next, now.getTime())).toISOString(), problem: null }
+      return { nextRun: new Date(next).toISOString(), problem: null }
     }
     const target = Date.parse(task.value)
     if (!Number.isFinite(target)) return { nextRun: null, problem: `"${task.value}" is not a date and time` }

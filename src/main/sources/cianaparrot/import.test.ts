@@ -81,6 +81,21 @@ describe('importing a CianaParrot deployment', () => {
     expect(readCianaParrotState(deployment, [...threads, 'telegram_12345_s5']).sessionCounters[0]).toMatchObject({ highestInCheckpoints: 5, behind: true })
   })
 
+  it('workspaces.agentState shows the deployment\'s tasks, counters, user states and memory files', async () => {
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: copyOf(DEPLOYMENT) })
+    const state = await call('workspaces.agentState', { workspaceId: workspace.id })
+    expect(state.sources.map((source) => source.source)).toEqual(['cianaparrot'])
+    const [parrot] = state.sources
+    expect(parrot?.problems).toEqual([])
+    expect(parrot?.sections.map((section) => section.title)).toEqual(['Scheduled tasks', 'Session counters (/new resets per chat)', 'Claude Code user states', 'workspace/IDENTITY.md', 'workspace/AGENT.md', 'workspace/MEMORY.md'])
+    expect(parrot?.sections[0]?.rows.map((row) => row[1])).toEqual(['cron', 'interval', 'once'])
+    expect(parrot?.sections[3]?.text).toBeTruthy()
+    // A folder with no agent state has none.
+    const plain = await call('workspaces.open', { path: tempDir() })
+    expect(await call('workspaces.agentState', { workspaceId: plain.id })).toEqual({ sources: [] })
+  })
+
   it.each([
     ['pickle-checkpoint', /pickle/, 2],
     ['unknown-ext-type', /extension types never seen \(42\)/, 1],

@@ -1,6 +1,7 @@
 import { useUiStore } from '../../state/ui-store'
 import { ErrorState, Loading } from '../../ui/States'
 import { ThemeToggle } from '../../ui/ThemeToggle'
+import { AgentStateButton } from '../agent-state/AgentStateButton'
 import { OpenExport } from '../export/OpenExport'
 import { ImportStatus } from '../imports/ImportStatus'
 import { GlobalSearch } from '../search/GlobalSearch'
@@ -37,6 +38,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         </div>
         <SessionViewToggle />
         {workspace.data && !workspace.data.isDemo ? <ImportStatus workspaceId={workspaceId} /> : null}
+        {workspace.data ? <AgentStateButton workspaceId={workspaceId} /> : null}
         {workspace.data ? <OpenExport workspaceId={workspaceId} /> : null}
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />

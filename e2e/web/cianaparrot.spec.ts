@@ -1,0 +1,47 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, snapshot, test } from '../support/fixtures'
+import { startRetraceServer } from '../support/retrace-server'
+import { FirstScreen } from '../pages/first-screen'
+import { SessionTreeView } from '../pages/session-tree'
+import { WorkspaceView } from '../pages/workspace-view'
+import { FIXTURES } from '../../src/main/sources/testing/claude-home'
+
+// The CianaParrot deployment fixture (fixtures/cianaparrot, built from seeds 000/003): opening
+// the deployment folder shows its conversations as a tree and its agent state in a panel.
+test('a CianaParrot deployment: threads in the graph with resets and time travel, and the agent state panel', async ({ page, consoleErrors }, testInfo) => {
+  const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-parrot-'))
+  const deployment = join(root, 'cianaparrot')
+  cpSync(join(FIXTURES, 'cianaparrot/deployment'), deployment, { recursive: true })
+  const server = await startRetraceServer([])
+  try {
+    const first = new FirstScreen(page)
+    await first.goto(server.url)
+    await first.openPath(deployment)
+    const view = new WorkspaceView(page)
+    await expect(view.root).toBeVisible()
+    await expect(view.sessionRows, `server output:\n${server.output()}`).toHaveCount(7)
+    await view.openSession('Scheduled: Send Luca a weather briefing')
+    await expect(view.transcript.getByTestId('tool-call').first()).toBeVisible()
+    await snapshot(page, testInfo, '81-cianaparrot-scheduled-run')
+
+    const tree = new SessionTreeView(page)
+    await tree.open()
+    await expect(tree.nodes).toHaveCount(7)
+    await expect(tree.edges('successor')).toHaveCount(2)
+    await expect(tree.edges('fork')).toHaveCount(1)
+    await snapshot(page, testInfo, '82-cianaparrot-graph')
+
+    await page.getByTestId('agent-state-open').click()
+    const panel = page.getByTestId('agent-state')
+    await expect(panel.getByTestId('agent-state-section')).toHaveCount(6)
+    await expect(panel.getByRole('table').first()).toContainText('0 8 * * 1')
+    await panel.getByText('workspace/MEMORY.md').click()
+    await snapshot(page, testInfo, '83-cianaparrot-agent-state')
+    expect(consoleErrors).toEqual([])
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+})
