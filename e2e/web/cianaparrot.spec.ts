@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, snapshot, test } from '../support/fixtures'
@@ -39,6 +39,41 @@ test('a CianaParrot deployment: threads in the graph with resets and time travel
     await expect(panel.getByRole('table').first()).toContainText('0 8 * * 1')
     await panel.getByText('workspace/MEMORY.md').click()
     await snapshot(page, testInfo, '83-cianaparrot-agent-state')
+    // Searchable: only what matches stays.
+    await panel.getByTestId('agent-state-filter').fill('dentist')
+    await expect(panel.getByTestId('agent-state-section')).toHaveCount(1)
+    await expect(panel.getByRole('row')).toHaveCount(2)
+    expect(consoleErrors).toEqual([])
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
+test('a deployment kept elsewhere, added to a workspace as a source folder from the Sources dialog', async ({ page, consoleErrors }, testInfo) => {
+  const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-parrot-'))
+  const project = join(root, 'project')
+  const deployment = join(root, 'elsewhere', 'cianaparrot')
+  cpSync(join(FIXTURES, 'cianaparrot/deployment'), deployment, { recursive: true })
+  mkdirSync(project)
+  const server = await startRetraceServer([])
+  try {
+    const first = new FirstScreen(page)
+    await first.goto(server.url)
+    await first.openPath(project)
+    const view = new WorkspaceView(page)
+    await expect(view.root).toBeVisible()
+    await page.getByTestId('sources-open').click()
+    const dialog = page.getByTestId('sources-dialog')
+    await expect(dialog.getByTestId('sources-table')).toContainText('CianaParrot')
+    await dialog.getByTestId('source-folder-source').selectOption('cianaparrot')
+    await dialog.getByTestId('source-folder-path').fill(deployment)
+    await dialog.getByTestId('source-folder-add').click()
+    await expect(dialog.getByTestId('source-folder-report')).toContainText('Imported 7 sessions')
+    await expect(dialog.getByTestId('source-folder')).toContainText(deployment)
+    await snapshot(page, testInfo, '84-sources-dialog')
+    await page.keyboard.press('Escape')
+    await expect(view.sessionRows).toHaveCount(7)
     expect(consoleErrors).toEqual([])
   } finally {
     await server.stop()

@@ -7,6 +7,7 @@ import { maxDepthFromEnv, Recorder } from './transcripts/recorder'
 import { FileJournal } from './journal/file-journal'
 import { RewindService } from './journal/rewind/rewind-service'
 import { ImportService } from './sources/import-service'
+import { rewindRefusalForFolder } from './sources/agent-store-folders'
 import type { RecoveryReport } from './journal/rewind/recover'
 
 export interface Runtime extends ServiceContext {
@@ -33,7 +34,7 @@ export function createRuntime(options: {
   const feed = new ChangeFeed()
   const journal = new FileJournal(store)
   const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv(), journal)
-  const rewinds = new RewindService(store, journal)
+  const rewinds = new RewindService(store, journal, rewindRefusalForFolder)
   const imports = new ImportService({ store, recorder, journal, feed }, options.env ?? process.env, options.followImports ?? true)
   // Before any rewind can start: finish (roll back) rewinds a crash interrupted, and drop
   // half-written blob temp files.

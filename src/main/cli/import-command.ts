@@ -1,6 +1,8 @@
 import { RetraceError } from '../../shared/contract'
 import type { Runtime } from '../runtime'
+import { resolveReadableFolder } from '../services/folder-access'
 import { openWorkspace } from '../services/workspace-service'
+import { SourceFolderRepository } from '../sources/source-folders'
 import type { SourceName } from '../sources/adapter'
 import type { ImportReport } from '../sources/record-writer'
 import { SOURCE_NAMES } from '../sources/registry'
@@ -19,8 +21,9 @@ export function parseSource(value: string | undefined): SourceName | undefined {
  */
 export async function importCommand(
   runtime: Runtime,
-  options: { workspace: string | undefined; all: boolean; source: SourceName | undefined; json: boolean; io: Output }
+  options: { workspace: string | undefined; all: boolean; source: SourceName | undefined; path?: string | undefined; json: boolean; io: Output }
 ): Promise<void> {
+  if (options.path !== undefined && (!options.source || options.all)) throw new RetraceError('VALIDATION', '--path DIR needs --source NAME (whose history DIR holds) and a workspace, not --all.')
   const sources = options.source ? [options.source] : undefined
   const progress = options.json ? undefined : progressPrinter(options.io)
   const common = { ...(sources ? { sources } : {}), ...(progress ? { onProgress: progress } : {}) }
@@ -32,6 +35,7 @@ export async function importCommand(
     return printReport(options.io, report)
   }
   const workspaceId = openWorkspace(runtime, options.workspace ?? process.cwd())
+  if (options.path !== undefined && options.source) new SourceFolderRepository(runtime.store.db).add(workspaceId, options.source, resolveReadableFolder(options.path))
   const report = await runtime.imports.importWorkspace(workspaceId, common)
   const workspace = runtime.store.workspaces.get(workspaceId)
   if (options.json) return options.io.out(JSON.stringify({ workspace, ...report }, null, 2))

@@ -34,10 +34,12 @@ Usage:
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
 
-  retrace import [WORKSPACE | --all] [--source claude-code|codex|langgraph|cianaparrot] [--json]
+  retrace import [WORKSPACE | --all] [--source claude-code|codex|langgraph|cianaparrot|headless-agent|code-buddy|y-agent] [--json]
                                              import Claude Code and Codex CLI sessions (only what is new);
                                              WORKSPACE defaults to the current folder, --all takes every
-                                             session found, into a workspace per recorded folder
+                                             session found, into a workspace per recorded folder;
+                                             --source NAME --path DIR adds DIR as that source's history
+                                             for the workspace (imported now and whenever it is opened)
 
   retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--force]
                                              one file a colleague can open offline (format from --out's
@@ -80,6 +82,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         session: { type: 'string' },
         all: { type: 'boolean', default: false },
         source: { type: 'string' },
+        path: { type: 'string' },
         format: { type: 'string' },
         out: { type: 'string', short: 'o' },
         'no-redact': { type: 'boolean', default: false },
@@ -153,7 +156,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       }
       case 'import': {
         const source = parseSource(values.source)
-        await importCommand(open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, json: values.json, io })
+        await importCommand(open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, path: values.path, json: values.json, io })
         return 0
       }
       case 'export': {

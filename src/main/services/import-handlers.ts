@@ -1,14 +1,43 @@
 import { RetraceError } from '../../shared/contract'
 import type { Handlers } from '../rpc/dispatcher'
+import type { SourceName } from '../sources/adapter'
+import { SOURCE_ADAPTERS } from '../sources/registry'
+import { SourceFolderRepository } from '../sources/source-folders'
+import { describeSource } from '../sources/source-info'
 import type { ServiceContext } from './context'
+import { resolveReadableFolder } from './folder-access'
 
-type ImportHandlers = Pick<Handlers, 'imports.run' | 'imports.cancel' | 'imports.lastReport' | 'imports.status'>
+type ImportHandlers = Pick<
+  Handlers,
+  'imports.run' | 'imports.cancel' | 'imports.lastReport' | 'imports.status' | 'sources.list' | 'workspaces.sourceFolders' | 'workspaces.addSourceFolder' | 'workspaces.removeSourceFolder'
+>
 
 export function importHandlers(ctx: ServiceContext): ImportHandlers {
   const requireWorkspace = (workspaceId: number) => {
     if (!ctx.store.workspaces.get(workspaceId)) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again from the first screen.`)
   }
+  const folders = new SourceFolderRepository(ctx.store.db)
   return {
+    'sources.list': () => ({ items: SOURCE_ADAPTERS.map((adapter) => describeSource(adapter, ctx.imports.environment)) }),
+    'workspaces.sourceFolders': ({ workspaceId }) => {
+      requireWorkspace(workspaceId)
+      return { items: folders.list(workspaceId).map(({ id, source, path, addedAt }) => ({ id, source, path, addedAt })) }
+    },
+    'workspaces.addSourceFolder': async ({ workspaceId, source, path }) => {
+      requireWorkspace(workspaceId)
+      const adapter = SOURCE_ADAPTERS.find((candidate) => candidate.name === source)
+      if (!adapter) throw new RetraceError('VALIDATION', `Unknown source "${source}": one of ${SOURCE_ADAPTERS.map((candidate) => candidate.name).join(', ')}.`)
+      const folder = resolveReadableFolder(path)
+      folders.add(workspaceId, source, folder)
+      const added = folders.list(workspaceId).find((row) => row.source === source && row.path === folder)
+      if (!added) throw new RetraceError('INTERNAL', 'The folder was not recorded.')
+      const report = await ctx.imports.importWorkspace(workspaceId, { sources: [source as SourceName] })
+      return { folder: { id: added.id, source: added.source, path: added.path, addedAt: added.addedAt }, report }
+    },
+    'workspaces.removeSourceFolder': ({ workspaceId, folderId }) => {
+      requireWorkspace(workspaceId)
+      return { removed: folders.remove(workspaceId, folderId) }
+    },
     'imports.run': async ({ workspaceId, sources }) => {
       requireWorkspace(workspaceId)
       return ctx.imports.importWorkspace(workspaceId, sources ? { sources } : {})

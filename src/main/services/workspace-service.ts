@@ -5,6 +5,7 @@ import type { ServiceContext } from './context'
 import { followWorkspace } from './import-handlers'
 import { folderName, listSubfolders, resolveReadableFolder } from './folder-access'
 import { workspaceAgentState } from '../sources/agent-state'
+import { SourceFolderRepository } from '../sources/source-folders'
 
 type WorkspaceHandlers = Pick<
   Handlers,
@@ -33,7 +34,7 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
       return requireWorkspace(id)
     },
 
-    'workspaces.agentState': ({ workspaceId }) => workspaceAgentState(requireWorkspace(workspaceId).path),
+    'workspaces.agentState': ({ workspaceId }) => workspaceAgentState(requireWorkspace(workspaceId).path, new SourceFolderRepository(store.db).list(workspaceId), ctx.imports.environment),
 
     'workspaces.reopen': ({ workspaceId }) => {
       requireWorkspace(workspaceId)

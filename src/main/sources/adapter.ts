@@ -1,7 +1,7 @@
 import type { LineParser, SourceRecord } from './records'
 
 /** The history sources Retrace imports. */
-export type SourceName = 'claude-code' | 'codex' | 'langgraph' | 'cianaparrot'
+export type SourceName = 'claude-code' | 'codex' | 'langgraph' | 'cianaparrot' | 'headless-agent' | 'code-buddy' | 'y-agent'
 
 /** One foreign history file found for a workspace. */
 export interface HistoryFile {
@@ -50,6 +50,12 @@ export interface SnapshotSession {
   continues?: string
   startedAt: number | undefined
   records: SourceRecord[]
+  /**
+   * This session (a branch) was merged into another session of the same store (Code Buddy's
+   * `merge`, whose result the target's messages already hold): recorded as a merge edge once both
+   * are imported. `firstUid` is the target's first record the merge added, `messageCount` how many.
+   */
+  mergedInto?: { sessionId: string; mode: 'append' | 'replace'; firstUid: string; messageCount: number; createdAt?: number }
 }
 
 /**

@@ -2,18 +2,38 @@ import type { AgentState } from '../../shared/contract'
 import { readCheckpointDb } from './langgraph/checkpoint-db'
 import { readCianaParrotState, type CianaParrotState } from './cianaparrot/agent-state'
 import { deploymentAt } from './cianaparrot/deployment'
+import { discoverHeadlessAgentWorkspace, headlessAgentRoots } from './headless-agent/discover'
+import { readHeadlessMemory } from './headless-agent/memory'
 
 /**
  * The agent state of a workspace folder, from every source that keeps one there. Read on
  * request (the panel is opened rarely, and these files change under the agent's hands).
  */
-export function workspaceAgentState(workspacePath: string, now = new Date()): AgentState {
+export async function workspaceAgentState(workspacePath: string, addedFolders: readonly { source: string; path: string }[] = [], env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<AgentState> {
   const sources: AgentState['sources'] = []
-  const deployment = deploymentAt(workspacePath)
-  if (deployment) {
+  // The workspace folder itself, and the deployments added to it as CianaParrot folders.
+  const roots = [workspacePath, ...addedFolders.filter((folder) => folder.source === 'cianaparrot').map((folder) => folder.path)]
+  for (const root of new Set(roots)) {
+    const deployment = deploymentAt(root)
+    if (!deployment) continue
     const threads = readCheckpointDb(deployment.checkpointsDb).threads.map((thread) => thread.threadId)
     const state = readCianaParrotState(deployment, threads, now)
     sources.push({ source: 'cianaparrot', label: 'CianaParrot', location: deployment.root, sections: cianaParrotSections(state, now), problems: state.problems })
+  }
+  // The headless agent's key-value memory (seed 001, "Memory"), for its home opened or added as a folder.
+  const added = addedFolders.filter((folder) => folder.source === 'headless-agent').map((folder) => folder.path)
+  for (const home of new Set([workspacePath, ...added])) {
+    // The workspace is the home when the source itself would read it so; an added folder is one by the user's say.
+    const roots = added.includes(home) ? [home] : headlessAgentRoots(env)
+    if ((await discoverHeadlessAgentWorkspace(home, roots)).length === 0) continue
+    const memory = readHeadlessMemory(home)
+    sources.push({
+      source: 'headless-agent',
+      label: 'Headless agent',
+      location: home,
+      sections: [{ title: 'Memory (memory.json)', text: null, columns: ['key', 'value'], rows: memory.entries.map((entry) => [entry.key, entry.value]), note: memory.entries.length === 0 ? 'Empty.' : null }],
+      problems: memory.problems
+    })
   }
   return { sources }
 }

@@ -8,6 +8,7 @@ import { importHistoryFile } from './file-importer'
 import { importSnapshotFile } from './snapshot-importer'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
 import { adaptersFor } from './registry'
+import { filesInSourceFolder, SourceFolderRepository } from './source-folders'
 
 export interface ImportOptions {
   sources?: SourceName[]
@@ -79,16 +80,41 @@ export class ImportService {
     this.fileDelayMs = Number.isFinite(delay) && delay > 0 ? Math.min(delay, 10_000) : 0
   }
 
+  /** The environment the sources' locations are read from (CLAUDE_CONFIG_DIR, CODEX_HOME…). */
+  get environment(): NodeJS.ProcessEnv {
+    return this.env
+  }
+
   /** Import every history file of one workspace (only what was added since the last import). */
   importWorkspace(workspaceId: number, options: ImportOptions = {}): Promise<ImportReport> {
     const workspace = this.deps.store.workspaces.get(workspaceId)
     if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
     return this.queued(workspaceId, async () => {
-      const files: { adapter: SourceAdapter; file: HistoryFile }[] = []
-      for (const adapter of adaptersFor(options.sources)) {
-        for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), options.signal)) files.push({ adapter, file })
-      }
+      const files = await this.discoverWorkspace({ id: workspace.id, path: workspace.path }, options.sources, options.signal)
       return this.importFiles({ id: workspace.id, path: workspace.path }, files, options)
+    })
+  }
+
+  /**
+   * The history files of a workspace: what each source finds for its folder, and everything in
+   * the folders the user added to it as a source's (`source_folders`). Each file once.
+   */
+  private async discoverWorkspace(workspace: { id: number; path: string }, only?: SourceName[], signal?: AbortSignal): Promise<{ adapter: SourceAdapter; file: HistoryFile }[]> {
+    const files: { adapter: SourceAdapter; file: HistoryFile }[] = []
+    for (const adapter of adaptersFor(only)) {
+      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal)) files.push({ adapter, file })
+    }
+    for (const folder of new SourceFolderRepository(this.deps.store.db).list(workspace.id)) {
+      const adapter = adaptersFor(only).find((candidate) => candidate.name === folder.source)
+      if (!adapter) continue
+      // A folder that is gone (an unplugged disk) is skipped until it is back.
+      const found = await filesInSourceFolder(adapter, folder.path, signal).catch(() => [])
+      for (const file of found) files.push({ adapter, file })
+    }
+    const seen = new Set<string>()
+    return files.filter(({ adapter, file }) => {
+      const key = `${adapter.name}\0${file.path}`
+      return !seen.has(key) && seen.add(key)
     })
   }
 
@@ -139,10 +165,7 @@ export class ImportService {
     const check = async () => {
       const workspace = this.deps.store.workspaces.get(workspaceId)
       if (!workspace) return stop()
-      if (tick % REDISCOVER_EVERY === 0) {
-        files = []
-        for (const adapter of adaptersFor()) files.push(...(await adapter.discover(workspace.path, adapter.roots(this.env))))
-      }
+      if (tick % REDISCOVER_EVERY === 0) files = (await this.discoverWorkspace({ id: workspace.id, path: workspace.path })).map(({ file }) => file)
       tick += 1
       let grown = false
       for (const file of files) {

@@ -56,6 +56,10 @@ export class RecordWriter {
   private forkParent: SessionRecord | null | undefined
   /** The line being skipped as a fork's copy of its parent (records of one line share its offset). */
   private copiedLineOffset = -1
+  /** The session this file's session hangs below, when a session-meta record names one (y-agent children). */
+  private hangsBelow: SessionMetaRecord['parent']
+  /** Turns whose checkpoint the source invalidated: marked once the turn is closed (`finish`). */
+  private readonly invalidatedTurns: { uid: string; turn: number }[] = []
 
   constructor(
     private readonly deps: ImportDeps,
@@ -102,6 +106,11 @@ export class RecordWriter {
    */
   finish(): void {
     for (const writer of this.writers.values()) writer.closeTurn()
+    for (const { uid, turn } of this.invalidatedTurns.splice(0)) {
+      const session = this.deps.store.sessions.get(uid)
+      // As a rewind marks a checkpoint it cannot restore (RewindService.invalidate).
+      if (session) this.deps.store.db.prepare('UPDATE checkpoints SET invalidated = 1 WHERE session_id = ? AND turn = ?').run(session.rowId, turn)
+    }
     for (const [uid, turns] of Object.entries(this.state.uncaptured)) {
       const session = this.deps.store.sessions.get(uid)
       for (const [turn, commands] of Object.entries(turns)) {
@@ -158,6 +167,7 @@ export class RecordWriter {
   private applyMeta(record: SessionMetaRecord): void {
     if (record.cwd) this.state.cwd = record.cwd
     if (record.forkedFrom && !this.state.sessionUid) this.state.forkedFrom = record.forkedFrom
+    if (record.parent && !this.state.sessionUid) this.hangsBelow = record.parent
     // A sub-agent's file repeats its parent's session id and titles itself after its first prompt.
     if (this.file.role === 'sub-agent') return
     // A fork's first prompt is its parent's, copied: the branch is named by its own first prompt.
@@ -196,6 +206,7 @@ export class RecordWriter {
       sourceRef: { file: this.file.path, offset: record.offset },
       ...(record.uid ? { sourceUid: record.uid } : {})
     })
+    if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.writer(uid).turn })
     this.report.messages += 1
     if (record.role === 'tool_call') this.report.toolCalls += 1
   }
@@ -328,6 +339,7 @@ export class RecordWriter {
     const { store } = this.deps
     // Copied lines at the top of a fork may come before the first line that names the parent.
     if (!this.state.forkedFrom && this.file.forkedFrom) this.state.forkedFrom = this.file.forkedFrom
+    if (this.hangsBelow && !this.state.forkedFrom) return this.createBelow(this.hangsBelow, createdAt)
     const parent = this.forkParentSession()
     const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
     // The session this one continues: named by the source (a reset thread), or guessed from `/clear`.
@@ -393,6 +405,33 @@ export class RecordWriter {
       model: null,
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt: Date.now()
+    })
+    this.report.sessions += 1
+    this.deps.recorder.announce(this.workspace.id, uid)
+    return uid
+  }
+
+  /**
+   * A session hanging below another without its messages (y-agent child, sub-agent, ephemeral):
+   * from the parent's tool call that started it, when known. A parent not imported leaves it a root.
+   */
+  private createBelow(link: NonNullable<SessionMetaRecord['parent']>, createdAt: number): string {
+    const { store } = this.deps
+    const parent = store.sessions.bySourceId(this.workspace.id, this.file.source, link.sessionId)
+    const uid = randomUUID()
+    store.sessions.insert({
+      uid,
+      workspaceId: this.workspace.id,
+      source: this.file.source,
+      sourceSessionId: this.file.sessionId,
+      title: this.state.title ?? '',
+      kind: link.kind,
+      parentRowId: parent?.rowId ?? null,
+      forkSeq: parent && link.toolCallId ? (store.messages.seqOfToolCall(parent.rowId, link.toolCallId) ?? null) : null,
+      depth: parent ? parent.depth + 1 : 0,
+      model: null,
+      cwd: this.state.cwd ?? this.file.cwd,
+      createdAt
     })
     this.report.sessions += 1
     this.deps.recorder.announce(this.workspace.id, uid)

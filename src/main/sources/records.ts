@@ -33,6 +33,11 @@ export interface MessageRecord {
   createdAt?: number
   /** Images and documents kept beside the text, not inlined into it. */
   attachments?: Attachment[]
+  /**
+   * On the prompt that opens a turn: the source invalidated the turn's checkpoint (y-agent rolled
+   * the turn back), so Retrace's checkpoint of that turn is marked invalidated too.
+   */
+  turnInvalidated?: boolean
 }
 
 export interface Attachment {
@@ -76,6 +81,12 @@ export interface SessionMetaRecord {
   createdAt?: number
   /** This session was forked from another one at that message. */
   forkedFrom?: { sessionId: string; messageUid: string | null }
+  /**
+   * This session hangs below another session of the same source without sharing its messages
+   * (y-agent child, sub-agent and ephemeral sessions): the parent's source id, the kind the
+   * session gets, and the parent's tool call that started it, if any. Read when the session is made.
+   */
+  parent?: { sessionId: string; kind: 'child' | 'sub-agent' | 'ephemeral'; toolCallId?: string }
 }
 
 /**

@@ -4,7 +4,10 @@ import { createClaudeCodeParser } from './claude-code/parser'
 import { codexRoots, discoverCodexFiles, discoverCodexWorkspace } from './codex/discover'
 import { createCodexParser } from './codex/parser'
 import { cianaParrotAdapter } from './cianaparrot/adapter'
+import { headlessAgentAdapter } from './headless-agent/adapter'
 import { langGraphAdapter } from './langgraph/adapter'
+import { codeBuddyAdapter } from './code-buddy/adapter'
+import { yAgentAdapter } from './y-agent/adapter'
 
 const claudeCode: SourceAdapter = {
   name: 'claude-code',
@@ -25,7 +28,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

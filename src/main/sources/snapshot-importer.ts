@@ -25,8 +25,9 @@ export async function importSnapshotFile(
   const { sessions, problems } = adapter.read(file)
   for (const problem of problems) report.skipped.push({ file: file.path, offset: 0, reason: problem })
   // A branch after the session it was forked from (its shared prefix is found there), a
-  // continuation after the session it continues.
-  const ordered = [...sessions].sort((a, b) => Number(a.forkedFrom !== null) - Number(b.forkedFrom !== null) || (a.startedAt ?? 0) - (b.startedAt ?? 0) || a.key.localeCompare(b.key))
+  // continuation after the session it continues; a fork of a fork after its parent fork.
+  const depth = forkDepths(sessions)
+  const ordered = [...sessions].sort((a, b) => (depth.get(a.key) ?? 0) - (depth.get(b.key) ?? 0) || (a.startedAt ?? 0) - (b.startedAt ?? 0) || a.key.localeCompare(b.key))
   // A branch hangs off its parent's messages, a continuation off the session it continues: one
   // written again (a new row) takes those linked to it along.
   const rewritten = new Set<string>()
@@ -35,6 +36,7 @@ export async function importSnapshotFile(
     const force = (session.forkedFrom !== null && rewritten.has(session.forkedFrom.sessionId)) || (session.continues !== undefined && rewritten.has(session.continues))
     if (await importSession(deps, imports, workspace, file, session, report, force)) rewritten.add(session.key)
   }
+  recordMerges(deps, workspace, file.source, sessions)
   imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, headSha256: file.fingerprint ?? '', offset: 0, parserState: null, importState: {} })
 }
 
@@ -82,4 +84,48 @@ function forget(deps: ImportDeps, known: ImportFileRow): void {
   const uid = readImportState(known.importState).sessionUid
   const session = uid ? deps.store.sessions.get(uid) : undefined
   if (session) deps.store.sessions.delete(session.rowId)
+}
+
+/**
+ * How many forks deep each session is within the store (0 for one not forked, or forked from a
+ * session the store does not hold). A cycle of forks, which no source should produce, stops the count.
+ */
+function forkDepths(sessions: SnapshotSession[]): Map<string, number> {
+  const byKey = new Map(sessions.map((session) => [session.key, session]))
+  const depths = new Map<string, number>()
+  for (const session of sessions) {
+    const seen = new Set<string>()
+    let depth = 0
+    for (let at = session.forkedFrom ? byKey.get(session.forkedFrom.sessionId) : undefined; at && !seen.has(at.key); at = at.forkedFrom ? byKey.get(at.forkedFrom.sessionId) : undefined) {
+      seen.add(at.key)
+      depth += 1
+    }
+    depths.set(session.key, depth)
+  }
+  return depths
+}
+
+/**
+ * Merges the source found in its files (`mergedInto`: a Code Buddy branch whose messages its
+ * parent ends with), recorded like one made in Retrace (`sessions.merge`, the same row): once both
+ * sessions exist, an edge from the branch to the session it went into, starting at the target's
+ * first merged record. A session written again loses its merge rows with its old row, so each
+ * time the store is read every merge it shows is recorded afresh, replacing its earlier row.
+ */
+function recordMerges(deps: ImportDeps, workspace: { id: number }, source: string, sessions: SnapshotSession[]): void {
+  const { store } = deps
+  for (const session of sessions) {
+    const merge = session.mergedInto
+    if (!merge) continue
+    const branch = store.sessions.bySourceId(workspace.id, source, session.key)
+    const into = store.sessions.bySourceId(workspace.id, source, merge.sessionId)
+    const first = into ? store.messages.bySourceUid(into.rowId, merge.firstUid) : undefined
+    if (!branch || !into || !first) continue
+    store.transaction(() => {
+      store.db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?').run(branch.rowId, into.rowId)
+      store.db
+        .prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(branch.rowId, into.rowId, merge.mode, first.seq, merge.messageCount, merge.createdAt ?? into.updatedAt)
+    })
+  }
 }

@@ -39,3 +39,19 @@ export const ImportStatusSchema = z.object({
   finishedAt: Timestamp.nullable()
 })
 export type ImportStatus = z.infer<typeof ImportStatusSchema>
+
+/** A source of agent histories: what it reads, and where it looks for them. */
+export const SourceInfoSchema = z.object({
+  name: z.string(),
+  label: z.string(),
+  /** Where it looks now (its documented defaults and environment overrides, resolved), in words. */
+  looksIn: z.string()
+})
+
+/** A folder the user added to a workspace as one source's history. */
+export const SourceFolderSchema = z.object({
+  id: z.number().int().positive(),
+  source: z.string(),
+  path: z.string(),
+  addedAt: z.number().int().nonnegative()
+})

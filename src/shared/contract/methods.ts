@@ -12,7 +12,7 @@ import {
   WorkspaceSummarySchema
 } from './domain'
 import { AgentStateSchema } from './agent-state'
-import { ImportReportSchema, ImportStatusSchema } from './imports'
+import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoSchema } from './imports'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { SessionTreeSchema } from './tree'
@@ -174,7 +174,7 @@ export const methods = {
    * since the last import. Opening a workspace does this by itself and then follows it live.
    */
   'imports.run': method(
-    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent'])).min(1).optional() }).strict(),
+    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent', 'code-buddy', 'y-agent'])).min(1).optional() }).strict(),
     ImportReportSchema
   ),
 
@@ -184,6 +184,25 @@ export const methods = {
    * imported, and the files left over wait for `imports.run`. `cancelled` is false when nothing was running.
    */
   'imports.cancel': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), z.object({ cancelled: z.boolean() })),
+
+  /** The sources Retrace imports, each with where it looks for histories (defaults and environment overrides). */
+  'sources.list': method(NoInput, z.object({ items: z.array(SourceInfoSchema) })),
+
+  /** Folders added to a workspace as a source's history, besides where the sources look by themselves. */
+  'workspaces.sourceFolders': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), z.object({ items: z.array(SourceFolderSchema) })),
+
+  /**
+   * Add a folder as one source's history for this workspace (a copied ~/.claude, an agent home
+   * elsewhere, a deployment on another disk), then import it: everything found there comes into
+   * this workspace, and is followed like its own histories. Read-only.
+   */
+  'workspaces.addSourceFolder': method(
+    z.object({ workspaceId: WorkspaceIdSchema, source: SourceIdSchema, path: z.string().min(1).max(4096) }).strict(),
+    z.object({ folder: SourceFolderSchema, report: ImportReportSchema })
+  ),
+
+  /** Stop importing from an added folder; what was imported from it stays. */
+  'workspaces.removeSourceFolder': method(z.object({ workspaceId: WorkspaceIdSchema, folderId: z.number().int().positive() }).strict(), z.object({ removed: z.boolean() })),
 
   /** Everything imported since the workspace was opened (null before its first import). */
   'imports.lastReport': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportReportSchema.nullable()),

@@ -44,7 +44,12 @@ export class RewindService {
 
   constructor(
     private readonly store: Store,
-    private readonly journal: FileJournal
+    private readonly journal: FileJournal,
+    /**
+     * Says why files must not be rewound in a workspace folder (an agent's own data folder
+     * opened as a workspace: its journal names the project's files), or null. Checked before any plan.
+     */
+    private readonly refuseFolder: (workspacePath: string) => string | null = () => null
   ) {}
 
   /** One rewind at a time per workspace: a second one is refused, not interleaved. */
@@ -195,6 +200,8 @@ export class RewindService {
     const session = this.store.sessions.require(sessionId)
     const workspace = this.store.workspaces.get(session.workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone.`)
+    const refused = this.refuseFolder(workspace.path)
+    if (refused) throw new RetraceError('CONFLICT', refused)
     return { session, fs: new WorkspaceFs(workspace.path) }
   }
 }

@@ -31,8 +31,13 @@ export function AgentStateButton({ workspaceId }: { workspaceId: number }) {
 }
 
 function AgentStateView({ state }: { state: AgentState }) {
+  // Find a memory key, a task or a line of a memory file: rows and texts that do not match are hidden.
+  const [filter, setFilter] = useState('')
+  const needle = filter.trim().toLowerCase()
+  const matches = (text: string) => !needle || text.toLowerCase().includes(needle)
   return (
     <div className="agent-state">
+      <input className="input agent-state-filter" data-testid="agent-state-filter" type="search" placeholder="Filter (a memory key, a task, a word in a memory file)" aria-label="Filter the agent state" value={filter} onChange={(event) => setFilter(event.target.value)} />
       {state.sources.map((source) => (
         <section key={`${source.source}:${source.location}`} className="agent-state-source" data-source={source.source}>
           <p className="dialog-intro">
@@ -45,33 +50,38 @@ function AgentStateView({ state }: { state: AgentState }) {
               ))}
             </div>
           ) : null}
-          {source.sections.map((section) => (
-            <details key={section.title} className="agent-state-section" data-testid="agent-state-section" open={section.text === null}>
-              <summary>{section.title}</summary>
-              {section.text !== null ? <pre className="agent-state-text">{section.text}</pre> : null}
-              {section.columns.length > 0 && section.rows.length > 0 ? (
-                <table className="history-table agent-state-table">
-                  <thead>
-                    <tr>
-                      {section.columns.map((column) => (
-                        <th key={column}>{column}</th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {section.rows.map((row, index) => (
-                      <tr key={index}>
-                        {row.map((cell, column) => (
-                          <td key={column}>{cell}</td>
+          {source.sections.map((section) => {
+            const rows = section.rows.filter((row) => row.some(matches))
+            const textMatches = section.text !== null && matches(section.text)
+            if (needle && rows.length === 0 && !textMatches && !matches(section.title)) return null
+            return (
+              <details key={section.title} className="agent-state-section" data-testid="agent-state-section" open={section.text === null || (needle !== '' && textMatches)}>
+                <summary>{section.title}</summary>
+                {section.text !== null ? <pre className="agent-state-text">{section.text}</pre> : null}
+                {section.columns.length > 0 && rows.length > 0 ? (
+                  <table className="history-table agent-state-table">
+                    <thead>
+                      <tr>
+                        {section.columns.map((column) => (
+                          <th key={column}>{column}</th>
                         ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              ) : null}
-              {section.note ? <p className="muted">{section.note}</p> : null}
-            </details>
-          ))}
+                    </thead>
+                    <tbody>
+                      {rows.map((row, index) => (
+                        <tr key={index}>
+                          {row.map((cell, column) => (
+                            <td key={column}>{cell}</td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : null}
+                {section.note ? <p className="muted">{section.note}</p> : null}
+              </details>
+            )
+          })}
         </section>
       ))}
     </div>

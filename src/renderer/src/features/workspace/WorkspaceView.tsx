@@ -3,6 +3,7 @@ import { ErrorState, Loading } from '../../ui/States'
 import { ThemeToggle } from '../../ui/ThemeToggle'
 import { AgentStateButton } from '../agent-state/AgentStateButton'
 import { OpenExport } from '../export/OpenExport'
+import { SourcesButton } from '../sources/SourcesButton'
 import { ImportStatus } from '../imports/ImportStatus'
 import { GlobalSearch } from '../search/GlobalSearch'
 import { SessionPanel } from '../sessions/SessionPanel'
@@ -39,6 +40,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         <SessionViewToggle />
         {workspace.data && !workspace.data.isDemo ? <ImportStatus workspaceId={workspaceId} /> : null}
         {workspace.data ? <AgentStateButton workspaceId={workspaceId} /> : null}
+        {workspace.data && !workspace.data.isDemo ? <SourcesButton workspaceId={workspaceId} /> : null}
         {workspace.data ? <OpenExport workspaceId={workspaceId} /> : null}
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />

@@ -1,0 +1,47 @@
+import type { Db } from '../store/database'
+import type { SourceAdapter } from './adapter'
+
+export interface SourceFolder {
+  id: number
+  workspaceId: number
+  source: string
+  path: string
+  addedAt: number
+}
+
+/** The `source_folders` table: folders added to a workspace as one source's history. */
+export class SourceFolderRepository {
+  private readonly listStmt
+  private readonly addStmt
+  private readonly removeStmt
+
+  constructor(db: Db) {
+    this.listStmt = db.prepare('SELECT id, workspace_id AS workspaceId, source, path, added_at AS addedAt FROM source_folders WHERE workspace_id = ? ORDER BY added_at, id')
+    this.addStmt = db.prepare('INSERT INTO source_folders (workspace_id, source, path, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id, source, path) DO NOTHING')
+    this.removeStmt = db.prepare('DELETE FROM source_folders WHERE workspace_id = ? AND id = ?')
+  }
+
+  list(workspaceId: number): SourceFolder[] {
+    return this.listStmt.all(workspaceId) as SourceFolder[]
+  }
+
+  add(workspaceId: number, source: string, path: string, now = Date.now()): void {
+    this.addStmt.run(workspaceId, source, path, now)
+  }
+
+  /** True if the folder was there. Sessions already imported from it stay. */
+  remove(workspaceId: number, id: number): boolean {
+    return this.removeStmt.run(workspaceId, id).changes > 0
+  }
+}
+
+/**
+ * The histories in a folder added as `adapter`'s: whatever the source finds when the folder is
+ * its home (everything under it, whatever working directory it recorded) or its workspace
+ * (a deployment or a database kept in it). Each once.
+ */
+export async function filesInSourceFolder(adapter: SourceAdapter, folder: string, signal?: AbortSignal) {
+  const found = [...(await adapter.discoverAll([folder], signal)), ...(await adapter.discover(folder, [folder], signal))]
+  const seen = new Set<string>()
+  return found.filter((file) => !seen.has(file.path) && seen.add(file.path))
+}

@@ -1,0 +1,23 @@
+import { homedir } from 'node:os'
+import type { SourceAdapter } from './adapter'
+
+/**
+ * Where each source looks, in words, for the window and the CLI: its documented default, the
+ * environment variable that overrides it, and what it finds inside an opened folder. Every
+ * source also reads any folder added to a workspace as its history.
+ */
+const WHERE: Record<string, string> = {
+  'claude-code': 'sessions whose recorded working directory is the workspace, under $CLAUDE_CONFIG_DIR or ~/.claude (projects/)',
+  codex: 'rollouts whose session_meta.cwd is the workspace, under $CODEX_HOME or ~/.codex (sessions/)',
+  cianaparrot: 'a deployment folder opened as the workspace (data/checkpoints.db with CianaParrot files beside it); more in $RETRACE_CIANAPARROT_DIR',
+  'code-buddy': 'sessions whose working directory is in the workspace, or all of them for the home opened as the workspace, under $CODEBUDDY_HOME or ~/.codebuddy (sessions/, branches/); ExportedSession files at the workspace top level',
+  'headless-agent': 'the agent home opened as the workspace (sessions.db beside memory.json or checkpoints/), under $AGENT_HOME or ~/.agent',
+  'y-agent': 'the data folder opened as the workspace (all sessions; read-only for rewinds), or a project whose files its sessions touched, under $Y_AGENT_DB_PATH, $Y_AGENT_HOME or ~/.local/state/y-agent/data',
+  langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB'
+}
+
+export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string } {
+  const roots = adapter.roots(env).map((root) => root.replace(homedir(), '~'))
+  const where = WHERE[adapter.name] ?? 'its documented home folder'
+  return { name: adapter.name, label: adapter.label, looksIn: roots.length > 0 ? `${where} — now: ${roots.join(', ')}` : where }
+}

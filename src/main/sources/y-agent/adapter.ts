@@ -1,0 +1,29 @@
+import { dirname } from 'node:path'
+import type { SnapshotSourceAdapter } from '../adapter'
+import { discoverYAgentFiles, discoverYAgentWorkspace, yAgentRoots } from './discover'
+import { readStoreDb } from './store-db'
+import { storeSessions } from './store-sessions'
+
+/**
+ * y-agent's data folder (`y-agent.db`, SQLite in WAL mode, with `transcripts/*.jsonl` and
+ * `journal/blobs/`): every session with its display transcript, compaction, checkpoints, file
+ * journal and traced usage. Read whole, read-only, from a temporary copy of the database.
+ */
+export const yAgentAdapter: SnapshotSourceAdapter = {
+  kind: 'snapshot',
+  name: 'y-agent',
+  label: 'y-agent',
+  roots: yAgentRoots,
+  discoverAll: discoverYAgentFiles,
+  discover: discoverYAgentWorkspace,
+  read(file) {
+    const dataDir = dirname(file.path)
+    try {
+      const db = readStoreDb(file.path)
+      // The data folder opened as a workspace shows the whole store; a project, its own sessions.
+      return storeSessions(dataDir, db, file.cwd === dataDir || !file.cwd ? { mode: 'store' } : { mode: 'project', cwd: file.cwd })
+    } catch (error) {
+      return { sessions: [], problems: [`the y-agent database cannot be read: ${(error as Error).message}`] }
+    }
+  }
+}

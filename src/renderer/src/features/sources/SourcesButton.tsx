@@ -1,0 +1,123 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useId, useState, type FormEvent } from 'react'
+import { call } from '../../api/client'
+import { errorMessage } from '../../lib/errors'
+import { plural } from '../../lib/format'
+import { Modal } from '../../ui/Modal'
+import { useAppInfo } from '../workspace/queries'
+
+const foldersKey = (workspaceId: number) => ['source-folders', workspaceId] as const
+
+/**
+ * "Sources": where each agent's histories are looked for, and the folders added to this
+ * workspace as one source's history (a copied ~/.claude, an agent home elsewhere, a deployment on
+ * another disk) — added, imported at once, followed like the rest, and removable.
+ */
+export function SourcesButton({ workspaceId }: { workspaceId: number }) {
+  const [opener, setOpener] = useState<HTMLElement | null>(null)
+  return (
+    <>
+      <button type="button" className="button small" data-testid="sources-open" title="Where agent histories are read from, and folders added to this workspace" onClick={(event) => setOpener(event.currentTarget)}>
+        Sources
+      </button>
+      {opener ? (
+        <Modal title="Agent history sources" onClose={() => setOpener(null)} returnFocusTo={opener} testId="sources-dialog" wide>
+          <SourcesView workspaceId={workspaceId} />
+        </Modal>
+      ) : null}
+    </>
+  )
+}
+
+function SourcesView({ workspaceId }: { workspaceId: number }) {
+  const queryClient = useQueryClient()
+  const sources = useQuery({ queryKey: ['sources'], queryFn: () => call('sources.list', {}) })
+  const folders = useQuery({ queryKey: foldersKey(workspaceId), queryFn: () => call('workspaces.sourceFolders', { workspaceId }) })
+  const info = useAppInfo()
+  const [source, setSource] = useState('')
+  const [path, setPath] = useState('')
+  const pathId = useId()
+  const sourceId = useId()
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: foldersKey(workspaceId) })
+  const add = useMutation({ mutationFn: () => call('workspaces.addSourceFolder', { workspaceId, source: source || sources.data?.items[0]?.name || '', path: path.trim() }), onSuccess: refresh })
+  const remove = useMutation({ mutationFn: (folderId: number) => call('workspaces.removeSourceFolder', { workspaceId, folderId }), onSuccess: refresh })
+  const pick = async () => {
+    const picked = await call('workspaces.pickFolder', {})
+    if (picked.path) setPath(picked.path)
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (path.trim()) add.mutate()
+  }
+
+  return (
+    <div className="sources">
+      <p className="dialog-intro">Retrace reads each agent&apos;s own files, read-only, and never writes beside them.</p>
+      <table className="history-table" data-testid="sources-table">
+        <thead>
+          <tr>
+            <th>Source</th>
+            <th>Looks for</th>
+          </tr>
+        </thead>
+        <tbody>
+          {sources.data?.items.map((item) => (
+            <tr key={item.name}>
+              <td>{item.label}</td>
+              <td className="muted">{item.looksIn}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      <h3 className="sources-title">Folders added to this workspace</h3>
+      {folders.data && folders.data.items.length === 0 ? <p className="muted">None yet.</p> : null}
+      <ul className="result-list" data-testid="source-folders">
+        {folders.data?.items.map((folder) => (
+          <li key={folder.id} data-testid="source-folder">
+            <span>{sources.data?.items.find((item) => item.name === folder.source)?.label ?? folder.source}</span> <span className="mono">{folder.path}</span>{' '}
+            <button type="button" className="button ghost small" onClick={() => remove.mutate(folder.id)} disabled={remove.isPending}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+
+      <form className="sources-add" onSubmit={submit}>
+        <label htmlFor={sourceId} className="field-label">
+          Add a folder as the history of
+        </label>
+        <select id={sourceId} data-testid="source-folder-source" value={source || sources.data?.items[0]?.name || ''} onChange={(event) => setSource(event.target.value)}>
+          {sources.data?.items.map((item) => (
+            <option key={item.name} value={item.name}>
+              {item.label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={pathId} className="visually-hidden">
+          Folder path{info.data?.binding === 'web' ? ' on the server' : ''}
+        </label>
+        <input id={pathId} className="input mono" data-testid="source-folder-path" value={path} onChange={(event) => setPath(event.target.value)} placeholder="/path/to/the/agent/folder" spellCheck={false} autoComplete="off" />
+        {info.data?.nativeFolderDialog ? (
+          <button type="button" className="button" onClick={() => void pick()}>
+            Choose…
+          </button>
+        ) : null}
+        <button type="submit" className="button primary" data-testid="source-folder-add" disabled={add.isPending || !path.trim()}>
+          {add.isPending ? 'Importing…' : 'Add and import'}
+        </button>
+      </form>
+      {add.isError ? (
+        <p className="open-error" role="alert">
+          {errorMessage(add.error)}
+        </p>
+      ) : null}
+      {add.data ? (
+        <p className="muted" role="status" data-testid="source-folder-report">
+          Imported {plural(add.data.report.sessions, 'session')}, {plural(add.data.report.messages, 'message')} from {add.data.folder.path}
+          {add.data.report.skipped.length > 0 ? ` (${plural(add.data.report.skipped.length, 'problem')} reported)` : ''}.
+        </p>
+      ) : null}
+    </div>
+  )
+}
