@@ -19,6 +19,8 @@ export interface HistoryFile {
   parentPath?: string
   /** The session (and message) this one was forked from, when the file's first lines say so. */
   forkedFrom?: { sessionId: string; messageUid: string | null }
+  /** Snapshot sources: the id the session had before it was read again (kept, so the window stays on it). */
+  reuseUid?: string
   /** The source's id of the session this one continues (a conversation reset, as with `/new`). */
   continues?: string
   /** When the session started, from its first lines: sessions are imported oldest first. */

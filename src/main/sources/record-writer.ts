@@ -350,7 +350,7 @@ export class RecordWriter {
         : this.state.startedByClear
           ? store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', -1, createdAt)
           : undefined
-    const uid = randomUUID()
+    const uid = this.newSessionUid()
     const forkSeq = point ? point.seq + 1 : null
     const rowId = store.sessions.insert({
       uid,
@@ -418,7 +418,7 @@ export class RecordWriter {
   private createBelow(link: NonNullable<SessionMetaRecord['parent']>, createdAt: number): string {
     const { store } = this.deps
     const parent = store.sessions.bySourceId(this.workspace.id, this.file.source, link.sessionId)
-    const uid = randomUUID()
+    const uid = this.newSessionUid()
     store.sessions.insert({
       uid,
       workspaceId: this.workspace.id,
@@ -436,6 +436,14 @@ export class RecordWriter {
     this.report.sessions += 1
     this.deps.recorder.announce(this.workspace.id, uid)
     return uid
+  }
+
+  /**
+   * The id of the file's own session: a snapshot store's session read again keeps the id it had,
+   * so a window showing it (following a running agent) stays on it.
+   */
+  private newSessionUid(): string {
+    return this.file.reuseUid ?? randomUUID()
   }
 
   /** A link seen after its sub-agent's session was made (live import): attach it now. */

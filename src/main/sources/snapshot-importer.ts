@@ -45,6 +45,8 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
   const path = `${file.path}#${session.key}`
   const known = imports.get(workspace.id, file.source, path)
   if (!force && known?.headSha256 === session.fingerprint) return false
+  // The session is written again whole, under the id it had: the window showing it stays on it.
+  const previousUid = known ? (readImportState(known.importState).sessionUid ?? undefined) : undefined
   const sessionFile: HistoryFile = {
     source: file.source,
     path,
@@ -54,7 +56,8 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
     backupDir: null,
     ...(session.forkedFrom ? { forkedFrom: session.forkedFrom } : {}),
     ...(session.continues ? { continues: session.continues } : {}),
-    ...(session.startedAt !== undefined ? { startedAt: session.startedAt } : {})
+    ...(session.startedAt !== undefined ? { startedAt: session.startedAt } : {}),
+    ...(previousUid ? { reuseUid: previousUid } : {})
   }
   const state = readImportState(undefined)
   const writer = new RecordWriter(deps, workspace, sessionFile, state, report)

@@ -67,4 +67,25 @@ describe('importing a LangGraph checkpoint database', () => {
     expect(main?.source).toBe('langgraph')
     expect(tree.nodes).toHaveLength(3)
   })
+
+  it('a thread that goes on is read again under the same session id (the open transcript stays)', async () => {
+    const rt = runtime({})
+    const call = contractCaller(rt)
+    const root = project()
+    const workspace = await call('workspaces.open', { path: root })
+    await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    const before = (await call('sessions.list', { workspaceId: workspace.id })).items.map((session) => [session.title, session.id]).sort()
+
+    // The agent takes another step on the second thread: a checkpoint after its latest one.
+    const db = new Database(join(root, 'checkpoints.sqlite'))
+    const latest = db.prepare("SELECT * FROM checkpoints WHERE thread_id LIKE '830d%' ORDER BY checkpoint_id DESC LIMIT 1").get() as Record<string, unknown>
+    db.prepare('INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      latest.thread_id, '', `${String(latest.checkpoint_id)}-next`, latest.checkpoint_id, latest.type, latest.checkpoint, latest.metadata
+    )
+    db.close()
+    // Written again (one session), under the id it had.
+    expect((await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })).sessions).toBe(1)
+    const after = (await call('sessions.list', { workspaceId: workspace.id })).items.map((session) => [session.title, session.id]).sort()
+    expect(after).toEqual(before)
+  })
 })
