@@ -1,27 +1,16 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, snapshot, test } from '../support/fixtures'
-import { startRetraceServer } from '../support/retrace-server'
-import { FirstScreen } from '../pages/first-screen'
+import { agentFolder } from '../support/agent-folder'
 import { SessionTreeView } from '../pages/session-tree'
-import { WorkspaceView } from '../pages/workspace-view'
-import { FIXTURES } from '../../src/main/sources/testing/claude-home'
 
 // The CianaParrot deployment fixture (fixtures/cianaparrot, built from seeds 000/003): opening
 // the deployment folder shows its conversations as a tree and its agent state in a panel.
 test('a CianaParrot deployment: threads in the graph with resets and time travel, and the agent state panel', async ({ page, consoleErrors }, testInfo) => {
-  const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-parrot-'))
-  const deployment = join(root, 'cianaparrot')
-  cpSync(join(FIXTURES, 'cianaparrot/deployment'), deployment, { recursive: true })
-  const server = await startRetraceServer([])
+  const agent = await agentFolder('cianaparrot/deployment', 'cianaparrot')
   try {
-    const first = new FirstScreen(page)
-    await first.goto(server.url)
-    await first.openPath(deployment)
-    const view = new WorkspaceView(page)
-    await expect(view.root).toBeVisible()
-    await expect(view.sessionRows, `server output:\n${server.output()}`).toHaveCount(7)
+    const view = await agent.open(page)
+    await expect(view.sessionRows, `server output:\n${agent.server.output()}`).toHaveCount(7)
     await view.openSession('Scheduled: Send Luca a weather briefing')
     await expect(view.transcript.getByTestId('tool-call').first()).toBeVisible()
     await snapshot(page, testInfo, '81-cianaparrot-scheduled-run')
@@ -45,24 +34,18 @@ test('a CianaParrot deployment: threads in the graph with resets and time travel
     await expect(panel.getByRole('row')).toHaveCount(2)
     expect(consoleErrors).toEqual([])
   } finally {
-    await server.stop()
-    rmSync(root, { recursive: true, force: true })
+    await agent.dispose()
   }
 })
 
 test('a deployment kept elsewhere, added to a workspace as a source folder from the Sources dialog', async ({ page, consoleErrors }, testInfo) => {
-  const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-parrot-'))
-  const project = join(root, 'project')
-  const deployment = join(root, 'elsewhere', 'cianaparrot')
-  cpSync(join(FIXTURES, 'cianaparrot/deployment'), deployment, { recursive: true })
-  mkdirSync(project)
-  const server = await startRetraceServer([])
+  // The deployment is the copy; the workspace opened is an empty project folder beside it.
+  const agent = await agentFolder('cianaparrot/deployment', 'cianaparrot')
+  const deployment = agent.folder
+  const project = join(agent.root, 'project')
   try {
-    const first = new FirstScreen(page)
-    await first.goto(server.url)
-    await first.openPath(project)
-    const view = new WorkspaceView(page)
-    await expect(view.root).toBeVisible()
+    mkdirSync(project)
+    const view = await agent.open(page, project)
     await page.getByTestId('sources-open').click()
     const dialog = page.getByTestId('sources-dialog')
     await expect(dialog.getByTestId('sources-table')).toContainText('CianaParrot')
@@ -76,7 +59,6 @@ test('a deployment kept elsewhere, added to a workspace as a source folder from 
     await expect(view.sessionRows).toHaveCount(7)
     expect(consoleErrors).toEqual([])
   } finally {
-    await server.stop()
-    rmSync(root, { recursive: true, force: true })
+    await agent.dispose()
   }
 })

@@ -1,12 +1,6 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { expect, snapshot, test } from '../support/fixtures'
-import { startRetraceServer } from '../support/retrace-server'
-import { FirstScreen } from '../pages/first-screen'
+import { agentFolder } from '../support/agent-folder'
 import { SessionTreeView } from '../pages/session-tree'
-import { WorkspaceView } from '../pages/workspace-view'
-import { FIXTURES } from '../../src/main/sources/testing/claude-home'
 
 // The seed systems' fixtures (fixtures/{headless-agent,code-buddy,y-agent}, each built from its
 // seed document): opening the agent's own folder shows its sessions in the same views as any other.
@@ -18,17 +12,10 @@ const CASES = [
 
 for (const item of CASES) {
   test(`the ${item.name}'s folder opened as a workspace: its sessions listed, a transcript, the graph`, async ({ page, consoleErrors }, testInfo) => {
-    const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-seed-'))
-    const folder = join(root, 'agent')
-    cpSync(join(FIXTURES, item.fixture), folder, { recursive: true })
-    const server = await startRetraceServer([])
+    const agent = await agentFolder(item.fixture)
     try {
-      const first = new FirstScreen(page)
-      await first.goto(server.url)
-      await first.openPath(folder)
-      const view = new WorkspaceView(page)
-      await expect(view.root).toBeVisible()
-      await expect(view.sessionRows, `server output:\n${server.output()}`).toHaveCount(item.sessions)
+      const view = await agent.open(page)
+      await expect(view.sessionRows, `server output:\n${agent.server.output()}`).toHaveCount(item.sessions)
       if (item.open) await view.openSession(item.open)
       else await view.sessionRows.first().click()
       await expect(view.transcript.getByTestId('turn-header').first()).toBeVisible()
@@ -39,8 +26,7 @@ for (const item of CASES) {
       await snapshot(page, testInfo, `${item.shot}-graph`)
       expect(consoleErrors).toEqual([])
     } finally {
-      await server.stop()
-      rmSync(root, { recursive: true, force: true })
+      await agent.dispose()
     }
   })
 }

@@ -1,7 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import { readDatabaseCopy } from '../database-copy'
 
 /** A row of the agent's `sessions` table (seed ch. 6 › Schema), with SQL NULLs read as the Go zero value. */
 export interface AgentSessionRow {
@@ -83,25 +81,12 @@ const REQUIRED_EVENT_COLUMNS = ['id', 'session_id', 'type']
  * Extra columns of a newer agent are ignored; missing ones are reported and read as empty.
  */
 export function readSessionsDb(path: string): SessionsDb {
-  let copy: string | null = null
   try {
-    copy = mkdtempSync(join(tmpdir(), 'retrace-headless-agent-'))
-    const local = join(copy, 'sessions.db')
-    copyFileSync(path, local)
-    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${local}-wal`)
-    // Writable on our own copy so the WAL is replayed; only queried.
-    const db = new Database(local, { fileMustExist: true })
-    try {
-      return readOpen(db)
-    } finally {
-      db.close()
-    }
+    return readDatabaseCopy(path, readOpen)
   } catch (error) {
     const message = (error as Error).message
     const reason = /not a database|file is encrypted/i.test(message) ? 'not a SQLite database' : message
     return { sessions: [], problems: [`sessions.db cannot be read: ${reason}`] }
-  } finally {
-    if (copy) rmSync(copy, { recursive: true, force: true })
   }
 }
 

@@ -1,7 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import { readDatabaseCopy } from '../database-copy'
 import { chatMessage, type ChatMessage } from './messages'
 import { decodeMetadata, decodeStored, UnsupportedSerialization } from './serde'
 
@@ -42,21 +40,7 @@ const REQUIRED_COLUMNS = ['thread_id', 'checkpoint_id', 'parent_checkpoint_id', 
  * namespace is read (subgraph checkpoints, `checkpoint_ns` ≠ '', belong to their parent's steps).
  */
 export function readCheckpointDb(path: string): CheckpointDb {
-  const copy = mkdtempSync(join(tmpdir(), 'retrace-langgraph-'))
-  try {
-    const local = join(copy, 'checkpoints.db')
-    copyFileSync(path, local)
-    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${local}-wal`)
-    // Read-only, but the WAL copy must be replayed: open writable on our own copy, then query only.
-    const db = new Database(local, { fileMustExist: true })
-    try {
-      return readOpen(db)
-    } finally {
-      db.close()
-    }
-  } finally {
-    rmSync(copy, { recursive: true, force: true })
-  }
+  return readDatabaseCopy(path, readOpen)
 }
 
 function readOpen(db: Database.Database): CheckpointDb {

@@ -1,7 +1,5 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import Database from 'better-sqlite3'
+import type Database from 'better-sqlite3'
+import { readDatabaseCopy } from '../database-copy'
 
 /** The database file in a y-agent data folder (y-agent's default `db_path` is `data/y-agent.db`). */
 export const DB_NAME = 'y-agent.db'
@@ -156,20 +154,7 @@ export interface StoreDb {
  * folder and the copy is opened (writable, so SQLite replays the WAL copy), then only queried.
  */
 export function readStoreDb(dbPath: string): StoreDb {
-  const copy = mkdtempSync(join(tmpdir(), 'retrace-y-agent-'))
-  try {
-    const local = join(copy, DB_NAME)
-    copyFileSync(dbPath, local)
-    if (existsSync(`${dbPath}-wal`)) copyFileSync(`${dbPath}-wal`, `${local}-wal`)
-    const db = new Database(local, { fileMustExist: true })
-    try {
-      return readOpen(db)
-    } finally {
-      db.close()
-    }
-  } finally {
-    rmSync(copy, { recursive: true, force: true })
-  }
+  return readDatabaseCopy(dbPath, readOpen)
 }
 
 type Row = Record<string, unknown>
