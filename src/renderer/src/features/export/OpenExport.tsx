@@ -1,4 +1,5 @@
-import { useRef, useState, type ChangeEvent } from 'react'
+import { useEffect, useRef, useState, type ChangeEvent } from 'react'
+import { createPortal } from 'react-dom'
 import { MAX_IMPORT_JSON_CHARS } from '../../../../shared/contract'
 import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
@@ -14,6 +15,12 @@ import { useReplayStore } from '../replay/replay-store'
 export function OpenExport({ workspaceId }: { workspaceId: number }) {
   const input = useRef<HTMLInputElement>(null)
   const [state, setState] = useState<{ kind: 'idle' } | { kind: 'busy'; name: string } | { kind: 'done' | 'error'; text: string }>({ kind: 'idle' })
+  // What was opened is said for a while; an error stays until dismissed.
+  useEffect(() => {
+    if (state.kind !== 'done') return
+    const timer = setTimeout(() => setState({ kind: 'idle' }), 12_000)
+    return () => clearTimeout(timer)
+  }, [state])
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0]
@@ -48,14 +55,18 @@ export function OpenExport({ workspaceId }: { workspaceId: number }) {
       >
         {state.kind === 'busy' ? `Opening ${state.name}…` : 'Open export…'}
       </button>
-      {state.kind === 'done' || state.kind === 'error' ? (
-        <p className={`open-export-status${state.kind === 'error' ? ' is-error' : ''}`} role={state.kind === 'error' ? 'alert' : 'status'} data-testid="open-export-status">
-          {state.text}
-          <button type="button" className="button ghost small" aria-label="Dismiss" onClick={() => setState({ kind: 'idle' })}>
-            ×
-          </button>
-        </p>
-      ) : null}
+      {/* In the document, not the menu this button sits in: it stays up once the menu closes. */}
+      {state.kind === 'done' || state.kind === 'error'
+        ? createPortal(
+            <p className={`open-export-status${state.kind === 'error' ? ' is-error' : ''}`} role={state.kind === 'error' ? 'alert' : 'status'} data-testid="open-export-status">
+              {state.text}
+              <button type="button" className="button ghost small" aria-label="Dismiss" onClick={() => setState({ kind: 'idle' })}>
+                ×
+              </button>
+            </p>,
+            document.body
+          )
+        : null}
     </div>
   )
 }

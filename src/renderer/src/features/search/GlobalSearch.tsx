@@ -71,8 +71,8 @@ export function GlobalSearch({ workspaceId }: { workspaceId?: number }) {
       />
       {workspaceId !== undefined ? (
         <label className="scope-toggle" title="Search only this workspace">
-          <input type="checkbox" checked={thisWorkspaceOnly} onChange={(event) => setThisWorkspaceOnly(event.target.checked)} />
-          This workspace
+          <input type="checkbox" aria-label="Search only this workspace" checked={thisWorkspaceOnly} onChange={(event) => setThisWorkspaceOnly(event.target.checked)} />
+          <span className="scope-label">This workspace</span>
         </label>
       ) : null}
       {showPanel ? (

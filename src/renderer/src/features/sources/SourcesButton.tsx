@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
+import { createPortal } from 'react-dom'
 import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
@@ -20,11 +21,15 @@ export function SourcesButton({ workspaceId }: { workspaceId: number }) {
       <button type="button" className="button small" data-testid="sources-open" title="Where agent histories are read from, and folders added to this workspace" onClick={(event) => setOpener(event.currentTarget)}>
         Sources
       </button>
-      {opener ? (
-        <Modal title="Agent history sources" onClose={() => setOpener(null)} returnFocusTo={opener} testId="sources-dialog" wide>
-          <SourcesView workspaceId={workspaceId} />
-        </Modal>
-      ) : null}
+      {/* In the document, not the header menu this button sits in (closed, it renders nothing inside). */}
+      {opener
+        ? createPortal(
+            <Modal title="Agent history sources" onClose={() => setOpener(null)} returnFocusTo={opener} testId="sources-dialog" wide>
+              <SourcesView workspaceId={workspaceId} />
+            </Modal>,
+            document.body
+          )
+        : null}
     </>
   )
 }

@@ -4,6 +4,7 @@ import { ThemeToggle } from '../../ui/ThemeToggle'
 import { AgentStateButton } from '../agent-state/AgentStateButton'
 import { OpenExport } from '../export/OpenExport'
 import { SourcesButton } from '../sources/SourcesButton'
+import { HeaderMenu } from '../../ui/HeaderMenu'
 import { ImportStatus } from '../imports/ImportStatus'
 import { GlobalSearch } from '../search/GlobalSearch'
 import { SessionPanel } from '../sessions/SessionPanel'
@@ -40,8 +41,12 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         <SessionViewToggle />
         {workspace.data && !workspace.data.isDemo ? <ImportStatus workspaceId={workspaceId} /> : null}
         {workspace.data ? <AgentStateButton workspaceId={workspaceId} /> : null}
-        {workspace.data && !workspace.data.isDemo ? <SourcesButton workspaceId={workspaceId} /> : null}
-        {workspace.data ? <OpenExport workspaceId={workspaceId} /> : null}
+        {workspace.data ? (
+          <HeaderMenu label="More ▾" title="Sources of agent histories, and opening an exported session" testId="workspace-menu">
+            {!workspace.data.isDemo ? <SourcesButton workspaceId={workspaceId} /> : null}
+            <OpenExport workspaceId={workspaceId} />
+          </HeaderMenu>
+        ) : null}
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />
       </header>

@@ -1,0 +1,33 @@
+import { useEffect, useRef, type ReactNode } from 'react'
+
+/**
+ * A small menu for the header's less frequent actions, on the native `<details>`: its summary is
+ * the button (keyboard and screen readers know it), and it closes on Escape, on a click outside
+ * and once an item inside was used.
+ */
+export function HeaderMenu({ label, title, children, testId }: { label: ReactNode; title: string; children: ReactNode; testId?: string }) {
+  const ref = useRef<HTMLDetailsElement>(null)
+  useEffect(() => {
+    const close = (event: Event) => {
+      const menu = ref.current
+      if (!menu?.open) return
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !menu.contains(event.target as Node)) menu.open = false
+    }
+    document.addEventListener('pointerdown', close)
+    document.addEventListener('keydown', close)
+    return () => {
+      document.removeEventListener('pointerdown', close)
+      document.removeEventListener('keydown', close)
+    }
+  }, [])
+  return (
+    <details ref={ref} className="header-menu" data-testid={testId}>
+      <summary className="button small" title={title}>
+        {label}
+      </summary>
+      <div className="header-menu-items" onClick={() => ref.current && (ref.current.open = false)}>
+        {children}
+      </div>
+    </details>
+  )
+}
