@@ -1,4 +1,5 @@
 import type { Message, SessionSummary } from '../../shared/contract'
+import { ROLE_LABELS } from '../transcripts/role-labels'
 
 /** `2026-03-10 14:02`, local time: what a person scanning a list wants. */
 export function formatTime(ms: number | null): string {
@@ -27,21 +28,11 @@ export function sessionRows(sessions: SessionSummary[]): string[][] {
   ])
 }
 
-const ROLE_LABEL: Record<Message['role'], string> = {
-  user: 'User',
-  assistant: 'Assistant',
-  reasoning: 'Reasoning',
-  tool_call: 'Tool call',
-  tool_result: 'Tool result',
-  system: 'System',
-  compaction_summary: 'Compaction summary'
-}
-
 /** A transcript message as plain text for a terminal. */
 export function formatMessage(message: Message): string {
   const head = message.role === 'tool_call' || message.role === 'tool_result'
-    ? `${ROLE_LABEL[message.role]} · ${message.toolName ?? '?'}${message.isError ? ' · error' : ''}`
-    : ROLE_LABEL[message.role]
+    ? `${ROLE_LABELS[message.role]} · ${message.toolName ?? '?'}${message.isError ? ' · error' : ''}`
+    : ROLE_LABELS[message.role]
   const body = message.role === 'tool_call' ? JSON.stringify(message.toolInput, null, 2) : message.content
   const usage = message.usage ? `  [${message.usage.inputTokens} in / ${message.usage.outputTokens} out tokens]` : ''
   return `${head}${usage}\n${indent(body.trimEnd())}`

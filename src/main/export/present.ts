@@ -1,6 +1,7 @@
 import type { Checkpoint, Usage } from '../../shared/contract'
 import type { ExportDocument, ExportFileChange, ExportMessage } from './document-schema'
 import type { ExportMeta } from './export-meta'
+import { ROLE_LABELS } from '../transcripts/role-labels'
 
 // What the Markdown and HTML renderers share: how a document reads as turns, and the words and
 // numbers a reader sees. Nothing here escapes anything: each renderer escapes for its own syntax.
@@ -53,20 +54,10 @@ export function turnsOf(doc: ExportDocument): TurnView[] {
   return [...turns.values()].sort((a, b) => a.turn - b.turn)
 }
 
-const ROLE_LABEL: Record<ExportMessage['role'], string> = {
-  user: 'User',
-  assistant: 'Assistant',
-  reasoning: 'Reasoning',
-  tool_call: 'Tool call',
-  tool_result: 'Tool result',
-  system: 'System',
-  compaction_summary: 'Compaction summary'
-}
-
 export function roleLabel(message: Pick<ExportMessage, 'role' | 'toolName'>): string {
   if (message.role === 'tool_call' && message.toolName) return `${message.toolName} call`
   if (message.role === 'tool_result' && message.toolName) return `${message.toolName} result`
-  return ROLE_LABEL[message.role]
+  return ROLE_LABELS[message.role]
 }
 
 /** `2026-03-10 14:02 UTC`: the export is read elsewhere, so never the exporting machine's time zone. */

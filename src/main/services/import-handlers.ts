@@ -28,9 +28,7 @@ export function importHandlers(ctx: ServiceContext): ImportHandlers {
       const adapter = SOURCE_ADAPTERS.find((candidate) => candidate.name === source)
       if (!adapter) throw new RetraceError('VALIDATION', `Unknown source "${source}": one of ${SOURCE_ADAPTERS.map((candidate) => candidate.name).join(', ')}.`)
       const folder = resolveReadableFolder(path)
-      folders.add(workspaceId, source, folder)
-      const added = folders.list(workspaceId).find((row) => row.source === source && row.path === folder)
-      if (!added) throw new RetraceError('INTERNAL', 'The folder was not recorded.')
+      const added = folders.add(workspaceId, source, folder)
       const report = await ctx.imports.importWorkspace(workspaceId, { sources: [source as SourceName] })
       return { folder: { id: added.id, source: added.source, path: added.path, addedAt: added.addedAt }, report }
     },

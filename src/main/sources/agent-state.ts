@@ -1,5 +1,5 @@
 import type { AgentState } from '../../shared/contract'
-import { readCheckpointDb } from './langgraph/checkpoint-db'
+import { readThreadIds } from './langgraph/checkpoint-db'
 import { readCianaParrotState, type CianaParrotState } from './cianaparrot/agent-state'
 import { deploymentAt } from './cianaparrot/deployment'
 import { discoverHeadlessAgentWorkspace, headlessAgentRoots } from './headless-agent/discover'
@@ -16,7 +16,8 @@ export async function workspaceAgentState(workspacePath: string, addedFolders: r
   for (const root of new Set(roots)) {
     const deployment = deploymentAt(root)
     if (!deployment) continue
-    const threads = readCheckpointDb(deployment.checkpointsDb).threads.map((thread) => thread.threadId)
+    // The counters are checked against the thread ids alone: no checkpoint needs decoding.
+    const threads = readThreadIds(deployment.checkpointsDb)
     const state = readCianaParrotState(deployment, threads, now)
     sources.push({ source: 'cianaparrot', label: 'CianaParrot', location: deployment.root, sections: cianaParrotSections(state, now), problems: state.problems })
   }

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { isYAgentDataFolder } from './y-agent/discover'
 
 /**
  * Why a workspace folder must not have files rewound in it, or null. A y-agent data folder opened
@@ -7,7 +6,7 @@ import { join } from 'node:path'
  * agent worked in: rewinding there would write that project's files into y-agent's own folder.
  */
 export function rewindRefusalForFolder(workspacePath: string): string | null {
-  if (existsSync(join(workspacePath, 'y-agent.db'))) {
+  if (isYAgentDataFolder(workspacePath)) {
     return "This folder is y-agent's own data folder: its turns' files belong to the project the agent worked in. Open that project as a workspace to rewind them; here they can only be read."
   }
   return null

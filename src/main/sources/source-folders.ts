@@ -12,11 +12,13 @@ export interface SourceFolder {
 /** The `source_folders` table: folders added to a workspace as one source's history. */
 export class SourceFolderRepository {
   private readonly listStmt
+  private readonly getStmt
   private readonly addStmt
   private readonly removeStmt
 
   constructor(db: Db) {
     this.listStmt = db.prepare('SELECT id, workspace_id AS workspaceId, source, path, added_at AS addedAt FROM source_folders WHERE workspace_id = ? ORDER BY added_at, id')
+    this.getStmt = db.prepare('SELECT id, workspace_id AS workspaceId, source, path, added_at AS addedAt FROM source_folders WHERE workspace_id = ? AND source = ? AND path = ?')
     this.addStmt = db.prepare('INSERT INTO source_folders (workspace_id, source, path, added_at) VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id, source, path) DO NOTHING')
     this.removeStmt = db.prepare('DELETE FROM source_folders WHERE workspace_id = ? AND id = ?')
   }
@@ -25,8 +27,10 @@ export class SourceFolderRepository {
     return this.listStmt.all(workspaceId) as SourceFolder[]
   }
 
-  add(workspaceId: number, source: string, path: string, now = Date.now()): void {
+  /** Add the folder (once: added again, it stays as it was) and return its row. */
+  add(workspaceId: number, source: string, path: string, now = Date.now()): SourceFolder {
     this.addStmt.run(workspaceId, source, path, now)
+    return this.getStmt.get(workspaceId, source, path) as SourceFolder
   }
 
   /** True if the folder was there. Sessions already imported from it stay. */

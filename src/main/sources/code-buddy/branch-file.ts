@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
-import { canonicalJson, describeType, isoTime, isRecord, readJsonFile } from './json'
+import { isRecord } from '../plain-data'
+import { canonicalJson, describeType, isoTime, readJsonFile } from './json'
 
 /**
  * One `CodeBuddyMessage` of a branch (an OpenAI chat message). Every entry of the file becomes

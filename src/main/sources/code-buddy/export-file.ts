@@ -3,7 +3,8 @@ import { closeSync, openSync, readSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { SnapshotSession } from '../adapter'
 import type { MessageRecord, SourceRecord } from '../records'
-import { describeType, isRecord, readJsonFile } from './json'
+import { isRecord } from '../plain-data'
+import { describeType, readJsonFile } from './json'
 import { checkpointNote } from './notes'
 
 /** The first bytes of an `ExportedSession` as `SessionExporter` writes it (`JSON.stringify(session, null, 2)`). */

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs'
+import { isRecord } from '../plain-data'
 
 /** Larger files are reported rather than read: Code Buddy rewrites a session whole, so none should be. */
 const MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -25,9 +26,6 @@ export function readJsonFile(path: string): JsonRead {
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 /** An ISO date string as epoch ms; undefined for anything else (`"last Tuesday"`, a number). */
 export function isoTime(value: unknown): number | undefined {

@@ -1,4 +1,4 @@
-import { isRecord } from './json'
+import { isRecord } from '../plain-data'
 
 /*
  * Code Buddy records things no Retrace role names: plan progress and task state, a user's steer

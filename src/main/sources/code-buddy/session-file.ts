@@ -1,5 +1,6 @@
 import { basename } from 'node:path'
-import { canonicalJson, describeType, isoTime, isRecord, readJsonFile } from './json'
+import { isRecord } from '../plain-data'
+import { canonicalJson, describeType, isoTime, readJsonFile } from './json'
 
 /** The `SessionMessage.type`s the seed names (§ Data Models). */
 export const MESSAGE_TYPES = ['user', 'assistant', 'tool_result', 'tool_call', 'reasoning', 'plan_progress', 'steer', 'diff_preview'] as const

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseAgentTime } from './agent-time'
+import { isRecord } from '../plain-data'
 
 /**
  * The per-goal checkpoint files of one session (seed ch. 6 › Checkpoints):
@@ -200,9 +201,6 @@ function kind(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /** Drop undefined fields, so a file's content compares and prints as what it holds. */
 function prune<T extends object>(value: T): T {

@@ -5,6 +5,7 @@ import { parseAgentTime, shortTime } from './agent-time'
 import type { CheckpointPhase, SessionCheckpoints } from './checkpoint-files'
 import { postNote, preNote, supervisionNote } from './checkpoint-notes'
 import type { AgentEvent, AgentSession } from './sessions-db'
+import { isRecord } from '../plain-data'
 
 /** The agent's statuses (seed: running, completed, failed); its Go constant spells `complete`. */
 const STATUSES: Record<string, 'running' | 'completed' | 'failed'> = { running: 'running', completed: 'completed', complete: 'completed', failed: 'failed' }
@@ -324,8 +325,4 @@ function decodeJson(text: string): { ok: true; value: unknown } | { ok: false; e
   } catch (error) {
     return { ok: false, error: (error as Error).message }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -43,6 +43,14 @@ export function readCheckpointDb(path: string): CheckpointDb {
   return readDatabaseCopy(path, readOpen)
 }
 
+/** Only the thread ids of a checkpoint database (no checkpoint decoded); none when it is not one. */
+export function readThreadIds(path: string): string[] {
+  return readDatabaseCopy(path, (db) => {
+    const hasThreads = db.prepare("SELECT 1 FROM pragma_table_info('checkpoints') WHERE name = 'thread_id'").get() !== undefined
+    return hasThreads ? (db.prepare('SELECT DISTINCT thread_id FROM checkpoints ORDER BY thread_id').pluck().all() as string[]) : []
+  })
+}
+
 function readOpen(db: Database.Database): CheckpointDb {
   const problems: string[] = []
   const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('checkpoints')").all() as { name: string }[]).map((row) => row.name))

@@ -1,3 +1,4 @@
+import { isRecord, textOfContent } from '../plain-data'
 import { isPythonObject } from './serde'
 
 /** A LangChain message as Retrace reads it from a checkpoint's `messages` channel. */
@@ -54,7 +55,7 @@ export function chatMessage(value: unknown): ChatMessage | null {
   return {
     role,
     id: typeof fields.id === 'string' ? fields.id : null,
-    text: contentText(fields.content),
+    text: textOfContent(fields.content),
     reasoning: typeof extra.reasoning_content === 'string' ? extra.reasoning_content : null,
     toolCalls: toolCalls(fields.tool_calls),
     toolCallId: typeof fields.tool_call_id === 'string' ? fields.tool_call_id : null,
@@ -65,15 +66,6 @@ export function chatMessage(value: unknown): ChatMessage | null {
   }
 }
 
-/** Content is a string, or a list of parts (`{type: 'text', text}`, images, tool-use blocks): the text of it. */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .map((part) => (typeof part === 'string' ? part : isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join('\n')
-}
 
 function toolCalls(value: unknown): ChatMessage['toolCalls'] {
   if (!Array.isArray(value)) return []
@@ -85,8 +77,4 @@ function usageOf(value: unknown): ChatMessage['usage'] {
   const details = isRecord(value.input_token_details) ? value.input_token_details : {}
   const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n) : 0)
   return { inputTokens: count(value.input_tokens), outputTokens: count(value.output_tokens), cacheReadTokens: count(details.cache_read) }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -39,6 +39,11 @@ export function discoverYAgentWorkspace(workspacePath: string, roots: string[]):
   return Promise.resolve(files)
 }
 
+/** Whether `folder` is a y-agent data folder itself (its database is right in it). */
+export function isYAgentDataFolder(folder: string): boolean {
+  return statOrNull(join(folder, DB_NAME))?.isFile() === true
+}
+
 /** Every store under the roots, once per project its sessions worked in (`retrace import --all`). */
 export function discoverYAgentFiles(roots: string[]): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { readDatabaseCopy } from '../database-copy'
+import { isRecord } from '../plain-data'
 
 /** The database file in a y-agent data folder (y-agent's default `db_path` is `data/y-agent.db`). */
 export const DB_NAME = 'y-agent.db'
@@ -346,8 +347,4 @@ function json(value: unknown): unknown {
   } catch {
     return value
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }

@@ -1,5 +1,6 @@
 import { assistantRecords, systemNote, usageOf, type Draft, type MessageDraft } from './message-records'
-import { isRecord, type EntryRow, type ObservationRow, type TraceRow } from './store-db'
+import { isRecord } from '../plain-data'
+import { type EntryRow, type ObservationRow, type TraceRow } from './store-db'
 
 /** Turns the trace of a tool call into file-edit drafts (or a skipped draft saying why not). */
 export type EditsOf = (entry: EntryRow, written: string | null, toolCallId: string | null) => Draft[]

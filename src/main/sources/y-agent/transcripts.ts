@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { isRecord, time } from './store-db'
+import { isRecord, textOfContent } from '../plain-data'
+import { time } from './store-db'
 
 /** One serialized `y_core::types::Message`: a line of a context or display transcript. */
 export interface TranscriptLine {
@@ -70,21 +71,11 @@ function transcriptLine(value: unknown, line: number): TranscriptLine | null {
     line,
     messageId: typeof value.message_id === 'string' && value.message_id ? value.message_id : null,
     role: value.role as TranscriptLine['role'],
-    content: textOf(value.content),
+    content: textOfContent(value.content),
     toolCallId: typeof value.tool_call_id === 'string' ? value.tool_call_id : null,
     toolCalls: calls.map((call) => ({ id: typeof call.id === 'string' ? call.id : '', name: typeof call.name === 'string' && call.name ? call.name : 'tool', arguments: call.arguments ?? null })),
     timestamp: time(value.timestamp),
     model: typeof metadata.model === 'string' ? metadata.model : null,
     isCompactionSummary: metadata.type === 'compaction_summary'
   }
-}
-
-/** Content is text; a list of parts (multimodal messages) is read for its text parts. */
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .map((part) => (typeof part === 'string' ? part : isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join('\n')
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join, parse, sep } from 'node:path'
-import { isRecord, type StoreDb } from './store-db'
+import { isRecord } from '../plain-data'
+import { type StoreDb } from './store-db'
 import { sessionOfEntry } from './links'
 
 /**

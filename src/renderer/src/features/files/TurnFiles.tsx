@@ -2,8 +2,9 @@ import { useId, useMemo } from 'react'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { useDisclosureState } from '../transcript/disclosure'
-import { LineCounts, OpBadge, PathText } from './bits'
-import { groupTurnChanges, OBSERVED_LABEL, OBSERVED_TITLE, totals, uncapturedNotice, type ChangeGroup } from './changes'
+import { LineCounts } from './bits'
+import { ChangeRow } from './ChangeRow'
+import { groupTurnChanges, totals, uncapturedNotice, type ChangeGroup } from './changes'
 import { useFilesUi } from './files-ui'
 import { useNetCounts, useTurnChanges } from './queries'
 import { useSettled } from './use-settled'
@@ -70,37 +71,14 @@ export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: 
             <ul className="turn-file-list" aria-label={`Files changed in turn ${turn}`}>
               {rows.map((row) => (
                 <li key={row.key}>
-                  <button
-                    type="button"
-                    className="turn-file"
-                    data-testid="turn-file"
-                    data-file-button={fileButtonId(sessionId, turn, row)}
-                    title="Show the diff"
-                    onClick={() => openFile({ sessionId, turn, group: row, returnFocus: fileButtonId(sessionId, turn, row) })}
-                  >
-                    <OpBadge op={row.op} />
-                    <span className="turn-file-path">
-                      {row.from ? (
-                        <>
-                          <PathText path={row.from.path} />
-                          <span className="rename-arrow" aria-hidden="true">
-                            →
-                          </span>
-                          <span className="visually-hidden">renamed to</span>
-                        </>
-                      ) : null}
-                      <PathText path={row.path} />
-                    </span>
-                    {row.entries.length > 1 ? <span className="turn-file-edits">{row.entries.length} edits</span> : null}
-                    <LineCounts added={row.added} removed={row.removed} />
-                    <span className="observed-tags">
-                      {row.observed.map((observed) => (
-                        <span key={observed} className="observed-tag" title={OBSERVED_TITLE[observed]}>
-                          {OBSERVED_LABEL[observed]}
-                        </span>
-                      ))}
-                    </span>
-                  </button>
+                  <ChangeRow
+                    group={row}
+                    added={row.added}
+                    removed={row.removed}
+                    buttonId={fileButtonId(sessionId, turn, row)}
+                    testId="turn-file"
+                    onOpen={() => openFile({ sessionId, turn, group: row, returnFocus: fileButtonId(sessionId, turn, row) })}
+                  />
                 </li>
               ))}
             </ul>

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { plural } from '../../lib/format'
-import { LineCounts, OpBadge, PathText } from '../files/bits'
+import { ChangeRow } from '../files/ChangeRow'
 import { groupTurnChanges } from '../files/changes'
 import { fileButtonId } from '../files/TurnFiles'
 import { useFilesUi } from '../files/files-ui'
@@ -24,21 +24,14 @@ export function ReplayFiles({ sessionId, turn }: { sessionId: string; turn: numb
       <ul className="turn-file-list" aria-label={`Files changed in turn ${turn}`}>
         {groups.map((group) => (
           <li key={group.key}>
-            <button
-              type="button"
-              className="turn-file"
-              data-testid="replay-file"
-              data-path={group.path}
-              data-file-button={`replay:${fileButtonId(sessionId, turn, group)}`}
-              title="Show the diff"
-              onClick={() => openFile({ sessionId, turn, group, returnFocus: `replay:${fileButtonId(sessionId, turn, group)}` })}
-            >
-              <OpBadge op={group.op} />
-              <span className="turn-file-path">
-                <PathText path={group.path} />
-              </span>
-              <LineCounts added={net.get(group.key)?.added ?? group.added} removed={net.get(group.key)?.removed ?? group.removed} />
-            </button>
+            <ChangeRow
+              group={group}
+              added={net.get(group.key)?.added ?? group.added}
+              removed={net.get(group.key)?.removed ?? group.removed}
+              buttonId={`replay:${fileButtonId(sessionId, turn, group)}`}
+              testId="replay-file"
+              onOpen={() => openFile({ sessionId, turn, group, returnFocus: `replay:${fileButtonId(sessionId, turn, group)}` })}
+            />
           </li>
         ))}
       </ul>
