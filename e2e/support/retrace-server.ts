@@ -17,11 +17,11 @@ export interface RunningServer {
 }
 
 /**
- * Start the real CLI, `retrace serve`, on a fresh data folder, exactly as a user would, and
- * wait for the line that prints its URL.
+ * Start the real CLI, `retrace serve`, on a fresh data folder (or `options.dataDir`, which is then
+ * the caller's to remove), exactly as a user would, and wait for the line that prints its URL.
  */
-export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'retrace-e2e-'))
+export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJS.ProcessEnv = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'retrace-e2e-'))
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     cwd: PROJECT_ROOT,
     // The importers must never read the histories of whoever runs the tests.
@@ -49,7 +49,7 @@ export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJ
         child.kill('SIGINT')
         code = await exited
       }
-      rmSync(dataDir, { recursive: true, force: true })
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true })
       return code
     }
   }

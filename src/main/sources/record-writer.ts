@@ -109,7 +109,7 @@ export class RecordWriter {
     for (const { uid, turn } of this.invalidatedTurns.splice(0)) {
       const session = this.deps.store.sessions.get(uid)
       // As a rewind marks a checkpoint it cannot restore (RewindService.invalidate).
-      if (session) this.deps.store.db.prepare('UPDATE checkpoints SET invalidated = 1 WHERE session_id = ? AND turn = ?').run(session.rowId, turn)
+      if (session) this.deps.store.checkpoints.invalidate(session.rowId, turn)
     }
     for (const [uid, turns] of Object.entries(this.state.uncaptured)) {
       const session = this.deps.store.sessions.get(uid)

@@ -125,10 +125,8 @@ function recordMerges(deps: ImportDeps, workspace: { id: number }, source: strin
     const first = into ? store.messages.bySourceUid(into.rowId, merge.firstUid) : undefined
     if (!branch || !into || !first) continue
     store.transaction(() => {
-      store.db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?').run(branch.rowId, into.rowId)
-      store.db
-        .prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(branch.rowId, into.rowId, merge.mode, first.seq, merge.messageCount, merge.createdAt ?? into.updatedAt)
+      store.sessions.removeMerges(branch.rowId, into.rowId)
+      store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: into.rowId, mode: merge.mode, firstSeq: first.seq, messageCount: merge.messageCount, createdAt: merge.createdAt ?? into.updatedAt })
     })
   }
 }

@@ -50,9 +50,7 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
     if (mode === 'replace') {
       store.db.prepare('UPDATE messages SET in_context = 0 WHERE session_id = ? AND seq >= ? AND seq < ?').run(parent.rowId, forkSeq, firstSeq)
     }
-    store.db
-      .prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(branch.rowId, parent.rowId, mode, firstSeq, messages.length + 1, Date.now())
+    store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now() })
     store.sessions.setStatus(branch.rowId, 'closed')
     recorder.announce(parent.workspaceId, parent.id, branch.id)
     return { parentId: parent.id, firstSeq, messageCount: messages.length + 1 }

@@ -73,18 +73,10 @@ export class RewindService {
     }
     const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, turn))
     const plan = await planFromTargets(targets, fs, this.journal.blobs, fileStateReader(this.store.db, session.workspaceId))
-    if (plan.items.some((item) => item.snapshotMissing)) this.invalidate(session.rowId, turn)
+    // Saved snapshots found missing: rewinding to this checkpoint would leave some files as they
+    // are, so the transcript shows it invalidated (never cleared: the content is gone).
+    if (plan.items.some((item) => item.snapshotMissing)) this.store.checkpoints.invalidate(session.rowId, turn)
     return { plan, fs }
-  }
-
-  /**
-   * Mark a checkpoint whose saved file states are no longer all in the store: rewinding to it
-   * would leave some files as they are, so the transcript shows it as invalidated. Found when a
-   * plan is made (a blob file deleted or corrupted on disk, say), and never cleared: the
-   * content is gone. True if this changed the flag.
-   */
-  private invalidate(sessionRowId: number, turn: number): boolean {
-    return this.store.db.prepare('UPDATE checkpoints SET invalidated = 1 WHERE session_id = ? AND turn = ? AND invalidated = 0').run(sessionRowId, turn).changes > 0
   }
 
   async applyTurn(sessionId: string, turn: number, options: ApplyOptions = {}): Promise<RewindResult> {

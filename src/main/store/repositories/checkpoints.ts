@@ -16,6 +16,7 @@ export class CheckpointRepository {
   private readonly copyStmt
   private readonly uncapturedStmt
   private readonly restoreStmt
+  private readonly invalidateStmt
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -26,6 +27,7 @@ export class CheckpointRepository {
       `INSERT INTO checkpoints (session_id, turn, messages_before, invalidated, uncaptured_commands, created_at)
        VALUES (@sessionRowId, @turn, @messagesBefore, @invalidated, @uncapturedCommands, @createdAt)`
     )
+    this.invalidateStmt = db.prepare('UPDATE checkpoints SET invalidated = 1 WHERE session_id = ? AND turn = ? AND invalidated = 0')
     this.uncapturedStmt = db.prepare('UPDATE checkpoints SET uncaptured_commands = uncaptured_commands + ? WHERE session_id = ? AND turn = ?')
     this.listStmt = db.prepare('SELECT turn, messages_before, invalidated, uncaptured_commands, created_at FROM checkpoints WHERE session_id = ? ORDER BY turn')
     this.copyStmt = db.prepare(
@@ -55,6 +57,14 @@ export class CheckpointRepository {
   }
 
   /** Count shell commands whose changes went unseen; false when the turn has no checkpoint yet. */
+  /**
+   * Mark a turn's checkpoint as one that can no longer be restored (its saved snapshots are gone,
+   * or the agent itself rolled the turn back). Never cleared. True if this changed the flag.
+   */
+  invalidate(sessionRowId: number, turn: number): boolean {
+    return this.invalidateStmt.run(sessionRowId, turn).changes > 0
+  }
+
   addUncaptured(sessionRowId: number, turn: number, commands: number): boolean {
     return this.uncapturedStmt.run(commands, sessionRowId, turn).changes > 0
   }

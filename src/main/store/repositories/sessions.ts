@@ -94,6 +94,8 @@ export class SessionRepository {
   private readonly progressStmt
   private readonly contextStartStmt
   private readonly statusStmt
+  private readonly addMergeStmt
+  private readonly removeMergesStmt
   private readonly titleStmt
   private readonly bySourceIdStmt
   private readonly linkStmt
@@ -120,6 +122,8 @@ export class SessionRepository {
     )
     this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
     this.statusStmt = db.prepare('UPDATE sessions SET status = ? WHERE id = ?')
+    this.addMergeStmt = db.prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.removeMergesStmt = db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
     this.linkStmt = db.prepare('UPDATE sessions SET parent_id = @parentRowId, fork_seq = @forkSeq, depth = @depth WHERE id = @rowId')
@@ -204,6 +208,16 @@ export class SessionRepository {
 
   setStatus(rowId: number, status: 'active' | 'closed'): void {
     this.statusStmt.run(status, rowId)
+  }
+
+  /** Record that a branch was merged into a session: its messages from `firstSeq` on, `messageCount` of them. */
+  addMerge(merge: { branchRowId: number; intoRowId: number; mode: 'append' | 'replace'; firstSeq: number; messageCount: number; createdAt: number }): void {
+    this.addMergeStmt.run(merge.branchRowId, merge.intoRowId, merge.mode, merge.firstSeq, merge.messageCount, merge.createdAt)
+  }
+
+  /** Forget the merges of a branch into a session (a source's store read again records them afresh). */
+  removeMerges(branchRowId: number, intoRowId: number): void {
+    this.removeMergesStmt.run(branchRowId, intoRowId)
   }
 
   /**
