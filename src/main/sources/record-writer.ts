@@ -1,13 +1,13 @@
-import { createHash, randomUUID } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { ZodError } from 'zod'
 import { RetraceError } from '../../shared/contract'
 import type { FileJournal } from '../journal/file-journal'
-import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
 import type { Recorder } from '../transcripts/recorder'
 import type { SessionWriter } from '../transcripts/session-writer'
+import { ImportedSessions } from './imported-sessions'
 import type { HistoryFile } from './adapter'
 import { applyHunks } from './apply-hunks'
 import { isWithin } from './files'
@@ -50,16 +50,13 @@ const BACKUP_NAME = /^[0-9a-f]{16}@v\d{1,9}$/
  * the file's new offset), so an interrupted import leaves either a whole chunk or none of it.
  */
 export class RecordWriter {
-  private readonly writers = new Map<string, SessionWriter>()
   /** Backup file name → blob hash, copied by `prepare` before the transaction. */
   private readonly copiedBackups = new Map<string, string>()
-  private forkParent: SessionRecord | null | undefined
   /** The line being skipped as a fork's copy of its parent (records of one line share its offset). */
   private copiedLineOffset = -1
-  /** The session this file's session hangs below, when a session-meta record names one (y-agent children). */
-  private hangsBelow: SessionMetaRecord['parent']
   /** Turns whose checkpoint the source invalidated: marked once the turn is closed (`finish`). */
   private readonly invalidatedTurns: { uid: string; turn: number }[] = []
+  private readonly sessions: ImportedSessions
 
   constructor(
     private readonly deps: ImportDeps,
@@ -68,8 +65,10 @@ export class RecordWriter {
     readonly state: FileImportState,
     private readonly report: ImportReport,
     /** Links agent id → tool call id recorded by the parent session's file (sub-agent files). */
-    private readonly parentLinks: () => Record<string, string> = () => ({})
-  ) {}
+    parentLinks: () => Record<string, string> = () => ({})
+  ) {
+    this.sessions = new ImportedSessions(deps, workspace, file, state, report, parentLinks)
+  }
 
   /**
    * The part that needs awaiting: copy the agent's own file backups into the blob store so they
@@ -105,7 +104,7 @@ export class RecordWriter {
    * appended later to the same turn still join it. Then count shell commands on checkpoints.
    */
   finish(): void {
-    for (const writer of this.writers.values()) writer.closeTurn()
+    for (const writer of this.sessions.openWriters()) writer.closeTurn()
     for (const { uid, turn } of this.invalidatedTurns.splice(0)) {
       const session = this.deps.store.sessions.get(uid)
       // As a rewind marks a checkpoint it cannot restore (RewindService.invalidate).
@@ -136,7 +135,7 @@ export class RecordWriter {
         return this.applyCompaction(record)
       case 'sub-agent-link':
         this.state.links[record.agentId] = record.toolCallId
-        return this.linkSubAgent(record.agentId, record.toolCallId)
+        return this.sessions.linkSubAgent(record.agentId, record.toolCallId)
       case 'file-backups':
         return this.applyBackups(record)
       case 'file-edit':
@@ -156,7 +155,7 @@ export class RecordWriter {
   private applyUsage(record: UsageRecord): void {
     if (!this.state.sessionUid) return
     const usage = record.usage
-    this.writer(this.state.sessionUid).addLateUsage({
+    this.sessions.writer(this.state.sessionUid).addLateUsage({
       inputTokens: usage.inputTokens ?? 0,
       outputTokens: usage.outputTokens ?? 0,
       cacheReadTokens: usage.cacheReadTokens ?? 0,
@@ -167,7 +166,7 @@ export class RecordWriter {
   private applyMeta(record: SessionMetaRecord): void {
     if (record.cwd) this.state.cwd = record.cwd
     if (record.forkedFrom && !this.state.sessionUid) this.state.forkedFrom = record.forkedFrom
-    if (record.parent && !this.state.sessionUid) this.hangsBelow = record.parent
+    if (record.parent && !this.state.sessionUid) this.sessions.hangBelow(record.parent)
     // A sub-agent's file repeats its parent's session id and titles itself after its first prompt.
     if (this.file.role === 'sub-agent') return
     // A fork's first prompt is its parent's, copied: the branch is named by its own first prompt.
@@ -186,13 +185,13 @@ export class RecordWriter {
   private applyMessage(record: MessageRecord): void {
     const clear = isClearCommand(record)
     if (clear && !this.state.sawPrompt) this.state.startedByClear = true
-    const uid = this.sessionFor(record)
-    if (record.uid && this.isForkCopy(record.uid)) {
+    const uid = this.sessions.sessionFor(record)
+    if (record.uid && this.sessions.isForkCopy(record.uid)) {
       this.copiedLineOffset = record.offset
       return
     }
     if (record.role === 'user' && !clear) this.state.sawPrompt = true
-    this.writer(uid).append({
+    this.sessions.writer(uid).append({
       role: record.role,
       content: record.content,
       ...(record.toolName !== undefined ? { toolName: record.toolName } : {}),
@@ -206,15 +205,15 @@ export class RecordWriter {
       sourceRef: { file: this.file.path, offset: record.offset },
       ...(record.uid ? { sourceUid: record.uid } : {})
     })
-    if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.writer(uid).turn })
+    if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.sessions.writer(uid).turn })
     this.report.messages += 1
     if (record.role === 'tool_call') this.report.toolCalls += 1
   }
 
   private applyCompaction(record: CompactionRecord): void {
-    const uid = this.sessionFor(record)
-    if (record.uid && this.isForkCopy(record.uid)) return
-    this.writer(uid).compact(record.summary, record.createdAt !== undefined ? { createdAt: record.createdAt } : {})
+    const uid = this.sessions.sessionFor(record)
+    if (record.uid && this.sessions.isForkCopy(record.uid)) return
+    this.sessions.writer(uid).compact(record.summary, record.createdAt !== undefined ? { createdAt: record.createdAt } : {})
     this.report.messages += 1
   }
 
@@ -241,7 +240,7 @@ export class RecordWriter {
     if (!session) return this.skip(record.offset, `file change before any message: ${record.path}`)
     const path = this.relPath(record.path)
     if (path === null) return this.skip(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
-    const writer = this.writer(session)
+    const writer = this.sessions.writer(session)
     if (writer.turn === 0) return this.skip(record.offset, `file change before the first prompt: ${record.path}`)
     if (record.fromPath !== undefined) {
       const from = this.relPath(record.fromPath)
@@ -294,7 +293,7 @@ export class RecordWriter {
   private countShellCommand(): void {
     const uid = this.state.sessionUid
     if (!uid) return
-    const turn = this.writer(uid).turn
+    const turn = this.sessions.writer(uid).turn
     if (turn === 0) return
     const turns = (this.state.uncaptured[uid] ??= {})
     turns[turn] = (turns[turn] ?? 0) + 1
@@ -310,172 +309,6 @@ export class RecordWriter {
 
   private skip(offset: number, reason: string): void {
     this.report.skipped.push({ file: this.file.path, offset, reason })
-  }
-
-  // ── sessions ────────────────────────────────────────────────────────────────
-
-  /** The session a record belongs to: the file's own, or an inline sidechain's sub-agent session. */
-  private sessionFor(record: MessageRecord | CompactionRecord): string {
-    const main = this.state.sessionUid ?? this.createFileSession(record)
-    const agentId = record.kind === 'message' ? record.agentId : null
-    if (!agentId || this.file.role === 'sub-agent') return main
-    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.state.links[agentId]))
-  }
-
-  private createFileSession(first: MessageRecord | CompactionRecord): string {
-    const uid =
-      this.file.role === 'sub-agent'
-        ? this.createSubAgentOfFile()
-        : (this.existing(this.file.sessionId) ?? this.createMain(first.kind === 'message' ? first.createdAt : first.createdAt))
-    this.state.sessionUid = uid
-    return uid
-  }
-
-  private existing(sourceSessionId: string): string | undefined {
-    return this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, sourceSessionId)?.id
-  }
-
-  private createMain(createdAt = Date.now()): string {
-    const { store } = this.deps
-    // Copied lines at the top of a fork may come before the first line that names the parent.
-    if (!this.state.forkedFrom && this.file.forkedFrom) this.state.forkedFrom = this.file.forkedFrom
-    if (this.hangsBelow && !this.state.forkedFrom) return this.createBelow(this.hangsBelow, createdAt)
-    const parent = this.forkParentSession()
-    const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
-    // The session this one continues: named by the source (a reset thread), or guessed from `/clear`.
-    const predecessor = parent
-      ? undefined
-      : this.file.continues
-        ? this.existing(this.file.continues)
-        : this.state.startedByClear
-          ? store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', -1, createdAt)
-          : undefined
-    const uid = this.newSessionUid()
-    const forkSeq = point ? point.seq + 1 : null
-    const rowId = store.sessions.insert({
-      uid,
-      workspaceId: this.workspace.id,
-      source: this.file.source,
-      sourceSessionId: this.file.sessionId,
-      title: this.state.title ?? '',
-      kind: parent ? 'branch' : 'main',
-      parentRowId: parent?.rowId ?? null,
-      forkSeq,
-      depth: parent ? parent.depth + 1 : 0,
-      predecessorRowId: predecessor ? (store.sessions.get(predecessor)?.rowId ?? null) : null,
-      model: null,
-      cwd: this.state.cwd ?? this.file.cwd,
-      createdAt
-    })
-    if (parent && point && forkSeq !== null) {
-      // Like a native fork: the branch's transcript starts with the parent's prefix.
-      store.messages.copyPrefix(parent.rowId, rowId, forkSeq)
-      store.checkpoints.copyBefore(parent.rowId, rowId, point.turn)
-      store.sessions.setContextStart(rowId, parent.contextStartSeq < forkSeq ? parent.contextStartSeq : 0)
-      store.sessions.saveProgress(rowId, { messageCount: forkSeq, turnCount: point.turn, updatedAt: createdAt, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, model: parent.model })
-    }
-    this.report.sessions += 1
-    this.deps.recorder.announce(this.workspace.id, uid)
-    return uid
-  }
-
-  private createSubAgentOfFile(): string {
-    const parent = this.file.parentSessionId ? this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, this.file.parentSessionId) : undefined
-    const agentId = this.file.agentId ?? ''
-    return this.existing(this.file.sessionId) ?? this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.parentLinks()[agentId])
-  }
-
-  private createSubAgent(sourceSessionId: string, parentUid: string | null, toolCallId: string | undefined): string {
-    const { store } = this.deps
-    const existing = this.existing(sourceSessionId)
-    if (existing) return existing
-    const parent = parentUid ? store.sessions.get(parentUid) : undefined
-    const uid = randomUUID()
-    store.sessions.insert({
-      uid,
-      workspaceId: this.workspace.id,
-      source: this.file.source,
-      sourceSessionId,
-      // Untitled: the writer names it after its first prompt (the task it was given).
-      title: '',
-      kind: 'sub-agent',
-      parentRowId: parent?.rowId ?? null,
-      forkSeq: parent && toolCallId ? (store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null) : null,
-      depth: parent ? parent.depth + 1 : 0,
-      model: null,
-      cwd: this.state.cwd ?? this.file.cwd,
-      createdAt: Date.now()
-    })
-    this.report.sessions += 1
-    this.deps.recorder.announce(this.workspace.id, uid)
-    return uid
-  }
-
-  /**
-   * A session hanging below another without its messages (y-agent child, sub-agent, ephemeral):
-   * from the parent's tool call that started it, when known. A parent not imported leaves it a root.
-   */
-  private createBelow(link: NonNullable<SessionMetaRecord['parent']>, createdAt: number): string {
-    const { store } = this.deps
-    const parent = store.sessions.bySourceId(this.workspace.id, this.file.source, link.sessionId)
-    const uid = this.newSessionUid()
-    store.sessions.insert({
-      uid,
-      workspaceId: this.workspace.id,
-      source: this.file.source,
-      sourceSessionId: this.file.sessionId,
-      title: this.state.title ?? '',
-      kind: link.kind,
-      parentRowId: parent?.rowId ?? null,
-      forkSeq: parent && link.toolCallId ? (store.messages.seqOfToolCall(parent.rowId, link.toolCallId) ?? null) : null,
-      depth: parent ? parent.depth + 1 : 0,
-      model: null,
-      cwd: this.state.cwd ?? this.file.cwd,
-      createdAt
-    })
-    this.report.sessions += 1
-    this.deps.recorder.announce(this.workspace.id, uid)
-    return uid
-  }
-
-  /**
-   * The id of the file's own session: a snapshot store's session read again keeps the id it had,
-   * so a window showing it (following a running agent) stays on it.
-   */
-  private newSessionUid(): string {
-    return this.file.reuseUid ?? randomUUID()
-  }
-
-  /** A link seen after its sub-agent's session was made (live import): attach it now. */
-  private linkSubAgent(agentId: string, toolCallId: string): void {
-    const { store } = this.deps
-    const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
-    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
-    if (!parent || !child) return
-    store.sessions.link(child.rowId, { parentRowId: parent.rowId, forkSeq: store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null, depth: parent.depth + 1 })
-  }
-
-  private forkParentSession(): SessionRecord | null {
-    if (this.forkParent === undefined) {
-      const from = this.state.forkedFrom
-      this.forkParent = from ? (this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, from.sessionId) ?? null) : null
-    }
-    return this.forkParent
-  }
-
-  /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
-  private isForkCopy(sourceUid: string): boolean {
-    const parent = this.forkParentSession()
-    return parent !== null && this.deps.store.messages.bySourceUid(parent.rowId, sourceUid) !== undefined
-  }
-
-  private writer(uid: string): SessionWriter {
-    let writer = this.writers.get(uid)
-    if (!writer) {
-      writer = this.deps.recorder.resume(uid)
-      this.writers.set(uid, writer)
-    }
-    return writer
   }
 }
 

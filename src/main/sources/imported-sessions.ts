@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto'
+import type { SessionKind } from '../../shared/contract'
+import type { SessionRecord } from '../store/repositories/sessions'
+import type { SessionWriter } from '../transcripts/session-writer'
+import type { HistoryFile } from './adapter'
+import type { FileImportState } from './import-state'
+import type { CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
+import type { ImportDeps, ImportReport } from './record-writer'
+
+/**
+ * The sessions one foreign file's records go to, made when first needed: the file's own (a main
+ * session, a fork of the session it names, the successor of the one it continues, a sub-agent of
+ * its parent's file, or a session hanging below another), and the sub-agents of inline sidechain
+ * lines. Keeps one writer per session for the record writer.
+ */
+export class ImportedSessions {
+  private readonly writers = new Map<string, SessionWriter>()
+  private forkParent: SessionRecord | null | undefined
+  /** The session this file's session hangs below, when a session-meta record names one (y-agent children). */
+  private hangsBelow: SessionMetaRecord['parent']
+
+  constructor(
+    private readonly deps: ImportDeps,
+    private readonly workspace: { id: number; path: string },
+    private readonly file: HistoryFile,
+    private readonly state: FileImportState,
+    private readonly report: ImportReport,
+    /** Links agent id → tool call id recorded by the parent session's file (sub-agent files). */
+    private readonly parentLinks: () => Record<string, string>
+  ) {}
+
+  /** The file's session will hang below `link`'s session (read when it is made). */
+  hangBelow(link: NonNullable<SessionMetaRecord['parent']>): void {
+    this.hangsBelow = link
+  }
+
+  /** The session a record belongs to: the file's own, or an inline sidechain's sub-agent session. */
+  sessionFor(record: MessageRecord | CompactionRecord): string {
+    const main = this.state.sessionUid ?? this.createFileSession(record)
+    const agentId = record.kind === 'message' ? record.agentId : null
+    if (!agentId || this.file.role === 'sub-agent') return main
+    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.state.links[agentId]))
+  }
+
+  /** The writer of a session (resumed once, then kept). */
+  writer(uid: string): SessionWriter {
+    let writer = this.writers.get(uid)
+    if (!writer) {
+      writer = this.deps.recorder.resume(uid)
+      this.writers.set(uid, writer)
+    }
+    return writer
+  }
+
+  /** Every writer used so far (to close their turns). */
+  openWriters(): Iterable<SessionWriter> {
+    return this.writers.values()
+  }
+
+  /** A link seen after its sub-agent's session was made (live import): attach it now. */
+  linkSubAgent(agentId: string, toolCallId: string): void {
+    const { store } = this.deps
+    const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
+    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
+    if (!parent || !child) return
+    store.sessions.link(child.rowId, { parentRowId: parent.rowId, forkSeq: store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null, depth: parent.depth + 1 })
+  }
+
+  /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
+  isForkCopy(sourceUid: string): boolean {
+    const parent = this.forkParentSession()
+    return parent !== null && this.deps.store.messages.bySourceUid(parent.rowId, sourceUid) !== undefined
+  }
+
+  private createFileSession(first: MessageRecord | CompactionRecord): string {
+    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile() : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt))
+    this.state.sessionUid = uid
+    return uid
+  }
+
+  private existing(sourceSessionId: string): string | undefined {
+    return this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, sourceSessionId)?.id
+  }
+
+  private createMain(createdAt = Date.now()): string {
+    const { store } = this.deps
+    // Copied lines at the top of a fork may come before the first line that names the parent.
+    if (!this.state.forkedFrom && this.file.forkedFrom) this.state.forkedFrom = this.file.forkedFrom
+    if (this.hangsBelow && !this.state.forkedFrom) {
+      const link = this.hangsBelow
+      const parent = store.sessions.bySourceId(this.workspace.id, this.file.source, link.sessionId)
+      return this.createChild({ uid: this.newSessionUid(), sourceSessionId: this.file.sessionId, title: this.state.title ?? '', kind: link.kind, parent, toolCallId: link.toolCallId, createdAt })
+    }
+    const parent = this.forkParentSession()
+    const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
+    // The session this one continues: named by the source (a reset thread), or guessed from `/clear`.
+    const predecessor = parent
+      ? undefined
+      : this.file.continues
+        ? this.existing(this.file.continues)
+        : this.state.startedByClear
+          ? store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', -1, createdAt)
+          : undefined
+    const uid = this.newSessionUid()
+    const forkSeq = point ? point.seq + 1 : null
+    const rowId = store.sessions.insert({
+      uid,
+      workspaceId: this.workspace.id,
+      source: this.file.source,
+      sourceSessionId: this.file.sessionId,
+      title: this.state.title ?? '',
+      kind: parent ? 'branch' : 'main',
+      parentRowId: parent?.rowId ?? null,
+      forkSeq,
+      depth: parent ? parent.depth + 1 : 0,
+      predecessorRowId: predecessor ? (store.sessions.get(predecessor)?.rowId ?? null) : null,
+      model: null,
+      cwd: this.state.cwd ?? this.file.cwd,
+      createdAt
+    })
+    if (parent && point && forkSeq !== null) {
+      // Like a native fork: the branch's transcript starts with the parent's prefix.
+      store.messages.copyPrefix(parent.rowId, rowId, forkSeq)
+      store.checkpoints.copyBefore(parent.rowId, rowId, point.turn)
+      store.sessions.setContextStart(rowId, parent.contextStartSeq < forkSeq ? parent.contextStartSeq : 0)
+      store.sessions.saveProgress(rowId, { messageCount: forkSeq, turnCount: point.turn, updatedAt: createdAt, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, model: parent.model })
+    }
+    return this.announced(uid)
+  }
+
+  private createSubAgentOfFile(): string {
+    const parent = this.file.parentSessionId ? this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, this.file.parentSessionId) : undefined
+    const agentId = this.file.agentId ?? ''
+    return this.existing(this.file.sessionId) ?? this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.parentLinks()[agentId])
+  }
+
+  private createSubAgent(sourceSessionId: string, parentUid: string | null, toolCallId: string | undefined): string {
+    const existing = this.existing(sourceSessionId)
+    if (existing) return existing
+    const parent = parentUid ? this.deps.store.sessions.get(parentUid) : undefined
+    // Untitled: the writer names it after its first prompt (the task it was given).
+    return this.createChild({ uid: randomUUID(), sourceSessionId, title: '', kind: 'sub-agent', parent, toolCallId, createdAt: Date.now() })
+  }
+
+  /**
+   * A session hanging below another without its messages (a sub-agent, a y-agent child or
+   * ephemeral session): placed at the parent's tool call that started it, when known. A parent
+   * not imported (yet) leaves it a root.
+   */
+  private createChild(child: { uid: string; sourceSessionId: string; title: string; kind: SessionKind; parent: SessionRecord | undefined; toolCallId: string | undefined; createdAt: number }): string {
+    const { store } = this.deps
+    const { parent } = child
+    store.sessions.insert({
+      uid: child.uid,
+      workspaceId: this.workspace.id,
+      source: this.file.source,
+      sourceSessionId: child.sourceSessionId,
+      title: child.title,
+      kind: child.kind,
+      parentRowId: parent?.rowId ?? null,
+      forkSeq: parent && child.toolCallId ? (store.messages.seqOfToolCall(parent.rowId, child.toolCallId) ?? null) : null,
+      depth: parent ? parent.depth + 1 : 0,
+      model: null,
+      cwd: this.state.cwd ?? this.file.cwd,
+      createdAt: child.createdAt
+    })
+    return this.announced(child.uid)
+  }
+
+  private announced(uid: string): string {
+    this.report.sessions += 1
+    this.deps.recorder.announce(this.workspace.id, uid)
+    return uid
+  }
+
+  /**
+   * The id of the file's own session: a snapshot store's session read again keeps the id it had,
+   * so a window showing it (following a running agent) stays on it.
+   */
+  private newSessionUid(): string {
+    return this.file.reuseUid ?? randomUUID()
+  }
+
+  private forkParentSession(): SessionRecord | null {
+    if (this.forkParent === undefined) {
+      const from = this.state.forkedFrom
+      this.forkParent = from ? (this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, from.sessionId) ?? null) : null
+    }
+    return this.forkParent
+  }
+}
