@@ -1,7 +1,7 @@
 import { dirname } from 'node:path'
 import type { HistoryFile, SnapshotSourceAdapter } from '../adapter'
 import { readCheckpointDb } from '../langgraph/checkpoint-db'
-import { readCianaParrotState } from './agent-state'
+import { readScheduledTasks } from './agent-state'
 import { deploymentAt, deploymentFingerprint } from './deployment'
 import { cianaParrotSessions } from './threads'
 
@@ -30,9 +30,9 @@ export const cianaParrotAdapter: SnapshotSourceAdapter = {
     if (!deployment) return { sessions: [], problems: [`${root} is no longer a CianaParrot deployment`] }
     const db = readCheckpointDb(deployment.checkpointsDb)
     const threadIds = new Set(db.threads.map((thread) => thread.threadId))
-    const state = readCianaParrotState(deployment, [...threadIds])
-    const tasks = new Map(state.scheduledTasks.map((task) => [task.id, task]))
-    const problems = [...db.problems, ...state.problems]
+    // Only the tasks name sessions (scheduler threads); the rest of the agent state is the panel's.
+    const problems = [...db.problems]
+    const tasks = new Map(readScheduledTasks(deployment, new Date(), problems).map((task) => [task.id, task]))
     const sessions = db.threads.flatMap((thread) => {
       const made = cianaParrotSessions(thread, { dataDir: deployment.data, threadIds, tasks })
       problems.push(...made.problems)

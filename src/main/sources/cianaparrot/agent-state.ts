@@ -58,15 +58,26 @@ export function readCianaParrotState(deployment: Deployment, threadIds: readonly
     return [{ baseKey, counter, highestInCheckpoints: inCheckpoints, behind: inCheckpoints !== null && inCheckpoints > counter }]
   })
 
-  const tasksFile = readJsonFile(join(deployment.data, 'scheduled_tasks.json'))
-  let scheduledTasks: ScheduledTask[] = []
-  if (tasksFile && 'problem' in tasksFile) problems.push(tasksFile.problem)
-  else if (tasksFile && !Array.isArray(tasksFile.value)) problems.push('scheduled_tasks.json is not a list of tasks')
-  else if (tasksFile) scheduledTasks = (tasksFile.value as unknown[]).flatMap((raw, index) => scheduledTask(raw, index, now, problems))
+  const scheduledTasks = readScheduledTasks(deployment, now, problems)
 
   const users = objectFile(join(deployment.data, 'cc_user_states.json'), problems)
   const claudeCodeUsers = Object.entries(users ?? {}).map(([userId, state]) => ({ userId, state: state !== null && typeof state === 'object' ? (state as Record<string, unknown>) : {} }))
   return { memoryFiles, sessionCounters, scheduledTasks, claudeCodeUsers, problems }
+}
+
+/** `data/scheduled_tasks.json` with each task's next run; what cannot be read goes to `problems`. */
+export function readScheduledTasks(deployment: Deployment, now: Date, problems: string[]): ScheduledTask[] {
+  const file = readJsonFile(join(deployment.data, 'scheduled_tasks.json'))
+  if (!file) return []
+  if ('problem' in file) {
+    problems.push(file.problem)
+    return []
+  }
+  if (!Array.isArray(file.value)) {
+    problems.push('scheduled_tasks.json is not a list of tasks')
+    return []
+  }
+  return (file.value as unknown[]).flatMap((raw, index) => scheduledTask(raw, index, now, problems))
 }
 
 function scheduledTask(raw: unknown, index: number, now: Date, problems: string[]): ScheduledTask[] {

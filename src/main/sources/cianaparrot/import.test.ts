@@ -1,27 +1,15 @@
-import { cpSync, readdirSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { cpSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from '../testing/claude-home'
 import { contractCaller, importTestbed } from '../testing/import-testbed'
 import { readCianaParrotState } from './agent-state'
 import { deploymentAt } from './deployment'
+import { folderListing } from '../testing/folder-listing'
 
 const DEPLOYMENT = join(FIXTURES, 'cianaparrot/deployment')
 const MALFORMED = join(FIXTURES, 'cianaparrot/malformed')
 
-/** Every file under `root` with its size and mtime: what "nothing was written" is checked against. */
-function listing(root: string): string[] {
-  const out: string[] = []
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else out.push(`${relative(root, path)} ${statSync(path).size} ${statSync(path).mtimeMs}`)
-    }
-  }
-  walk(root)
-  return out.sort()
-}
 
 describe('importing a CianaParrot deployment', () => {
   const { tempDir, runtime } = importTestbed('retrace-cianaparrot-')
@@ -34,7 +22,7 @@ describe('importing a CianaParrot deployment', () => {
 
   it('threads as sessions: resets linked as successors, time travel as a branch, scheduler runs named by their task, the richer session log merged', async () => {
     const root = copyOf(DEPLOYMENT)
-    const before = listing(root)
+    const before = folderListing(root)
     const call = contractCaller(runtime({}))
     const workspace = await call('workspaces.open', { path: root })
     const report = await call('imports.run', { workspaceId: workspace.id })
@@ -60,7 +48,7 @@ describe('importing a CianaParrot deployment', () => {
       toolCalls += page.items.filter((message) => message.role === 'tool_call').length
     }
     expect(toolCalls).toBe(13)
-    expect(listing(root)).toEqual(before)
+    expect(folderListing(root)).toEqual(before)
   })
 
   it('the agent state: memory files, counters in sync with the threads, scheduled tasks with their next runs, Claude Code user states', () => {
@@ -106,14 +94,14 @@ describe('importing a CianaParrot deployment', () => {
     ['truncated-session-log', /line 4: cut off/, 1]
   ] as const)('malformed: %s is reported, the rest imported, nothing written', async (variant, problem, sessions) => {
     const root = copyOf(join(MALFORMED, variant))
-    const before = listing(root)
+    const before = folderListing(root)
     const call = contractCaller(runtime({}))
     const workspace = await call('workspaces.open', { path: root })
     const report = await call('imports.run', { workspaceId: workspace.id })
     if (problem) expect(report.skipped.map((skip) => skip.reason).join('\n')).toMatch(problem)
     else expect(report.skipped).toEqual([])
     expect(report.sessions).toBe(sessions)
-    expect(listing(root)).toEqual(before)
+    expect(folderListing(root)).toEqual(before)
   })
 
   it('wal-sidecar: the checkpoints only in the WAL are read', async () => {

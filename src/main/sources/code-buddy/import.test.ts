@@ -1,29 +1,14 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../shared/contract'
 import { FIXTURES } from '../testing/claude-home'
 import { contractCaller, importTestbed, type ContractCall } from '../testing/import-testbed'
+import { folderListing } from '../testing/folder-listing'
 
 const FIXTURE = join(FIXTURES, 'code-buddy')
 const ZOD = 'Refactor config loader to zod'
 
-/** Every file under a folder with its size and mtime: an import must leave this exactly as it was. */
-function listing(root: string): string[] {
-  const out: string[] = []
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) visit(path)
-      else {
-        const stats = statSync(path)
-        out.push(`${relative(root, path)} ${stats.size} ${stats.mtimeMs}`)
-      }
-    }
-  }
-  visit(root)
-  return out.sort()
-}
 
 async function transcript(call: ContractCall, sessionId: string): Promise<Message[]> {
   return (await call('transcript.page', { sessionId, limit: 500 })).items
@@ -49,7 +34,7 @@ describe('importing a Code Buddy home', () => {
 
   it('imports every session file with each message type, tool calls paired, turns from the prompts', async () => {
     const { home, call, workspace } = await openCopy('home')
-    const before = listing(home)
+    const before = folderListing(home)
     const report = await call('imports.run', { workspaceId: workspace.id, sources: ['code-buddy'] })
     // 4 session files + 5 branch files (2 folders); the lock file is not a session.
     expect(report).toMatchObject({ files: 1, sessions: 9, skipped: [] })
@@ -107,7 +92,7 @@ describe('importing a Code Buddy home', () => {
 
     // Nothing new: nothing is read or imported again, and nothing was written in the home.
     expect(await call('imports.run', { workspaceId: workspace.id, sources: ['code-buddy'] })).toMatchObject({ files: 0, sessions: 0 })
-    expect(listing(home)).toEqual(before)
+    expect(folderListing(home)).toEqual(before)
   })
 
   it('draws branchSession copies and branch files as branches at their fork points, nested forks and merges included', async () => {
@@ -147,7 +132,7 @@ describe('importing a Code Buddy home', () => {
     // Code Buddy renames main: main is written again, its branches with it, and the merges are recorded again, once.
     const mainFile = join(home, 'branches/session_mmnjibok_k3v9qa/main.json')
     writeFileSync(mainFile, readFileSync(mainFile, 'utf8').replace('"name": "Main conversation"', '"name": "Trunk"'))
-    const before = listing(home)
+    const before = folderListing(home)
     const again = await call('imports.run', { workspaceId: workspace.id, sources: ['code-buddy'] })
     expect(again).toMatchObject({ files: 1, sessions: 4, skipped: [] })
     const retree = await call('sessions.tree', { workspaceId: workspace.id })
@@ -158,14 +143,14 @@ describe('importing a Code Buddy home', () => {
       [renode('zod-strict')?.id, renode('zod-schema')?.id, 'replace'],
       [renode('zod-schema')?.id, renode(`Trunk — ${ZOD}`)?.id, 'append']
     ])
-    expect(listing(home)).toEqual(before)
+    expect(folderListing(home)).toEqual(before)
   })
 
   it('imports an exported session (SessionPlayer loads these back) with its checkpoints as notes, not exportToJson copies', async () => {
     const project = join(tempDir(), 'ledger-api')
     mkdirSync(project)
     cpSync(join(FIXTURE, 'exports'), project, { recursive: true, preserveTimestamps: true })
-    const before = listing(project)
+    const before = folderListing(project)
     const call = contractCaller(runtime({}))
     const workspace = await call('workspaces.open', { path: project })
     const report = await call('imports.run', { workspaceId: workspace.id, sources: ['code-buddy'] })
@@ -183,7 +168,7 @@ describe('importing a Code Buddy home', () => {
     const bash = messages.find((message) => message.role === 'tool_call' && message.toolName === 'bash')
     expect(bash?.toolInput).toEqual({ command: 'npm test' })
     expect(messages.find((message) => message.role === 'tool_result' && message.toolCallId === bash?.toolCallId)).toMatchObject({ isError: true })
-    expect(listing(project)).toEqual(before)
+    expect(folderListing(project)).toEqual(before)
   })
 
   // README § Malformed variants: what each must report; the rest imports, nothing throws or is written.
@@ -255,13 +240,13 @@ describe('importing a Code Buddy home', () => {
   for (const variant of variants) {
     it(`malformed: ${variant.name}`, async () => {
       const { home, call, workspace } = await openCopy(join('malformed', variant.name))
-      const before = listing(home)
+      const before = folderListing(home)
       const report = await call('imports.run', { workspaceId: workspace.id, sources: ['code-buddy'] })
       expect(report.sessions).toBe(variant.sessions)
       expect(report.skipped).toHaveLength(variant.problems.length)
       for (const problem of variant.problems) expect(report.skipped.map((skipped) => skipped.reason)).toContainEqual(expect.stringMatching(problem))
       await variant.check?.(call, workspace.id)
-      expect(listing(home)).toEqual(before)
+      expect(folderListing(home)).toEqual(before)
     })
   }
 })

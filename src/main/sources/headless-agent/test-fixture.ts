@@ -1,5 +1,5 @@
-import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { cpSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { FIXTURES } from '../testing/claude-home'
 
 /** fixtures/headless-agent (see its README.md): an `~/.agent` folder and malformed variants. */
@@ -40,17 +40,5 @@ export function copyHome(from: string, dir: string, name = 'agent-home'): string
   return to
 }
 
-/** Every file under a folder with its size and mtime: equal before and after = nothing written there. */
-export function listing(root: string): [string, number, number][] {
-  const out: [string, number, number][] = []
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name)
-      const stats = statSync(path)
-      out.push([relative(root, path), stats.isDirectory() ? -1 : stats.size, stats.mtimeMs])
-      if (stats.isDirectory()) walk(path)
-    }
-  }
-  walk(root)
-  return out
-}
+/** Every file under a folder with its size, time and hash: equal before and after = nothing written there. */
+export { folderListing as listing } from '../testing/folder-listing'

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto'
-import { appendFileSync, cpSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { appendFileSync, cpSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { MethodOutput } from '../../../shared/contract'
 import { FIXTURES } from '../testing/claude-home'
 import { contractCaller, importTestbed, type ContractCall } from '../testing/import-testbed'
+import { folderListing } from '../testing/folder-listing'
 
 const FIXTURE = join(FIXTURES, 'y-agent')
 const SUMMARY = JSON.parse(readFileSync(join(FIXTURE, 'data/transcripts/deae4050-ea2c-4416-aae6-f050ab965238.jsonl'), 'utf8').split('\n')[0] ?? '{}') as { content: string }
@@ -12,20 +12,6 @@ const SUMMARY = JSON.parse(readFileSync(join(FIXTURE, 'data/transcripts/deae4050
 type Sessions = MethodOutput<'sessions.list'>['items']
 type Session = Sessions[number]
 
-/** Every file under a folder with its size, time and content hash: what must not change. */
-function listing(dir: string): string[] {
-  const out: string[] = []
-  const walk = (at: string) => {
-    for (const name of readdirSync(at).sort()) {
-      const path = join(at, name)
-      const stats = statSync(path)
-      if (stats.isDirectory()) walk(path)
-      else out.push(`${relative(dir, path)} ${stats.size} ${stats.mtimeMs} ${createHash('sha256').update(readFileSync(path)).digest('hex')}`)
-    }
-  }
-  walk(dir)
-  return out
-}
 
 describe('importing a y-agent data folder', () => {
   const { tempDir, runtime } = importTestbed('retrace-y-agent-')
@@ -34,7 +20,7 @@ describe('importing a y-agent data folder', () => {
   async function imported(folder: string): Promise<{ call: ContractCall; dir: string; before: string[]; report: MethodOutput<'imports.run'>; sessions: Sessions; byTitle: (title: string) => Session }> {
     const dir = join(tempDir(), 'data')
     cpSync(join(FIXTURE, folder), dir, { recursive: true })
-    const before = listing(dir)
+    const before = folderListing(dir)
     const call = contractCaller(runtime({}))
     const workspace = await call('workspaces.open', { path: dir })
     const report = await call('imports.run', { workspaceId: workspace.id, sources: ['y-agent'] })
@@ -82,7 +68,7 @@ describe('importing a y-agent data folder', () => {
     const main = transcript(call, sessions.find((session) => session.title.startsWith('Add retry')) as Session)
     const delegate = (await main).find((message) => message.role === 'tool_call' && message.toolName === 'delegate_task')
     expect(node('Review src/http.rs')?.forkSeq).toBe(delegate?.seq)
-    expect(listing(dir)).toEqual(before)
+    expect(folderListing(dir)).toEqual(before)
     // Nothing changed: nothing is read again.
     expect(await call('imports.run', { workspaceId: sessions[0]?.workspaceId ?? 0, sources: ['y-agent'] })).toMatchObject({ files: 0, sessions: 0 })
   })
@@ -200,7 +186,7 @@ describe('importing a y-agent data folder', () => {
   describe('malformed variants: reported, the rest imported, nothing written beside them', () => {
     const base = async (variant: string) => {
       const result = await imported(join('malformed', variant))
-      expect(listing(result.dir)).toEqual(result.before)
+      expect(folderListing(result.dir)).toEqual(result.before)
       const reasons = result.report.skipped.map((skip) => skip.reason)
       // The base's git_ref entry (README.md) is always reported: its repository is not there.
       expect(reasons).toContainEqual(expect.stringMatching(/^journal entry 2ff6fa62.*git_ref/) as string)
