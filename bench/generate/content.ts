@@ -1,5 +1,5 @@
 import { createRng, type Rng } from '../lib/prng'
-import { RARE_WORD, createVocabulary, type Vocabulary } from './vocabulary'
+import { RARE_WORD, createVocabulary, paragraphOf, sourcePath, type Vocabulary } from './vocabulary'
 
 // Message texts. Building every message word by word would make generation slower than the
 // writes being measured, so texts are assembled from a fixed pool of generated sentences, with
@@ -22,13 +22,13 @@ export class ContentFactory {
 
   /** A user prompt: one to three sentences, sometimes naming a file (50–400 bytes). */
   prompt(rng: Rng): string {
-    const text = this.paragraph(rng, rng.int(60, 300))
-    return rng.chance(0.4) ? `${text} See ${this.path(rng)}.` : text
+    const text = paragraphOf(rng, this.sentences, rng.int(60, 300))
+    return rng.chance(0.4) ? `${text} See ${sourcePath(rng, this.vocabulary)}.` : text
   }
 
   /** Prose of roughly `bytes` bytes; 1 in 20,000 carries the rare search word. */
   prose(rng: Rng, bytes: number): string {
-    const text = this.paragraph(rng, bytes)
+    const text = paragraphOf(rng, this.sentences, bytes)
     return rng.chance(1 / 20_000) ? `${text} The ${RARE_WORD} case is handled.` : text
   }
 
@@ -40,15 +40,15 @@ export class ContentFactory {
   toolInput(rng: Rng, tool: ToolName): Record<string, string | number | boolean> {
     switch (tool) {
       case 'Read':
-        return { file_path: this.path(rng), offset: rng.int(1, 900), limit: 200 }
+        return { file_path: sourcePath(rng, this.vocabulary), offset: rng.int(1, 900), limit: 200 }
       case 'Edit':
-        return { file_path: this.path(rng), old_string: this.code(rng, rng.int(80, 600)), new_string: this.code(rng, rng.int(80, 700)), replace_all: false }
+        return { file_path: sourcePath(rng, this.vocabulary), old_string: this.code(rng, rng.int(80, 600)), new_string: this.code(rng, rng.int(80, 700)), replace_all: false }
       case 'Bash':
-        return { command: `npm run ${this.vocabulary.word(rng)} -- --filter ${this.vocabulary.tailWord(rng)}`, description: this.paragraph(rng, 60), timeout: 120000 }
+        return { command: `npm run ${this.vocabulary.word(rng)} -- --filter ${this.vocabulary.tailWord(rng)}`, description: paragraphOf(rng, this.sentences, 60), timeout: 120000 }
       case 'Grep':
-        return { pattern: `${this.vocabulary.word(rng)}\\s+${this.vocabulary.tailWord(rng)}`, path: this.path(rng), output_mode: 'content' }
+        return { pattern: `${this.vocabulary.word(rng)}\\s+${this.vocabulary.tailWord(rng)}`, path: sourcePath(rng, this.vocabulary), output_mode: 'content' }
       case 'Write':
-        return { file_path: this.path(rng), content: this.code(rng, rng.int(300, 1400)) }
+        return { file_path: sourcePath(rng, this.vocabulary), content: this.code(rng, rng.int(300, 1400)) }
     }
   }
 
@@ -62,16 +62,6 @@ export class ContentFactory {
     return `toolu_${Math.floor(rng.next() * 2 ** 48).toString(36)}${Math.floor(rng.next() * 2 ** 30).toString(36)}`
   }
 
-  private paragraph(rng: Rng, bytes: number): string {
-    const parts: string[] = []
-    let length = 0
-    while (length < bytes) {
-      const sentence = rng.pick(this.sentences)
-      parts.push(sentence)
-      length += sentence.length + 1
-    }
-    return parts.join(' ')
-  }
 
   /** Lines that look like source or logs: `123  identifier.word(path) // sentence`. */
   private code(rng: Rng, bytes: number): string {
@@ -87,9 +77,6 @@ export class ContentFactory {
     return lines.join('\n')
   }
 
-  private path(rng: Rng): string {
-    return `src/${this.vocabulary.tailWord(rng)}/${this.vocabulary.tailWord(rng)}.ts`
-  }
 
   /** Short hex ids from a space of ~1M values: many distinct terms, but not one per line of text. */
   private hash(rng: Rng): string {

@@ -65,3 +65,20 @@ export function createVocabulary(seed: number, tailSize = 30_000): Vocabulary {
     tailWord: (draw) => draw.pick(tail)
   }
 }
+
+/** Sentences from `pool` until at least `bytes` long: prose of about a given size. */
+export function paragraphOf(rng: Rng, pool: readonly string[], bytes: number): string {
+  const parts: string[] = []
+  let length = 0
+  while (length < bytes) {
+    const sentence = rng.pick(pool)
+    parts.push(sentence)
+    length += sentence.length + 1
+  }
+  return parts.join(' ')
+}
+
+/** A source-like path, `src/<word>/<word>.ts`. */
+export function sourcePath(rng: Rng, vocabulary: Vocabulary): string {
+  return `src/${vocabulary.tailWord(rng)}/${vocabulary.tailWord(rng)}.ts`
+}

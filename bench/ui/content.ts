@@ -1,5 +1,5 @@
 import type { AppendMessage } from '../../src/main/transcripts/recorder-schemas'
-import { createVocabulary, type Vocabulary } from '../generate/vocabulary'
+import { createVocabulary, paragraphOf, sourcePath, type Vocabulary } from '../generate/vocabulary'
 import { createRng, type Rng } from '../lib/prng'
 
 // What a coding agent's transcript looks like to the renderer: prompts, Markdown answers with
@@ -31,8 +31,8 @@ export class UiContent {
     const messages: AppendMessage[] = [{ role: 'user', content: this.prompt(rng), createdAt: tick() }]
     const rounds = rng.int(1, 5)
     for (let round = 0; round < rounds; round++) {
-      if (rng.chance(0.35)) messages.push({ role: 'reasoning', content: this.paragraph(rng, rng.int(200, 900)), createdAt: tick() })
-      if (rng.chance(0.25)) messages.push(this.assistant(rng, this.paragraph(rng, rng.int(60, 240)), tick()))
+      if (rng.chance(0.35)) messages.push({ role: 'reasoning', content: paragraphOf(rng, this.sentences, rng.int(200, 900)), createdAt: tick() })
+      if (rng.chance(0.25)) messages.push(this.assistant(rng, paragraphOf(rng, this.sentences, rng.int(60, 240)), tick()))
       const tool = rng.pick(TOOLS)
       const toolCallId = `toolu_${Math.floor(rng.next() * 2 ** 48).toString(36)}${round}`
       messages.push({ role: 'tool_call', content: '', toolName: tool, toolCallId, toolInput: this.toolInput(rng, tool), model: MODEL, createdAt: tick() })
@@ -44,8 +44,8 @@ export class UiContent {
 
   /** A short session's title-worthy first prompt. */
   prompt(rng: Rng): string {
-    const text = this.paragraph(rng, rng.int(40, 260))
-    return rng.chance(0.4) ? `${text} See \`${this.path(rng)}\`.` : text
+    const text = paragraphOf(rng, this.sentences, rng.int(40, 260))
+    return rng.chance(0.4) ? `${text} See \`${sourcePath(rng, this.vocabulary)}\`.` : text
   }
 
   private assistant(rng: Rng, content: string, createdAt: number): AppendMessage {
@@ -60,38 +60,38 @@ export class UiContent {
 
   /** A Markdown answer: a lead paragraph, then some of a list, a code block, a table, a heading. */
   private answer(rng: Rng): string {
-    const parts = [this.paragraph(rng, rng.int(120, 500))]
-    if (rng.chance(0.5)) parts.push(Array.from({ length: rng.int(2, 5) }, () => `- **${this.word(rng)}**: ${this.paragraph(rng, rng.int(30, 120))} (\`${this.identifier(rng)}\`)`).join('\n'))
+    const parts = [paragraphOf(rng, this.sentences, rng.int(120, 500))]
+    if (rng.chance(0.5)) parts.push(Array.from({ length: rng.int(2, 5) }, () => `- **${this.word(rng)}**: ${paragraphOf(rng, this.sentences, rng.int(30, 120))} (\`${this.identifier(rng)}\`)`).join('\n'))
     if (rng.chance(0.6)) {
       const language = rng.pick(LANGUAGES)
       parts.push(`\`\`\`${language}\n${this.code(rng, language, rng.int(4, 24))}\n\`\`\``)
     }
     if (rng.chance(0.15)) {
-      const rows = Array.from({ length: rng.int(2, 5) }, () => `| \`${this.identifier(rng)}\` | ${rng.int(1, 999)} | ${this.paragraph(rng, 30)} |`)
+      const rows = Array.from({ length: rng.int(2, 5) }, () => `| \`${this.identifier(rng)}\` | ${rng.int(1, 999)} | ${paragraphOf(rng, this.sentences, 30)} |`)
       parts.push(['| name | count | note |', '|---|---:|---|', ...rows].join('\n'))
     }
-    if (rng.chance(0.3)) parts.push(`### ${this.word(rng)} ${this.word(rng)}\n\n${this.paragraph(rng, rng.int(80, 300))}`)
+    if (rng.chance(0.3)) parts.push(`### ${this.word(rng)} ${this.word(rng)}\n\n${paragraphOf(rng, this.sentences, rng.int(80, 300))}`)
     return parts.join('\n\n')
   }
 
   private toolInput(rng: Rng, tool: Tool): Record<string, string | number | boolean> {
     switch (tool) {
       case 'Read':
-        return { file_path: this.path(rng), offset: rng.int(1, 900), limit: 200 }
+        return { file_path: sourcePath(rng, this.vocabulary), offset: rng.int(1, 900), limit: 200 }
       case 'Edit':
-        return { file_path: this.path(rng), old_string: this.code(rng, 'ts', rng.int(1, 6)), new_string: this.code(rng, 'ts', rng.int(1, 8)), replace_all: false }
+        return { file_path: sourcePath(rng, this.vocabulary), old_string: this.code(rng, 'ts', rng.int(1, 6)), new_string: this.code(rng, 'ts', rng.int(1, 8)), replace_all: false }
       case 'Bash':
-        return { command: `npm run ${this.word(rng)} -- --filter ${this.vocabulary.tailWord(rng)}`, description: this.paragraph(rng, 40) }
+        return { command: `npm run ${this.word(rng)} -- --filter ${this.vocabulary.tailWord(rng)}`, description: paragraphOf(rng, this.sentences, 40) }
       case 'Grep':
         return { pattern: `${this.word(rng)}\\s+${this.vocabulary.tailWord(rng)}`, path: 'src', output_mode: 'content' }
       case 'Write':
-        return { file_path: this.path(rng), content: this.code(rng, 'ts', rng.int(10, 40)) }
+        return { file_path: sourcePath(rng, this.vocabulary), content: this.code(rng, 'ts', rng.int(10, 40)) }
     }
   }
 
   private toolResult(rng: Rng, tool: Tool): string {
-    if (tool === 'Bash') return `> ${this.word(rng)}\n\n${Array.from({ length: rng.int(3, 30) }, (_, i) => `${i % 7 === 6 ? '✖' : '✔'} ${this.paragraph(rng, 40)} (${rng.int(1, 900)}ms)`).join('\n')}`
-    if (tool === 'Edit' || tool === 'Write') return `The file ${this.path(rng)} has been updated.`
+    if (tool === 'Bash') return `> ${this.word(rng)}\n\n${Array.from({ length: rng.int(3, 30) }, (_, i) => `${i % 7 === 6 ? '✖' : '✔'} ${paragraphOf(rng, this.sentences, 40)} (${rng.int(1, 900)}ms)`).join('\n')}`
+    if (tool === 'Edit' || tool === 'Write') return `The file ${sourcePath(rng, this.vocabulary)} has been updated.`
     const first = rng.int(1, 800)
     return this.code(rng, 'ts', rng.int(10, 80))
       .split('\n')
@@ -124,16 +124,6 @@ export class UiContent {
     return out.join('\n')
   }
 
-  private paragraph(rng: Rng, bytes: number): string {
-    const parts: string[] = []
-    let length = 0
-    while (length < bytes) {
-      const sentence = rng.pick(this.sentences)
-      parts.push(sentence)
-      length += sentence.length + 1
-    }
-    return parts.join(' ')
-  }
 
   private sentence(rng: Rng): string {
     const words = Array.from({ length: rng.int(5, 16) }, () => this.word(rng))
@@ -150,7 +140,4 @@ export class UiContent {
     return rng.chance(0.5) ? `${this.word(rng)}${tail.charAt(0).toUpperCase()}${tail.slice(1)}` : tail
   }
 
-  private path(rng: Rng): string {
-    return `src/${this.vocabulary.tailWord(rng)}/${this.vocabulary.tailWord(rng)}.ts`
-  }
 }
