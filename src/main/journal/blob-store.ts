@@ -8,6 +8,7 @@ import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflate
 import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
 import { pageFillingOrder } from './blob-pages'
+import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
 
 /**
@@ -31,6 +32,13 @@ export const INLINE_DEFLATE = { level: 4, memLevel: 9 } as const
 
 /** What a `blobs` row holds besides its content: the hash (64), the other columns and the record header. */
 const ROW_OVERHEAD_BYTES = 100
+
+export interface WriteOptions {
+  /** fsync the file (the default). False: the caller makes it durable later, with others (see file-system-sync.ts). */
+  durable?: boolean
+  /** Decode, verify and write inline content on these writer threads instead of this one. */
+  writers?: BlobWriterPool
+}
 
 export interface BlobRef {
   hash: string
@@ -217,19 +225,20 @@ export class BlobStore {
 
   /**
    * Write a blob's content to `target` (a fresh temp file the caller will rename into place),
-   * streamed and verified; fsynced. On any mismatch the target is removed and nothing else
-   * is touched.
+   * streamed and verified, fsynced unless `durable` is false. On any mismatch the target is
+   * removed and nothing else is touched.
    */
-  async writeTo(hash: string, target: string | Buffer, mode = 0o644): Promise<void> {
+  async writeTo(hash: string, target: string | Buffer, mode = 0o644, { durable = true, writers }: WriteOptions = {}): Promise<void> {
     const row = this.row(hash)
     if (row.storage === 'inline') {
+      if (writers) return this.writeOnThread(writers, hash, row, target, mode, durable)
       const content = this.decode(hash, row)
       // The write is a copy into the page cache: done here. Only the fsync waits for the disk,
       // in the thread pool, so several files' fsyncs are in flight at once (see rewind/apply).
-      const fd = openSync(target, 'w', mode)
+      const fd = openSync(target, 'wx', mode)
       try {
         for (let offset = 0; offset < content.length; ) offset += writeSync(fd, content, offset)
-        await fsyncAsync(fd)
+        if (durable) await fsyncAsync(fd)
       } finally {
         closeSync(fd)
       }
@@ -237,8 +246,8 @@ export class BlobStore {
     }
     const digest = new Digest()
     try {
-      await pipeline(createReadStream(this.filePath(hash)), createGunzip(), digest, createWriteStream(target, { mode }))
-      await fsyncPathAsync(target) // in the thread pool: a large file's flush must not stall other work
+      await pipeline(createReadStream(this.filePath(hash)), createGunzip(), digest, createWriteStream(target, { mode, flags: 'wx' }))
+      if (durable) await fsyncPathAsync(target) // in the thread pool: a large file's flush must not stall other work
     } catch (error) {
       rmSync(target, { force: true })
       throw this.unavailable(hash, `its file cannot be read (${(error as Error).message})`)
@@ -246,6 +255,16 @@ export class BlobStore {
     if (digest.hex() !== hash) {
       rmSync(target, { force: true })
       throw this.unavailable(hash, 'its content does not match its hash (corrupt)')
+    }
+  }
+
+  /** `writeTo` for inline content, decoded, verified and written on a writer thread. */
+  private async writeOnThread(writers: BlobWriterPool, hash: string, row: BlobRow, target: string | Buffer, mode: number, durable: boolean): Promise<void> {
+    try {
+      await writers.write({ target: Buffer.from(target), mode, hash, encoding: row.encoding, data: row.data ?? Buffer.alloc(0), fsync: durable })
+    } catch (error) {
+      if (error instanceof CorruptBlobError) throw this.unavailable(hash, error.message)
+      throw error
     }
   }
 

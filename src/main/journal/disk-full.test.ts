@@ -1,28 +1,11 @@
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRuntime } from '../runtime'
 import { agentWorkspace, type AgentWorkspace } from './testing/agent-workspace'
+import { canMountTmpfs, mountTmpfs, unmountTmpfs } from './testing/tmpfs'
 
-/** A real, tiny file system: the only honest way to meet ENOSPC. Needs root (mount). */
-function mountTmpfs(sizeKb: number): string | null {
-  const dir = mkdtempSync(join(tmpdir(), 'retrace-tmpfs-'))
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeKb}k`, 'tmpfs', dir], { stdio: 'ignore' })
-    return dir
-  } catch {
-    rmSync(dir, { recursive: true, force: true })
-    return null
-  }
-}
-
-const probe = mountTmpfs(64)
-if (probe) {
-  execFileSync('umount', [probe])
-  rmSync(probe, { recursive: true, force: true })
-}
+const probe = canMountTmpfs()
 const reason = 'needs permission to mount a tmpfs (root); a real full disk cannot be faked honestly'
 
 describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => {
@@ -31,10 +14,7 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
   afterEach(() => {
     ws?.dispose()
     ws = undefined
-    for (const dir of mounts.splice(0)) {
-      execFileSync('umount', ['-l', dir])
-      rmSync(dir, { recursive: true, force: true })
-    }
+    for (const dir of mounts.splice(0)) unmountTmpfs(dir)
   })
 
   it('a rewind that runs out of space fails cleanly: every file as before, no partial file, no retry', async () => {
@@ -66,6 +46,35 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
     rmSync(join(disk, 'filler'))
     await ws.rt.rewinds.applyTurn(writer.id, 1) // with space again it simply works
     expect(readdirSync(root)).toEqual(['big.bin'])
+  })
+
+  it('a batched rewind running out of space on its writer threads fails cleanly too', async () => {
+    const disk = mountTmpfs(2048)
+    if (!disk) throw new Error('mount failed')
+    mounts.push(disk)
+    ws = agentWorkspace()
+    const root = join(disk, 'project')
+    mkdirSync(join(root, 'src'), { recursive: true })
+    const workspaceId = ws.rt.store.workspaces.open(root, 'tiny')
+    const writer = ws.rt.recorder.startSession({ workspaceId })
+    writer.append({ role: 'user', content: 'empty every file' })
+    // 30 inline blobs of 40 kB each (random, so stored raw): 1.2 MB to write back.
+    const names = Array.from({ length: 30 }, (_, i) => `src/f${i}.bin`)
+    const originals = names.map((_, i) => Buffer.from(Buffer.alloc(40 * 1024, i + 1).map((byte, j) => (byte * 31 + Math.imul(j, 2654435761)) >>> 24)))
+    for (const [i, name] of names.entries()) {
+      writeFileSync(join(root, name), 'emptied')
+      writer.recordFileChange({ path: name, before: originals[i] ?? null, after: Buffer.from('emptied') })
+    }
+    writeFileSync(join(disk, 'filler'), Buffer.alloc(1400 * 1024)) // leave < 600 kB free
+
+    const error = await ws.rt.rewinds.applyTurn(writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
+    expect(error).toMatchObject({ code: 'IO_ERROR' })
+    expect((error as { message: string }).message).toMatch(/ENOSPC/)
+    expect(readdirSync(join(root, 'src')).sort()).toEqual([...names].map((name) => name.slice(4)).sort())
+    for (const name of names) expect(readFileSync(join(root, name), 'utf8')).toBe('emptied')
+    rmSync(join(disk, 'filler'))
+    await ws.rt.rewinds.applyTurn(writer.id, 1, { batchFrom: 1 })
+    for (const [i, name] of names.entries()) expect(readFileSync(join(root, name)).equals(originals[i] as Buffer)).toBe(true)
   })
 
   it('capturing onto a full store fails cleanly and leaves the store usable', () => {

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
-import type { BlobStore } from './blob-store'
+import type { BlobStore, WriteOptions } from './blob-store'
+import { syncFileSystem } from './file-system-sync'
 import type { FileVersion } from './journal-repository'
 import { checkRelPath, displayPath, splitSegments, type RelPath } from './paths'
 import type { ScannedFile } from './scan/types'
@@ -51,14 +52,17 @@ export interface FsOps {
   rmdir: (path: Buffer) => Promise<void>
   symlink: (target: Buffer, path: Buffer) => Promise<void>
   chmod: (path: Buffer, mode: number) => Promise<void>
-  /** Materialize a blob into a new file (verified against its hash, fsynced). */
-  writeBlob: (blobs: BlobStore, hash: string, path: Buffer, mode: number) => Promise<void>
+  /** Materialize a blob into a new file (verified against its hash; fsynced unless `options.durable` is false). */
+  writeBlob: (blobs: BlobStore, hash: string, path: Buffer, mode: number, options?: WriteOptions) => Promise<void>
+  /** Make everything written on the file system holding `path` durable (one syncfs; see file-system-sync.ts). */
+  syncFileSystem: (path: Buffer) => Promise<void>
 }
 
 /**
  * The real calls, made synchronously: each is one quick syscall, and a rewind runs them one
  * after another anyway, so a thread-pool round trip per call only added latency (measured
  * ~25% of a 1,000-file rewind). The promise shape is kept for the fault-injecting wrappers.
+ * (Writing a blob and flushing the file system are the exceptions: they wait for the disk.)
  */
 export const realFsOps: FsOps = {
   mkdir: (path) => settle(() => void mkdirSync(path, { recursive: true })),
@@ -67,7 +71,8 @@ export const realFsOps: FsOps = {
   rmdir: (path) => settle(() => rmdirSync(path)),
   symlink: (target, path) => settle(() => symlinkSync(target, path)),
   chmod: (path, mode) => settle(() => chmodSync(path, mode)),
-  writeBlob: (blobs, hash, path, mode) => blobs.writeTo(hash, path, mode)
+  writeBlob: (blobs, hash, path, mode, options) => blobs.writeTo(hash, path, mode, options),
+  syncFileSystem
 }
 
 function settle(call: () => void): Promise<void> {

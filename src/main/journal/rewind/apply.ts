@@ -1,12 +1,15 @@
-import { open } from 'node:fs/promises'
 import { RetraceError } from '../../../shared/contract'
 import type { BlobStore } from '../blob-store'
+import { blobWriters } from '../blob-writers'
+import { fileSystemSyncProgram } from '../file-system-sync'
 import type { FileVersion } from '../journal-repository'
 import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../paths'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
 import { removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
-import { captureCurrent, ChangedUnderfoot, checkBefore, prepareTemp, revertStep, runStep, type Step } from './steps'
+import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
+import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Step } from './steps'
+import { TempWriter } from './temp-writer'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -22,7 +25,16 @@ export interface ApplyContext {
   onProgress?: (done: number, total: number, path: string) => void
   /** Test hook: runs after each completed step (crash tests kill the process here). */
   afterStep?: (index: number) => void
+  /** Rewinds writing at least this many files are batched (see TempWriter); tests lower it. */
+  batchFrom?: number
 }
+
+/**
+ * From this many files written, a rewind makes its temp files durable with a few file-system
+ * flushes and writes them on writer threads (see TempWriter). Below, one fsync per file costs
+ * less than starting a flush program and the threads.
+ */
+export const BATCH_FROM_WRITES = 32
 
 export interface ApplyOutcome {
   steps: Step[]
@@ -33,12 +45,14 @@ export interface ApplyOutcome {
 /**
  * Apply a plan: conflicts resolved by the user's choices, the current state of every file
  * about to change captured first, an intent log written durably, then each file replaced
- * atomically after re-checking it. New content is written to fsynced temp files ahead of the
- * steps (`TempWriter`), so the fsyncs overlap each other and the renames. On any failure every
- * step already taken is reverted, so the workspace ends wholly before or wholly after.
+ * atomically after re-checking it. New content is written to durable temp files ahead of the
+ * steps (`TempWriter`), so that work overlaps the renames. On any failure every step already
+ * taken is reverted, so the workspace ends wholly before or wholly after.
  */
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
+  const batched = steps.filter((step) => step.kind === 'write').length >= (ctx.batchFrom ?? BATCH_FROM_WRITES) && fileSystemSyncProgram() !== null
+  if (batched) blobWriters.warm() // the threads start while the state before is captured and the intent written
   for (const step of steps) {
     // Kept files are captured too: the rewind's journal entry for the move names their content.
     // Usually the store already has it (the agent's last write): then there is nothing to read.
@@ -46,12 +60,13 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
+  const rootFs = batched ? new RootFileSystem(ctx.fs.root) : null
   writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   ctx.record(steps)
-  const temps = new TempWriter(steps, ctx)
+  const temps = new TempWriter(steps, ctx, rootFs)
 
   const done: Step[] = []
-  const folders = new Set<string>()
+  const folders = new Map<string, Buffer>()
   try {
     for (const [index, step] of steps.entries()) {
       await temps.ready(step)
@@ -59,13 +74,14 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
       await checkBefore(step, ctx.fs, absolute)
       done.push(step)
       await runStep(step, ctx.fs, ctx.blobs, ctx.ops, absolute)
-      folders.add(absolute.subarray(0, absolute.lastIndexOf(0x2f)).toString('latin1'))
+      const folder = folderOf(absolute)
+      folders.set(folder.toString('latin1'), folder)
       ctx.onProgress?.(index + 1, steps.length, displayPath(step.path))
       ctx.afterStep?.(index)
     }
     // Each folder's renames made durable once, not once per file. Until this is done the intent
     // log stays open, so a crash before it is rolled back like any other interrupted rewind.
-    await fsyncFolders(folders)
+    await makeFoldersDurable([...folders.values()], ctx.ops, rootFs)
   } catch (error) {
     const failedAt = done.at(-1)
     await temps.stop() // no temp file is still being written when the unused ones are removed
@@ -81,52 +97,6 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   }
   removeIntent(ctx.dataDir, ctx.rewindId)
   return { steps, skipped, refused }
-}
-
-/** Temp files being written at once. Each is an open, a write and an fsync: more in flight lets the file system commit several fsyncs together. */
-const PREPARE_CONCURRENCY = 16
-
-/**
- * Writes the new content of every file to its temp file (verified against its hash, fsynced),
- * several at a time and in step order, while the steps run behind it: one after another the
- * fsyncs dominate a large rewind. Nothing at any target path changes here. A temp that cannot
- * be prepared (its folder appears only after an earlier step, say) is left to its step, which
- * writes it itself and reports any error in order; if the process dies, recovery sweeps the temps.
- */
-class TempWriter {
-  private readonly prepared = new Map<Step, Promise<void>>()
-  private readonly writers: Promise<void>[]
-  private stopped = false
-
-  constructor(steps: Step[], ctx: ApplyContext) {
-    const writes = steps.filter((step) => step.kind === 'write' && step.post !== null)
-    const finished = new Map<Step, () => void>()
-    for (const step of writes) this.prepared.set(step, new Promise((resolve) => finished.set(step, resolve)))
-    let next = 0
-    const writer = async (): Promise<void> => {
-      for (let step = writes[next++]; step && !this.stopped; step = writes[next++]) {
-        try {
-          if (step.post) step.temp = await prepareTemp(ctx.fs, ctx.blobs, ctx.ops, step.path, step.post)
-        } catch {
-          // Written (and its error reported) in order, when its step runs.
-        } finally {
-          finished.get(step)?.()
-        }
-      }
-    }
-    this.writers = Array.from({ length: Math.min(PREPARE_CONCURRENCY, writes.length) }, writer)
-  }
-
-  /** Settles once `step`'s temp file is written, or has failed (never rejects). */
-  ready(step: Step): Promise<void> {
-    return this.prepared.get(step) ?? Promise.resolve()
-  }
-
-  /** Start no more temp files, and wait for those being written. */
-  async stop(): Promise<void> {
-    this.stopped = true
-    await Promise.all(this.writers)
-  }
 }
 
 /** Revert completed steps, newest first. False if any could not be reverted (recovery will retry). */
@@ -189,32 +159,4 @@ async function freeKeepName(fs: WorkspaceFs, path: RelPath): Promise<RelPath> {
     if ((await fs.state(candidate)) === null) return candidate
   }
   throw new RetraceError('CONFLICT', `No free name to keep a copy of ${displayPath(path)}.`)
-}
-
-/** Folders fsynced at once: where one journal commit covers many renames, the others return at once. */
-const FOLDER_SYNC_CONCURRENCY = 16
-
-/** fsync every folder (concurrently: one after another they cost a disk flush each). */
-async function fsyncFolders(folders: Set<string>): Promise<void> {
-  const queue = [...folders]
-  const syncer = async (): Promise<void> => {
-    for (let folder = queue.pop(); folder !== undefined; folder = queue.pop()) await fsyncFolder(Buffer.from(folder, 'latin1'))
-  }
-  await Promise.all(Array.from({ length: Math.min(FOLDER_SYNC_CONCURRENCY, queue.length) }, syncer))
-}
-
-/** A folder a rewind emptied and removed needs no fsync. */
-async function fsyncFolder(folder: Buffer): Promise<void> {
-  let handle
-  try {
-    handle = await open(folder, 'r')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
-    throw error
-  }
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
 }

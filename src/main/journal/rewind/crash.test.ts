@@ -7,8 +7,9 @@ import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 const ROOT = resolve(__dirname, '../../../..')
 const CHILD = join(__dirname, 'testing/crash-child.ts')
 
-function runChild(ws: AgentWorkspace, killAt: number) {
-  return spawnSync(process.execPath, [join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), CHILD, ws.rt.store.dataDir, ws.writer.id, String(killAt)], {
+function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null) {
+  const batch = batchFrom === null ? [] : [String(batchFrom)]
+  return spawnSync(process.execPath, [join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), CHILD, ws.rt.store.dataDir, ws.writer.id, String(killAt), ...batch], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000
@@ -29,9 +30,13 @@ const files = (ws: AgentWorkspace) => ({ a: ws.text('a.txt'), b: ws.text('dir/b.
 const AFTER_TURN = { a: 'a after\n', b: 'b after\n', c: null, d: 'created\n' }
 
 describe('a rewind killed at every file-system call (R1)', () => {
-  it('is rolled back at start-up: no torn file, no temp file, database intact', async () => {
+  // Batched: temps written on the writer threads without fsync, then the file system flushed (a large rewind).
+  it.each([
+    ['one by one', null],
+    ['batched', 1]
+  ] as const)('is rolled back at start-up: no torn file, no temp file, database intact (%s)', async (_mode, batchFrom) => {
     const probe = workspaceAfterTurn()
-    const clean = runChild(probe, 0)
+    const clean = runChild(probe, 0, batchFrom)
     probe.dispose()
     const total = Number(/completed after (\d+) calls/.exec(clean.stdout)?.[1])
     expect(total, clean.stderr).toBeGreaterThan(5)
@@ -39,7 +44,7 @@ describe('a rewind killed at every file-system call (R1)', () => {
     for (let killAt = 1; killAt <= total; killAt++) {
       const ws = workspaceAfterTurn()
       try {
-        const child = runChild(ws, killAt)
+        const child = runChild(ws, killAt, batchFrom)
         expect(child.signal, `kill at call ${killAt}: ${child.stderr}`).toBe('SIGKILL')
         expect(readdirSync(join(ws.rt.store.dataDir, 'intents')), `kill at ${killAt}: intent left open`).toHaveLength(1)
 

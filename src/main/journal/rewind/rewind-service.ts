@@ -21,6 +21,8 @@ export interface ApplyOptions {
   ops?: FsOps
   onProgress?: (done: number, total: number, path: string) => void
   afterStep?: (index: number) => void
+  /** Test hook: from how many written files the rewind is batched (see apply.ts BATCH_FROM_WRITES). */
+  batchFrom?: number
   /**
    * Conversation work that must happen together with the files (a fork): run inside the
    * transaction that records the rewind, before any file is touched. `forkSessionUid` names
@@ -141,7 +143,8 @@ export class RewindService {
           recorded = true
         },
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.afterStep ? { afterStep: options.afterStep } : {})
+        ...(options.afterStep ? { afterStep: options.afterStep } : {}),
+        ...(options.batchFrom !== undefined ? { batchFrom: options.batchFrom } : {})
       })
       this.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
       return { rewindId, ...outcome }

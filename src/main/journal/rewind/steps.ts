@@ -1,5 +1,5 @@
 import { readlinkSync } from 'node:fs'
-import type { BlobStore } from '../blob-store'
+import type { BlobStore, WriteOptions } from '../blob-store'
 import { fsyncPath } from '../blob-store'
 import type { FileVersion } from '../journal-repository'
 import { displayPath, type RelPath } from '../paths'
@@ -44,9 +44,10 @@ export async function expectState(fs: WorkspaceFs, path: RelPath, expected: File
 
 /**
  * Write `version` to a fresh temp file beside `path` (content verified against its hash,
- * fsynced) and return the temp's path; nothing at `path` changes yet.
+ * fsynced unless `options.durable` is false) and return the temp's path; nothing at `path`
+ * changes yet.
  */
-export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion): Promise<Buffer> {
+export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion, options?: WriteOptions): Promise<Buffer> {
   const absolute = fs.resolve(path)
   await ops.mkdir(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
   const temp = fs.tempBeside(absolute)
@@ -54,7 +55,7 @@ export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps,
     if (version.kind === 'symlink') {
       await ops.symlink(blobs.read(version.hash), temp)
     } else {
-      await ops.writeBlob(blobs, version.hash, temp, version.mode & 0o7777)
+      await ops.writeBlob(blobs, version.hash, temp, version.mode & 0o7777, options)
       await ops.chmod(temp, version.mode & 0o7777)
     }
     return temp

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { displayPath, keyOf, type PathKey, type RelPath } from '../paths'
 import { diffScans } from './diff'
 import type { ScannedFile } from './types'
-import { scanWorkerPath } from './worker-path'
 
 const file = (path: string | Buffer, hash: string, extra: Partial<ScannedFile> = {}): ScannedFile => ({
   path: (typeof path === 'string' ? Buffer.from(path) : path) as RelPath,
@@ -50,21 +46,5 @@ describe('diffScans', () => {
     const changes = diffScans(scan(), scan(file(high, 'h'), file('a', 'h2'), file('B', 'h3')))
     expect(changes.map((c) => c.path.toString('latin1'))).toEqual(['B', 'a', 'a\xff'])
     expect(changes.every((c) => c.op === 'create' && c.after !== undefined && c.before === undefined)).toBe(true)
-  })
-})
-
-describe('scanWorkerPath', () => {
-  it('prefers a built scan-worker.js, here or one folder up, over the source', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'retrace-worker-path-'))
-    try {
-      const chunks = join(dir, 'chunks')
-      expect(scanWorkerPath(chunks)).toBe(join(chunks, 'scan-worker.mts'))
-      writeFileSync(join(dir, 'scan-worker.js'), '')
-      expect(scanWorkerPath(chunks)).toBe(join(dir, 'scan-worker.js'))
-      expect(scanWorkerPath(dir)).toBe(join(dir, 'scan-worker.js'))
-      expect(scanWorkerPath()).toBe(join(__dirname, 'scan-worker.mts'))
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
   })
 })

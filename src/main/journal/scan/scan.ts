@@ -8,7 +8,7 @@ import { loadFileStates, saveFileStates } from './file-states'
 import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
 import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
 import { scanWorkers, type ScanWorker } from './worker-pool'
-import { scanWorkerPath } from './worker-path'
+import { scanWorkerPath } from '../worker-path'
 
 export interface ScanOptions {
   root: string

@@ -1,0 +1,23 @@
+/**
+ * Messages between the blob store and its writer threads (blob-writers.ts, blob-writer-worker.mts).
+ * The worker imports only the types of this file: it runs without a bundler under vitest.
+ */
+
+/** Write one inline blob, as stored (raw or raw-deflated), to a new file: verified, then written. */
+export interface WriteRequest {
+  id: number
+  /** Absolute path of the file to create; it must not exist (O_EXCL), and is never a link (O_NOFOLLOW). */
+  target: Uint8Array
+  mode: number
+  /** The blob's sha256: the decoded content must hash to it, or nothing is left at `target`. */
+  hash: string
+  encoding: 'raw' | 'deflate'
+  data: Uint8Array
+  /** fsync before closing; false when the caller makes many files durable at once (see file-system-sync.ts). */
+  fsync: boolean
+}
+
+export type WriteReply =
+  | { id: number; ok: true }
+  /** `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: the file could not be written. */
+  | { id: number; ok: false; kind: 'corrupt' | 'io'; message: string; code?: string }
