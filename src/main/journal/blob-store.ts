@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, createReadStream, existsSync, createWriteStream, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, createReadStream, existsSync, createWriteStream, fchmodSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -225,7 +225,7 @@ export class BlobStore {
 
   /**
    * Write a blob's content to `target` (a fresh temp file the caller will rename into place),
-   * streamed and verified, fsynced unless `durable` is false. On any mismatch the target is
+   * streamed and verified, with exactly `mode`, fsynced unless `durable` is false. On any mismatch the target is
    * removed and nothing else is touched.
    */
   async writeTo(hash: string, target: string | Buffer, mode = 0o644, { durable = true, writers }: WriteOptions = {}): Promise<void> {
@@ -238,6 +238,7 @@ export class BlobStore {
       const fd = openSync(target, 'wx', mode)
       try {
         for (let offset = 0; offset < content.length; ) offset += writeSync(fd, content, offset)
+        fchmodSync(fd, mode) // exactly: open's mode is filtered by the umask
         if (durable) await fsyncAsync(fd)
       } finally {
         closeSync(fd)
@@ -247,6 +248,7 @@ export class BlobStore {
     const digest = new Digest()
     try {
       await pipeline(createReadStream(this.filePath(hash)), createGunzip(), digest, createWriteStream(target, { mode, flags: 'wx' }))
+      chmodSync(target, mode) // exactly: open's mode is filtered by the umask
       if (durable) await fsyncPathAsync(target) // in the thread pool: a large file's flush must not stall other work
     } catch (error) {
       rmSync(target, { force: true })

@@ -8,10 +8,11 @@
  * only erasable TypeScript, because under vitest Node runs this file directly.
  */
 import { createHash } from 'node:crypto'
-import { closeSync, constants, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { inflateRawSync } from 'node:zlib'
-import type { WriteReply, WriteRequest } from './blob-writer-protocol'
+import type { SyncRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 
 if (!parentPort) throw new Error('blob-writer-worker.mts must run in a worker thread')
 const port = parentPort
@@ -19,9 +20,12 @@ const port = parentPort
 // A fresh file only: never one that exists, never through a link planted at the name.
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0)
 
-port.on('message', (request: WriteRequest) => port.postMessage(write(request)))
+port.on('message', (request: WriterRequest) => {
+  if (request.kind === 'write') port.postMessage(write(request))
+  else syncFileSystem(request)
+})
 
-function write(request: WriteRequest): WriteReply {
+function write(request: WriteRequest): WriterReply {
   const { id } = request
   const stored = Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength)
   let content: Buffer
@@ -42,6 +46,7 @@ function write(request: WriteRequest): WriteReply {
   }
   try {
     for (let offset = 0; offset < content.length; ) offset += writeSync(fd, content, offset)
+    fchmodSync(fd, request.mode) // exactly: open's mode is filtered by the umask
     if (request.fsync) fsyncSync(fd)
   } catch (error) {
     closeSync(fd)
@@ -57,7 +62,7 @@ function write(request: WriteRequest): WriteReply {
   return { id, ok: true }
 }
 
-function ioFailure(id: number, error: unknown): WriteReply {
+function ioFailure(id: number, error: unknown): WriterReply {
   const { message, code } = error as NodeJS.ErrnoException
   return code === undefined ? { id, ok: false, kind: 'io', message } : { id, ok: false, kind: 'io', message, code }
 }
@@ -68,4 +73,17 @@ function removeQuietly(path: Buffer): void {
   } catch {
     // Already gone; the caller removes its temp files on failure anyway.
   }
+}
+
+/**
+ * Run `program --file-system -- path` (coreutils sync: syncfs(2)) and reply once it is done,
+ * with the program's complaint if it failed. Started from this thread because starting a
+ * process copies the page tables of the whole (large) process: milliseconds each time, better
+ * spent here than on the main thread, which is busy renaming.
+ */
+function syncFileSystem({ id, program, path }: SyncRequest): void {
+  execFile(program, ['--file-system', '--', path], { windowsHide: true }, (error, _stdout, stderr) => {
+    const reply: WriterReply = error ? { id, ok: false, kind: 'io', message: String(stderr).trim() || error.message, code: 'EIO' } : { id, ok: true }
+    port.postMessage(reply)
+  })
 }

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import type { WriteReply, WriteRequest } from './blob-writer-protocol'
+import type { WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 import { blobWriterWorkerPath } from './worker-path'
 
 /** The writer thread found the stored bytes undecodable or not matching their hash. */
 export class CorruptBlobError extends Error {}
 
-export type InlineBlobWrite = Omit<WriteRequest, 'id'>
+export type InlineBlobWrite = Omit<WriteRequest, 'id' | 'kind'>
 
 interface Pending {
   resolve: () => void
@@ -22,9 +22,9 @@ interface WriterThread {
 const IDLE_MS = 30_000
 
 /**
- * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts), so a
- * large rewind's per-file work runs on other cores while the main thread renames files into
- * place. Each write goes to the thread with the fewest in flight. A thread that dies fails its
+ * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts), and
+ * start the file-system flushes, so a large rewind's per-file work runs on other cores while
+ * the main thread renames files into place. Each write goes to the thread with the fewest in flight. A thread that dies fails its
  * writes with an error (their files are then written in-thread or reported by the caller) and
  * is replaced by the next write. Threads are unref'd while idle, and ended after IDLE_MS.
  */
@@ -45,15 +45,23 @@ export class BlobWriterPool {
 
   /** Write one blob to a new file on a writer thread. Rejects with CorruptBlobError, or the file-system error (with its `code`). */
   write(job: InlineBlobWrite): Promise<void> {
+    return this.send({ ...job, kind: 'write', id: this.nextId++ })
+  }
+
+  /** Run `program --file-system -- path` from a writer thread. Rejects with the program's complaint (code EIO). */
+  sync(program: string, path: string): Promise<void> {
+    return this.send({ kind: 'sync', id: this.nextId++, program, path })
+  }
+
+  private send(request: WriterRequest): Promise<void> {
     this.warm()
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
     const thread = this.threads.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
-    const id = this.nextId++
     return new Promise<void>((resolve, reject) => {
       if (thread.pending.size === 0) thread.worker.ref()
-      thread.pending.set(id, { resolve, reject })
-      thread.worker.postMessage({ ...job, id } satisfies WriteRequest)
+      thread.pending.set(request.id, { resolve, reject })
+      thread.worker.postMessage(request)
     })
   }
 
@@ -68,7 +76,7 @@ export class BlobWriterPool {
 
   private start(): WriterThread {
     const thread: WriterThread = { worker: new Worker(this.script()), pending: new Map() }
-    thread.worker.on('message', (reply: WriteReply) => this.settle(thread, reply))
+    thread.worker.on('message', (reply: WriterReply) => this.settle(thread, reply))
     const fail = (why: string) => {
       this.threads = this.threads.filter((other) => other !== thread)
       for (const pending of thread.pending.values()) pending.reject(new Error(`the blob writer thread stopped (${why})`))
@@ -80,7 +88,7 @@ export class BlobWriterPool {
     return thread
   }
 
-  private settle(thread: WriterThread, reply: WriteReply): void {
+  private settle(thread: WriterThread, reply: WriterReply): void {
     const pending = thread.pending.get(reply.id)
     if (!pending) return
     thread.pending.delete(reply.id)

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { promisify } from 'node:util'
+import type { BlobWriterPool } from './blob-writers'
 
 /**
  * One flush for many files. Writing N files and fsyncing each costs up to N journal commits,
@@ -21,19 +23,20 @@ export function fileSystemSyncProgram(): string | null {
 }
 
 /**
- * Make everything written so far on the file system holding `path` durable. An error (the
- * program failed, or syncfs reported a write-back error) rejects with code EIO: what was
- * written cannot be trusted to be on the disk.
+ * Make everything written so far on the file system holding `path` durable, the program
+ * started from a writer thread when `writers` is given. An error (the program failed, or
+ * syncfs reported a write-back error) rejects with code EIO: what was written cannot be
+ * trusted to be on the disk.
  */
-export function syncFileSystem(path: Buffer): Promise<void> {
+export async function syncFileSystem(path: Buffer, writers?: BlobWriterPool): Promise<void> {
   const sync = fileSystemSyncProgram()
-  if (sync === null) return Promise.reject(Object.assign(new Error('this system has no syncfs program (sync --file-system)'), { code: 'ENOSYS' }))
-  return new Promise((resolve, reject) => {
-    // Absolute program path, arguments not through a shell; `--` so no path is read as an option.
-    execFile(sync, ['--file-system', '--', path.toString()], { windowsHide: true }, (error, _stdout, stderr) => {
-      if (!error) return resolve()
-      const why = String(stderr).trim() || error.message
-      reject(Object.assign(new Error(`EIO: flushing the file system failed: ${why}`), { code: 'EIO' }))
-    })
-  })
+  if (sync === null) throw Object.assign(new Error('this system has no syncfs program (sync --file-system)'), { code: 'ENOSYS' })
+  try {
+    // `--` so no path is read as an option; no shell.
+    if (writers) await writers.sync(sync, path.toString())
+    else await promisify(execFile)(sync, ['--file-system', '--', path.toString()], { windowsHide: true })
+  } catch (error) {
+    const { message, stderr } = error as { message: string; stderr?: string }
+    throw Object.assign(new Error(`EIO: flushing the file system failed: ${stderr?.trim() || message}`), { code: 'EIO' })
+  }
 }

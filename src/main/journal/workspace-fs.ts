@@ -3,6 +3,7 @@ import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readli
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
 import type { BlobStore, WriteOptions } from './blob-store'
+import { blobWriters } from './blob-writers'
 import { syncFileSystem } from './file-system-sync'
 import type { FileVersion } from './journal-repository'
 import { checkRelPath, displayPath, splitSegments, type RelPath } from './paths'
@@ -72,7 +73,7 @@ export const realFsOps: FsOps = {
   symlink: (target, path) => settle(() => symlinkSync(target, path)),
   chmod: (path, mode) => settle(() => chmodSync(path, mode)),
   writeBlob: (blobs, hash, path, mode, options) => blobs.writeTo(hash, path, mode, options),
-  syncFileSystem
+  syncFileSystem: (path) => syncFileSystem(path, blobWriters)
 }
 
 function settle(call: () => void): Promise<void> {

@@ -34,7 +34,7 @@ export interface ApplyContext {
  * flushes and writes them on writer threads (see TempWriter). Below, one fsync per file costs
  * less than starting a flush program and the threads.
  */
-export const BATCH_FROM_WRITES = 32
+export const BATCH_FROM_WRITES = 200
 
 export interface ApplyOutcome {
   steps: Step[]

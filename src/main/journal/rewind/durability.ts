@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs'
 import { open } from 'node:fs/promises'
+import type { RelPath } from '../paths'
 import type { FsOps } from '../workspace-fs'
 
 /**
@@ -14,6 +15,15 @@ export class RootFileSystem {
 
   constructor(readonly root: Buffer) {
     this.device = lstatSync(root, { bigint: true }).dev
+  }
+
+  /**
+   * True if the folder of `path` (relative to the root) is, or would be created, on the root's
+   * file system. Only asks (lstat): whatever then writes there resolves the path itself.
+   */
+  holdsFolderOf(path: RelPath): boolean {
+    const slash = path.lastIndexOf(0x2f)
+    return slash < 0 ? true : this.holds(Buffer.concat([this.root, Buffer.from('/'), path.subarray(0, slash)]))
   }
 
   /** True if `folder` (absolute, under the root) is, or would be created, on the root's file system. */

@@ -55,8 +55,7 @@ export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps,
     if (version.kind === 'symlink') {
       await ops.symlink(blobs.read(version.hash), temp)
     } else {
-      await ops.writeBlob(blobs, version.hash, temp, version.mode & 0o7777, options)
-      await ops.chmod(temp, version.mode & 0o7777)
+      await ops.writeBlob(blobs, version.hash, temp, version.mode & 0o7777, options) // with exactly this mode
     }
     return temp
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { BlobStore, WriteOptions } from '../blob-store'
 import { blobWriters } from '../blob-writers'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
-import { folderOf, type RootFileSystem } from './durability'
+import type { RootFileSystem } from './durability'
 import { prepareTemp, type Step } from './steps'
 
 export interface TempWriterContext {
@@ -100,7 +100,7 @@ export class TempWriter {
       step.temp = await prepareTemp(fs, blobs, ops, step.path, step.post)
       return
     }
-    const coveredByFlush = this.rootFs.holds(folderOf(fs.resolve(step.path)))
+    const coveredByFlush = this.rootFs.holdsFolderOf(step.path)
     const options: WriteOptions = { durable: !coveredByFlush, writers: blobWriters }
     step.temp = await prepareTemp(fs, blobs, ops, step.path, step.post, options)
     if (coveredByFlush) this.unflushed.add(step)
