@@ -26,11 +26,11 @@ const BATCHED_CONCURRENCY = 64
  * Each temp is durable before its rename, in one of two ways:
  * - one by one (`rootFs` null): each temp is fsynced as it is written, several in flight;
  * - batched (a large rewind on a system with syncfs, `rootFs` given): temps are written without
- *   fsync, on the blob writer threads, and a step whose temp is not yet durable flushes the
- *   root's file system once for every temp written so far. 1,000 files then cost a few flushes
- *   instead of 1,000 fsyncs, and their decoding, hashing and writing run on other cores while
- *   this thread renames. A temp on another file system (a mount inside the workspace) is
- *   fsynced on its own, as syncfs of the root does not cover it.
+ *   fsync, on the blob writer threads, and the root's file system is flushed once for many of
+ *   them (batches doubling from 64) while the steps rename those an earlier flush made durable.
+ *   1,000 files then cost a few flushes instead of 1,000 fsyncs, and their decoding, hashing
+ *   and writing run on another core. A temp on another file system (a mount inside the
+ *   workspace) is fsynced on its own, as syncfs of the root does not cover it.
  */
 export class TempWriter {
   private readonly written = new Map<Step, Promise<void>>()
