@@ -207,6 +207,27 @@ async function main(): Promise<void> {
       await shot(page, 'ui-5-panned-fitted')
       log(`  zoomed out to ${fittedZoom.toFixed(3)}; nodes in the DOM after each drag: ${fitted.nodes.join(' ')}`)
 
+      /** Long tasks and slow frames while something moved, beside the idle page's. */
+      const tasksRow = (measure: string, recording: Recording): ResultRow => ({
+        measure,
+        retrace: tasksCell(recording),
+        reference: `idle: ${tasksCell(idle)}`,
+        target: '(none set)',
+        met: null,
+        n: formatCount(recording.frames.n)
+      })
+      /** A pan's frame times and its long tasks: two rows, no target. */
+      const panRows = (measure: string, activity: string, recording: Recording): ResultRow[] => [
+        {
+          measure: `${measure}: frame time`,
+          retrace: framesCell(recording.frames),
+          reference: `the same page idle: ${framesCell(idle.frames)}`,
+          target: '(none set)',
+          met: null,
+          n: formatCount(recording.frames.n)
+        },
+        tasksRow(`… while ${activity}: long tasks, slow frames`, recording)
+      ]
       const rows: ResultRow[] = [
         {
           measure: `Open the ${formatCount(uiConfig.bigMessages)}-message session: click → first turn painted`,
@@ -224,14 +245,7 @@ async function main(): Promise<void> {
           met: scroll.reachedEnd && scroll.frames.median <= FRAME_60HZ + 0.5,
           n: formatCount(scroll.frames.n)
         },
-        {
-          measure: '… while scrolling: long tasks, slow frames',
-          retrace: tasksCell(scroll),
-          reference: `idle: ${tasksCell(idle)}`,
-          target: '(none set)',
-          met: null,
-          n: formatCount(scroll.frames.n)
-        },
+        tasksRow('… while scrolling: long tasks, slow frames', scroll),
         {
           measure: `Graph of ${formatCount(data.sessions)} sessions: Graph click → visible nodes painted (${graph.painted.at(-1)?.nodes ?? 0} in the DOM)`,
           retrace: `${formatMs(graph.timing.median)} ms (p95 ${formatMs(graph.timing.p95)})`,
@@ -240,38 +254,8 @@ async function main(): Promise<void> {
           met: graph.timing.median <= TARGETS.graphMs,
           n: String(graph.timing.n)
         },
-        {
-          measure: `Pan the graph at its opening zoom (${panned.drags} drags of 500 px, 20 px a frame; ${Math.min(...panned.nodes)}–${Math.max(...panned.nodes)} nodes in the DOM): frame time`,
-          retrace: framesCell(panned.recording.frames),
-          reference: `the same page idle: ${framesCell(idle.frames)}`,
-          target: '(none set)',
-          met: null,
-          n: formatCount(panned.recording.frames.n)
-        },
-        {
-          measure: '… while panning: long tasks, slow frames',
-          retrace: tasksCell(panned.recording),
-          reference: `idle: ${tasksCell(idle)}`,
-          target: '(none set)',
-          met: null,
-          n: formatCount(panned.recording.frames.n)
-        },
-        {
-          measure: `Pan it zoomed out to the whole graph (zoom ${fittedZoom.toFixed(2)}, ${fitted.drags} drags; ${Math.min(...fitted.nodes)}–${Math.max(...fitted.nodes)} nodes in the DOM): frame time`,
-          retrace: framesCell(fitted.recording.frames),
-          reference: `the same page idle: ${framesCell(idle.frames)}`,
-          target: '(none set)',
-          met: null,
-          n: formatCount(fitted.recording.frames.n)
-        },
-        {
-          measure: '… while panning zoomed out: long tasks, slow frames',
-          retrace: tasksCell(fitted.recording),
-          reference: `idle: ${tasksCell(idle)}`,
-          target: '(none set)',
-          met: null,
-          n: formatCount(fitted.recording.frames.n)
-        }
+        ...panRows(`Pan the graph at its opening zoom (${panned.drags} drags of 500 px, 20 px a frame; ${Math.min(...panned.nodes)}–${Math.max(...panned.nodes)} nodes in the DOM)`, 'panning', panned.recording),
+        ...panRows(`Pan it zoomed out to the whole graph (zoom ${fittedZoom.toFixed(2)}, ${fitted.drags} drags; ${Math.min(...fitted.nodes)}–${Math.max(...fitted.nodes)} nodes in the DOM)`, 'panning zoomed out', fitted.recording)
       ]
       console.log(`\n${renderTable(rows, 'reference, same run')}\n`)
       console.log(`Data: ${formatCount(data.sessions)} sessions (${Object.entries(data.kinds).map(([kind, n]) => `${formatCount(n)} ${kind}`).join(', ')}; ${data.merges} merged back), ${formatCount(data.messages)} messages; generated in ${(data.ms / 1000).toFixed(1)} s.`)
