@@ -39,6 +39,13 @@ describe('retrace checkpoint begin|end (hook capture of shell changes)', () => {
     expect(await run('checkpoint', 'end', '--workspace', root, '--session', 'agent-abc', '--json')).toBe(0)
     expect(JSON.parse(out.join(''))).toMatchObject({ turn: 1, changes: 4, counts: { delete: 1, rename: 1, create: 1, mode: 1 } })
 
+    // Scripts may name the session by the agent's own id, the one its hooks pass.
+    out = []
+    expect(await run('changes', 'agent-abc', '--turn', '1', '--json')).toBe(0)
+    const [turnOne] = JSON.parse(out.join('')) as { turn: number; changes: unknown[] }[]
+    expect(turnOne).toMatchObject({ turn: 1 })
+    expect(turnOne?.changes).toHaveLength(4)
+
     out = []
     expect(await run('rewind', begun.sessionId, '--turn', '1', '--yes')).toBe(0)
     expect(readFileSync(join(root, 'doomed.txt'), 'utf8')).toBe('rm will take me\n')

@@ -27,10 +27,7 @@ export async function checkpointCommand(runtime: Runtime, options: { phase: stri
   await runtime.ready
   const workspaceId = openWorkspace(runtime, workspacePath)
   const capture = new TurnCapture(runtime.store, runtime.journal)
-  const existing = runtime.store.db
-    .prepare('SELECT uid FROM sessions WHERE workspace_id = ? AND source = ? AND source_session_id = ?')
-    .pluck()
-    .get(workspaceId, HOOK_SOURCE, agentSessionId) as string | undefined
+  const existing = runtime.store.sessions.bySourceId(workspaceId, HOOK_SOURCE, agentSessionId)?.id
 
   if (options.phase === 'begin') {
     const writer = existing

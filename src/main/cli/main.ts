@@ -9,6 +9,7 @@ import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
 import { importCommand, parseSource } from './import-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
+import { resolveSessionRef } from './session-ref'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
 
@@ -53,6 +54,8 @@ Usage:
 
   retrace gc                                  delete file snapshots nothing refers to any more
 
+A <session-id> (or <branch-id>) may also be the agent's own session id (what a hook passed as
+--session, or the Claude Code / Codex id of an imported session) or the first characters of an id.
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
 
 class UsageError extends Error {}
@@ -103,6 +106,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       if (!value) throw new UsageError(`Missing <${name}>. Run \`retrace help\` for usage.`)
       return value
     }
+    /** A session argument, which may also be the agent's session id or the start of an id (see session-ref.ts). */
+    const sessionArgument = (live: Runtime, name = 'session-id') => resolveSessionRef(live.store.sessions, argument(name))
 
     switch (command) {
       case 'serve': {
@@ -119,16 +124,21 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'sessions':
         await sessionsCommand(cliCaller(open()), { path: argument('workspace-path'), json: values.json, io })
         return 0
-      case 'show':
-        await showCommand(cliCaller(open()), { sessionId: argument('session-id'), json: values.json, transcript: values.context ? 'context' : 'display', io })
+      case 'show': {
+        const live = open()
+        await showCommand(cliCaller(live), { sessionId: sessionArgument(live), json: values.json, transcript: values.context ? 'context' : 'display', io })
         return 0
-      case 'changes':
-        await changesCommand(cliCaller(open()), { sessionId: argument('session-id'), turn: parseTurn(values.turn, false), json: values.json, io })
+      }
+      case 'changes': {
+        const live = open()
+        await changesCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, false), json: values.json, io })
         return 0
+      }
       case 'diff': {
         const file = values.file
         if (!file) throw new UsageError('Missing --file PATH (relative to the workspace).')
-        await diffCommand(cliCaller(open()), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, file, io })
+        const live = open()
+        await diffCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, file, io })
         return 0
       }
       case 'rewind':
@@ -137,18 +147,20 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         await live.ready
         const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), json: values.json, io }
         return command === 'rewind'
-          ? await rewindCommand(cliCaller(live), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, ...flags })
+          ? await rewindCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, ...flags })
           : await undoCommand(cliCaller(live), { rewindId: argument('rewind-id'), ...flags })
       }
       case 'fork': {
         const live = open()
         await live.ready
-        await forkCommand(cliCaller(live), { sessionId: argument('session-id'), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), json: values.json, io })
+        await forkCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), json: values.json, io })
         return 0
       }
-      case 'merge':
-        await mergeCommand(cliCaller(open()), { branchId: argument('branch-id'), mode: values.mode, json: values.json, io })
+      case 'merge': {
+        const live = open()
+        await mergeCommand(cliCaller(live), { branchId: sessionArgument(live, 'branch-id'), mode: values.mode, json: values.json, io })
         return 0
+      }
       case 'checkpoint': {
         const hook = values.workspace && values.session ? {} : await readHookInput()
         await checkpointCommand(open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
@@ -163,8 +175,9 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         const [sessionId, ...extra] = rest
         if (!sessionId) throw new UsageError('Missing <session-id>. Run `retrace help` for usage.')
         if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(' ')}": give one session id (and --keep once per finding).`)
-        await exportCommand(cliCaller(open()), {
-          sessionId,
+        const live = open()
+        await exportCommand(cliCaller(live), {
+          sessionId: resolveSessionRef(live.store.sessions, sessionId),
           format: parseFormat(values.format, values.out),
           out: values.out,
           redact: !values['no-redact'],

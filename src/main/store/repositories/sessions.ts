@@ -79,6 +79,9 @@ interface SessionRow {
   cost_usd: number | null
 }
 
+/** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
+export const MIN_ID_PREFIX = 4
+
 const SELECT = `SELECT s.*, p.uid AS parent_uid, pr.uid AS predecessor_uid
   FROM sessions s
   LEFT JOIN sessions p ON p.id = s.parent_id
@@ -98,6 +101,7 @@ export class SessionRepository {
   private readonly removeMergesStmt
   private readonly titleStmt
   private readonly bySourceIdStmt
+  private readonly matchingStmt
   private readonly linkStmt
   private readonly latestOfSourceStmt
   private readonly deleteStmt
@@ -126,6 +130,10 @@ export class SessionRepository {
     this.removeMergesStmt = db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
+    this.matchingStmt = db.prepare(
+      `${SELECT} WHERE s.source_session_id = @ref OR (length(@ref) >= ${MIN_ID_PREFIX} AND substr(s.uid, 1, length(@ref)) = @ref)
+       ORDER BY s.updated_at DESC, s.id DESC LIMIT 20`
+    )
     this.linkStmt = db.prepare('UPDATE sessions SET parent_id = @parentRowId, fork_seq = @forkSeq, depth = @depth WHERE id = @rowId')
     this.latestOfSourceStmt = db.prepare(
       'SELECT uid FROM sessions WHERE workspace_id = ? AND source = ? AND kind = ? AND id != ? AND created_at <= ? ORDER BY updated_at DESC, id DESC LIMIT 1'
@@ -162,6 +170,15 @@ export class SessionRepository {
   bySourceId(workspaceId: number, source: string, sourceSessionId: string): SessionRecord | undefined {
     const row = this.bySourceIdStmt.get(workspaceId, source, sourceSessionId) as SessionRow | undefined
     return row && toRecord(row)
+  }
+
+  /**
+   * Sessions a person may mean by `ref` when it is not a session id: the sessions whose agent
+   * gave them that id (a hook's --session, an imported file's session), and those whose id
+   * starts with it (at least 4 characters, as one copies the start of a UUID). Most recent first.
+   */
+  matching(ref: string): SessionRecord[] {
+    return (this.matchingStmt.all({ ref }) as SessionRow[]).map(toRecord)
   }
 
   /** Attach a session to its parent once the link is known (an imported sub-agent). */
