@@ -1,0 +1,138 @@
+// `event_msg` lines: user prompts, held agent messages / reasoning, token counts, notices.
+import type { Usage } from '../../../shared/contract'
+import type { Attachment, MessageRecord, UsageRecord } from '../records'
+import { handleContextCompactedEvent } from './compaction'
+import { imageAttachment, isContextualText } from './content'
+import type { Emitter } from './emitter'
+import { messageRecord } from './record-builders'
+import {
+  AgentMessageEventSchema,
+  AgentReasoningEventSchema,
+  MessageEventSchema,
+  TokenCountEventSchema,
+  TurnAbortedEventSchema,
+  TypedPayloadSchema,
+  UserMessageEventSchema
+} from './schemas'
+import { sameTotals, subtractTotals, toTotals, type Totals } from './token-totals'
+
+/** Events that restate what other lines already record, or UI life-cycle only: no record. */
+const IGNORED_EVENTS = new Set([
+  'task_started',
+  'task_complete',
+  'turn_started',
+  'turn_complete',
+  'exec_command_begin',
+  'exec_command_end',
+  'exec_command_output_delta',
+  'terminal_interaction',
+  'patch_apply_begin',
+  'patch_apply_end',
+  'web_search_begin',
+  'web_search_end',
+  'mcp_tool_call_begin',
+  'mcp_tool_call_end',
+  'view_image_tool_call',
+  'item_started',
+  'item_completed',
+  'agent_message_delta',
+  'agent_reasoning_delta',
+  'agent_reasoning_raw_content_delta',
+  'agent_reasoning_section_break',
+  'turn_diff',
+  'plan_update',
+  'session_configured',
+  'background_event',
+  'stream_error',
+  'entered_review_mode',
+  'exited_review_mode',
+  'undo_started',
+  'undo_completed',
+  'shutdown_complete',
+  'mcp_startup_update',
+  'mcp_startup_complete',
+  'deprecation_notice'
+])
+
+export function handleEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
+  const typed = em.check(TypedPayloadSchema, payload, offset, 'event_msg')
+  if (!typed) return
+  switch (typed.type) {
+    case 'user_message':
+      return userMessageEvent(em, payload, offset, createdAt)
+    case 'agent_message': {
+      const event = em.check(AgentMessageEventSchema, payload, offset, 'event_msg agent_message')
+      if (!event) return
+      const extra: Partial<MessageRecord> = em.state.model ? { model: em.state.model } : {}
+      em.hold('assistant', event.message, messageRecord(offset, 'assistant', event.message, createdAt, extra))
+      return
+    }
+    case 'agent_reasoning':
+    case 'agent_reasoning_raw_content': {
+      const event = em.check(AgentReasoningEventSchema, payload, offset, `event_msg ${typed.type}`)
+      if (!event) return
+      const extra: Partial<MessageRecord> = em.state.model ? { model: em.state.model } : {}
+      em.hold('reasoning', event.text, messageRecord(offset, 'reasoning', event.text, createdAt, extra))
+      return
+    }
+    case 'token_count':
+      return tokenCountEvent(em, payload, offset, createdAt)
+    case 'turn_aborted': {
+      const event = em.check(TurnAbortedEventSchema, payload, offset, 'event_msg turn_aborted')
+      if (!event) return
+      em.emit(messageRecord(offset, 'system', event.reason ? `Turn aborted (${event.reason})` : 'Turn aborted', createdAt))
+      return
+    }
+    case 'context_compacted':
+      return handleContextCompactedEvent(em, offset, createdAt)
+    case 'error':
+    case 'warning': {
+      const event = em.check(MessageEventSchema, payload, offset, `event_msg ${typed.type}`)
+      if (!event) return
+      em.emit(messageRecord(offset, 'system', `${typed.type === 'error' ? 'Error' : 'Warning'}: ${event.message}`, createdAt))
+      return
+    }
+    default:
+      if (IGNORED_EVENTS.has(typed.type)) return
+      em.skip(offset, `event_msg type '${typed.type}' is not imported`)
+  }
+}
+
+function userMessageEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
+  const event = em.check(UserMessageEventSchema, payload, offset, 'event_msg user_message')
+  if (!event) return
+  // Some releases tag context messages with a kind; their items are the system messages.
+  if ((event.kind && event.kind !== 'plain') || isContextualText(event.message)) return
+  if (em.isUserDuplicate('event', event.message)) return
+  const attachments: Attachment[] = [
+    ...(event.images ?? []).map(imageAttachment),
+    ...(event.local_images ?? []).flatMap((image) => {
+      const path = typeof image === 'string' ? image : image && typeof image === 'object' ? (image as Record<string, unknown>).path : null
+      return typeof path === 'string' ? [imageAttachment(path)] : []
+    })
+  ]
+  const extra: Partial<MessageRecord> = { startsTurn: true }
+  if (attachments.length > 0) extra.attachments = attachments
+  em.emit(messageRecord(offset, 'user', event.message, createdAt, extra))
+}
+
+function tokenCountEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
+  const event = em.check(TokenCountEventSchema, payload, offset, 'event_msg token_count')
+  if (!event?.info) return // null before the first response (rate-limit updates only)
+  const totals = toTotals(event.info.total_token_usage)
+  const previous = em.state.lastTotals
+  if (previous && sameTotals(previous, totals)) return
+  em.state.lastTotals = totals
+  let last: Totals
+  if (event.info.last_token_usage) last = toTotals(event.info.last_token_usage)
+  else if (previous && totals.total >= previous.total) last = subtractTotals(totals, previous)
+  else last = totals
+  const usage: Partial<Usage> = {
+    inputTokens: Math.max(0, last.input - last.cached),
+    cacheReadTokens: last.cached,
+    outputTokens: last.output
+  }
+  const record: UsageRecord = { kind: 'usage', offset, usage }
+  if (createdAt !== undefined) record.createdAt = createdAt
+  em.emit(record)
+}

@@ -1,0 +1,52 @@
+// The Codex parser's persisted state (what an incremental resume needs) and its schema.
+import { z } from 'zod'
+import type { SourceRecord } from '../records'
+import { describeIssues } from './schemas'
+import { TotalsSchema } from './token-totals'
+
+export const PARSER_VERSION = 1
+
+export const HeldSchema = z.object({
+  kind: z.enum(['assistant', 'reasoning', 'compaction']),
+  texts: z.array(z.string()),
+  records: z.array(z.custom<SourceRecord>((value) => typeof value === 'object' && value !== null))
+})
+export type Held = z.infer<typeof HeldSchema>
+
+export const StateSchema = z.object({
+  v: z.literal(PARSER_VERSION),
+  sessionId: z.string().nullable(),
+  cwd: z.string().nullable(),
+  model: z.string().nullable(),
+  /** Tool calls without their output yet: call id → tool name. */
+  calls: z.record(z.string(), z.string()),
+  /** User prompts written by one channel (item or event) that the other may restate. */
+  pendingUser: z.array(z.object({ from: z.enum(['item', 'event']), text: z.string() })),
+  held: HeldSchema.nullable(),
+  lastTotals: TotalsSchema.nullable(),
+  /** A compaction record was emitted and no conversation record since: more compaction lines are its copies. */
+  compactionOpen: z.boolean()
+})
+export type CodexParserState = z.infer<typeof StateSchema>
+
+export function freshState(): CodexParserState {
+  return {
+    v: PARSER_VERSION,
+    sessionId: null,
+    cwd: null,
+    model: null,
+    calls: {},
+    pendingUser: [],
+    held: null,
+    lastTotals: null,
+    compactionOpen: false
+  }
+}
+
+/** A fresh state when none is given, else a private copy of the given one; throws when it is not understood. */
+export function restoreState(state: unknown): CodexParserState {
+  if (state === undefined || state === null) return freshState()
+  const parsed = StateSchema.safeParse(state)
+  if (!parsed.success) throw new Error(`Codex parser state not understood: ${describeIssues(parsed.error)}`)
+  return structuredClone(parsed.data)
+}
