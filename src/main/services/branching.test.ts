@@ -32,7 +32,7 @@ describe('fork and merge', () => {
     const { sessionId, rewind } = await call('sessions.fork', { sessionId: ws.writer.id, turn: 2, title: 'Try again' })
     expect(rewind).toBeNull()
     expect(await transcript(call, sessionId)).toEqual(['user:first', 'assistant:did the first thing'])
-    expect(await call('sessions.get', { sessionId })).toMatchObject({ kind: 'branch', parentId: ws.writer.id, depth: 1, forkSeq: 2, title: 'Try again' })
+    expect(await call('sessions.get', { sessionId })).toMatchObject({ kind: 'branch', parentId: ws.writer.id, depth: 1, forkSeq: 2, title: 'Try again', sourceSessionId: null })
     expect(await transcript(call, ws.writer.id)).toHaveLength(4)
     expect(ws.text('plan.md')).toBe('v2\n')
   })

@@ -55,6 +55,7 @@ export function sessionDetail(store: Store, sessionId: string): SessionDetail {
   return {
     ...toSessionSummary(record),
     cwd: record.cwd,
+    sourceSessionId: record.sourceSessionId,
     forkSeq: record.forkSeq,
     contextStartSeq: record.contextStartSeq,
     parent: store.sessions.ref(record.parentRowId),

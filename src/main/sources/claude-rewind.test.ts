@@ -44,6 +44,7 @@ describe('Claude Code file history as rewindable checkpoints', () => {
     // The Edit result had no originalFile: its before-content came from the backup, the after from the patch.
     expect(turn2.items.map((c) => [c.path, c.op, c.observed, c.added, c.removed])).toEqual([['notes.txt', 'modify', 'backup', 1, 1]])
     const detail = await call('sessions.get', { sessionId })
+    expect(detail.sourceSessionId).toBe(session.sessionId) // Claude Code's own id, shown beside Retrace's
     // The file ends in turn 3: the import closes it so it is a checkpoint with its shell command counted.
     expect(detail.checkpoints.find((c) => c.turn === 3)?.uncapturedCommands).toBe(1)
     expect(runtime.store.db.prepare('SELECT import_state FROM import_files').get()).toBeDefined()

@@ -89,6 +89,8 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>
 
 export const SessionDetailSchema = SessionSummarySchema.extend({
   cwd: z.string().nullable(),
+  /** The agent's own id for this session (its rollout's or transcript's id, or the id its hooks passed); the CLI accepts it in place of `id`. */
+  sourceSessionId: z.string().nullable(),
   /** Display seq in the parent at which this session branched off (forks and sub-agents). */
   forkSeq: z.number().int().nonnegative().nullable(),
   /** First display seq of the context transcript (moves forward at each compaction). */

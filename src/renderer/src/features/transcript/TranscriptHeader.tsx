@@ -23,6 +23,11 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
       </div>
       <div className="transcript-meta">
         <span>{detail.source}</span>
+        {detail.sourceSessionId ? (
+          <span title="The agent's own id for this session (the retrace command line accepts it too)">
+            agent id <span className="mono">{detail.sourceSessionId}</span>
+          </span>
+        ) : null}
         {detail.model ? <span className="mono">{detail.model}</span> : null}
         <span title="Created">started {formatDateTime(detail.createdAt)}</span>
         <span>
