@@ -72,6 +72,9 @@ export class BlobStore {
   private readonly metaStmt
   private readonly insertStmt
   private readonly pageSize: number
+  private readonly dictionaryHashStmt
+  /** Dictionaries by id, verified once, in shared memory so a writer thread gets them without a copy. */
+  private readonly dictionaries = new Map<number, Uint8Array>()
 
   constructor(
     private readonly db: Db,
@@ -79,11 +82,12 @@ export class BlobStore {
   ) {
     mkdirSync(this.tempDir, { recursive: true })
     this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
-    this.getStmt = db.prepare('SELECT hash, size, storage, encoding, data FROM blobs WHERE hash = ?')
+    this.getStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash = ?')
     // Without `data`: a plan asks this of every file, and an inline blob's bytes are most of its row.
     this.metaStmt = db.prepare('SELECT size, storage FROM blobs WHERE hash = ?')
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at, dictionary_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.pageSize = db.pragma('page_size', { simple: true }) as number
+    this.dictionaryHashStmt = db.prepare('SELECT hash FROM deflate_dictionaries WHERE id = ?').pluck()
   }
 
   /**
@@ -118,12 +122,29 @@ export class BlobStore {
   }
 
   /**
-   * Register content another thread already hashed and raw-deflated (the scan worker). Not
-   * re-hashed here, to keep that work off this thread; like every blob it is verified when read.
+   * Register content another thread already hashed and raw-deflated (the scan worker), with the
+   * preset dictionary `dictionaryId` if it used one (see deflate-dictionary.ts). Not re-hashed
+   * here, to keep that work off this thread; like every blob it is verified when read.
    */
-  putPacked(hash: string, size: number, deflated: Buffer): BlobRef {
-    this.insertStmt.run(hash, size, 'inline', 'deflate', deflated, Date.now())
+  putPacked(hash: string, size: number, deflated: Buffer, dictionaryId: number | null = null): BlobRef {
+    this.insertStmt.run(hash, size, 'inline', 'deflate', deflated, Date.now(), dictionaryId)
     return { hash, size }
+  }
+
+  /**
+   * A preset deflate dictionary's bytes (see deflate-dictionary.ts), verified against its hash
+   * when first read, then kept: every blob deflated with it needs it to be read.
+   */
+  dictionary(id: number): Uint8Array {
+    const known = this.dictionaries.get(id)
+    if (known) return known
+    const hash = this.dictionaryHashStmt.get(id) as string | undefined
+    if (hash === undefined) throw new RetraceError('BLOB_UNAVAILABLE', `The deflate dictionary ${id} is not in the store.`)
+    const content = this.read(hash)
+    const shared = new Uint8Array(new SharedArrayBuffer(content.length))
+    shared.set(content)
+    this.dictionaries.set(id, shared)
+    return shared
   }
 
   /**
@@ -131,7 +152,7 @@ export class BlobStore {
    * worker): stored as it is, without trying to deflate it again. Verified when read.
    */
   putRaw(hash: string, content: Buffer): BlobRef {
-    this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now())
+    this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now(), null)
     return { hash, size: content.length }
   }
 
@@ -141,8 +162,8 @@ export class BlobStore {
     if (this.has(hash)) return { hash, size: content.length }
     if (content.length <= INLINE_MAX_BYTES) {
       const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content, INLINE_DEFLATE) : null
-      if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now())
-      else this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now())
+      if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now(), null)
+      else this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now(), null)
     } else {
       const temp = this.tempPath()
       try {
@@ -152,7 +173,7 @@ export class BlobStore {
         rmSync(temp, { force: true }) // e.g. ENOSPC: leave no partial file behind
         throw error
       }
-      this.insertStmt.run(hash, content.length, 'file', 'raw', null, Date.now())
+      this.insertStmt.run(hash, content.length, 'file', 'raw', null, Date.now(), null)
     }
     return { hash, size: content.length }
   }
@@ -180,7 +201,7 @@ export class BlobStore {
       unlinkSync(temp)
     } else {
       this.commitFile(temp, hash)
-      this.insertStmt.run(hash, digest.size, 'file', 'raw', null, Date.now())
+      this.insertStmt.run(hash, digest.size, 'file', 'raw', null, Date.now(), null)
     }
     return { hash, size: digest.size }
   }
@@ -194,7 +215,7 @@ export class BlobStore {
       rmSync(temp, { force: true })
     } else {
       this.commitFile(temp, hash)
-      this.insertStmt.run(hash, size, 'file', 'raw', null, Date.now())
+      this.insertStmt.run(hash, size, 'file', 'raw', null, Date.now(), null)
     }
     return { hash, size }
   }
@@ -208,8 +229,9 @@ export class BlobStore {
     let content: Buffer
     if (row.storage === 'inline') {
       try {
-        content = row.encoding === 'deflate' ? inflateRawSync(row.data ?? Buffer.alloc(0)) : (row.data ?? Buffer.alloc(0))
+        content = row.encoding === 'deflate' ? inflateRawSync(row.data ?? Buffer.alloc(0), this.inflateOptions(row)) : (row.data ?? Buffer.alloc(0))
       } catch (error) {
+        if (error instanceof RetraceError) throw error
         throw this.unavailable(hash, `its stored data cannot be decoded (${(error as Error).message})`)
       }
     } else {
@@ -263,7 +285,8 @@ export class BlobStore {
   /** `writeTo` for inline content, decoded, verified and written on a writer thread. */
   private async writeOnThread(writers: BlobWriterPool, hash: string, row: BlobRow, target: string | Buffer, mode: number, durable: boolean): Promise<void> {
     try {
-      await writers.write({ target: Buffer.from(target), mode, hash, encoding: row.encoding, data: row.data ?? Buffer.alloc(0), fsync: durable })
+      const dictionary = this.inflateOptions(row)?.dictionary
+      await writers.write({ target: Buffer.from(target), mode, hash, encoding: row.encoding, data: row.data ?? Buffer.alloc(0), fsync: durable, ...(dictionary ? { dictionary } : {}) })
     } catch (error) {
       if (error instanceof CorruptBlobError) throw this.unavailable(hash, error.message)
       throw error
@@ -289,18 +312,38 @@ export class BlobStore {
    * the reference, and must not lose it in between.
    */
   collectGarbage(graceMs = 60 * 60 * 1000): { removed: number; bytes: number } {
+    // A dictionary neither a row nor a workspace uses any more (one a workspace replaced) goes
+    // first; the others are kept with their blob. Uncorrelated subqueries: each runs once.
+    this.db
+      .prepare(
+        `DELETE FROM deflate_dictionaries WHERE
+           id NOT IN (SELECT dictionary_id FROM blobs WHERE dictionary_id IS NOT NULL) AND
+           id NOT IN (SELECT deflate_dictionary_id FROM workspaces WHERE deflate_dictionary_id IS NOT NULL)`
+      )
+      .run()
     const unreferenced = this.db
       .prepare(
         `SELECT hash, size, storage FROM blobs b WHERE created_at < @cutoff AND
            NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_before = b.hash) AND
            NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_after = b.hash) AND
-           NOT EXISTS (SELECT 1 FROM file_states f WHERE f.hash = b.hash)`
+           NOT EXISTS (SELECT 1 FROM file_states f WHERE f.hash = b.hash) AND
+           b.hash NOT IN (SELECT hash FROM deflate_dictionaries)`
       )
       .all({ cutoff: Date.now() - graceMs }) as { hash: string; size: number; storage: string }[]
     const remove = this.db.prepare('DELETE FROM blobs WHERE hash = ?')
     this.db.transaction(() => unreferenced.forEach((blob) => remove.run(blob.hash)))()
     for (const blob of unreferenced) if (blob.storage === 'file') rmSync(this.filePath(blob.hash), { force: true })
     return { removed: unreferenced.length, bytes: unreferenced.reduce((sum, blob) => sum + blob.size, 0) }
+  }
+
+  /** How to inflate a row: with its preset dictionary, if it was deflated with one. */
+  private inflateOptions(row: BlobRow): { dictionary: Uint8Array } | undefined {
+    if (row.dictionary_id === null) return undefined
+    try {
+      return { dictionary: this.dictionary(row.dictionary_id) }
+    } catch (error) {
+      throw this.unavailable(row.hash, `the dictionary it was compressed with cannot be read (${(error as Error).message})`)
+    }
   }
 
   filePath(hash: string): string {
@@ -330,8 +373,11 @@ export class BlobStore {
 }
 
 interface BlobRow {
+  hash: string
   storage: 'inline' | 'file'
   encoding: 'raw' | 'deflate'
+  /** The preset dictionary a deflated row was compressed with, or null. */
+  dictionary_id: number | null
   data: Buffer | null
 }
 

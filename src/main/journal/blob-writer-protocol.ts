@@ -15,6 +15,8 @@ export interface WriteRequest {
   hash: string
   encoding: 'raw' | 'deflate'
   data: Uint8Array
+  /** The preset dictionary `data` was deflated with (shared memory: not copied per message). */
+  dictionary?: Uint8Array
   /** fsync before closing; false when the caller makes many files durable at once (see file-system-sync.ts). */
   fsync: boolean
 }

@@ -30,7 +30,7 @@ function write(request: WriteRequest): WriterReply {
   const stored = Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength)
   let content: Buffer
   try {
-    content = request.encoding === 'deflate' ? inflateRawSync(stored) : stored
+    content = request.encoding === 'deflate' ? inflateRawSync(stored, request.dictionary ? { dictionary: request.dictionary } : undefined) : stored
   } catch (error) {
     return { id, ok: false, kind: 'corrupt', message: `its stored data cannot be decoded (${(error as Error).message})` }
   }

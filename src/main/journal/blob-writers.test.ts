@@ -4,8 +4,10 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempRuntime } from '../testing/temp-runtime'
-import { BlobStore } from './blob-store'
+import { deflateRawSync } from 'node:zlib'
+import { BlobStore, INLINE_DEFLATE, sha256 } from './blob-store'
 import { BlobWriterPool, blobWriters } from './blob-writers'
+import { adoptDictionary } from './deflate-dictionary'
 
 const ROOT = resolve(__dirname, '../../..')
 
@@ -32,6 +34,17 @@ describe('blob writer threads', () => {
     expect(readFileSync(target('noise.bin')).equals(noise)).toBe(true)
     expect(statSync(target('text.ts')).mode & 0o777).toBe(0o755)
     expect(statSync(target('noise.bin')).mode & 0o777).toBe(0o600)
+  })
+
+  it('write a blob deflated with a workspace dictionary, in the thread and in-process alike', async () => {
+    const dictionary = adoptDictionary(rt.store.db, blobs, rt.store.workspaces.open(rt.store.dataDir, 'w'), Buffer.from('import { shared } from "../vocabulary"\n'.repeat(40)))
+    const content = Buffer.from('import { shared } from "../vocabulary"\nexport const mine = shared + 1\n'.repeat(20))
+    const deflated = deflateRawSync(content, { ...INLINE_DEFLATE, dictionary: blobs.dictionary(dictionary) })
+    blobs.putPacked(sha256(content), content.length, deflated, dictionary)
+    await blobs.writeTo(sha256(content), target('threaded.ts'), 0o644, { writers: blobWriters })
+    await blobs.writeTo(sha256(content), target('in-process.ts'), 0o644)
+    expect(readFileSync(target('threaded.ts')).equals(content)).toBe(true)
+    expect(readFileSync(target('in-process.ts')).equals(content)).toBe(true)
   })
 
   it('refuse a corrupt blob with the store’s clear error and leave no file (R2)', async () => {

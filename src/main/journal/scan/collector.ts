@@ -6,6 +6,12 @@ import { checkRelPath, displayPath, pathOfKey, type PathKey, type RelPath } from
 import type { WireFile, WireSkip } from './protocol'
 import type { ScannedFile, ScanSkip } from './types'
 
+export interface DictionaryHandling {
+  /** The id of the dictionary the worker was given. */
+  current: number | null
+  adopt: (bytes: Uint8Array) => number
+}
+
 /**
  * The main-thread half of a scan: stores the content the worker hands over and builds the
  * result. Everything here is synchronous, so a batch is one SQLite transaction with no await
@@ -21,12 +27,21 @@ export class ScanCollector {
     private readonly db: Db,
     private readonly blobs: BlobStore,
     /** The previous scan's entries, indexed as in the cache the worker was given. */
-    private readonly cached: readonly (readonly [PathKey, ScannedFile])[] = []
-  ) {}
+    private readonly cached: readonly (readonly [PathKey, ScannedFile])[],
+    /** The workspace's deflate dictionary (the one the worker was given), and how to adopt one the worker built. */
+    private readonly dictionaries: DictionaryHandling
+  ) {
+    this.dictionary = dictionaries.current
+  }
 
-  /** Store a batch's content, then record its entries in walk order (see `order` in the protocol). */
-  accept(files: WireFile[], buffer: ArrayBuffer | null, order?: Int32Array): void {
-    if (files.some((file) => file.source === 'inline')) this.store(files, buffer)
+  private dictionary: number | null
+
+  /**
+   * Store a batch's content (and first the dictionary it carries, if the worker just built
+   * one), then record its entries in walk order (see `order` in the protocol).
+   */
+  accept(files: WireFile[], buffer: ArrayBuffer | null, order?: Int32Array, dictionary?: Uint8Array): void {
+    if (dictionary || files.some((file) => file.source === 'inline')) this.store(files, buffer, dictionary)
     // Outside the transaction: adopting renames a file and fsyncs a folder, which a rollback could not undo.
     for (const file of files) if (file.source === 'temp' && file.temp) this.blobs.adoptTempFile(file.temp, file.hash, file.size)
     if (!order) {
@@ -40,7 +55,7 @@ export class ScanCollector {
   }
 
   /** The inline content of a batch, in one transaction. */
-  private store(files: WireFile[], buffer: ArrayBuffer | null): void {
+  private store(files: WireFile[], buffer: ArrayBuffer | null, dictionary: Uint8Array | undefined): void {
     const content = buffer ? Buffer.from(buffer) : null
     // In the order that fills the database's pages, not walk order (see blob-pages.ts).
     const inline = this.blobs.insertionOrder(
@@ -48,11 +63,12 @@ export class ScanCollector {
       (file) => file.packed ?? file.size
     )
     this.db.transaction(() => {
+      if (dictionary) this.dictionary = this.dictionaries.adopt(dictionary)
       for (const file of inline) {
         if (!content) throw new RetraceError('INTERNAL', 'The workspace scan sent file content without its buffer.')
         if (typeof file.packed === 'number') {
           // Deflated by the worker; its hash is checked whenever the blob is read.
-          this.blobs.putPacked(file.hash, file.size, content.subarray(file.offset, file.offset + file.packed))
+          this.blobs.putPacked(file.hash, file.size, content.subarray(file.offset, file.offset + file.packed), file.withDictionary ? this.requireDictionary() : null)
           continue
         }
         const raw = content.subarray(file.offset, file.offset + file.size)
@@ -62,6 +78,11 @@ export class ScanCollector {
         this.blobs.putRaw(file.hash, raw)
       }
     })()
+  }
+
+  private requireDictionary(): number {
+    if (this.dictionary === null) throw new RetraceError('INTERNAL', 'The workspace scan sent content deflated with a dictionary it never sent.')
+    return this.dictionary
   }
 
   /** A batch that arrives after the scan was abandoned: only its temp files need cleaning up. */

@@ -51,6 +51,11 @@ export interface ScanInput {
   racyWindowMs: number
   cache: CacheColumns
   /**
+   * The workspace's preset deflate dictionary (`current`), or none yet: then the scan builds one
+   * of `bytes` from the first `sampleBytes` of the text files it reads (see deflate-dictionary.ts).
+   */
+  deflateDictionary: { current: Uint8Array | null; bytes: number; sampleBytes: number }
+  /**
    * Flow control, one Int32 shared with the parent: the number of batches it has stored. The
    * worker keeps at most a few batches in flight, so a fast disk and a slow database cannot
    * pile gigabytes of content up in the parent's message queue.
@@ -68,6 +73,8 @@ export interface WireFile extends CacheEntry {
   offset: number
   /** Inline only: the content at `offset` is raw-deflated to this many bytes (null: raw, `size` bytes). */
   packed: number | null
+  /** Deflated with the workspace's dictionary (the one given, or the one a batch of this scan carried). */
+  withDictionary?: true
   temp: string | null
   racy: boolean
 }
@@ -95,9 +102,10 @@ export type WorkerMessage =
   /**
    * `buffer` is transferred, not copied; null when no file of the batch needed content.
    * `order` lists the batch's entries in walk order: `n >= 0` is cache entry `n`, unchanged;
-   * `-1 - j` is `files[j]`. Without `order` the entries are `files`, in order.
+   * `-1 - j` is `files[j]`. Without `order` the entries are `files`, in order. `dictionary`: one
+   * this scan just built, to store before the batch's files (those `withDictionary` need it).
    */
-  | { type: 'batch'; files: WireFile[]; buffer: ArrayBuffer | null; order?: Int32Array }
+  | { type: 'batch'; files: WireFile[]; buffer: ArrayBuffer | null; order?: Int32Array; dictionary?: Uint8Array }
   | { type: 'done'; skipped: WireSkip[]; truncated: boolean; counts: WireCounts }
   | { type: 'cancelled' }
   | { type: 'error'; key: string | null; message: string }

@@ -83,6 +83,12 @@ let cancelled = false
 let openTemp: string | null = null
 let sentBatches = 0
 let storedBatches = new Int32Array(new SharedArrayBuffer(4))
+/** The workspace's preset deflate dictionary: given, or built by this scan from `samples`; null until then. */
+let dictionary: Buffer | null = null
+let samples: Buffer[] = []
+let sampledBytes = 0
+/** A dictionary this scan built, sent with the next batch (before any row that needs it is stored). */
+let builtDictionary: Buffer | null = null
 
 function reset(next: ScanInput): void {
   input = next
@@ -103,6 +109,11 @@ function reset(next: ScanInput): void {
   openTemp = null
   sentBatches = 0
   storedBatches = new Int32Array(next.flow)
+  const given = next.deflateDictionary.current
+  dictionary = given ? Buffer.from(given.buffer, given.byteOffset, given.byteLength) : null
+  samples = []
+  sampledBytes = 0
+  builtDictionary = null
 }
 
 /** Between scans the worker holds nothing of the last one (its cache can be large). */
@@ -113,6 +124,8 @@ function release(): void {
   order = []
   buffer = null
   skipped = []
+  dictionary = null
+  samples = []
 }
 
 const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer)
@@ -160,7 +173,9 @@ function flush(): void {
   sentBatches++
   const content = used > 0 ? buffer : null
   const entries = Int32Array.from(order)
-  post({ type: 'batch', files: batch, buffer: content, order: entries }, content ? [content, entries.buffer] : [entries.buffer])
+  const built = builtDictionary ? { dictionary: new Uint8Array(builtDictionary) } : {}
+  builtDictionary = null
+  post({ type: 'batch', files: batch, buffer: content, order: entries, ...built }, content ? [content, entries.buffer] : [entries.buffer])
   batch = []
   order = []
   if (content) [buffer, used] = [null, 0]
@@ -252,17 +267,38 @@ function describeSpecial(st: BigIntStats): string {
 }
 
 /**
+ * Until the workspace has a dictionary: keep the start of a text file (no NUL byte in it; what
+ * a binary file starts with is rarely shared), and once the samples fill a dictionary, use it.
+ * Samples taken in walk order need no pass of their own. They do as well as evenly spaced ones on
+ * the benchmark's workspace, and somewhat worse on node_modules (5.2% smaller against 7.6%),
+ * where the first folders are less typical of the rest.
+ */
+function sampleForDictionary(offset: number, length: number): void {
+  if (dictionary || !buffer || length < 64) return
+  const { bytes, sampleBytes } = input.deflateDictionary
+  const start = Buffer.from(buffer, offset, Math.min(length, sampleBytes))
+  if (start.includes(0)) return
+  samples.push(Buffer.from(start)) // a copy: the batch buffer is handed over
+  sampledBytes += start.length
+  if (sampledBytes < bytes) return
+  dictionary = Buffer.concat(samples).subarray(0, bytes)
+  builtDictionary = dictionary
+  samples = []
+}
+
+/**
  * Deflate the `length` bytes just read at `offset` of the batch buffer, in place, when that
  * saves at least a tenth: compression runs here, on the worker's core, not the main thread's.
- * Returns the packed length, or null when the bytes stay raw.
+ * With the workspace's dictionary once there is one. Returns the packed length (null when the
+ * bytes stay raw) and whether the dictionary was used.
  */
-function packInPlace(offset: number, length: number): number | null {
-  if (!buffer || length < 128) return null
+function packInPlace(offset: number, length: number): { packed: number | null; withDictionary: boolean } {
+  if (!buffer || length < 128) return { packed: null, withDictionary: false }
   const raw = new Uint8Array(buffer, offset, length)
-  const packed = deflateRawSync(raw, INLINE_DEFLATE)
-  if (packed.length > length * 0.9) return null
+  const packed = deflateRawSync(raw, dictionary ? { ...INLINE_DEFLATE, dictionary } : INLINE_DEFLATE)
+  if (packed.length > length * 0.9) return { packed: null, withDictionary: false }
   raw.set(packed)
-  return packed.length
+  return { packed: packed.length, withDictionary: dictionary !== null }
 }
 
 /**
@@ -354,8 +390,10 @@ async function readFile(rel: Buffer, key: string): Promise<WireFile | null> {
       const { length, hash } = temp ? await readLarge(fd, temp) : readInline(fd, size)
       const stable = length === size && sameStat(before, fstatSync(fd, { bigint: true }))
       if (!stable && attempt < READ_ATTEMPTS) continue
-      const packed = temp ? null : packInPlace(used, length)
+      if (!temp) sampleForDictionary(used, length)
+      const { packed, withDictionary } = temp ? { packed: null, withDictionary: false } : packInPlace(used, length)
       const file: WireFile = { key, kind: 'file', size: length, mode: Number(before.mode & 0o7777n), hash, mtimeNs: before.mtimeNs, ctimeNs: before.ctimeNs, ino: before.ino, source: temp ? 'temp' : 'inline', offset: used, packed, temp, racy: !stable || isRacy(before, startedMs) }
+      if (withDictionary) file.withDictionary = true
       if (!temp) used += packed ?? length
       temp = null // handed over with the file
       return file

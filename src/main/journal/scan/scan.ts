@@ -3,6 +3,7 @@ import { resolveReadableFolder } from '../../services/folder-access'
 import type { Db } from '../../store/database'
 import { INLINE_MAX_BYTES, type BlobStore } from '../blob-store'
 import { displayPath, type PathKey } from '../paths'
+import { adoptDictionary, DICTIONARY_BYTES, DICTIONARY_SAMPLE_BYTES, workspaceDictionary } from '../deflate-dictionary'
 import { ScanCollector } from './collector'
 import { loadFileStates, saveFileStates } from './file-states'
 import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
@@ -60,6 +61,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   const limits = { ...DEFAULT_SCAN_LIMITS, ...options.limits }
   const previous = options.previous ?? loadFileStates(options.db, options.workspaceId)
   const cached = [...previous]
+  const dictionary = workspaceDictionary(options.db, options.blobs, options.workspaceId)
   const input: ScanInput = {
     root,
     tempDir: options.blobs.tempDir,
@@ -68,9 +70,13 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
     maxFileBytes: limits.maxFileBytes,
     racyWindowMs: options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS,
     cache: cacheColumns(cached),
+    deflateDictionary: { current: dictionary?.bytes ?? null, bytes: DICTIONARY_BYTES, sampleBytes: DICTIONARY_SAMPLE_BYTES },
     flow: new SharedArrayBuffer(4)
   }
-  const collector = new ScanCollector(options.db, options.blobs, cached)
+  const collector = new ScanCollector(options.db, options.blobs, cached, {
+    current: dictionary?.id ?? null,
+    adopt: (bytes) => adoptDictionary(options.db, options.blobs, options.workspaceId, bytes)
+  })
   const done = await runWorker(scanWorkers.take(workerPath), input, collector, options)
 
   options.onProgress?.({ phase: 'saving', ...progressOf(done.counts) })
@@ -177,7 +183,7 @@ function runWorker(worker: ScanWorker, input: ScanInput, collector: ScanCollecto
           options.onProgress?.({ phase: 'scanning', ...progressOf(message) })
           return
         case 'batch':
-          collector.accept(message.files, message.buffer, message.order)
+          collector.accept(message.files, message.buffer, message.order, message.dictionary)
           Atomics.add(storedBatches, 0, 1)
           Atomics.notify(storedBatches, 0)
           return
