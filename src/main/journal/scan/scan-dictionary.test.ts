@@ -87,6 +87,15 @@ describe('a workspace deflate dictionary', () => {
     expect(fx.blobs.has(sha256(replaced))).toBe(false)
     expect(dictionaryHash(currentId)).toBe(sha256(current))
     expect(fx.blobs.has(sha256(current))).toBe(true)
+
+    // A collected id is never given to another dictionary, even the newest one's: a process may
+    // still hold the old dictionary under it.
+    const other = fx.rt.store.workspaces.open(fx.rt.store.dataDir, 'another workspace')
+    const newest = adoptDictionary(fx.rt.store.db, fx.blobs, other, Buffer.alloc(DICTIONARY_BYTES, 'c'))
+    fx.rt.store.db.prepare('DELETE FROM workspaces WHERE id = ?').run(other)
+    fx.blobs.collectGarbage(-1)
+    expect(dictionaryHash(newest)).toBeUndefined()
+    expect(adoptDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId, Buffer.alloc(DICTIONARY_BYTES, 'd'))).toBeGreaterThan(newest)
   })
 
   it('refuses, with a clear error, a file whose dictionary is corrupt, and the next scan builds a new one', async () => {

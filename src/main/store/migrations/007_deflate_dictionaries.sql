@@ -4,9 +4,11 @@
 -- dictionary (32 KiB, itself a blob), and its inline content is deflated with it (see
 -- journal/deflate-dictionary.ts).
 -- Rows name their dictionary by a small id, not its 64-character hash: on 10,000 blobs that
--- is 0.6 MiB, a tenth of what the dictionary saves. INTEGER PRIMARY KEY: the id survives VACUUM.
+-- is 0.6 MiB, a tenth of what the dictionary saves. INTEGER PRIMARY KEY: the id survives VACUUM;
+-- AUTOINCREMENT: an id is never reused after garbage collection, so a process that cached a
+-- dictionary by id can never be handed another one under it.
 CREATE TABLE deflate_dictionaries (
-  id   INTEGER PRIMARY KEY,
+  id   INTEGER PRIMARY KEY AUTOINCREMENT,
   hash TEXT NOT NULL UNIQUE REFERENCES blobs(hash)
 );
 -- The dictionary a deflated row was compressed with (NULL: none).
