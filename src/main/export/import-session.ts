@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { RetraceError, type MethodOutput } from '../../shared/contract'
+import { workspaceDictionary } from '../journal/deflate-dictionary'
 import type { FileVersion } from '../journal/journal-repository'
 import { checkRelPath, type RelPath } from '../journal/paths'
 import type { ServiceContext } from '../services/context'
@@ -71,11 +72,12 @@ function journalChanges(ctx: ImportContext, doc: ExportDocument, scope: { worksp
   const changedHashes = new Set<string>()
   // By hash: two versions can share bytes but not their kind or mode (a chmod).
   const blobs = new Map<string, { hash: string; size: number } | string>()
+  const dictionary = workspaceDictionary(ctx.store.db, journal.blobs, scope.workspaceId)
   const blobOf = (version: FileVersion): { hash: string; size: number } | string => {
     const content = doc.fileContents?.[version.hash]
     if (content && content.encoding !== 'omitted') {
       const bytes = content.encoding === 'utf8' ? Buffer.from(content.text, 'utf8') : Buffer.from(content.base64, 'base64')
-      const stored = journal.blobs.putBuffer(bytes)
+      const stored = journal.blobs.putBuffer(bytes, dictionary)
       // A redacted export carries changed text under its original hash: keep what it carries.
       if (stored.hash !== version.hash) changedHashes.add(version.hash)
       return stored

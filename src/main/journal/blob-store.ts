@@ -9,6 +9,7 @@ import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
 import { pageFillingOrder } from './blob-pages'
 import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
+import type { WorkspaceDictionary } from './deflate-dictionary'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
 
 /**
@@ -156,13 +157,17 @@ export class BlobStore {
     return { hash, size: content.length }
   }
 
-  /** Store content held in memory (synchronous, fine inside a transaction for small content). */
-  putBuffer(content: Buffer): BlobRef {
+  /**
+   * Store content held in memory (synchronous, fine inside a transaction for small content),
+   * deflated with `dictionary` (its workspace's, see deflate-dictionary.ts) when one is given.
+   */
+  putBuffer(content: Buffer, dictionary: WorkspaceDictionary | null = null): BlobRef {
     const hash = sha256(content)
     if (this.has(hash)) return { hash, size: content.length }
     if (content.length <= INLINE_MAX_BYTES) {
-      const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content, INLINE_DEFLATE) : null
-      if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now(), null)
+      const options = dictionary ? { ...INLINE_DEFLATE, dictionary: dictionary.bytes } : INLINE_DEFLATE
+      const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content, options) : null
+      if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now(), dictionary?.id ?? null)
       else this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now(), null)
     } else {
       const temp = this.tempPath()
@@ -180,12 +185,13 @@ export class BlobStore {
 
   /**
    * Store a file's current content, streamed: hashed and compressed in one pass, so a file
-   * larger than memory works. Returns the hash of exactly the bytes that were stored.
+   * larger than memory works (small content is deflated with `dictionary`, as by `putBuffer`).
+   * Returns the hash of exactly the bytes that were stored.
    */
-  async putFile(path: string | Buffer): Promise<BlobRef> {
+  async putFile(path: string | Buffer, dictionary: WorkspaceDictionary | null = null): Promise<BlobRef> {
     if (statSync(path).size <= INLINE_MAX_BYTES) {
       const content = readFileSync(path)
-      if (content.length <= INLINE_MAX_BYTES) return this.putBuffer(content)
+      if (content.length <= INLINE_MAX_BYTES) return this.putBuffer(content, dictionary)
     }
     const temp = this.tempPath()
     const digest = new Digest()

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Store } from '../store/store'
 import { BlobStore } from './blob-store'
+import { workspaceDictionary, type WorkspaceDictionary } from './deflate-dictionary'
 import { JournalRepository, type FileKind, type FileVersion, type JournalOp, type Observed } from './journal-repository'
 import { checkRelPath } from './paths'
 
@@ -40,8 +41,10 @@ export class FileJournal {
     const path = checkRelPath(change.path)
     return this.store.transaction(() => {
       const kind = change.kind ?? 'file'
-      const before = change.before ? this.version(kind, change.before, change.modeBefore ?? DEFAULT_FILE_MODE) : null
-      const after = change.after ? this.version(kind, change.after, change.modeAfter ?? change.modeBefore ?? DEFAULT_FILE_MODE) : null
+      // Deflated like the workspace's scanned content, with its dictionary if it has one.
+      const dictionary = workspaceDictionary(this.store.db, this.blobs, scope.workspaceId)
+      const before = change.before ? this.version(kind, change.before, change.modeBefore ?? DEFAULT_FILE_MODE, dictionary) : null
+      const after = change.after ? this.version(kind, change.after, change.modeAfter ?? change.modeBefore ?? DEFAULT_FILE_MODE, dictionary) : null
       return this.repo.addEntry({
         scopeId: this.turnScope(scope.workspaceId, scope.sessionRowId, scope.turn),
         op: opFor(before, after),
@@ -54,8 +57,8 @@ export class FileJournal {
     })
   }
 
-  private version(kind: FileKind, content: Buffer, mode: number): FileVersion {
-    const { hash, size } = this.blobs.putBuffer(content)
+  private version(kind: FileKind, content: Buffer, mode: number, dictionary: WorkspaceDictionary | null): FileVersion {
+    const { hash, size } = this.blobs.putBuffer(content, dictionary)
     return { kind, hash, size, mode }
   }
 }

@@ -13,6 +13,7 @@ import { applyHunks } from './apply-hunks'
 import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
 import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
+import { workspaceDictionary, type WorkspaceDictionary } from '../journal/deflate-dictionary'
 
 export interface SkippedLine {
   file: string
@@ -84,9 +85,14 @@ export class RecordWriter {
         if (!name || !BACKUP_NAME.test(name) || this.copiedBackups.has(name)) continue
         const path = join(dir, name)
         if (!existsSync(path)) continue // purged: the transcript's own edit results still apply
-        this.copiedBackups.set(name, (await this.deps.journal.blobs.putFile(path)).hash)
+        this.copiedBackups.set(name, (await this.deps.journal.blobs.putFile(path, this.dictionary())).hash)
       }
     }
+  }
+
+  /** The workspace's deflate dictionary, for the backups it copies (see deflate-dictionary.ts). */
+  private dictionary(): WorkspaceDictionary | null {
+    return workspaceDictionary(this.deps.store.db, this.deps.journal.blobs, this.workspace.id)
   }
 
   apply(record: SourceRecord): void {

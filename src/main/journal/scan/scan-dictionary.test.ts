@@ -70,6 +70,17 @@ describe('a workspace deflate dictionary', () => {
     expect(fx.blobs.read(sha256(readFileSync(added))).equals(readFileSync(added))).toBe(true)
   })
 
+  it("deflates what a tool recorded in the workspace with the same dictionary", async () => {
+    for (let n = 0; n < 120; n++) fx.write(`src/m${n}.ts`, moduleSource(n))
+    await fx.scan()
+    const dictionary = workspaceDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId)
+    const sessionRowId = fx.rt.store.sessions.insert({ uid: 'tool-session', workspaceId: fx.workspaceId, source: 'native', title: 't', kind: 'main', createdAt: 1 })
+    const written = Buffer.from(moduleSource(4242))
+    fx.rt.journal.recordToolChange({ workspaceId: fx.workspaceId, sessionRowId, turn: 1 }, { path: 'src/tool-written.ts', before: null, after: written })
+    expect(rowOf(sha256(written)).dictionary).toBe(dictionary?.id)
+    expect(fx.rt.journal.blobs.read(sha256(written)).equals(written)).toBe(true)
+  })
+
   it('is not built from a few small files (nothing to share), which are stored as before', async () => {
     const path = fx.write('README.md', moduleSource(1))
     await fx.scan()
