@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3'
 import type { Db } from '../store/database'
 import type { BlobStore } from './blob-store'
 
@@ -25,9 +26,17 @@ export interface WorkspaceDictionary {
   bytes: Uint8Array
 }
 
+/** Prepared once per database: a tool's every recorded write asks for its workspace's dictionary. */
+const dictionaryOfWorkspace = new WeakMap<Db, Statement>()
+
 /** The workspace's dictionary, or null if it has none yet or it cannot be read (the next scan then builds another). */
 export function workspaceDictionary(db: Db, blobs: BlobStore, workspaceId: number): WorkspaceDictionary | null {
-  const id = db.prepare('SELECT deflate_dictionary_id FROM workspaces WHERE id = ?').pluck().get(workspaceId) as number | null | undefined
+  let statement = dictionaryOfWorkspace.get(db)
+  if (!statement) {
+    statement = db.prepare('SELECT deflate_dictionary_id FROM workspaces WHERE id = ?').pluck()
+    dictionaryOfWorkspace.set(db, statement)
+  }
+  const id = statement.get(workspaceId) as number | null | undefined
   if (id === null || id === undefined) return null
   try {
     return { id, bytes: blobs.dictionary(id) }
