@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { chmodSync, closeSync, createReadStream, existsSync, createWriteStream, fchmodSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { chmodSync, closeSync, createReadStream, existsSync, createWriteStream, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { promisify } from 'node:util'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
 import { pageFillingOrder } from './blob-pages'
+import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
 import type { WorkspaceDictionary } from './deflate-dictionary'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
@@ -18,7 +18,6 @@ import { isProcessAlive, ownerOfTempName } from './process-owner'
  */
 export const INLINE_MAX_BYTES = 256 * 1024
 
-const fsyncAsync = promisify(fsync)
 
 /** Below this, deflate's saving is not worth its CPU (and often negative). */
 const MIN_DEFLATE_BYTES = 128
@@ -385,36 +384,4 @@ interface BlobRow {
   /** The preset dictionary a deflated row was compressed with, or null. */
   dictionary_id: number | null
   data: Buffer | null
-}
-
-/** Write, fsync and close a file. */
-export function writeDurably(path: string | Buffer, content: Buffer, mode = 0o644): void {
-  const fd = openSync(path, 'w', mode)
-  try {
-    let offset = 0
-    while (offset < content.length) offset += writeSync(fd, content, offset)
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** fsync a file or a directory by path (a directory's fsync makes a rename in it durable). */
-export function fsyncPath(path: string | Buffer): void {
-  const fd = openSync(path, 'r')
-  try {
-    fsyncSync(fd)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-/** `fsyncPath` in the thread pool. */
-async function fsyncPathAsync(path: string | Buffer): Promise<void> {
-  const fd = openSync(path, 'r')
-  try {
-    await fsyncAsync(fd)
-  } finally {
-    closeSync(fd)
-  }
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { fsyncPath, writeDurably } from '../blob-store'
+import { fsyncPath, writeDurably } from '../durable-file'
 import type { FileVersion } from '../journal-repository'
 import type { RelPath } from '../paths'
 import type { Step } from './steps'
