@@ -17,3 +17,16 @@ export function textOfContent(content: unknown): string {
     .filter(Boolean)
     .join('\n')
 }
+
+/**
+ * A tool call's arguments as the value they encode: OpenAI-style calls carry them as a JSON
+ * string. Text that is not JSON is kept as text; anything else is returned as it is.
+ */
+export function toolArguments(value: unknown): unknown {
+  if (typeof value !== 'string') return value
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    return value
+  }
+}

@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { isRecord } from '../plain-data'
+import { isRecord, toolArguments } from '../plain-data'
 import { canonicalJson, describeType, isoTime, readJsonFile } from './json'
 
 /**
@@ -89,13 +89,5 @@ function toolCall(call: unknown, where: string, problems: string[]): ChatMessage
     problems.push(`${where}: not a function call with an id and a name; skipped`)
     return []
   }
-  let input: unknown = fn.arguments
-  if (typeof fn.arguments === 'string') {
-    try {
-      input = JSON.parse(fn.arguments)
-    } catch {
-      input = fn.arguments
-    }
-  }
-  return [{ id: call.id, name: fn.name, input: input ?? null }]
+  return [{ id: call.id, name: fn.name, input: toolArguments(fn.arguments) ?? null }]
 }

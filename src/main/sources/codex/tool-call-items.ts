@@ -1,4 +1,5 @@
 // Tool call and tool output response items: `tool_call` / `tool_result` messages, file edits, shell commands.
+import { toolArguments } from '../plain-data'
 import type { MessageRecord, SourceRecord } from '../records'
 import { applyPatchFromCommand, parseApplyPatch } from './apply-patch'
 import { imageAttachment } from './content'
@@ -17,14 +18,7 @@ interface Patch {
 export function handleFunctionCall(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
   const call = em.check(FunctionCallSchema, payload, offset, 'response_item function_call')
   if (!call) return
-  let input: unknown = call.arguments
-  if (typeof call.arguments === 'string') {
-    try {
-      input = JSON.parse(call.arguments)
-    } catch {
-      input = call.arguments
-    }
-  }
+  const input = toolArguments(call.arguments)
   let patch: Patch | null = null
   const shell = shellInvocation(call.name, input)
   if (call.name === 'apply_patch') {
