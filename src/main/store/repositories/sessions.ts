@@ -80,7 +80,7 @@ interface SessionRow {
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
-export const MIN_ID_PREFIX = 4
+const MIN_ID_PREFIX = 4
 
 const SELECT = `SELECT s.*, p.uid AS parent_uid, pr.uid AS predecessor_uid
   FROM sessions s
