@@ -18,7 +18,6 @@ import { isProcessAlive, ownerOfTempName } from './process-owner'
  */
 export const INLINE_MAX_BYTES = 256 * 1024
 
-
 /** Below this, deflate's saving is not worth its CPU (and often negative). */
 const MIN_DEFLATE_BYTES = 128
 
@@ -127,7 +126,7 @@ export class BlobStore {
    * here, to keep that work off this thread; like every blob it is verified when read.
    */
   putPacked(hash: string, size: number, deflated: Buffer, dictionaryId: number | null = null): BlobRef {
-    this.insertStmt.run(hash, size, 'inline', 'deflate', deflated, Date.now(), dictionaryId)
+    this.register(hash, size, 'inline', 'deflate', deflated, dictionaryId)
     return { hash, size }
   }
 
@@ -152,7 +151,7 @@ export class BlobStore {
    * worker): stored as it is, without trying to deflate it again. Verified when read.
    */
   putRaw(hash: string, content: Buffer): BlobRef {
-    this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now(), null)
+    this.register(hash, content.length, 'inline', 'raw', content)
     return { hash, size: content.length }
   }
 
@@ -166,8 +165,8 @@ export class BlobStore {
     if (content.length <= INLINE_MAX_BYTES) {
       const options = dictionary ? { ...INLINE_DEFLATE, dictionary: dictionary.bytes } : INLINE_DEFLATE
       const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content, options) : null
-      if (packed && packed.length <= content.length * 0.9) this.insertStmt.run(hash, content.length, 'inline', 'deflate', packed, Date.now(), dictionary?.id ?? null)
-      else this.insertStmt.run(hash, content.length, 'inline', 'raw', content, Date.now(), null)
+      if (packed && packed.length <= content.length * 0.9) this.register(hash, content.length, 'inline', 'deflate', packed, dictionary?.id ?? null)
+      else this.register(hash, content.length, 'inline', 'raw', content)
     } else {
       const temp = this.tempPath()
       try {
@@ -177,7 +176,7 @@ export class BlobStore {
         rmSync(temp, { force: true }) // e.g. ENOSPC: leave no partial file behind
         throw error
       }
-      this.insertStmt.run(hash, content.length, 'file', 'raw', null, Date.now(), null)
+      this.register(hash, content.length, 'file', 'raw', null)
     }
     return { hash, size: content.length }
   }
@@ -206,7 +205,7 @@ export class BlobStore {
       unlinkSync(temp)
     } else {
       this.commitFile(temp, hash)
-      this.insertStmt.run(hash, digest.size, 'file', 'raw', null, Date.now(), null)
+      this.register(hash, digest.size, 'file', 'raw', null)
     }
     return { hash, size: digest.size }
   }
@@ -220,7 +219,7 @@ export class BlobStore {
       rmSync(temp, { force: true })
     } else {
       this.commitFile(temp, hash)
-      this.insertStmt.run(hash, size, 'file', 'raw', null, Date.now(), null)
+      this.register(hash, size, 'file', 'raw', null)
     }
     return { hash, size }
   }
@@ -353,6 +352,11 @@ export class BlobStore {
 
   filePath(hash: string): string {
     return join(this.dir, hash.slice(0, 2), `${hash}.gz`)
+  }
+
+  /** Insert a blob's row (no-op if the blob is already there: content-addressed, it is the same). */
+  private register(hash: string, size: number, storage: 'inline' | 'file', encoding: 'raw' | 'deflate', data: Buffer | null, dictionaryId: number | null = null): void {
+    this.insertStmt.run(hash, size, storage, encoding, data, Date.now(), dictionaryId)
   }
 
   private row(hash: string): BlobRow {
