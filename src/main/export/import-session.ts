@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { RetraceError, type MethodOutput } from '../../shared/contract'
-import { workspaceDictionary } from '../journal/deflate-dictionary'
 import type { FileVersion } from '../journal/journal-repository'
 import { checkRelPath, type RelPath } from '../journal/paths'
 import type { ServiceContext } from '../services/context'
@@ -72,7 +71,7 @@ function journalChanges(ctx: ImportContext, doc: ExportDocument, scope: { worksp
   const changedHashes = new Set<string>()
   // By hash: two versions can share bytes but not their kind or mode (a chmod).
   const blobs = new Map<string, { hash: string; size: number } | string>()
-  const dictionary = workspaceDictionary(ctx.store.db, journal.blobs, scope.workspaceId)
+  const dictionary = journal.blobs.dictionaries.ofWorkspace(scope.workspaceId)
   const blobOf = (version: FileVersion): { hash: string; size: number } | string => {
     const content = doc.fileContents?.[version.hash]
     if (content && content.encoding !== 'omitted') {

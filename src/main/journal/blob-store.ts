@@ -9,7 +9,7 @@ import type { Db } from '../store/database'
 import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
-import type { WorkspaceDictionary } from './deflate-dictionary'
+import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-dictionary'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
 
 /**
@@ -71,9 +71,8 @@ export class BlobStore {
   private readonly metaStmt
   private readonly insertStmt
   private readonly pageSize: number
-  private readonly dictionaryHashStmt
-  /** Dictionaries by id, verified once, in shared memory so a writer thread gets them without a copy. */
-  private readonly dictionaries = new Map<number, Uint8Array>()
+  /** The preset deflate dictionaries rows may be compressed with (see deflate-dictionary.ts). */
+  readonly dictionaries: DeflateDictionaries
 
   constructor(
     private readonly db: Db,
@@ -86,7 +85,7 @@ export class BlobStore {
     this.metaStmt = db.prepare('SELECT size, storage FROM blobs WHERE hash = ?')
     this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at, dictionary_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.pageSize = db.pragma('page_size', { simple: true }) as number
-    this.dictionaryHashStmt = db.prepare('SELECT hash FROM deflate_dictionaries WHERE id = ?').pluck()
+    this.dictionaries = new DeflateDictionaries(db, this)
   }
 
   /**
@@ -128,22 +127,6 @@ export class BlobStore {
   putPacked(hash: string, size: number, deflated: Buffer, dictionaryId: number | null = null): BlobRef {
     this.register(hash, size, 'inline', 'deflate', deflated, dictionaryId)
     return { hash, size }
-  }
-
-  /**
-   * A preset deflate dictionary's bytes (see deflate-dictionary.ts), verified against its hash
-   * when first read, then kept: every blob deflated with it needs it to be read.
-   */
-  dictionary(id: number): Uint8Array {
-    const known = this.dictionaries.get(id)
-    if (known) return known
-    const hash = this.dictionaryHashStmt.get(id) as string | undefined
-    if (hash === undefined) throw new RetraceError('BLOB_UNAVAILABLE', `The deflate dictionary ${id} is not in the store.`)
-    const content = this.read(hash)
-    const shared = new Uint8Array(new SharedArrayBuffer(content.length))
-    shared.set(content)
-    this.dictionaries.set(id, shared)
-    return shared
   }
 
   /**
@@ -344,7 +327,7 @@ export class BlobStore {
   private inflateOptions(row: BlobRow): { dictionary: Uint8Array } | undefined {
     if (row.dictionary_id === null) return undefined
     try {
-      return { dictionary: this.dictionary(row.dictionary_id) }
+      return { dictionary: this.dictionaries.bytes(row.dictionary_id) }
     } catch (error) {
       throw this.unavailable(row.hash, `the dictionary it was compressed with cannot be read (${(error as Error).message})`)
     }

@@ -7,7 +7,6 @@ import { tempRuntime } from '../testing/temp-runtime'
 import { deflateRawSync } from 'node:zlib'
 import { BlobStore, INLINE_DEFLATE, sha256 } from './blob-store'
 import { BlobWriterPool, blobWriters } from './blob-writers'
-import { adoptDictionary } from './deflate-dictionary'
 
 const ROOT = resolve(__dirname, '../../..')
 
@@ -37,9 +36,9 @@ describe('blob writer threads', () => {
   })
 
   it('write a blob deflated with a workspace dictionary, in the thread and in-process alike', async () => {
-    const dictionary = adoptDictionary(rt.store.db, blobs, rt.store.workspaces.open(rt.store.dataDir, 'w'), Buffer.from('import { shared } from "../vocabulary"\n'.repeat(40)))
+    const dictionary = blobs.dictionaries.adopt(rt.store.workspaces.open(rt.store.dataDir, 'w'), Buffer.from('import { shared } from "../vocabulary"\n'.repeat(40)))
     const content = Buffer.from('import { shared } from "../vocabulary"\nexport const mine = shared + 1\n'.repeat(20))
-    const deflated = deflateRawSync(content, { ...INLINE_DEFLATE, dictionary: blobs.dictionary(dictionary) })
+    const deflated = deflateRawSync(content, { ...INLINE_DEFLATE, dictionary: blobs.dictionaries.bytes(dictionary) })
     blobs.putPacked(sha256(content), content.length, deflated, dictionary)
     await blobs.writeTo(sha256(content), target('threaded.ts'), 0o644, { writers: blobWriters })
     await blobs.writeTo(sha256(content), target('in-process.ts'), 0o644)

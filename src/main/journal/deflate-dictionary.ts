@@ -1,4 +1,4 @@
-import type { Statement } from 'better-sqlite3'
+import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
 import type { BlobStore } from './blob-store'
 
@@ -26,33 +26,63 @@ export interface WorkspaceDictionary {
   bytes: Uint8Array
 }
 
-/** Prepared once per database: a tool's every recorded write asks for its workspace's dictionary. */
-const dictionaryOfWorkspace = new WeakMap<Db, Statement>()
-
-/** The workspace's dictionary, or null if it has none yet or it cannot be read (the next scan then builds another). */
-export function workspaceDictionary(db: Db, blobs: BlobStore, workspaceId: number): WorkspaceDictionary | null {
-  let statement = dictionaryOfWorkspace.get(db)
-  if (!statement) {
-    statement = db.prepare('SELECT deflate_dictionary_id FROM workspaces WHERE id = ?').pluck()
-    dictionaryOfWorkspace.set(db, statement)
-  }
-  const id = statement.get(workspaceId) as number | null | undefined
-  if (id === null || id === undefined) return null
-  try {
-    return { id, bytes: blobs.dictionary(id) }
-  } catch {
-    return null
-  }
-}
-
 /**
- * Store a dictionary a scan built and make it the workspace's. Returns its id. Called inside
- * the transaction that stores the first rows deflated with it.
+ * The store's dictionaries: their bytes by id (verified when first read, then kept, in shared
+ * memory so a writer thread gets them without a copy), which one a workspace deflates with,
+ * and registering one a scan built.
  */
-export function adoptDictionary(db: Db, blobs: BlobStore, workspaceId: number, bytes: Uint8Array): number {
-  const { hash } = blobs.putBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-  db.prepare('INSERT OR IGNORE INTO deflate_dictionaries (hash) VALUES (?)').run(hash)
-  const id = db.prepare('SELECT id FROM deflate_dictionaries WHERE hash = ?').pluck().get(hash) as number
-  db.prepare('UPDATE workspaces SET deflate_dictionary_id = ? WHERE id = ?').run(id, workspaceId)
-  return id
+export class DeflateDictionaries {
+  private readonly cache = new Map<number, Uint8Array>()
+  private readonly hashStmt
+  private readonly ofWorkspaceStmt
+  private readonly insertStmt
+  private readonly idStmt
+  private readonly setWorkspaceStmt
+
+  constructor(
+    db: Db,
+    private readonly blobs: BlobStore
+  ) {
+    this.hashStmt = db.prepare('SELECT hash FROM deflate_dictionaries WHERE id = ?').pluck()
+    this.ofWorkspaceStmt = db.prepare('SELECT deflate_dictionary_id FROM workspaces WHERE id = ?').pluck()
+    this.insertStmt = db.prepare('INSERT OR IGNORE INTO deflate_dictionaries (hash) VALUES (?)')
+    this.idStmt = db.prepare('SELECT id FROM deflate_dictionaries WHERE hash = ?').pluck()
+    this.setWorkspaceStmt = db.prepare('UPDATE workspaces SET deflate_dictionary_id = ? WHERE id = ?')
+  }
+
+  /** A dictionary's bytes; throws BLOB_UNAVAILABLE if it is not registered or its blob cannot be read. */
+  bytes(id: number): Uint8Array {
+    const known = this.cache.get(id)
+    if (known) return known
+    const hash = this.hashStmt.get(id) as string | undefined
+    if (hash === undefined) throw new RetraceError('BLOB_UNAVAILABLE', `The deflate dictionary ${id} is not in the store.`)
+    const content = this.blobs.read(hash)
+    const shared = new Uint8Array(new SharedArrayBuffer(content.length))
+    shared.set(content)
+    this.cache.set(id, shared)
+    return shared
+  }
+
+  /** The workspace's dictionary, or null if it has none yet or it cannot be read (the next scan then builds another). */
+  ofWorkspace(workspaceId: number): WorkspaceDictionary | null {
+    const id = this.ofWorkspaceStmt.get(workspaceId) as number | null | undefined
+    if (id === null || id === undefined) return null
+    try {
+      return { id, bytes: this.bytes(id) }
+    } catch {
+      return null
+    }
+  }
+
+  /**
+   * Store a dictionary a scan built and make it the workspace's. Returns its id. Called inside
+   * the transaction that stores the first rows deflated with it.
+   */
+  adopt(workspaceId: number, bytes: Uint8Array): number {
+    const { hash } = this.blobs.putBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
+    this.insertStmt.run(hash)
+    const id = this.idStmt.get(hash) as number
+    this.setWorkspaceStmt.run(id, workspaceId)
+    return id
+  }
 }

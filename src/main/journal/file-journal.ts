@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Store } from '../store/store'
 import { BlobStore } from './blob-store'
-import { workspaceDictionary, type WorkspaceDictionary } from './deflate-dictionary'
+import type { WorkspaceDictionary } from './deflate-dictionary'
 import { JournalRepository, type FileKind, type FileVersion, type JournalOp, type Observed } from './journal-repository'
 import { checkRelPath } from './paths'
 
@@ -42,7 +42,7 @@ export class FileJournal {
     return this.store.transaction(() => {
       const kind = change.kind ?? 'file'
       // Deflated like the workspace's scanned content, with its dictionary if it has one.
-      const dictionary = workspaceDictionary(this.store.db, this.blobs, scope.workspaceId)
+      const dictionary = this.blobs.dictionaries.ofWorkspace(scope.workspaceId)
       const before = change.before ? this.version(kind, change.before, change.modeBefore ?? DEFAULT_FILE_MODE, dictionary) : null
       const after = change.after ? this.version(kind, change.after, change.modeAfter ?? change.modeBefore ?? DEFAULT_FILE_MODE, dictionary) : null
       return this.repo.addEntry({

@@ -13,7 +13,7 @@ import { applyHunks } from './apply-hunks'
 import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
 import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
-import { workspaceDictionary, type WorkspaceDictionary } from '../journal/deflate-dictionary'
+import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
 
 export interface SkippedLine {
   file: string
@@ -92,7 +92,7 @@ export class RecordWriter {
 
   /** The workspace's deflate dictionary, for the backups it copies (see deflate-dictionary.ts). */
   private dictionary(): WorkspaceDictionary | null {
-    return workspaceDictionary(this.deps.store.db, this.deps.journal.blobs, this.workspace.id)
+    return this.deps.journal.blobs.dictionaries.ofWorkspace(this.workspace.id)
   }
 
   apply(record: SourceRecord): void {

@@ -4,7 +4,7 @@ import { deflateRawSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RetraceError } from '../../../shared/contract'
 import { INLINE_DEFLATE, sha256 } from '../blob-store'
-import { adoptDictionary, DICTIONARY_BYTES, workspaceDictionary } from '../deflate-dictionary'
+import { DICTIONARY_BYTES } from '../deflate-dictionary'
 import { scanFixture, settle, type ScanFixture } from './test-fixture'
 
 let fx: ScanFixture
@@ -40,7 +40,7 @@ describe('a workspace deflate dictionary', () => {
     fx.write('assets/logo.bin', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) % 256))) // binary: not sampled
     const first = await fx.scan()
 
-    const dictionary = workspaceDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId)
+    const dictionary = fx.blobs.dictionaries.ofWorkspace(fx.workspaceId)
     expect(dictionary).not.toBeNull()
     expect(dictionary?.bytes.length).toBe(DICTIONARY_BYTES)
     expect(Buffer.from(dictionary?.bytes ?? []).includes(0)).toBe(false) // only text files' starts
@@ -62,7 +62,7 @@ describe('a workspace deflate dictionary', () => {
     const added = fx.write('src/module-new.ts', moduleSource(999))
     await fx.scan()
     expect(rowOf(sha256(readFileSync(added))).dictionary).toBe(dictionary?.id)
-    expect(workspaceDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId)?.id).toBe(dictionary?.id)
+    expect(fx.blobs.dictionaries.ofWorkspace(fx.workspaceId)?.id).toBe(dictionary?.id)
 
     // Garbage collection keeps the dictionary while rows are deflated with it.
     fx.blobs.collectGarbage(-1)
@@ -73,7 +73,7 @@ describe('a workspace deflate dictionary', () => {
   it("deflates what a tool recorded in the workspace with the same dictionary", async () => {
     for (let n = 0; n < 120; n++) fx.write(`src/m${n}.ts`, moduleSource(n))
     await fx.scan()
-    const dictionary = workspaceDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId)
+    const dictionary = fx.blobs.dictionaries.ofWorkspace(fx.workspaceId)
     const sessionRowId = fx.rt.store.sessions.insert({ uid: 'tool-session', workspaceId: fx.workspaceId, source: 'native', title: 't', kind: 'main', createdAt: 1 })
     const written = Buffer.from(moduleSource(4242))
     fx.rt.journal.recordToolChange({ workspaceId: fx.workspaceId, sessionRowId, turn: 1 }, { path: 'src/tool-written.ts', before: null, after: written })
@@ -84,15 +84,15 @@ describe('a workspace deflate dictionary', () => {
   it('is not built from a few small files (nothing to share), which are stored as before', async () => {
     const path = fx.write('README.md', moduleSource(1))
     await fx.scan()
-    expect(workspaceDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId)).toBeNull()
+    expect(fx.blobs.dictionaries.ofWorkspace(fx.workspaceId)).toBeNull()
     expect(rowOf(sha256(readFileSync(path)))).toMatchObject({ encoding: 'deflate', dictionary: null })
   })
 
   it('is collected as garbage once neither a row nor a workspace uses it', () => {
     const replaced = Buffer.alloc(DICTIONARY_BYTES, 'a')
     const current = Buffer.alloc(DICTIONARY_BYTES, 'b')
-    const replacedId = adoptDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId, replaced)
-    const currentId = adoptDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId, current)
+    const replacedId = fx.blobs.dictionaries.adopt(fx.workspaceId, replaced)
+    const currentId = fx.blobs.dictionaries.adopt(fx.workspaceId, current)
     fx.blobs.collectGarbage(-1)
     expect(dictionaryHash(replacedId)).toBeUndefined()
     expect(fx.blobs.has(sha256(replaced))).toBe(false)
@@ -102,17 +102,17 @@ describe('a workspace deflate dictionary', () => {
     // A collected id is never given to another dictionary, even the newest one's: a process may
     // still hold the old dictionary under it.
     const other = fx.rt.store.workspaces.open(fx.rt.store.dataDir, 'another workspace')
-    const newest = adoptDictionary(fx.rt.store.db, fx.blobs, other, Buffer.alloc(DICTIONARY_BYTES, 'c'))
+    const newest = fx.blobs.dictionaries.adopt(other, Buffer.alloc(DICTIONARY_BYTES, 'c'))
     fx.rt.store.db.prepare('DELETE FROM workspaces WHERE id = ?').run(other)
     fx.blobs.collectGarbage(-1)
     expect(dictionaryHash(newest)).toBeUndefined()
-    expect(adoptDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId, Buffer.alloc(DICTIONARY_BYTES, 'd'))).toBeGreaterThan(newest)
+    expect(fx.blobs.dictionaries.adopt(fx.workspaceId, Buffer.alloc(DICTIONARY_BYTES, 'd'))).toBeGreaterThan(newest)
   })
 
   it('refuses, with a clear error, a file whose dictionary is corrupt, and the next scan builds a new one', async () => {
     const paths = Array.from({ length: 120 }, (_, n) => fx.write(`lib/part-${n}.ts`, moduleSource(n)))
     await fx.scan()
-    const dictionary = workspaceDictionary(fx.rt.store.db, fx.blobs, fx.workspaceId)
+    const dictionary = fx.blobs.dictionaries.ofWorkspace(fx.workspaceId)
     const victim = paths.map((path) => sha256(readFileSync(path))).find((hash) => rowOf(hash).dictionary !== null) ?? ''
     expect(rowOf(victim).dictionary).toBe(dictionary?.id)
 
@@ -131,11 +131,11 @@ describe('a workspace deflate dictionary', () => {
     expect((error as RetraceError).message).toContain('the dictionary it was compressed with cannot be read')
 
     // The workspace no longer has a usable dictionary: the next scan samples another, and what it stores reads back.
-    expect(workspaceDictionary(fx.rt.store.db, fresh, fx.workspaceId)).toBeNull()
+    expect(fresh.dictionaries.ofWorkspace(fx.workspaceId)).toBeNull()
     await settle()
     const later = Array.from({ length: 120 }, (_, n) => fx.write(`lib/next-${n}.ts`, moduleSource(1000 + n)))
     await fx.scan({ blobs: fresh })
-    const replacement = workspaceDictionary(fx.rt.store.db, fresh, fx.workspaceId)
+    const replacement = fresh.dictionaries.ofWorkspace(fx.workspaceId)
     expect(replacement?.id).not.toBe(dictionary?.id)
     const usingReplacement = later.map((path) => readFileSync(path)).filter((content) => rowOf(sha256(content)).dictionary === replacement?.id)
     expect(usingReplacement.length).toBeGreaterThan(40)

@@ -3,7 +3,7 @@ import { resolveReadableFolder } from '../../services/folder-access'
 import type { Db } from '../../store/database'
 import { INLINE_MAX_BYTES, type BlobStore } from '../blob-store'
 import { displayPath, type PathKey } from '../paths'
-import { adoptDictionary, DICTIONARY_BYTES, DICTIONARY_SAMPLE_BYTES, workspaceDictionary } from '../deflate-dictionary'
+import { DICTIONARY_BYTES, DICTIONARY_SAMPLE_BYTES } from '../deflate-dictionary'
 import { ScanCollector } from './collector'
 import { loadFileStates, saveFileStates } from './file-states'
 import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
@@ -61,7 +61,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   const limits = { ...DEFAULT_SCAN_LIMITS, ...options.limits }
   const previous = options.previous ?? loadFileStates(options.db, options.workspaceId)
   const cached = [...previous]
-  const dictionary = workspaceDictionary(options.db, options.blobs, options.workspaceId)
+  const dictionary = options.blobs.dictionaries.ofWorkspace(options.workspaceId)
   const input: ScanInput = {
     root,
     tempDir: options.blobs.tempDir,
@@ -75,7 +75,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   }
   const collector = new ScanCollector(options.db, options.blobs, cached, {
     current: dictionary?.id ?? null,
-    adopt: (bytes) => adoptDictionary(options.db, options.blobs, options.workspaceId, bytes)
+    adopt: (bytes) => options.blobs.dictionaries.adopt(options.workspaceId, bytes)
   })
   const done = await runWorker(scanWorkers.take(workerPath), input, collector, options)
 
