@@ -9,6 +9,7 @@ import type { Db } from '../store/database'
 import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
+import type { StoredContent } from './blob-writer-protocol'
 import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-dictionary'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
 
@@ -272,12 +273,25 @@ export class BlobStore {
   /** `writeTo` for inline content, decoded, verified and written on a writer thread. */
   private async writeOnThread(writers: BlobWriterPool, hash: string, row: BlobRow, target: string | Buffer, mode: number, durable: boolean): Promise<void> {
     try {
-      const dictionary = this.inflateOptions(row)?.dictionary
-      await writers.write({ target: Buffer.from(target), mode, hash, encoding: row.encoding, data: row.data ?? Buffer.alloc(0), fsync: durable, ...(dictionary ? { dictionary } : {}) })
+      await writers.write({ target: Buffer.from(target), mode, fsync: durable, ...this.storedContent(row) })
     } catch (error) {
       if (error instanceof CorruptBlobError) throw this.unavailable(hash, error.message)
       throw error
     }
+  }
+
+  /**
+   * A blob's bytes as stored, for a writer thread to decode and verify, or null if it is stored
+   * as a file (large: streamed, never held whole). Throws BLOB_UNAVAILABLE if it is not in the store.
+   */
+  inlineContent(hash: string): StoredContent | null {
+    const row = this.row(hash)
+    return row.storage === 'inline' ? this.storedContent(row) : null
+  }
+
+  private storedContent(row: BlobRow): StoredContent {
+    const dictionary = this.inflateOptions(row)?.dictionary
+    return { hash: row.hash, encoding: row.encoding, data: row.data ?? Buffer.alloc(0), ...(dictionary ? { dictionary } : {}) }
   }
 
   /**
@@ -359,7 +373,8 @@ export class BlobStore {
     fsyncPath(join(this.dir, hash.slice(0, 2)))
   }
 
-  private unavailable(hash: string, why: string): RetraceError {
+  /** The error that refuses the files needing `hash` (also for what a writer thread found corrupt). */
+  unavailable(hash: string, why: string): RetraceError {
     return new RetraceError('BLOB_UNAVAILABLE', `The saved snapshot ${hash.slice(0, 12)}… cannot be used: ${why}. Files that need it are refused.`)
   }
 }

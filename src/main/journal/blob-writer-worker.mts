@@ -1,70 +1,92 @@
 /**
  * A blob writer thread: decodes an inline blob, checks it against its hash and writes it to a
- * new file (see blob-writers.ts). A large rewind spends most of its time here, per file, and
- * a thread of its own lets that run on another core while the main thread renames the files
- * already written into place.
+ * new file (see blob-writers.ts); for a large rewind it also replaces files on its own, one lane
+ * of several (see replace-lane below and rewind/threaded-replace.ts). A rewind spends most of its
+ * time in this per-file work; threads of its own let it run on every core.
  *
  * Self-contained on purpose, like scan-worker.mts: only node:* builtins and `import type`, and
  * only erasable TypeScript, because under vitest Node runs this file directly.
  */
 import { createHash } from 'node:crypto'
-import { execFile } from 'node:child_process'
-import { closeSync, constants, fchmodSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs'
-import { parentPort } from 'node:worker_threads'
+import { execFile, spawnSync } from 'node:child_process'
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
 import { inflateRawSync } from 'node:zlib'
-import type { SyncRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import type { ExpectedFile, FailureKind, ReplaceJob, ReplaceRequest, StoredContent, SyncRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 
 if (!parentPort) throw new Error('blob-writer-worker.mts must run in a worker thread')
 const port = parentPort
 
 // A fresh file only: never one that exists, never through a link planted at the name.
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0)
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
 
 port.on('message', (request: WriterRequest) => {
   if (request.kind === 'write') port.postMessage(write(request))
+  else if (request.kind === 'replace') port.postMessage(new ReplaceLane(request).run())
   else syncFileSystem(request)
 })
 
+/** A failure with the kind the reply reports; plain errors (with a `code`) are `io`. */
+class Failure extends Error {
+  readonly kind: FailureKind
+
+  constructor(kind: FailureKind, message: string) {
+    super(message)
+    this.kind = kind
+  }
+}
+
 function write(request: WriteRequest): WriterReply {
-  const { id } = request
-  const stored = Buffer.from(request.data.buffer, request.data.byteOffset, request.data.byteLength)
+  try {
+    createFile(toBuffer(request.target), decodeVerified(request), request.mode, request.fsync)
+    return { id: request.id, ok: true }
+  } catch (error) {
+    return failure(request.id, error)
+  }
+}
+
+function failure(id: number, error: unknown, job?: number): WriterReply {
+  const { message, code } = error as NodeJS.ErrnoException
+  const kind = error instanceof Failure ? error.kind : 'io'
+  return { id, ok: false, kind, message, ...(code === undefined ? {} : { code }), ...(job === undefined ? {} : { job }) }
+}
+
+const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+/** The blob's content, decoded and checked against its hash. */
+function decodeVerified(stored: StoredContent): Buffer {
+  const data = toBuffer(stored.data)
   let content: Buffer
   try {
-    content = request.encoding === 'deflate' ? inflateRawSync(stored, request.dictionary ? { dictionary: request.dictionary } : undefined) : stored
+    content = stored.encoding === 'deflate' ? inflateRawSync(data, stored.dictionary ? { dictionary: stored.dictionary } : undefined) : data
   } catch (error) {
-    return { id, ok: false, kind: 'corrupt', message: `its stored data cannot be decoded (${(error as Error).message})` }
+    throw new Failure('corrupt', `its stored data cannot be decoded (${(error as Error).message})`)
   }
-  if (createHash('sha256').update(content).digest('hex') !== request.hash) {
-    return { id, ok: false, kind: 'corrupt', message: 'its content does not match its hash (corrupt)' }
-  }
-  const target = Buffer.from(request.target.buffer, request.target.byteOffset, request.target.byteLength)
-  let fd: number
-  try {
-    fd = openSync(target, CREATE_FLAGS, request.mode)
-  } catch (error) {
-    return ioFailure(id, error)
-  }
+  if (sha256(content) !== stored.hash) throw new Failure('corrupt', 'its content does not match its hash (corrupt)')
+  return content
+}
+
+const sha256 = (content: Buffer): string => createHash('sha256').update(content).digest('hex')
+
+/** Create `target` (which must not exist) holding `content` with exactly `mode`; on failure nothing is left there. */
+function createFile(target: Buffer, content: Buffer, mode: number, fsync: boolean): void {
+  const fd = openSync(target, CREATE_FLAGS, mode)
   try {
     for (let offset = 0; offset < content.length; ) offset += writeSync(fd, content, offset)
-    fchmodSync(fd, request.mode) // exactly: open's mode is filtered by the umask
-    if (request.fsync) fsyncSync(fd)
+    fchmodSync(fd, mode) // exactly: open's mode is filtered by the umask
+    if (fsync) fsyncSync(fd)
   } catch (error) {
     closeSync(fd)
     removeQuietly(target) // e.g. ENOSPC: no partial file is left behind
-    return ioFailure(id, error)
+    throw error
   }
   try {
     closeSync(fd)
   } catch (error) {
     removeQuietly(target)
-    return ioFailure(id, error)
+    throw error
   }
-  return { id, ok: true }
-}
-
-function ioFailure(id: number, error: unknown): WriterReply {
-  const { message, code } = error as NodeJS.ErrnoException
-  return code === undefined ? { id, ok: false, kind: 'io', message } : { id, ok: false, kind: 'io', message, code }
 }
 
 function removeQuietly(path: Buffer): void {
@@ -86,4 +108,203 @@ function syncFileSystem({ id, program, path }: SyncRequest): void {
     const reply: WriterReply = error ? { id, ok: false, kind: 'io', message: String(stderr).trim() || error.message, code: 'EIO' } : { id, ok: true }
     port.postMessage(reply)
   })
+}
+
+/** A lane waits at most this long for an event before looking again (a lost wake-up costs no more than this). */
+const WAIT_MS = 50
+
+/**
+ * One lane of a large rewind (ReplaceRequest). Runs synchronously to the end: it takes its jobs
+ * from its port with receiveMessageOnPort and learns of flushes and stops through shared
+ * memory, so no message has to wait for this thread's event loop. Each job: temp written
+ * (without fsync), then, once a flush started after that covers it, the target checked and the
+ * temp renamed over it. Flushes are run by whichever lane needs one, one at a time, and cover
+ * every lane's temps: a flush costs a process start and a journal commit, so each is made to
+ * cover many files, while the other lanes go on writing.
+ *
+ * The rules are those of the one-by-one rewind (rewind/steps.ts): no folder on the way is a
+ * link (WorkspaceFs.resolve's rule, checked again here before the temp is created and before
+ * the rename), the target holds what the plan saw (an unchanged lstat stamp, or the same hash
+ * and mode), every temp durable before its rename. On any failure all lanes stop; the main
+ * thread then removes the temps left and reverts the replaced files, as `renamed` says.
+ */
+class ReplaceLane {
+  private readonly request: ReplaceRequest
+  private readonly shared: Int32Array
+  private readonly slots: { written: number; flushed: number; renamed: number }
+  private readonly jobs: ReplaceJob[] = []
+  private ended = false
+  private written = 0
+  private renamed = 0
+  private calls = 0
+  /** The job being written or replaced, named in a failure's reply (none while flushing). */
+  private current: number | undefined
+
+  constructor(request: ReplaceRequest) {
+    this.request = request
+    this.shared = new Int32Array(request.shared)
+    const slots = request.layout.lanes[request.lane]
+    if (!slots) throw new Error(`no lane ${request.lane}`)
+    this.slots = slots
+  }
+
+  run(): WriterReply {
+    const { id, layout } = this.request
+    try {
+      for (;;) {
+        const seen = Atomics.load(this.shared, layout.events)
+        if (Atomics.load(this.shared, layout.stop) !== 0) return { id, ok: false, kind: 'stopped', message: 'another lane stopped the rewind' }
+        this.takeJobs()
+        const mayReplace = Atomics.load(this.shared, layout.go) !== 0
+        if (mayReplace && this.renamed < Atomics.load(this.shared, this.slots.flushed)) this.replace()
+        else if (this.written < this.jobs.length) this.writeTemp()
+        else if (this.ended && this.renamed === this.jobs.length) return { id, ok: true }
+        else if (!this.flush()) Atomics.wait(this.shared, layout.events, seen, WAIT_MS)
+      }
+    } catch (error) {
+      this.stopAll()
+      return failure(id, error, this.current)
+    } finally {
+      this.request.jobs.close()
+    }
+  }
+
+  private takeJobs(): void {
+    for (let received = receiveMessageOnPort(this.request.jobs); received; received = receiveMessageOnPort(this.request.jobs)) {
+      const chunk = received.message as ReplaceJob[] | null
+      if (chunk === null) this.ended = true
+      else this.jobs.push(...chunk)
+    }
+  }
+
+  private writeTemp(): void {
+    this.current = this.written
+    const job = this.jobs[this.written] as ReplaceJob
+    const temp = toBuffer(job.temp)
+    const content = decodeVerified(job)
+    this.noLinkOnTheWay(temp)
+    this.call()
+    try {
+      createFile(temp, content, job.mode, false)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      this.call()
+      mkdirSync(temp.subarray(0, temp.lastIndexOf(0x2f)), { recursive: true }) // a folder the rewind brings back
+      this.call()
+      createFile(temp, content, job.mode, false)
+    }
+    this.written += 1
+    Atomics.store(this.shared, this.slots.written, this.written)
+    if (this.unflushed() >= Atomics.load(this.shared, this.request.layout.flushBatch)) this.flush()
+  }
+
+  private replace(): void {
+    this.current = this.renamed
+    const job = this.jobs[this.renamed] as ReplaceJob
+    const target = toBuffer(job.target)
+    this.noLinkOnTheWay(target)
+    this.call()
+    checkTarget(target, job.expected)
+    this.call()
+    renameSync(toBuffer(job.temp), target)
+    this.renamed += 1
+    Atomics.store(this.shared, this.slots.renamed, this.renamed)
+  }
+
+  /** Temps of every lane written but not yet covered by a flush. */
+  private unflushed(): number {
+    return this.request.layout.lanes.reduce((sum, lane) => sum + Atomics.load(this.shared, lane.written) - Atomics.load(this.shared, lane.flushed), 0)
+  }
+
+  /**
+   * Flush the file system for every temp written so far, unless a flush is running or none is
+   * waiting. The counts are read before the flush starts, so it covers all they count. True if
+   * it flushed. (Flushing changes no target: it runs before `go` too.)
+   */
+  private flush(): boolean {
+    const { layout, root, program } = this.request
+    if (this.unflushed() === 0 || Atomics.compareExchange(this.shared, layout.flushing, 0, 1) !== 0) return false
+    this.current = undefined
+    try {
+      const covered = layout.lanes.map((lane) => Atomics.load(this.shared, lane.written))
+      this.call()
+      const result = spawnSync(program, ['--file-system', '--', root], { windowsHide: true, encoding: 'utf8' })
+      if (result.error || result.status !== 0) {
+        throw Object.assign(new Error(`EIO: flushing the file system failed: ${result.stderr?.trim() || result.error?.message || `exit ${result.status}`}`), { code: 'EIO' })
+      }
+      layout.lanes.forEach((lane, index) => Atomics.store(this.shared, lane.flushed, covered[index] as number))
+      Atomics.store(this.shared, layout.flushBatch, Atomics.load(this.shared, layout.flushBatch) * 2)
+    } finally {
+      Atomics.store(this.shared, layout.flushing, 0)
+      this.wakeAll()
+    }
+    return true
+  }
+
+  private stopAll(): void {
+    Atomics.store(this.shared, this.request.layout.stop, 1)
+    this.wakeAll()
+  }
+
+  private wakeAll(): void {
+    Atomics.add(this.shared, this.request.layout.events, 1)
+    Atomics.notify(this.shared, this.request.layout.events)
+  }
+
+  /** WorkspaceFs.resolve's rule: refused if a folder between the root and `path` is a link (a missing one will be created inside). */
+  private noLinkOnTheWay(path: Buffer): void {
+    const rootLength = Buffer.byteLength(this.request.root)
+    for (let slash = path.indexOf(0x2f, rootLength + 1); slash !== -1; slash = path.indexOf(0x2f, slash + 1)) {
+      this.call()
+      let stats
+      try {
+        stats = lstatSync(path.subarray(0, slash))
+      } catch {
+        return
+      }
+      if (stats.isSymbolicLink()) throw new Failure('refused', 'a folder on its path is a symbolic link, and Retrace never writes through links')
+      if (!stats.isDirectory()) return
+    }
+  }
+
+  /** Counts a file-system call, for tests that fail or kill at each one in turn. */
+  private call(): void {
+    this.calls += 1
+    const fault = this.request.fault
+    if (fault?.call !== this.calls) return
+    if (fault.code === 'KILL') process.kill(process.pid, 'SIGKILL')
+    throw Object.assign(new Error(`${fault.code}: injected failure`), { code: fault.code })
+  }
+}
+
+/** Refuses unless `target` holds `expected` (null: nothing), as rewind/steps.ts checkBefore does. */
+function checkTarget(target: Buffer, expected: ExpectedFile | null): void {
+  const changed = () => new Failure('changed', 'it changed while the rewind was running (is an agent still writing?)')
+  let stats
+  try {
+    stats = lstatSync(target, { bigint: true })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+    if (expected === null) return
+    throw changed()
+  }
+  if (expected === null) throw changed()
+  const stamp = expected.stamp
+  if (stamp && stats.ctimeNs === stamp.ctimeNs && stats.mtimeNs === stamp.mtimeNs && stats.size === stamp.size && stats.ino === stamp.ino && stats.dev === stamp.dev && stats.mode === stamp.mode) return
+  if (!stats.isFile() || Number(stats.mode & 0o777n) !== (expected.mode & 0o777) || hashFile(target) !== expected.hash) throw changed()
+}
+
+const HASH_CHUNK = 1024 * 1024
+
+function hashFile(path: Buffer): string {
+  const hasher = createHash('sha256')
+  const fd = openSync(path, READ_FLAGS)
+  try {
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK)
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hasher.update(chunk.subarray(0, read))
+  } finally {
+    closeSync(fd)
+  }
+  return hasher.digest('hex')
 }

@@ -1,15 +1,18 @@
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
-import type { WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import { Worker, type TransferListItem } from 'node:worker_threads'
+import type { ReplaceRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 import { blobWriterWorkerPath } from './worker-path'
 
 /** The writer thread found the stored bytes undecodable or not matching their hash. */
 export class CorruptBlobError extends Error {}
 
 export type InlineBlobWrite = Omit<WriteRequest, 'id' | 'kind'>
+export type ReplaceLaneRequest = Omit<ReplaceRequest, 'id' | 'kind'>
 
 interface Pending {
-  resolve: () => void
+  /** The thread's reply. */
+  settle: (reply: WriterReply) => void
+  /** The thread died first. */
   reject: (error: Error) => void
 }
 
@@ -22,11 +25,12 @@ interface WriterThread {
 const IDLE_MS = 30_000
 
 /**
- * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts), and
- * start the file-system flushes, so a large rewind's per-file work runs on other cores while
- * the main thread renames files into place. Each write goes to the thread with the fewest in flight. A thread that dies fails its
- * writes with an error (their files are then written in-thread or reported by the caller) and
- * is replaced by the next write. Threads are unref'd while idle, and ended after IDLE_MS.
+ * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts),
+ * start file-system flushes, and run the lanes of a large rewind (rewind/threaded-replace.ts),
+ * so that per-file work runs on other cores than the main thread's. Each write goes to the
+ * thread with the fewest in flight. A thread that dies fails its requests with an error (their
+ * files are then written in-thread or reported by the caller) and is replaced by the next
+ * request. Threads are unref'd while idle, and ended after IDLE_MS.
  */
 export class BlobWriterPool {
   private threads: WriterThread[] = []
@@ -38,30 +42,40 @@ export class BlobWriterPool {
     readonly size: number
   ) {}
 
-  /** Start the threads now, so their start-up (tens of milliseconds) overlaps other work. */
-  warm(): void {
-    while (this.threads.length < this.size) this.threads.push(this.start())
+  /** Start the threads now (at least `count`), so their start-up (tens of milliseconds) overlaps other work. */
+  warm(count = this.size): void {
+    while (this.threads.length < count) this.threads.push(this.start())
   }
 
   /** Write one blob to a new file on a writer thread. Rejects with CorruptBlobError, or the file-system error (with its `code`). */
   write(job: InlineBlobWrite): Promise<void> {
-    return this.send({ ...job, kind: 'write', id: this.nextId++ })
+    return this.send({ ...job, kind: 'write', id: this.nextId++ }).then(throwFailure)
   }
 
   /** Run `program --file-system -- path` from a writer thread. Rejects with the program's complaint (code EIO). */
   sync(program: string, path: string): Promise<void> {
-    return this.send({ kind: 'sync', id: this.nextId++, program, path })
+    return this.send({ kind: 'sync', id: this.nextId++, program, path }).then(throwFailure)
   }
 
-  private send(request: WriterRequest): Promise<void> {
+  /**
+   * Run the lanes of a large rewind, each on a thread of its own (more threads are started if
+   * needed: lanes sharing a thread would run one after the other). Each promise settles with
+   * its lane's reply, or rejects if its thread died.
+   */
+  replace(lanes: ReplaceLaneRequest[]): Promise<WriterReply>[] {
+    this.warm(lanes.length)
+    return lanes.map((lane, index) => this.send({ ...lane, kind: 'replace', id: this.nextId++ }, this.threads[index], [lane.jobs]))
+  }
+
+  private send(request: WriterRequest, chosen?: WriterThread, transfer: TransferListItem[] = []): Promise<WriterReply> {
     this.warm()
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
-    const thread = this.threads.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
-    return new Promise<void>((resolve, reject) => {
+    const thread = chosen ?? this.threads.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
+    return new Promise<WriterReply>((settle, reject) => {
       if (thread.pending.size === 0) thread.worker.ref()
-      thread.pending.set(request.id, { resolve, reject })
-      thread.worker.postMessage(request)
+      thread.pending.set(request.id, { settle, reject })
+      thread.worker.postMessage(request, transfer)
     })
   }
 
@@ -96,9 +110,7 @@ export class BlobWriterPool {
       thread.worker.unref()
       this.endWhenIdle()
     }
-    if (reply.ok) pending.resolve()
-    else if (reply.kind === 'corrupt') pending.reject(new CorruptBlobError(reply.message))
-    else pending.reject(Object.assign(new Error(reply.message), reply.code === undefined ? {} : { code: reply.code }))
+    pending.settle(reply)
   }
 
   private endWhenIdle(): void {
@@ -111,8 +123,15 @@ export class BlobWriterPool {
   }
 }
 
+/** A write's or a flush's reply as its promise: CorruptBlobError, or the error with its `code`. */
+function throwFailure(reply: WriterReply): void {
+  if (reply.ok) return
+  if (reply.kind === 'corrupt') throw new CorruptBlobError(reply.message)
+  throw Object.assign(new Error(reply.message), reply.code === undefined ? {} : { code: reply.code })
+}
+
 /**
- * The process's writer threads. With two cores one thread is enough: the main thread keeps the
- * other busy with renames; more cores get more threads, up to four.
+ * The process's writer threads: one per core but the main thread's, up to four (a rewind's
+ * lanes start one per core; see rewind/threaded-replace.ts).
  */
 export const blobWriters = new BlobWriterPool(() => blobWriterWorkerPath(), Math.max(1, Math.min(4, availableParallelism() - 1)))

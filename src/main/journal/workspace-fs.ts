@@ -118,6 +118,15 @@ export class WorkspaceFs {
     return Buffer.concat([this.root, Buffer.from('/'), path])
   }
 
+  /**
+   * The absolute path for `rel`, checked (checkRelPath) but without looking at the disk: for
+   * callers that check the folders on the way themselves, just before they write (the rewind's
+   * lanes, blob-writer-worker.mts).
+   */
+  join(rel: Buffer): Buffer {
+    return Buffer.concat([this.root, Buffer.from('/'), checkRelPath(rel)])
+  }
+
   /** The state at `rel`: a file or link version (hashed), nothing, a directory, or something else. */
   async state(rel: RelPath): Promise<DiskState> {
     return (await this.stampedState(rel)).state

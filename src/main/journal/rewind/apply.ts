@@ -10,6 +10,7 @@ import type { PlanItem, RewindPlan } from './plan'
 import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
 import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Step } from './steps'
 import { TempWriter } from './temp-writer'
+import { replaceableOnThreads, ThreadedReplace } from './threaded-replace'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -25,14 +26,17 @@ export interface ApplyContext {
   onProgress?: (done: number, total: number, path: string) => void
   /** Test hook: runs after each completed step (crash tests kill the process here). */
   afterStep?: (index: number) => void
-  /** Rewinds writing at least this many files are batched (see TempWriter); tests lower it. */
+  /** Rewinds writing at least this many files replace them on threads (see ThreadedReplace); tests lower it. */
   batchFrom?: number
+  /** Tests: fail (or kill the process) at a lane's Nth file-system call (see ThreadedReplace). */
+  threadFault?: { lane: number; call: number; code: string }
 }
 
 /**
- * From this many files written, a rewind makes its temp files durable with a few file-system
- * flushes and writes them on writer threads (see TempWriter). Below, one fsync per file costs
- * less than starting a flush program and the threads.
+ * From this many files written, a rewind replaces files on writer threads, in lanes that each
+ * write, check and rename their files, with a few file-system flushes making the temps durable
+ * (see ThreadedReplace). Below, one fsync per file on the main thread costs less than starting
+ * the threads and a flush program.
  */
 export const BATCH_FROM_WRITES = 200
 
@@ -45,14 +49,19 @@ export interface ApplyOutcome {
 /**
  * Apply a plan: conflicts resolved by the user's choices, the current state of every file
  * about to change captured first, an intent log written durably, then each file replaced
- * atomically after re-checking it. New content is written to durable temp files ahead of the
- * steps (`TempWriter`), so that work overlaps the renames. On any failure every step already
- * taken is reverted, so the workspace ends wholly before or wholly after.
+ * atomically after re-checking it. On the main thread, kept copies and deletes come first;
+ * then the writes, most of a large rewind's on writer threads (ThreadedReplace), the rest here
+ * with their temp files written ahead (TempWriter). On any failure every step already taken is
+ * reverted, so the workspace ends wholly before or wholly after.
  */
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
-  const batched = steps.filter((step) => step.kind === 'write').length >= (ctx.batchFrom ?? BATCH_FROM_WRITES) && fileSystemSyncProgram() !== null
-  if (batched) blobWriters.warm() // the threads start while the state before is captured and the intent written
+  const program = fileSystemSyncProgram()
+  const batched = steps.filter((step) => step.kind === 'write').length >= (ctx.batchFrom ?? BATCH_FROM_WRITES) && program !== null
+  const rootFs = batched ? new RootFileSystem(ctx.fs.root) : null
+  const threaded = rootFs && program ? new ThreadedReplace({ fs: ctx.fs, blobs: ctx.blobs, ops: ctx.ops, writers: blobWriters, program, rootFs, ...(ctx.threadFault ? { fault: ctx.threadFault } : {}) }) : null
+  const onThreads = rootFs ? steps.filter((step) => replaceableOnThreads(step, rootFs)) : []
+  if (threaded) blobWriters.warm(threaded.laneCount) // the threads start while the state before is captured and the intent written
   for (const step of steps) {
     // Kept files are captured too: the rewind's journal entry for the move names their content.
     // Usually the store already has it (the agent's last write): then there is nothing to read.
@@ -60,32 +69,67 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
-  const rootFs = batched ? new RootFileSystem(ctx.fs.root) : null
   writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
-  ctx.record(steps)
-  const temps = new TempWriter(steps, ctx, rootFs)
+  // The lanes write temps while the rewind is recorded and the first steps run; they change
+  // no target before `go`. Steps they cannot take join the main thread's.
+  const leftover = new Set(threaded ? threaded.start(onThreads) : [])
+  const taken = new Set(onThreads.filter((step) => !leftover.has(step)))
+  const onMain = steps.filter((step) => !taken.has(step))
 
+  let temps: TempWriter | null = null
   const done: Step[] = []
   const folders = new Map<string, Buffer>()
+  let failedAt: Step | null = null
+  const runOnMain = async (step: Step): Promise<void> => {
+    failedAt = step
+    await temps?.ready(step)
+    const absolute = ctx.fs.resolve(step.path) // once for the check and the change: no folder on the way is a link
+    await checkBefore(step, ctx.fs, absolute)
+    done.push(step)
+    await runStep(step, ctx.fs, ctx.blobs, ctx.ops, absolute)
+    const folder = folderOf(absolute)
+    folders.set(folder.toString('latin1'), folder)
+    ctx.onProgress?.(done.length, steps.length, displayPath(step.path))
+    ctx.afterStep?.(steps.indexOf(step))
+  }
+  const runMainThreadSteps = async (): Promise<void> => {
+    if (threaded?.stopped) return // the lanes could not take a step (a path or blob refused): reported below
+    ctx.record(steps) // before any change: a rewind interrupted at any point has its row
+    temps = new TempWriter(onMain, ctx)
+    // Kept copies and deletes first: a write may need the folder where a file was.
+    const firstWrite = onMain.findIndex((step) => step.kind === 'write' || step.kind === 'mode')
+    const before = firstWrite < 0 ? onMain : onMain.slice(0, firstWrite)
+    for (const step of before) await runOnMain(step)
+    threaded?.go()
+    for (const step of onMain.slice(before.length)) await runOnMain(step)
+  }
   try {
-    for (const [index, step] of steps.entries()) {
-      await temps.ready(step)
-      const absolute = ctx.fs.resolve(step.path) // once for the check and the change: no folder on the way is a link
-      await checkBefore(step, ctx.fs, absolute)
-      done.push(step)
-      await runStep(step, ctx.fs, ctx.blobs, ctx.ops, absolute)
-      const folder = folderOf(absolute)
-      folders.set(folder.toString('latin1'), folder)
-      ctx.onProgress?.(index + 1, steps.length, displayPath(step.path))
-      ctx.afterStep?.(index)
+    let failedOnMain: { error: unknown } | null = null
+    try {
+      await runMainThreadSteps()
+    } catch (error) {
+      failedOnMain = { error }
+      threaded?.stop()
     }
+    const outcome = threaded ? await threaded.finished((count, last) => ctx.onProgress?.(done.length + count, steps.length, displayPath(last.path))) : null
+    for (const step of outcome?.replaced ?? []) {
+      done.push(step)
+      const folder = folderOf(step.temp as Buffer) // the temp was beside the file
+      folders.set(folder.toString('latin1'), folder)
+    }
+    if (failedOnMain) throw failedOnMain.error
+    if (outcome?.failure) {
+      failedAt = outcome.failure.step
+      throw outcome.failure.error
+    }
+    failedAt = null
     // Each folder's renames made durable once, not once per file. Until this is done the intent
     // log stays open, so a crash before it is rolled back like any other interrupted rewind.
     await makeFoldersDurable([...folders.values()], ctx.ops, rootFs)
   } catch (error) {
-    const failedAt = done.at(-1)
-    await temps.stop() // no temp file is still being written when the unused ones are removed
-    for (const step of steps) if (step.temp && !done.includes(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
+    await (temps as TempWriter | null)?.stop() // no temp file is still being written when the unused ones are removed
+    const replaced = new Set(done)
+    for (const step of steps) if (step.temp && !replaced.has(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
     const rolledBack = await rollBack(done, ctx)
     if (rolledBack) removeIntent(ctx.dataDir, ctx.rewindId)
     const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''

@@ -7,8 +7,8 @@ import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 const ROOT = resolve(__dirname, '../../../..')
 const CHILD = join(__dirname, 'testing/crash-child.ts')
 
-function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null) {
-  const batch = batchFrom === null ? [] : [String(batchFrom)]
+function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null, lane: number | null = null) {
+  const batch = batchFrom === null ? [] : [String(batchFrom), ...(lane === null ? [] : [`lane:${lane}`])]
   return spawnSync(process.execPath, [join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), CHILD, ws.rt.store.dataDir, ws.writer.id, String(killAt), ...batch], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -30,7 +30,8 @@ const files = (ws: AgentWorkspace) => ({ a: ws.text('a.txt'), b: ws.text('dir/b.
 const AFTER_TURN = { a: 'a after\n', b: 'b after\n', c: null, d: 'created\n' }
 
 describe('a rewind killed at every file-system call (R1)', () => {
-  // Batched: temps written on the writer threads without fsync, then the file system flushed (a large rewind).
+  // Batched: what a large rewind does. Its main thread's calls are only the delete and the last
+  // flush here; the lanes' are killed at in the next test.
   it.each([
     ['one by one', null],
     ['batched', 1]
@@ -39,29 +40,58 @@ describe('a rewind killed at every file-system call (R1)', () => {
     const clean = runChild(probe, 0, batchFrom)
     probe.dispose()
     const total = Number(/completed after (\d+) calls/.exec(clean.stdout)?.[1])
-    expect(total, clean.stderr).toBeGreaterThan(5)
+    expect(total, clean.stderr).toBeGreaterThan(batchFrom === null ? 5 : 1)
 
     for (let killAt = 1; killAt <= total; killAt++) {
       const ws = workspaceAfterTurn()
       try {
         const child = runChild(ws, killAt, batchFrom)
         expect(child.signal, `kill at call ${killAt}: ${child.stderr}`).toBe('SIGKILL')
-        expect(readdirSync(join(ws.rt.store.dataDir, 'intents')), `kill at ${killAt}: intent left open`).toHaveLength(1)
-
-        const report = await ws.rewinds.recover()
-        expect(report.rolledBack, `kill at ${killAt}`).toHaveLength(1)
-        expect(files(ws), `kill at ${killAt}: every file as before the rewind`).toEqual(AFTER_TURN)
-        const leftovers = [...readdirSync(ws.root), ...readdirSync(join(ws.root, 'dir'))].filter((n) => n.startsWith('.retrace-tmp'))
-        expect(leftovers, `kill at ${killAt}: temp files`).toEqual([])
-        expect(ws.rt.store.db.pragma('integrity_check', { simple: true })).toBe('ok')
-        expect(ws.rt.store.db.prepare('SELECT status FROM rewinds').pluck().all()).toEqual(['rolled_back'])
-        expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
-        // And the rewind can simply be done again.
-        await ws.rewinds.applyTurn(ws.writer.id, 1)
-        expect(files(ws)).toEqual({ a: 'a before\n', b: 'b before\n', c: 'c before\n', d: null })
+        await expectRolledBack(ws, `kill at ${killAt}`)
       } finally {
         ws.dispose()
       }
     }
   }, 180_000)
+
+  // A large rewind's regular files are replaced on the writer threads (ThreadedReplace): each
+  // lane is killed at each of its own calls in turn, until it has no more.
+  it('is rolled back at start-up when killed at any call of a lane', async () => {
+    let kills = 0
+    for (const lane of [0, 1]) {
+      for (let killAt = 1; ; killAt++) {
+        const ws = workspaceAfterTurn()
+        try {
+          const child = runChild(ws, killAt, 1, lane)
+          if (child.signal === null) {
+            expect(child.stdout, child.stderr).toMatch(/completed/) // past the lane's last call, or no such lane here
+            break
+          }
+          expect(child.signal, `lane ${lane}, kill at call ${killAt}: ${child.stderr}`).toBe('SIGKILL')
+          kills += 1
+          // Lanes start writing temps while the rewind is being recorded: killed that early, it has no row yet (and had changed nothing).
+          await expectRolledBack(ws, `lane ${lane}, kill at ${killAt}`, true)
+        } finally {
+          ws.dispose()
+        }
+      }
+    }
+    expect(kills).toBeGreaterThan(5)
+  }, 180_000)
 })
+
+async function expectRolledBack(ws: AgentWorkspace, where: string, mayPrecedeRecord = false): Promise<void> {
+  expect(readdirSync(join(ws.rt.store.dataDir, 'intents')), `${where}: intent left open`).toHaveLength(1)
+  const report = await ws.rewinds.recover()
+  expect(report.rolledBack, where).toHaveLength(1)
+  expect(files(ws), `${where}: every file as before the rewind`).toEqual(AFTER_TURN)
+  const leftovers = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
+  expect(leftovers, `${where}: temp files`).toEqual([])
+  expect(ws.rt.store.db.pragma('integrity_check', { simple: true })).toBe('ok')
+  const statuses = ws.rt.store.db.prepare('SELECT status FROM rewinds').pluck().all()
+  if (!(mayPrecedeRecord && statuses.length === 0)) expect(statuses, where).toEqual(['rolled_back'])
+  expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
+  // And the rewind can simply be done again.
+  await ws.rewinds.applyTurn(ws.writer.id, 1)
+  expect(files(ws)).toEqual({ a: 'a before\n', b: 'b before\n', c: 'c before\n', d: null })
+}

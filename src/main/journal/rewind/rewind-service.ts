@@ -23,6 +23,8 @@ export interface ApplyOptions {
   afterStep?: (index: number) => void
   /** Test hook: from how many written files the rewind is batched (see apply.ts BATCH_FROM_WRITES). */
   batchFrom?: number
+  /** Test hook: a lane's Nth file-system call fails with `code`, or kills the process ('KILL'). */
+  threadFault?: { lane: number; call: number; code: string }
   /**
    * Conversation work that must happen together with the files (a fork): run inside the
    * transaction that records the rewind, before any file is touched. `forkSessionUid` names
@@ -144,7 +146,8 @@ export class RewindService {
         },
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(options.afterStep ? { afterStep: options.afterStep } : {}),
-        ...(options.batchFrom !== undefined ? { batchFrom: options.batchFrom } : {})
+        ...(options.batchFrom !== undefined ? { batchFrom: options.batchFrom } : {}),
+        ...(options.threadFault ? { threadFault: options.threadFault } : {})
       })
       this.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
       return { rewindId, ...outcome }

@@ -47,6 +47,22 @@ describe('rewind proofs without re-reading', () => {
     expect(ws.text('b.txt')).toBe('B after!\n')
   })
 
+  it('still catches it on the writer threads, where a large rewind replaces files', async () => {
+    ws = agentWorkspace({ 'a.txt': 'a before\n', 'b.txt': 'b before\n' })
+    ws.agent.turn()
+    ws.agent.write('a.txt', 'a after!\n')
+    ws.agent.write('b.txt', 'b after!\n')
+    ws.agent.write('made.txt', 'made in the turn\n') // its delete runs first, on the main thread
+    wholeSecondMtime(ws, 'a.txt', 'b.txt')
+    await settle()
+    await expect(
+      ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, afterStep: (index) => index === 0 && sneakyEdit(ws, 'b.txt', 'B after!\n') })
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('b.txt changed while the rewind was running') as string })
+    expect(ws.text('a.txt')).toBe('a after!\n')
+    expect(ws.text('b.txt')).toBe('B after!\n')
+    expect(ws.text('made.txt')).toBe('made in the turn\n')
+  })
+
   it('rewinds settled files as usual', async () => {
     ws = agentWorkspace({ 'a.txt': 'a before\n', 'dir/b.txt': 'b before\n' })
     ws.agent.turn()

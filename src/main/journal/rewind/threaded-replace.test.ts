@@ -1,0 +1,55 @@
+import { mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { INLINE_MAX_BYTES } from '../blob-store'
+import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+
+// A large rewind replaces regular files on the writer threads (ThreadedReplace); batchFrom: 1
+// makes these small rewinds take that path.
+
+describe('a rewind on the writer threads', () => {
+  let ws: AgentWorkspace
+  const outside: string[] = []
+  afterEach(() => {
+    ws.dispose()
+    for (const dir of outside.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('refuses to write through a folder swapped for a link after the plan, and puts everything back', async () => {
+    ws = agentWorkspace({ 'a.txt': 'a before\n', 'dir/b.txt': 'b before\n' })
+    ws.agent.turn()
+    ws.agent.write('a.txt', 'a after\n')
+    ws.agent.write('dir/b.txt', 'b after\n')
+    ws.agent.write('made.txt', 'made in the turn\n') // its delete runs first, on the main thread
+    const elsewhere = mkdtempSync(join(tmpdir(), 'retrace-outside-'))
+    outside.push(elsewhere)
+    const swap = () => {
+      renameSync(join(ws.root, 'dir'), join(ws.root, 'dir.moved'))
+      symlinkSync(elsewhere, join(ws.root, 'dir'))
+    }
+    const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, afterStep: (index) => index === 0 && swap() }).catch((e: unknown) => e as { message: string })
+    expect(error).toMatchObject({ message: expect.stringMatching(/dir\/b\.txt.*symbolic link/) as string })
+    expect(readdirSync(elsewhere)).toEqual([]) // nothing written through the link
+    expect(ws.text('a.txt')).toBe('a after\n')
+    expect(ws.text('made.txt')).toBe('made in the turn\n')
+    expect(ws.text('dir.moved/b.txt')).toBe('b after\n')
+  })
+
+  it('leaves large blobs (stored as files) and files where a folder must first go to the main thread, and restores them all', async () => {
+    const large = Buffer.alloc(INLINE_MAX_BYTES + 1000, 7)
+    ws = agentWorkspace({ 'big.bin': large, 'x/y.txt': 'y before\n', 'plain.txt': 'plain before\n' })
+    ws.agent.turn()
+    ws.agent.write('big.bin', 'small now\n')
+    ws.agent.remove('x/y.txt')
+    rmSync(join(ws.root, 'x'), { recursive: true })
+    ws.agent.write('x', 'x is a file now\n') // restoring x/y.txt needs this file gone first
+    ws.agent.write('plain.txt', 'plain after\n')
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    expect(result.steps).toHaveLength(4)
+    expect(ws.read('big.bin')?.equals(large)).toBe(true)
+    expect(ws.text('x/y.txt')).toBe('y before\n')
+    expect(ws.text('plain.txt')).toBe('plain before\n')
+    expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
+  })
+})
