@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,6 +35,20 @@ describe('a rewind on the writer threads', () => {
     expect(ws.text('a.txt')).toBe('a after\n')
     expect(ws.text('made.txt')).toBe('made in the turn\n')
     expect(ws.text('dir.moved/b.txt')).toBe('b after\n')
+  })
+
+  it('refuses a corrupt snapshot on the lane that decodes it, writes no garbage, and puts everything back (R2)', async () => {
+    ws = agentWorkspace({ 'a.txt': 'a before\n', 'b.txt': 'b before\n' })
+    ws.agent.turn()
+    ws.agent.write('a.txt', 'a after\n')
+    ws.agent.write('b.txt', 'b after\n')
+    const hash = createHash('sha256').update('b before\n').digest('hex')
+    ws.rt.store.db.prepare("UPDATE blobs SET data = ?, encoding = 'raw' WHERE hash = ?").run(Buffer.from('b b0fore\n'), hash)
+    const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
+    expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/b\.txt.*does not match its hash.*Every file was put back/) as string })
+    expect(ws.text('a.txt')).toBe('a after\n')
+    expect(ws.text('b.txt')).toBe('b after\n')
+    expect(readdirSync(ws.root).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
   })
 
   it('leaves large blobs (stored as files) and files where a folder must first go to the main thread, and restores them all', async () => {
