@@ -64,7 +64,6 @@ export class ThreadedReplace {
   private readonly slots = new Int32Array(this.shared)
   private readonly layout: ReplaceLayout
   private readonly lanes: { port: MessagePort; steps: Step[]; chunk: ReplaceJob[] }[] = []
-  private readonly temps = new Map<Step, Buffer>()
   /** Whether each folder of a target was there when the jobs were made. */
   private readonly folders = new Map<string, boolean>()
   /** Each lane's reply; null if its thread died. */
@@ -146,7 +145,7 @@ export class ThreadedReplace {
       replaced.push(...lane.steps.slice(0, renamed))
       const uncertain = replies[index] === null ? lane.steps[renamed] : undefined
       if (uncertain && !this.tempExists(uncertain) && sameVersion(await this.ctx.fs.state(uncertain.path), uncertain.post)) replaced.push(uncertain)
-      for (const step of lane.steps.slice(renamed)) await this.ctx.ops.unlink(this.temps.get(step) as Buffer).catch(() => undefined)
+      for (const step of lane.steps.slice(renamed)) if (step.temp) await this.ctx.ops.unlink(step.temp).catch(() => undefined)
     }
     if (onProgress && replaced.length > 0) onProgress(replaced.length, replaced.at(-1) as Step)
     return { replaced, failure: this.feedFailure ?? this.laneFailure(replies) }
@@ -165,7 +164,6 @@ export class ThreadedReplace {
     const content = this.ctx.blobs.inlineContent(post.hash)
     if (content === null) return null
     const temp = this.ctx.fs.tempBeside(target)
-    this.temps.set(step, temp)
     step.temp = temp
     const pre = step.pre
     const expected = pre === null ? null : { hash: pre.hash, mode: pre.mode, stamp: step.stamp ?? null }
@@ -214,7 +212,7 @@ export class ThreadedReplace {
 
   private tempExists(step: Step): boolean {
     try {
-      lstatSync(this.temps.get(step) as Buffer)
+      lstatSync(step.temp as Buffer)
       return true
     } catch {
       return false
