@@ -26,13 +26,35 @@ export interface WriteRequest extends StoredContent {
   fsync: boolean
 }
 
-/** Flush the file system holding `path` (syncfs; see file-system-sync.ts): started here, so its cost is not the caller's thread's. */
+/**
+ * Flush the file system holding `path` (syncfs; see file-system-sync.ts). Sent to the pool's
+ * flusher thread, which keeps one small helper process running the program (see FlushHelper in
+ * blob-writer-worker.mts): starting a process from a large one costs tens of milliseconds.
+ */
 export interface SyncRequest {
   kind: 'sync'
   id: number
   /** The absolute path of the program (see file-system-sync.ts). */
   program: string
-  path: string
+  /** Raw bytes: a folder name need not be UTF-8. */
+  path: Uint8Array
+}
+
+/**
+ * Serve the flushes one rewind's lanes ask for (see ReplaceLayout's flush slots), on the
+ * flusher thread, until `serving` is cleared. Replies then, or at the first failed flush
+ * (which also stops the lanes), with the program's complaint.
+ */
+export interface ServeFlushesRequest {
+  kind: 'serve-flushes'
+  id: number
+  shared: SharedArrayBuffer
+  layout: ReplaceLayout
+  program: string
+  /** The workspace root (real path, raw bytes). */
+  root: Uint8Array
+  /** Tests: flush number `flush` fails with `code`, or kills the process if `code` is 'KILL'. */
+  fault?: { flush: number; code: string }
 }
 
 /**
@@ -49,10 +71,8 @@ export interface ReplaceRequest {
   shared: SharedArrayBuffer
   layout: ReplaceLayout
   jobs: MessagePort
-  /** The workspace root (real path): flushed with `program`, and the limit of the link check. */
+  /** The workspace root (real path): the limit of the link check. */
   root: string
-  /** The syncfs program (see file-system-sync.ts). */
-  program: string
   /** Tests: the lane's file-system call number `call` fails with `code`, or kills the process if `code` is 'KILL'. */
   fault?: { call: number; code: string }
 }
@@ -68,12 +88,19 @@ export interface ReplaceLayout {
   go: number
   /** Counts events lanes may be waiting for (a flush done, jobs sent, a stop): Atomics.wait on it. */
   events: number
-  /** 1 while a lane is flushing the file system. */
+  /** 1 from when a lane asks for a flush until the flusher has published what it covered. */
   flushing: number
-  /** A lane that could do other work flushes only once this many temps wait for a flush; doubles after each. */
+  /** A lane that could do other work asks for a flush only once this many temps wait for one; doubles after each. */
   flushBatch: number
-  /** Per lane: temps written, temps covered by a completed flush, temps renamed into place (all in job order). */
-  lanes: { written: number; flushed: number; renamed: number }[]
+  /** Flushes asked for (a lane adds one and notifies); the flusher serves each once. */
+  flushAsked: number
+  /** Non-zero while the flusher serves this rewind; cleared (and flushAsked notified) once every lane replied. */
+  serving: number
+  /**
+   * Per lane: temps written; temps the flush asked for covers (the `written` counts when it was
+   * asked); temps covered by a completed flush; temps renamed into place (all in job order).
+   */
+  lanes: { written: number; covering: number; flushed: number; renamed: number }[]
 }
 
 /** The state at a target a replace requires just before its rename: null, nothing there. */
@@ -93,7 +120,7 @@ export interface ReplaceJob extends StoredContent {
   expected: ExpectedFile | null
 }
 
-export type WriterRequest = WriteRequest | SyncRequest | ReplaceRequest
+export type WriterRequest = WriteRequest | SyncRequest | ReplaceRequest | ServeFlushesRequest
 
 /**
  * `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: a file could not

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { Worker, type TransferListItem } from 'node:worker_threads'
-import type { ReplaceRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import type { ReplaceRequest, ServeFlushesRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 import { blobWriterWorkerPath } from './worker-path'
 
 /** The writer thread found the stored bytes undecodable or not matching their hash. */
@@ -8,6 +8,7 @@ export class CorruptBlobError extends Error {}
 
 export type InlineBlobWrite = Omit<WriteRequest, 'id' | 'kind'>
 export type ReplaceLaneRequest = Omit<ReplaceRequest, 'id' | 'kind'>
+export type ServeFlushes = Omit<ServeFlushesRequest, 'id' | 'kind'>
 
 interface Pending {
   /** The thread's reply. */
@@ -25,15 +26,18 @@ interface WriterThread {
 const IDLE_MS = 30_000
 
 /**
- * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts),
- * start file-system flushes, and run the lanes of a large rewind (rewind/threaded-replace.ts),
- * so that per-file work runs on other cores than the main thread's. Each write goes to the
- * thread with the fewest in flight. A thread that dies fails its requests with an error (their
+ * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts) and
+ * run the lanes of a large rewind (rewind/threaded-replace.ts), so that per-file work runs on
+ * other cores than the main thread's; and one more, the flusher, that runs file-system flushes
+ * through a helper process it keeps (for the lanes, and for `sync`). It only ever waits, so it
+ * answers at once, whatever the others are doing. Each write goes to the thread with the
+ * fewest in flight. A thread that dies fails its requests with an error (their
  * files are then written in-thread or reported by the caller) and is replaced by the next
  * request. Threads are unref'd while idle, and ended after IDLE_MS.
  */
 export class BlobWriterPool {
   private threads: WriterThread[] = []
+  private flusher: WriterThread | null = null
   private nextId = 1
   private idleTimer: NodeJS.Timeout | null = null
 
@@ -42,8 +46,13 @@ export class BlobWriterPool {
     readonly size: number
   ) {}
 
-  /** Start the threads now (at least `count`), so their start-up (tens of milliseconds) overlaps other work. */
+  /** Start the threads now (at least `count`, and the flusher), so their start-up (tens of milliseconds) overlaps other work. */
   warm(count = this.size): void {
+    this.startWriters(count)
+    this.flusher ??= this.start()
+  }
+
+  private startWriters(count: number): void {
     while (this.threads.length < count) this.threads.push(this.start())
   }
 
@@ -52,9 +61,19 @@ export class BlobWriterPool {
     return this.send({ ...job, kind: 'write', id: this.nextId++ }).then(throwFailure)
   }
 
-  /** Run `program --file-system -- path` from a writer thread. Rejects with the program's complaint (code EIO). */
-  sync(program: string, path: string): Promise<void> {
-    return this.send({ kind: 'sync', id: this.nextId++, program, path }).then(throwFailure)
+  /** Run `program --file-system -- path` on the flusher thread. Rejects with the program's complaint (code EIO). */
+  sync(program: string, path: Buffer): Promise<void> {
+    return this.send({ kind: 'sync', id: this.nextId++, program, path }, this.flusherThread()).then(throwFailure)
+  }
+
+  /** Serve the flushes of a large rewind's lanes on the flusher thread; settles once `serving` is cleared, or at a failed flush. */
+  serveFlushes(request: ServeFlushes): Promise<WriterReply> {
+    return this.send({ ...request, kind: 'serve-flushes', id: this.nextId++ }, this.flusherThread())
+  }
+
+  private flusherThread(): WriterThread {
+    this.flusher ??= this.start()
+    return this.flusher
   }
 
   /**
@@ -63,12 +82,12 @@ export class BlobWriterPool {
    * its lane's reply, or rejects if its thread died.
    */
   replace(lanes: ReplaceLaneRequest[]): Promise<WriterReply>[] {
-    this.warm(lanes.length)
+    this.startWriters(lanes.length)
     return lanes.map((lane, index) => this.send({ ...lane, kind: 'replace', id: this.nextId++ }, this.threads[index], [lane.jobs]))
   }
 
   private send(request: WriterRequest, chosen?: WriterThread, transfer: TransferListItem[] = []): Promise<WriterReply> {
-    this.warm()
+    if (!chosen) this.startWriters(this.size)
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
     const thread = chosen ?? this.threads.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
@@ -83,8 +102,9 @@ export class BlobWriterPool {
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
-    const threads = this.threads
+    const threads = this.all()
     this.threads = []
+    this.flusher = null
     await Promise.all(threads.map((thread) => thread.worker.terminate()))
   }
 
@@ -93,6 +113,7 @@ export class BlobWriterPool {
     thread.worker.on('message', (reply: WriterReply) => this.settle(thread, reply))
     const fail = (why: string) => {
       this.threads = this.threads.filter((other) => other !== thread)
+      if (this.flusher === thread) this.flusher = null
       for (const pending of thread.pending.values()) pending.reject(new Error(`the blob writer thread stopped (${why})`))
       thread.pending.clear()
     }
@@ -100,6 +121,10 @@ export class BlobWriterPool {
     thread.worker.on('exit', (code) => fail(`exit code ${code}`))
     thread.worker.unref() // after the listeners: adding a 'message' listener refs the worker again
     return thread
+  }
+
+  private all(): WriterThread[] {
+    return this.flusher ? [...this.threads, this.flusher] : [...this.threads]
   }
 
   private settle(thread: WriterThread, reply: WriterReply): void {
@@ -114,10 +139,10 @@ export class BlobWriterPool {
   }
 
   private endWhenIdle(): void {
-    if (this.idleTimer || this.threads.some((thread) => thread.pending.size > 0)) return
+    if (this.idleTimer || this.all().some((thread) => thread.pending.size > 0)) return
     this.idleTimer = setTimeout(() => {
       this.idleTimer = null
-      if (this.threads.every((thread) => thread.pending.size === 0)) void this.close()
+      if (this.all().every((thread) => thread.pending.size === 0)) void this.close()
     }, IDLE_MS)
     this.idleTimer.unref()
   }

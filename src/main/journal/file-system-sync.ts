@@ -23,18 +23,19 @@ export function fileSystemSyncProgram(): string | null {
 }
 
 /**
- * Make everything written so far on the file system holding `path` durable, the program
- * started from a writer thread when `writers` is given. An error (the program failed, or
- * syncfs reported a write-back error) rejects with code EIO: what was written cannot be
- * trusted to be on the disk.
+ * Make everything written so far on the file system holding `path` durable: through the
+ * writers' flusher thread and the helper process it keeps when `writers` is given (no process
+ * start per flush), else by starting the program. An error (the program failed, or syncfs
+ * reported a write-back error) rejects with code EIO: what was written cannot be trusted to be
+ * on the disk.
  */
 export async function syncFileSystem(path: Buffer, writers?: BlobWriterPool): Promise<void> {
   const sync = fileSystemSyncProgram()
   if (sync === null) throw Object.assign(new Error('this system has no syncfs program (sync --file-system)'), { code: 'ENOSYS' })
+  if (writers) return writers.sync(sync, path) // rejects as below (blob-writer-worker.mts FlushHelper)
   try {
     // `--` so no path is read as an option; no shell.
-    if (writers) await writers.sync(sync, path.toString())
-    else await promisify(execFile)(sync, ['--file-system', '--', path.toString()], { windowsHide: true })
+    await promisify(execFile)(sync, ['--file-system', '--', path.toString()], { windowsHide: true })
   } catch (error) {
     const { message, stderr } = error as { message: string; stderr?: string }
     throw Object.assign(new Error(`EIO: flushing the file system failed: ${stderr?.trim() || message}`), { code: 'EIO' })

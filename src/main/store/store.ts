@@ -5,6 +5,7 @@ import { MessageRepository } from './repositories/messages'
 import { SessionRepository } from './repositories/sessions'
 import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
+import { WalCheckpoints } from './wal-checkpoints'
 
 export const DATABASE_FILE = 'retrace.db'
 
@@ -20,11 +21,20 @@ export interface Store {
   readonly tree: TreeRepository
   /** Run `work` in one synchronous transaction (no awaits inside). */
   transaction<T>(work: () => T): T
+  /**
+   * A transaction whose commit is flushed to the disk (synchronous = FULL for it), so that it
+   * and everything committed before it survive a power cut. Other commits are not (NORMAL):
+   * a power cut may lose the last of them, never the database's integrity.
+   */
+  durableTransaction<T>(work: () => T): T
+  /** When the write-ahead log is folded into the database: never during `deferWhile`'s work (see WalCheckpoints). */
+  readonly walCheckpoints: WalCheckpoints
   close(): void
 }
 
 export function openStore(dataDir: string): Store {
   const db = openDatabase(join(dataDir, DATABASE_FILE))
+  const walCheckpoints = new WalCheckpoints(db)
   return {
     db,
     dataDir,
@@ -34,6 +44,18 @@ export function openStore(dataDir: string): Store {
     checkpoints: new CheckpointRepository(db),
     tree: new TreeRepository(db),
     transaction: (work) => db.transaction(work)(),
-    close: () => db.close()
+    durableTransaction: (work) => {
+      db.pragma('synchronous = FULL')
+      try {
+        return db.transaction(work)()
+      } finally {
+        db.pragma('synchronous = NORMAL')
+      }
+    },
+    walCheckpoints,
+    close: () => {
+      walCheckpoints.stop()
+      db.close()
+    }
   }
 }

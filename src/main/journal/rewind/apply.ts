@@ -30,6 +30,8 @@ export interface ApplyContext {
   batchFrom?: number
   /** Tests: fail (or kill the process) at a lane's Nth file-system call (see ThreadedReplace). */
   threadFault?: { lane: number; call: number; code: string }
+  /** Tests: fail (or kill the process at) the lanes' Nth flush (see ThreadedReplace). */
+  flushFault?: { flush: number; code: string }
 }
 
 /**
@@ -59,7 +61,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   const program = fileSystemSyncProgram()
   const batched = steps.filter((step) => step.kind === 'write').length >= (ctx.batchFrom ?? BATCH_FROM_WRITES) && program !== null
   const rootFs = batched ? new RootFileSystem(ctx.fs.root) : null
-  const threaded = rootFs && program ? new ThreadedReplace({ fs: ctx.fs, blobs: ctx.blobs, ops: ctx.ops, writers: blobWriters, program, rootFs, ...(ctx.threadFault ? { fault: ctx.threadFault } : {}) }) : null
+  const threaded = rootFs && program ? new ThreadedReplace({ fs: ctx.fs, blobs: ctx.blobs, ops: ctx.ops, writers: blobWriters, program, rootFs, ...(ctx.threadFault ? { fault: ctx.threadFault } : {}), ...(ctx.flushFault ? { flushFault: ctx.flushFault } : {}) }) : null
   const onThreads = rootFs ? steps.filter((step) => replaceableOnThreads(step, rootFs)) : []
   if (threaded) blobWriters.warm(threaded.laneCount) // the threads start while the state before is captured and the intent written
   for (const step of steps) {

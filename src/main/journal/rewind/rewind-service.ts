@@ -25,6 +25,8 @@ export interface ApplyOptions {
   batchFrom?: number
   /** Test hook: a lane's Nth file-system call fails with `code`, or kills the process ('KILL'). */
   threadFault?: { lane: number; call: number; code: string }
+  /** Test hook: the lanes' Nth flush fails with `code`, or kills the process ('KILL'). */
+  flushFault?: { flush: number; code: string }
   /**
    * Conversation work that must happen together with the files (a fork): run inside the
    * transaction that records the rewind, before any file is touched. `forkSessionUid` names
@@ -63,7 +65,7 @@ export class RewindService {
     }
     this.busy.add(workspaceId)
     try {
-      return await work()
+      return await this.store.walCheckpoints.deferWhile(work) // no checkpoint competes with the rewind for the cores
     } finally {
       this.busy.delete(workspaceId)
     }
@@ -138,7 +140,9 @@ export class RewindService {
         rewindId,
         ...(options.forkSessionUid ? { forkSessionUid: options.forkSessionUid } : {}),
         record: (steps) => {
-          this.store.transaction(() => {
+          // Flushed to the disk before any file changes: the content and journal entries it names
+          // must outlive a power cut that the rewound files outlive.
+          this.store.durableTransaction(() => {
             this.recordRewind(rewindId, meta, steps)
             options.alsoInTransaction?.()
           })
@@ -147,7 +151,8 @@ export class RewindService {
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(options.afterStep ? { afterStep: options.afterStep } : {}),
         ...(options.batchFrom !== undefined ? { batchFrom: options.batchFrom } : {}),
-        ...(options.threadFault ? { threadFault: options.threadFault } : {})
+        ...(options.threadFault ? { threadFault: options.threadFault } : {}),
+        ...(options.flushFault ? { flushFault: options.flushFault } : {})
       })
       this.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
       return { rewindId, ...outcome }

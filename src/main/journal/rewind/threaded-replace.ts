@@ -28,6 +28,8 @@ export interface ThreadedReplaceContext {
   rootFs: RootFileSystem
   /** Tests: lane `lane`'s file-system call number `call` fails with `code` ('KILL': the process is killed). */
   fault?: { lane: number; call: number; code: string }
+  /** Tests: the flusher's flush number `flush` fails with `code` ('KILL': the process is killed). */
+  flushFault?: { flush: number; code: string }
 }
 
 export interface ThreadedOutcome {
@@ -60,7 +62,7 @@ export function replaceableOnThreads(step: Step, rootFs: RootFileSystem): boolea
  * temp not renamed removed.
  */
 export class ThreadedReplace {
-  private readonly shared = new SharedArrayBuffer(4 * (5 + 3 * LANES))
+  private readonly shared = new SharedArrayBuffer(4 * (7 + 4 * LANES))
   private readonly slots = new Int32Array(this.shared)
   private readonly layout: ReplaceLayout
   private readonly lanes: { port: MessagePort; steps: Step[]; chunk: ReplaceJob[] }[] = []
@@ -68,10 +70,13 @@ export class ThreadedReplace {
   private readonly folders = new Map<string, boolean>()
   /** Each lane's reply; null if its thread died. */
   private replies: Promise<(WriterReply | null)[]> = Promise.resolve([])
+  /** The flusher's reply, once every lane replied; null if its thread died. */
+  private flushes: Promise<WriterReply | null> = Promise.resolve(null)
   private feedFailure: ThreadedOutcome['failure'] = null
 
   constructor(private readonly ctx: ThreadedReplaceContext) {
-    this.layout = { stop: 0, go: 1, events: 2, flushing: 3, flushBatch: 4, lanes: Array.from({ length: LANES }, (_, lane) => ({ written: 5 + 3 * lane, flushed: 6 + 3 * lane, renamed: 7 + 3 * lane })) }
+    const lanes = Array.from({ length: LANES }, (_, lane) => ({ written: 7 + 4 * lane, covering: 8 + 4 * lane, flushed: 9 + 4 * lane, renamed: 10 + 4 * lane }))
+    this.layout = { stop: 0, go: 1, events: 2, flushing: 3, flushBatch: 4, flushAsked: 5, serving: 6, lanes }
     Atomics.store(this.slots, this.layout.flushBatch, FIRST_FLUSH_BATCH)
   }
 
@@ -86,13 +91,21 @@ export class ThreadedReplace {
   start(steps: Step[]): Step[] {
     const channels = this.layout.lanes.map(() => new MessageChannel())
     for (const channel of channels) this.lanes.push({ port: channel.port1, steps: [], chunk: [] })
-    const { fs, writers, program, fault } = this.ctx
+    const { fs, writers, program, fault, flushFault } = this.ctx
     const root = fs.root.toString()
+    Atomics.store(this.slots, this.layout.serving, 1)
+    const flushes = writers.serveFlushes({ shared: this.shared, layout: this.layout, program, root: fs.root, ...(flushFault ? { fault: flushFault } : {}) }).catch(() => (this.stop(), null))
     const lanes = writers.replace(
-      channels.map((channel, lane) => ({ lane, shared: this.shared, layout: this.layout, jobs: channel.port2, root, program, ...(fault?.lane === lane ? { fault: { call: fault.call, code: fault.code } } : {}) }))
+      channels.map((channel, lane) => ({ lane, shared: this.shared, layout: this.layout, jobs: channel.port2, root, ...(fault?.lane === lane ? { fault: { call: fault.call, code: fault.code } } : {}) }))
     )
     // A thread that died stops the others: the rewind is then rolled back.
     this.replies = Promise.all(lanes.map((reply) => reply.catch(() => (this.stop(), null))))
+    // Once every lane is done, no flush is asked for any more: the flusher is let go.
+    this.flushes = this.replies.then(() => {
+      Atomics.store(this.slots, this.layout.serving, 0)
+      Atomics.notify(this.slots, this.layout.flushAsked)
+      return flushes
+    })
     const leftover: Step[] = []
     let next = 0
     for (const step of steps) {
@@ -137,6 +150,7 @@ export class ThreadedReplace {
   async finished(onProgress?: (done: number, last: Step) => void): Promise<ThreadedOutcome> {
     const progress = onProgress && setInterval(() => this.reportProgress(onProgress), PROGRESS_MS)
     const replies = await this.replies.finally(() => progress && clearInterval(progress))
+    const flushes = await this.flushes
     const replaced: Step[] = []
     for (const [index, lane] of this.lanes.entries()) {
       // The shared count says what a lane did even if its thread died, but for the file it was
@@ -148,7 +162,7 @@ export class ThreadedReplace {
       for (const step of lane.steps.slice(renamed)) if (step.temp) await this.ctx.ops.unlink(step.temp).catch(() => undefined)
     }
     if (onProgress && replaced.length > 0) onProgress(replaced.length, replaced.at(-1) as Step)
-    return { replaced, failure: this.feedFailure ?? this.laneFailure(replies) }
+    return { replaced, failure: this.feedFailure ?? this.flushFailure(flushes) ?? this.laneFailure(replies) }
   }
 
   /**
@@ -217,6 +231,13 @@ export class ThreadedReplace {
     } catch {
       return false
     }
+  }
+
+  /** A failed flush (the lanes it stopped reply `stopped`), as the error apply reports. */
+  private flushFailure(reply: WriterReply | null): ThreadedOutcome['failure'] {
+    if (reply === null) return { step: null, error: new Error('the flusher thread stopped unexpectedly') }
+    if (reply.ok) return null
+    return { step: null, error: Object.assign(new Error(reply.message), reply.code === undefined ? {} : { code: reply.code }) }
   }
 
   /** The first lane failure that is not merely "stopped by another", as the error apply reports. */
