@@ -94,7 +94,7 @@ export interface ReplaceLayout {
   flushBatch: number
   /** Flushes asked for (a lane adds one and notifies); the flusher serves each once. */
   flushAsked: number
-  /** Non-zero while the flusher serves this rewind; cleared (and flushAsked notified) once every lane replied. */
+  /** Non-zero while the flusher serves this rewind; cleared (then flushAsked bumped, to wake it) once every lane replied. */
   serving: number
   /**
    * Per lane: temps written; temps the flush asked for covers (the `written` counts when it was

@@ -200,6 +200,9 @@ async function serveFlushes(request: ServeFlushesRequest): Promise<WriterReply> 
   let served = 0
   for (;;) {
     const asked = Atomics.load(shared, layout.flushAsked)
+    // Ended (every lane replied, so none waits for a flush): the main thread cleared `serving`,
+    // then bumped `flushAsked`, which is what wakes this loop.
+    if (Atomics.load(shared, layout.serving) === 0) return { id, ok: true }
     if (asked > served) {
       served = asked
       try {
@@ -218,7 +221,6 @@ async function serveFlushes(request: ServeFlushesRequest): Promise<WriterReply> 
       wake(shared, layout.events)
       continue
     }
-    if (Atomics.load(shared, layout.serving) === 0) return { id, ok: true }
     const waited = Atomics.waitAsync(shared, layout.flushAsked, asked)
     if (waited.async) await waited.value
   }

@@ -1,18 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BlobWriterPool } from './blob-writers'
 import { fileSystemSyncProgram, syncFileSystem } from './file-system-sync'
+import { blobWriterWorkerPath } from './worker-path'
 
 describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs through sync --file-system)', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'retrace-syncfs-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
   it('finds the program on Linux and flushes the file system holding a folder', async () => {
     expect(fileSystemSyncProgram()).toMatch(/\/sync$/)
-    const dir = mkdtempSync(join(tmpdir(), 'retrace-syncfs-'))
-    try {
-      await expect(syncFileSystem(Buffer.from(dir))).resolves.toBeUndefined()
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    await expect(syncFileSystem(Buffer.from(dir))).resolves.toBeUndefined()
   })
 
   it('fails with EIO and the reason when it cannot flush', async () => {
@@ -21,4 +24,58 @@ describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs th
       message: expect.stringMatching(/flushing the file system failed: .*No such file/) as string
     })
   })
+
+  describe('through the flusher thread and its helper process', () => {
+    const pool = new BlobWriterPool(() => blobWriterWorkerPath(), 1)
+    afterAll(() => pool.close())
+
+    it('flushes again and again through one helper process, not a process per flush', async () => {
+      for (let i = 0; i < 5; i++) await expect(syncFileSystem(Buffer.from(dir), pool)).resolves.toBeUndefined()
+      expect(helperShells()).toHaveLength(1)
+    })
+
+    it('passes a folder name that is not UTF-8, or holds a line break, exactly', async () => {
+      const latin1 = Buffer.concat([Buffer.from(`${dir}/caf`), Buffer.from([0xe9])])
+      mkdirSync(latin1)
+      await expect(syncFileSystem(latin1, pool)).resolves.toBeUndefined()
+      const lineBreak = join(dir, 'two\nlines')
+      mkdirSync(lineBreak)
+      await expect(syncFileSystem(Buffer.from(lineBreak), pool)).resolves.toBeUndefined()
+      await expect(syncFileSystem(Buffer.from(`${dir}/caf\u00e9`), pool)).rejects.toMatchObject({ code: 'EIO' }) // the UTF-8 spelling names no folder
+    })
+
+    it('fails with EIO and the program’s complaint, and flushes again afterwards', async () => {
+      await expect(syncFileSystem(Buffer.from(join(dir, 'missing')), pool)).rejects.toMatchObject({
+        code: 'EIO',
+        message: expect.stringMatching(/^EIO: flushing the file system failed: .*No such file/) as string
+      })
+      await expect(pool.sync('/bin/false', Buffer.from(dir))).rejects.toMatchObject({ code: 'EIO', message: expect.stringMatching(/flushing the file system failed/) as string })
+      await expect(syncFileSystem(Buffer.from(dir), pool)).resolves.toBeUndefined()
+    })
+
+    it('fails the flush in flight when the helper dies, and starts a new helper for the next', async () => {
+      const killer = join(dir, 'kill-parent')
+      writeFileSync(killer, '#!/bin/sh\nkill -KILL $PPID\nsleep 5\n')
+      chmodSync(killer, 0o755)
+      await expect(pool.sync(killer, Buffer.from(dir))).rejects.toMatchObject({ code: 'EIO', message: expect.stringMatching(/flush helper stopped \(SIGKILL\)/) as string })
+      await expect(syncFileSystem(Buffer.from(dir), pool)).resolves.toBeUndefined()
+    })
+  })
 })
+
+/** This process's children that are the flush helper's shell (the workers' children are the process's). */
+function helperShells(): number[] {
+  const shells: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      if (Number(fields[1]) === process.pid && cmdline.includes('--file-system')) shells.push(Number(entry))
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return shells
+}

@@ -7,8 +7,8 @@ import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 const ROOT = resolve(__dirname, '../../../..')
 const CHILD = join(__dirname, 'testing/crash-child.ts')
 
-function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null, lane: number | null = null) {
-  const batch = batchFrom === null ? [] : [String(batchFrom), ...(lane === null ? [] : [`lane:${lane}`])]
+function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null, lane: number | 'flush' | null = null) {
+  const batch = batchFrom === null ? [] : [String(batchFrom), ...(lane === null ? [] : [lane === 'flush' ? 'flush' : `lane:${lane}`])]
   return spawnSync(process.execPath, [join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), CHILD, ws.rt.store.dataDir, ws.writer.id, String(killAt), ...batch], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -78,6 +78,26 @@ describe('a rewind killed at every file-system call (R1)', () => {
     }
     expect(kills).toBeGreaterThan(5)
   }, 180_000)
+
+  it('is rolled back at start-up when killed at any flush the lanes ask for', async () => {
+    let kills = 0
+    for (let flush = 1; ; flush++) {
+      const ws = workspaceAfterTurn()
+      try {
+        const child = runChild(ws, flush, 1, 'flush')
+        if (child.signal === null) {
+          expect(child.stdout, child.stderr).toMatch(/completed/) // past the last flush
+          break
+        }
+        expect(child.signal, `kill at flush ${flush}: ${child.stderr}`).toBe('SIGKILL')
+        kills += 1
+        await expectRolledBack(ws, `kill at flush ${flush}`, true)
+      } finally {
+        ws.dispose()
+      }
+    }
+    expect(kills).toBeGreaterThan(0)
+  }, 60_000)
 })
 
 async function expectRolledBack(ws: AgentWorkspace, where: string, mayPrecedeRecord = false): Promise<void> {

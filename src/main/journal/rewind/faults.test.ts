@@ -121,6 +121,32 @@ describe('I/O errors during a rewind (R3, R10)', () => {
     })
   }
 
+  // The lanes' flushes run on the flusher thread (blob-writer-worker.mts serveFlushes).
+  it('leaves the workspace wholly as it was when any flush of the lanes fails', async () => {
+    let failures = 0
+    for (let flush = 1; ; flush++) {
+      ws = workspaceAfterTurn()
+      const after = snapshot(ws)
+      const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, flushFault: { flush, code: 'EIO' } }).then(
+        () => null,
+        (e: unknown) => e as { code: string; message: string }
+      )
+      const temps = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
+      expect(temps, `flush ${flush}: no temp files`).toEqual([])
+      expect(readdirSync(`${ws.rt.store.dataDir}/intents`), `flush ${flush}: no open intent`).toEqual([])
+      if (error === null) {
+        expect(snapshot(ws)).toEqual({ ...BEFORE, 'd/new.txt': null })
+        break
+      }
+      failures += 1
+      expect(error.code, `flush ${flush}`).toBe('IO_ERROR')
+      expect(error.message).toMatch(/EIO: injected failure.*Every file was put back/)
+      expect(snapshot(ws), `flush ${flush}: wholly before the rewind`).toEqual(after)
+      ws.dispose()
+    }
+    expect(failures).toBeGreaterThan(0)
+  })
+
   it('a batched rewind replaces its regular files on the lanes, and flushes the file system instead of fsyncing each file', async () => {
     ws = workspaceAfterTurn()
     const calls: string[] = []
@@ -136,7 +162,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
     await ws.rewinds.applyTurn(ws.writer.id, 1, { ops, batchFrom: 1 })
     expect(snapshot(ws)).toEqual({ ...BEFORE, 'd/new.txt': null })
     // No file written on the main thread; the renames made durable by one flush at the end
-    // (the lanes flush their temps themselves, before renaming them).
+    // (the lanes' temps are flushed on the flusher thread, before they are renamed).
     expect(calls).toEqual(['syncFileSystem'])
   })
 })

@@ -100,9 +100,12 @@ export class ThreadedReplace {
     )
     // A thread that died stops the others: the rewind is then rolled back.
     this.replies = Promise.all(lanes.map((reply) => reply.catch(() => (this.stop(), null))))
-    // Once every lane is done, no flush is asked for any more: the flusher is let go.
+    // Once every lane is done, no flush is asked for any more: the flusher is let go. It waits
+    // for `flushAsked` to change, so that is what wakes it (a notify alone could come between
+    // its look at `serving` and its wait, and be lost).
     this.flushes = this.replies.then(() => {
       Atomics.store(this.slots, this.layout.serving, 0)
+      Atomics.add(this.slots, this.layout.flushAsked, 1)
       Atomics.notify(this.slots, this.layout.flushAsked)
       return flushes
     })

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { DATABASE_FILE, openStore, type Store } from './store'
+
+describe('WAL checkpoints wait for an idle store', () => {
+  let dataDir: string
+  let store: Store
+  beforeEach(() => {
+    vi.useFakeTimers()
+    dataDir = mkdtempSync(join(tmpdir(), 'retrace-wal-'))
+    store = openStore(dataDir)
+    store.db.exec('CREATE TABLE filler (data BLOB)')
+    store.db.pragma('wal_checkpoint(TRUNCATE)')
+  })
+  afterEach(() => {
+    store.close()
+    vi.useRealTimers()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  // Written pages reach the database file only through a checkpoint: its size tells.
+  const databaseBytes = () => statSync(join(dataDir, DATABASE_FILE)).size
+  const write = () => store.db.prepare('INSERT INTO filler VALUES (?)').run(Buffer.alloc(64 * 1024, 1))
+
+  it('leave automatic checkpoints only as a bound, far above what one rewind writes', () => {
+    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(8192)
+  })
+
+  it('checkpoint an idle store within a second, but never while a rewind runs', async () => {
+    const before = databaseBytes()
+    let finish = () => {}
+    const rewind = store.walCheckpoints.deferWhile(() => {
+      for (let i = 0; i < 20; i++) write()
+      return new Promise<void>((resolve) => (finish = resolve))
+    })
+    vi.advanceTimersByTime(5000)
+    expect(store.walCheckpoints.deferred).toBe(true)
+    expect(databaseBytes(), 'no checkpoint while busy').toBe(before)
+    finish()
+    await rewind
+    expect(store.walCheckpoints.deferred).toBe(false)
+    vi.advanceTimersByTime(1000)
+    expect(databaseBytes()).toBeGreaterThan(before + 20 * 64 * 1024)
+  })
+
+  it('flush a durable transaction’s commit to the disk, and leave the others to the checkpoints', () => {
+    const synchronous = () => store.db.pragma('synchronous', { simple: true })
+    expect(synchronous()).toBe(1) // NORMAL
+    expect(store.durableTransaction(() => (write(), synchronous()))).toBe(2) // FULL: the WAL is fsynced at commit
+    expect(synchronous()).toBe(1)
+    expect(() => store.durableTransaction(() => {
+      throw new Error('rolled back')
+    })).toThrow('rolled back')
+    expect(synchronous()).toBe(1)
+  })
+})
