@@ -1,8 +1,10 @@
 /**
  * A blob writer thread: decodes an inline blob, checks it against its hash and writes it to a
  * new file (see blob-writers.ts); for a large rewind it also replaces files on its own, one lane
- * of several (see replace-lane below and rewind/threaded-replace.ts). A rewind spends most of its
- * time in this per-file work; threads of its own let it run on every core.
+ * of several (see ReplaceLane below and rewind/threaded-replace.ts). A rewind spends most of its
+ * time in this per-file work; threads of its own let it run on every core. One thread of the
+ * pool is the flusher instead: it runs file-system flushes through a helper process it keeps
+ * (FlushHelper), for the lanes (serveFlushes) and for `sync` requests.
  *
  * Self-contained on purpose, like scan-worker.mts: only node:* builtins and `import type`, and
  * only erasable TypeScript, because under vitest Node runs this file directly.
