@@ -178,7 +178,12 @@ function syncOnce(program: string, path: string): Promise<void> {
 }
 
 const helpers = new Map<string, FlushHelper>()
-const helperFor = (program: string): FlushHelper => helpers.get(program) ?? (helpers.set(program, new FlushHelper(program)), helpers.get(program) as FlushHelper)
+
+function helperFor(program: string): FlushHelper {
+  let helper = helpers.get(program)
+  if (!helper) helpers.set(program, (helper = new FlushHelper(program)))
+  return helper
+}
 
 /** A `sync` request: flush the file system holding `path`; the reply carries the program's complaint if it failed. */
 async function syncFileSystem({ id, program, path }: SyncRequest): Promise<WriterReply> {
@@ -228,6 +233,7 @@ async function serveFlushes(request: ServeFlushesRequest): Promise<WriterReply> 
   }
 }
 
+/** Bump a counter others Atomics.wait on, and wake them. */
 function wake(shared: Int32Array, slot: number): void {
   Atomics.add(shared, slot, 1)
   Atomics.notify(shared, slot)
@@ -367,8 +373,7 @@ class ReplaceLane {
   }
 
   private wakeAll(): void {
-    Atomics.add(this.shared, this.request.layout.events, 1)
-    Atomics.notify(this.shared, this.request.layout.events)
+    wake(this.shared, this.request.layout.events)
   }
 
   /** WorkspaceFs.resolve's rule: refused if a folder between the root and `path` is a link (a missing one will be created inside). */
