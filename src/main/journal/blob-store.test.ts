@@ -83,4 +83,23 @@ describe('blob store', () => {
     expect(() => readFileSync(blobs.filePath(orphan.hash))).toThrow()
     expect(blobs.read(used.hash).toString()).toBe('referenced')
   })
+
+  it('keeps a blob any referrer names (an entry before or after, a scanned file, a dictionary), and enforces foreign keys again after', () => {
+    const db = rt.store.db
+    const put = (text: string) => blobs.putBuffer(Buffer.from(text)).hash
+    const [before, after, scanned, dictionary, orphan] = [put('before'), put('after'), put('scanned'), put('dictionary'), put('orphan')]
+    const workspaceId = rt.store.workspaces.open(rt.store.dataDir, 'ws')
+    const scope = db.prepare("INSERT INTO journal_scopes (workspace_id, kind, created_at) VALUES (?, 'turn', 0)").run(workspaceId).lastInsertRowid
+    db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'scan', 0)").run(scope, Buffer.from('gone'), before)
+    db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_after, hash_after, observed, created_at) VALUES (?, 'create', ?, 'file', ?, 'scan', 0)").run(scope, Buffer.from('new'), after)
+    db.prepare("INSERT INTO file_states (workspace_id, path, kind, size, mode, hash, mtime_ns, ctime_ns, ino) VALUES (?, ?, 'file', 7, 420, ?, 0, 0, 1)").run(workspaceId, Buffer.from('kept'), scanned)
+    const dictionaryId = db.prepare('INSERT INTO deflate_dictionaries (hash) VALUES (?)').run(dictionary).lastInsertRowid
+    db.prepare('UPDATE workspaces SET deflate_dictionary_id = ? WHERE id = ?').run(dictionaryId, workspaceId) // a dictionary nothing uses goes too
+    expect(blobs.collectGarbage(-1)).toEqual({ removed: 1, bytes: 'orphan'.length })
+    expect([before, after, scanned, dictionary].map((hash) => blobs.has(hash))).toEqual([true, true, true, true])
+    expect(blobs.has(orphan)).toBe(false)
+    // The delete ran unenforced; the connection enforces foreign keys again: an entry naming a missing blob is refused.
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1)
+    expect(() => db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_after, hash_after, observed, created_at) VALUES (?, 'create', ?, 'file', ?, 'scan', 0)").run(scope, Buffer.from('x'), orphan)).toThrow(/FOREIGN KEY/)
+  })
 })

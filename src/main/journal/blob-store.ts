@@ -311,28 +311,44 @@ export class BlobStore {
    * Delete blobs no journal entry and no scanned file state refers to. Only blobs older than
    * `graceMs`: a scan or capture running in another process stores content before it records
    * the reference, and must not lose it in between.
+   *
+   * One write transaction finds and deletes them, so no reference can be added in between.
+   * Referrers are found in one pass each (uncorrelated subqueries: SQLite builds a temporary
+   * index once), not looked up per blob: journal entries keep no index on their hashes, as
+   * every capture and rewind would pay for it (migration 008). For the same reason foreign keys
+   * are not enforced during this delete (SQLite would scan the entries for each blob deleted);
+   * the query has just proven each deleted blob unreferenced.
    */
   collectGarbage(graceMs = 60 * 60 * 1000): { removed: number; bytes: number } {
-    // A dictionary neither a row nor a workspace uses any more (one a workspace replaced) goes
-    // first; the others are kept with their blob. Uncorrelated subqueries: each runs once.
-    this.db
-      .prepare(
-        `DELETE FROM deflate_dictionaries WHERE
-           id NOT IN (SELECT dictionary_id FROM blobs WHERE dictionary_id IS NOT NULL) AND
-           id NOT IN (SELECT deflate_dictionary_id FROM workspaces WHERE deflate_dictionary_id IS NOT NULL)`
-      )
-      .run()
-    const unreferenced = this.db
-      .prepare(
-        `SELECT hash, size, storage FROM blobs b WHERE created_at < @cutoff AND
-           NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_before = b.hash) AND
-           NOT EXISTS (SELECT 1 FROM journal_entries e WHERE e.hash_after = b.hash) AND
-           NOT EXISTS (SELECT 1 FROM file_states f WHERE f.hash = b.hash) AND
-           b.hash NOT IN (SELECT hash FROM deflate_dictionaries)`
-      )
-      .all({ cutoff: Date.now() - graceMs }) as { hash: string; size: number; storage: string }[]
-    const remove = this.db.prepare('DELETE FROM blobs WHERE hash = ?')
-    this.db.transaction(() => unreferenced.forEach((blob) => remove.run(blob.hash)))()
+    this.db.pragma('foreign_keys = OFF') // a no-op inside an outer transaction: then enforced, only slower
+    let unreferenced: { hash: string; size: number; storage: string }[]
+    try {
+      unreferenced = this.db.transaction(() => {
+        // A dictionary neither a row nor a workspace uses any more (one a workspace replaced)
+        // goes first; the others are kept with their blob.
+        this.db
+          .prepare(
+            `DELETE FROM deflate_dictionaries WHERE
+               id NOT IN (SELECT dictionary_id FROM blobs WHERE dictionary_id IS NOT NULL) AND
+               id NOT IN (SELECT deflate_dictionary_id FROM workspaces WHERE deflate_dictionary_id IS NOT NULL)`
+          )
+          .run()
+        const found = this.db
+          .prepare(
+            `SELECT hash, size, storage FROM blobs WHERE created_at < @cutoff AND
+               hash NOT IN (SELECT hash_before FROM journal_entries WHERE hash_before IS NOT NULL) AND
+               hash NOT IN (SELECT hash_after FROM journal_entries WHERE hash_after IS NOT NULL) AND
+               hash NOT IN (SELECT hash FROM file_states) AND
+               hash NOT IN (SELECT hash FROM deflate_dictionaries)`
+          )
+          .all({ cutoff: Date.now() - graceMs }) as { hash: string; size: number; storage: string }[]
+        const remove = this.db.prepare('DELETE FROM blobs WHERE hash = ?')
+        for (const blob of found) remove.run(blob.hash)
+        return found
+      }).immediate()
+    } finally {
+      this.db.pragma('foreign_keys = ON')
+    }
     for (const blob of unreferenced) if (blob.storage === 'file') rmSync(this.filePath(blob.hash), { force: true })
     return { removed: unreferenced.length, bytes: unreferenced.reduce((sum, blob) => sum + blob.size, 0) }
   }

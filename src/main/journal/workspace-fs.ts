@@ -97,13 +97,20 @@ export class WorkspaceFs {
     this.root = Buffer.from(realpathSync(root))
   }
 
-  /** The absolute path for `rel`, after proving no parent folder is a link. */
-  resolve(rel: Buffer): Buffer {
+  /**
+   * The absolute path for `rel`, after proving no parent folder is a link. `checked`, shared by
+   * the lookups of one pass over many files (a plan), remembers the folders proven real in it,
+   * so each is looked at once per pass: a pass only reads, and whatever later writes checks the
+   * folders again just before it does.
+   */
+  resolve(rel: Buffer, checked?: Set<string>): Buffer {
     const path = checkRelPath(rel)
     const segments = splitSegments(path)
     let current = this.root
     for (const segment of segments.slice(0, -1)) {
       current = Buffer.concat([current, Buffer.from('/'), segment])
+      const key = checked && current.toString('latin1')
+      if (key !== undefined && checked?.has(key)) continue
       let stats
       try {
         stats = lstatSync(current)
@@ -114,6 +121,7 @@ export class WorkspaceFs {
         throw new RetraceError('VALIDATION', `Refused ${displayPath(path)}: the folder ${displayPath(current.subarray(this.root.length + 1))} is a symbolic link, and Retrace never writes through links.`)
       }
       if (!stats.isDirectory()) break
+      if (key !== undefined) checked?.add(key)
     }
     return Buffer.concat([this.root, Buffer.from('/'), path])
   }
@@ -141,8 +149,8 @@ export class WorkspaceFs {
    * still matches on every field the scanner compares: the scan's hash then holds, exactly as
    * the next scan would reuse it (a racily recorded file never matches: see RACY_CTIME_NS).
    */
-  async stampedState(rel: RelPath, scanned?: ScannedFile): Promise<StampedState> {
-    const absolute = this.resolve(rel)
+  async stampedState(rel: RelPath, scanned?: ScannedFile, checked?: Set<string>): Promise<StampedState> {
+    const absolute = this.resolve(rel, checked)
     const startedMs = Date.now()
     const before = lstatStamp(absolute)
     if (before === null) return { state: null, stamp: null }

@@ -67,17 +67,18 @@ export function targetsFromEntries(entries: JournalEntry[]): PathTarget[] {
  */
 export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore, scanned?: (path: RelPath) => ScannedFile | undefined): Promise<RewindPlan> {
   const items: PlanItem[] = []
-  for (const target of targets) items.push(await planItem(target, fs, blobs, scanned?.(target.path)))
+  const checkedFolders = new Set<string>() // each folder on the way looked at once (see WorkspaceFs.resolve)
+  for (const target of targets) items.push(await planItem(target, fs, blobs, scanned?.(target.path), checkedFolders))
   refuseCaseCollisions(items)
   const token = createHash('sha256')
   for (const item of items) token.update(`${item.key}\0${JSON.stringify(item.current)}\0${item.action}\n`)
   return { items, token: token.digest('hex') }
 }
 
-async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore, scanned: ScannedFile | undefined): Promise<PlanItem> {
+async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore, scanned: ScannedFile | undefined, checkedFolders: Set<string>): Promise<PlanItem> {
   const item: PlanItem = { ...target, key: keyOf(target.path), current: null, stamp: null, action: 'none', conflict: null, refused: null }
   try {
-    const { state, stamp } = await fs.stampedState(target.path, scanned)
+    const { state, stamp } = await fs.stampedState(target.path, scanned, checkedFolders)
     item.current = state
     item.stamp = stamp
   } catch (error) {

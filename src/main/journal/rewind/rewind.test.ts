@@ -135,21 +135,29 @@ describe('rewind to a chat checkpoint', () => {
   })
 
   it('never writes through a symlinked folder that points outside the workspace (R12)', async () => {
-    ws = agentWorkspace({ 'src/a.txt': 'inside\n' })
+    ws = agentWorkspace({ 'src/a.txt': 'inside\n', 'src/deep/b.txt': 'inside too\n', 'lib/c.txt': 'real folder\n' })
     ws.agent.turn()
+    ws.agent.write('lib/c.txt', 'changed\n')
     ws.agent.write('src/a.txt', 'changed\n')
+    ws.agent.write('src/deep/b.txt', 'changed\n')
     const outside = join(ws.root, '..', 'outside')
-    mkdirSync(outside)
+    mkdirSync(join(outside, 'deep'), { recursive: true })
     writeFileSync(join(outside, 'a.txt'), 'outside, must stay\n')
     // Someone replaces the folder by a link to elsewhere after the agent's turn.
-    ws.user.remove('src/a.txt')
-    rmdirSync(join(ws.root, 'src'))
+    rmSync(join(ws.root, 'src'), { recursive: true })
     symlinkSync(outside, join(ws.root, 'src'))
     const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
-    expect(plan.items[0]?.refused).toMatch(/symbolic link/)
+    // Each file under the link is refused, not only the first the plan looks at; the real folder's file is planned.
+    expect(plan.items.map((item) => [item.path.toString(), item.refused === null ? item.action : /symbolic link/.test(item.refused)])).toEqual([
+      ['lib/c.txt', 'restore'],
+      ['src/a.txt', true],
+      ['src/deep/b.txt', true]
+    ])
     const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { defaultChoice: 'overwrite' })
-    expect(result.refused).toHaveLength(1)
+    expect(result.refused).toHaveLength(2)
     expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('outside, must stay\n')
+    expect(readdirSync(join(outside, 'deep'))).toEqual([])
+    expect(ws.text('lib/c.txt')).toBe('real folder\n')
   })
 
   it('refuses hostile paths from journal rows and case collisions before any I/O (R13, R14)', async () => {
