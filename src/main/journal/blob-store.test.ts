@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempRuntime } from '../testing/temp-runtime'
-import { BlobStore, INLINE_MAX_BYTES, sha256 } from './blob-store'
+import { BlobStore, INLINE_MAX_BYTES, LOOKUP_BATCH, sha256 } from './blob-store'
 
 describe('blob store', () => {
   let rt: ReturnType<typeof tempRuntime>
@@ -50,6 +50,20 @@ describe('blob store', () => {
     expect(blobs.read(raw.hash).equals(noise)).toBe(true)
     rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('not deflate data'), packed.hash)
     expect(() => blobs.read(packed.hash)).toThrow(expect.objectContaining({ code: 'BLOB_UNAVAILABLE' }) as Error)
+  })
+
+  it('tells which of many blobs are missing, in batches: no row, or a file blob without its file', () => {
+    const inline = blobs.putBuffer(Buffer.from('inline')).hash
+    const fileKept = blobs.putBuffer(big(5)).hash
+    const fileLost = blobs.putBuffer(big(9)).hash
+    rmSync(blobs.filePath(fileLost))
+    const neverStored = Array.from({ length: LOOKUP_BATCH + 5 }, (_, i) => sha256(Buffer.from(`never ${i}`)))
+    const missing = blobs.unavailableOf([inline, fileKept, fileLost, ...neverStored])
+    expect(missing.has(fileLost)).toBe(true)
+    expect([inline, fileKept].some((hash) => missing.has(hash))).toBe(false)
+    expect(neverStored.every((hash) => missing.has(hash))).toBe(true) // the ones past the first batch too
+    expect(missing.size).toBe(neverStored.length + 1)
+    expect([inline, fileKept, fileLost].map((hash) => blobs.available(hash))).toEqual([true, true, false]) // as one by one
   })
 
   it('refuses a corrupt or missing blob with a clear error and writes nothing (R2)', async () => {

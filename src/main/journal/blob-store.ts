@@ -33,6 +33,9 @@ export const INLINE_DEFLATE = { level: 4, memLevel: 9 } as const
 /** What a `blobs` row holds besides its content: the hash (64), the other columns and the record header. */
 const ROW_OVERHEAD_BYTES = 100
 
+/** Keys looked up by one statement (a JSON array: SQLite walks its index once per key, without a call per key from here). */
+export const LOOKUP_BATCH = 4096
+
 export interface WriteOptions {
   /** fsync the file (the default). False: the caller makes it durable later, with others (see file-system-sync.ts). */
   durable?: boolean
@@ -70,6 +73,7 @@ export class BlobStore {
   private readonly hasStmt
   private readonly getStmt
   private readonly metaStmt
+  private readonly storageOfStmt
   private readonly insertStmt
   private readonly pageSize: number
   /** The preset deflate dictionaries rows may be compressed with (see deflate-dictionary.ts). */
@@ -84,6 +88,7 @@ export class BlobStore {
     this.getStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash = ?')
     // Without `data`: a plan asks this of every file, and an inline blob's bytes are most of its row.
     this.metaStmt = db.prepare('SELECT size, storage FROM blobs WHERE hash = ?')
+    this.storageOfStmt = db.prepare('SELECT hash, storage FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
     this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at, dictionary_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.pageSize = db.pragma('page_size', { simple: true }) as number
     this.dictionaries = new DeflateDictionaries(db, this)
@@ -113,6 +118,19 @@ export class BlobStore {
     const row = this.metaStmt.get(hash) as { storage: 'inline' | 'file' } | undefined
     if (!row) return false
     return row.storage === 'inline' || existsSync(this.filePath(hash))
+  }
+
+  /**
+   * Of `hashes`, those not `available`: looked up together (one statement per few thousand),
+   * for a plan that checks every file of a large rewind.
+   */
+  unavailableOf(hashes: string[]): Set<string> {
+    const storage = new Map<string, 'inline' | 'file'>()
+    for (let start = 0; start < hashes.length; start += LOOKUP_BATCH) {
+      const rows = this.storageOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as { hash: string; storage: 'inline' | 'file' }[]
+      for (const row of rows) storage.set(row.hash, row.storage)
+    }
+    return new Set(hashes.filter((hash) => storage.get(hash) !== 'inline' && (storage.get(hash) !== 'file' || !existsSync(this.filePath(hash)))))
   }
 
   size(hash: string): number | null {

@@ -41,6 +41,17 @@ export interface SyncRequest {
 }
 
 /**
+ * Start the flusher's helper process for `program` now, while nothing waits on it: a process
+ * start from a large process takes tens of milliseconds and holds its memory map meanwhile
+ * (see FlushHelper). Sent when a large rewind is planned.
+ */
+export interface PrepareFlushesRequest {
+  kind: 'prepare-flushes'
+  id: number
+  program: string
+}
+
+/**
  * Serve the flushes one rewind's lanes ask for (see ReplaceLayout's flush slots), on the
  * flusher thread, until `serving` is cleared. Replies then, or at the first failed flush
  * (which also stops the lanes), with the program's complaint.
@@ -120,7 +131,7 @@ export interface ReplaceJob extends StoredContent {
   expected: ExpectedFile | null
 }
 
-export type WriterRequest = WriteRequest | SyncRequest | ReplaceRequest | ServeFlushesRequest
+export type WriterRequest = WriteRequest | SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest
 
 /**
  * `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: a file could not

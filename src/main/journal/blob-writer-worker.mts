@@ -14,7 +14,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
 import { inflateRawSync } from 'node:zlib'
-import type { ExpectedFile, FailureKind, ReplaceJob, ReplaceRequest, ServeFlushesRequest, StoredContent, SyncRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import type { ExpectedFile, FailureKind, PrepareFlushesRequest, ReplaceJob, ReplaceRequest, ServeFlushesRequest, StoredContent, SyncRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 
 if (!parentPort) throw new Error('blob-writer-worker.mts must run in a worker thread')
 const port = parentPort
@@ -27,6 +27,7 @@ port.on('message', (request: WriterRequest) => {
   if (request.kind === 'write') port.postMessage(write(request))
   else if (request.kind === 'replace') port.postMessage(new ReplaceLane(request).run())
   else if (request.kind === 'sync') void syncFileSystem(request).then((reply) => port.postMessage(reply))
+  else if (request.kind === 'prepare-flushes') port.postMessage(prepareFlushes(request))
   else void serveFlushes(request).then((reply) => port.postMessage(reply))
 })
 
@@ -125,6 +126,11 @@ class FlushHelper {
     this.program = program
   }
 
+  /** Start the helper now, if it is not running: the first flush then does not wait for it. */
+  start(): void {
+    this.running()
+  }
+
   sync(path: Uint8Array): Promise<void> {
     const bytes = toBuffer(path)
     // A line per path: a name with a line break (legal, if unheard of) gets a process of its own.
@@ -192,6 +198,16 @@ async function syncFileSystem({ id, program, path }: SyncRequest): Promise<Write
     return { id, ok: true }
   } catch (error) {
     return failure(id, error)
+  }
+}
+
+/** A `prepare-flushes` request: the helper for `program` started ahead of the flushes. */
+function prepareFlushes({ id, program }: PrepareFlushesRequest): WriterReply {
+  try {
+    helperFor(program).start()
+    return { id, ok: true }
+  } catch (error) {
+    return failure(id, error) // the first flush will try again, and report it
   }
 }
 

@@ -46,10 +46,14 @@ export class BlobWriterPool {
     readonly size: number
   ) {}
 
-  /** Start the threads now (at least `count`, and the flusher), so their start-up (tens of milliseconds) overlaps other work. */
-  warm(count = this.size): void {
+  /**
+   * Start the threads now (at least `count`, and the flusher), so their start-up (tens of
+   * milliseconds) overlaps other work; with `program`, the flusher starts its helper process too.
+   */
+  warm(count = this.size, program?: string): void {
     this.startWriters(count)
     this.flusher ??= this.start()
+    if (program) this.send({ kind: 'prepare-flushes', id: this.nextId++, program }, this.flusher).catch(() => undefined) // a flush reports any failure
   }
 
   private startWriters(count: number): void {

@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BlobWriterPool } from './blob-writers'
 import { fileSystemSyncProgram, syncFileSystem } from './file-system-sync'
+import { helperShells } from './testing/helper-shells'
 import { blobWriterWorkerPath } from './worker-path'
 
 describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs through sync --file-system)', () => {
@@ -53,6 +54,17 @@ describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs th
       await expect(syncFileSystem(Buffer.from(dir), pool)).resolves.toBeUndefined()
     })
 
+    it('starts the helper when warmed with the program, before any flush is asked', async () => {
+      const warmed = new BlobWriterPool(() => blobWriterWorkerPath(), 1)
+      try {
+        const before = helperShells().length
+        warmed.warm(1, fileSystemSyncProgram() as string)
+        await expect.poll(() => helperShells().length, { timeout: 10_000 }).toBe(before + 1)
+      } finally {
+        await warmed.close()
+      }
+    })
+
     it('fails the flush in flight when the helper dies, and starts a new helper for the next', async () => {
       const killer = join(dir, 'kill-parent')
       writeFileSync(killer, '#!/bin/sh\nkill -KILL $PPID\nsleep 5\n')
@@ -62,20 +74,3 @@ describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs th
     })
   })
 })
-
-/** This process's children that are the flush helper's shell (the workers' children are the process's). */
-function helperShells(): number[] {
-  const shells: number[] = []
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
-      if (Number(fields[1]) === process.pid && cmdline.includes('--file-system')) shells.push(Number(entry))
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return shells
-}

@@ -10,7 +10,7 @@ import type { PlanItem, RewindPlan } from './plan'
 import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
 import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Step } from './steps'
 import { TempWriter } from './temp-writer'
-import { replaceableOnThreads, ThreadedReplace } from './threaded-replace'
+import { LANES, replaceableOnThreads, ThreadedReplace } from './threaded-replace'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -42,6 +42,17 @@ export interface ApplyContext {
  */
 export const BATCH_FROM_WRITES = 200
 
+/**
+ * Start the threads (and the flusher's helper process) a rewind of `writes` files would use,
+ * when it is planned: an app's preview is applied seconds later, and finds them ready (their
+ * start-up costs a first rewind 100-200 ms, measured), and a plan applied at once (the CLI's
+ * --yes) gets a head start.
+ */
+export function warmRewindThreads(writes: number): void {
+  const program = fileSystemSyncProgram()
+  if (writes >= BATCH_FROM_WRITES && program !== null) blobWriters.warm(LANES, program)
+}
+
 export interface ApplyOutcome {
   steps: Step[]
   skipped: PlanItem[]
@@ -63,7 +74,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   const rootFs = batched ? new RootFileSystem(ctx.fs.root) : null
   const threaded = rootFs && program ? new ThreadedReplace({ fs: ctx.fs, blobs: ctx.blobs, ops: ctx.ops, writers: blobWriters, program, rootFs, ...(ctx.threadFault ? { fault: ctx.threadFault } : {}), ...(ctx.flushFault ? { flushFault: ctx.flushFault } : {}) }) : null
   const onThreads = rootFs ? steps.filter((step) => replaceableOnThreads(step, rootFs)) : []
-  if (threaded) blobWriters.warm(threaded.laneCount) // the threads start while the state before is captured and the intent written
+  if (threaded && program) blobWriters.warm(threaded.laneCount, program) // if the plan did not start them, they start while the state before is captured and the intent written
   for (const step of steps) {
     // Kept files are captured too: the rewind's journal entry for the move names their content.
     // Usually the store already has it (the agent's last write): then there is nothing to read.

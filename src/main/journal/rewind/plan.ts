@@ -62,20 +62,32 @@ export function targetsFromEntries(entries: JournalEntry[]): PathTarget[] {
 
 /**
  * Compare each target with the disk and decide what a rewind would do, without writing
- * anything. `scanned` looks up the workspace's last scan, so files whose stat still matches it
- * need not be read (see `WorkspaceFs.stampedState`).
+ * anything. `scanned` holds the workspace's last scan of the target paths, so files whose stat
+ * still matches it need not be read (see `WorkspaceFs.stampedState`).
  */
-export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore, scanned?: (path: RelPath) => ScannedFile | undefined): Promise<RewindPlan> {
+export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore, scanned?: Map<PathKey, ScannedFile>): Promise<RewindPlan> {
   const items: PlanItem[] = []
-  const checkedFolders = new Set<string>() // each folder on the way looked at once (see WorkspaceFs.resolve)
-  for (const target of targets) items.push(await planItem(target, fs, blobs, scanned?.(target.path), checkedFolders))
+  const context: PlanContext = {
+    fs,
+    checkedFolders: new Set<string>(), // each folder on the way looked at once (see WorkspaceFs.resolve)
+    unavailable: blobs.unavailableOf(targets.flatMap((target) => (target.target ? [target.target.hash] : [])))
+  }
+  for (const target of targets) items.push(await planItem(target, context, scanned?.get(keyOf(target.path))))
   refuseCaseCollisions(items)
   const token = createHash('sha256')
   for (const item of items) token.update(`${item.key}\0${JSON.stringify(item.current)}\0${item.action}\n`)
   return { items, token: token.digest('hex') }
 }
 
-async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore, scanned: ScannedFile | undefined, checkedFolders: Set<string>): Promise<PlanItem> {
+/** What every item of one plan shares. */
+interface PlanContext {
+  fs: WorkspaceFs
+  checkedFolders: Set<string>
+  /** Target hashes whose saved content is missing from the store. */
+  unavailable: Set<string>
+}
+
+async function planItem(target: PathTarget, { fs, checkedFolders, unavailable }: PlanContext, scanned: ScannedFile | undefined): Promise<PlanItem> {
   const item: PlanItem = { ...target, key: keyOf(target.path), current: null, stamp: null, action: 'none', conflict: null, refused: null }
   try {
     const { state, stamp } = await fs.stampedState(target.path, scanned, checkedFolders)
@@ -87,7 +99,7 @@ async function planItem(target: PathTarget, fs: WorkspaceFs, blobs: BlobStore, s
   }
   if (sameVersion(item.current, target.target)) return item
   item.action = actionFor(item.current, target.target)
-  if (target.target && !blobs.available(target.target.hash)) {
+  if (target.target && unavailable.has(target.target.hash)) {
     item.refused = `the saved snapshot of ${displayPath(target.path)} is missing from the store, so it cannot be restored`
     item.snapshotMissing = true
     return item

@@ -5,10 +5,11 @@ import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
 import type { JournalEntry } from '../journal-repository'
 import type { PathKey } from '../paths'
-import { fileStateReader } from '../scan/file-states'
+import type { ScannedFile } from '../scan/types'
+import { fileStatesOf } from '../scan/file-states'
 import { realFsOps, WorkspaceFs, type FsOps } from '../workspace-fs'
-import { applyPlan, type ApplyOutcome, type ConflictChoice } from './apply'
-import { planFromTargets, targetsFromEntries, type RewindPlan } from './plan'
+import { applyPlan, warmRewindThreads, type ApplyOutcome, type ConflictChoice } from './apply'
+import { planFromTargets, targetsFromEntries, type PathTarget, type RewindPlan } from './plan'
 import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
 import type { Step } from './steps'
 
@@ -78,7 +79,8 @@ export class RewindService {
       throw new RetraceError('NOT_FOUND', `Session "${session.title}" has no turn ${turn} (it has ${session.turnCount}).`)
     }
     const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, turn))
-    const plan = await planFromTargets(targets, fs, this.journal.blobs, fileStateReader(this.store.db, session.workspaceId))
+    warmRewindThreads(targets.length)
+    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(session.workspaceId, targets))
     // Saved snapshots found missing: rewinding to this checkpoint would leave some files as they
     // are, so the transcript shows it invalidated (never cleared: the content is gone).
     if (plan.items.some((item) => item.snapshotMissing)) this.store.checkpoints.invalidate(session.rowId, turn)
@@ -101,7 +103,8 @@ export class RewindService {
     if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
     const fs = new WorkspaceFs(workspace.path)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs, fileStateReader(this.store.db, rewind.workspace_id)), fs, rewind }
+    warmRewindThreads(targets.length)
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspace_id, targets)), fs, rewind }
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
@@ -111,6 +114,11 @@ export class RewindService {
       this.store.db.prepare("UPDATE rewinds SET status = 'undone' WHERE id = ?").run(rewindId)
       return result
     })
+  }
+
+  /** The last scan's record of each target path (see planFromTargets). */
+  private scannedStates(workspaceId: number, targets: PathTarget[]): Map<PathKey, ScannedFile> {
+    return fileStatesOf(this.store.db, workspaceId, targets.map((target) => target.path))
   }
 
   /** Finish (by rolling back) any rewind a crash interrupted. Run once at start-up. */

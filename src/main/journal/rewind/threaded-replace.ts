@@ -11,7 +11,7 @@ import { folderOf, type RootFileSystem } from './durability'
 import { ChangedUnderfoot, type Step } from './steps'
 
 /** Lanes of a large rewind: one per core (the main thread mostly waits meanwhile), up to four. */
-const LANES = Math.max(1, Math.min(4, availableParallelism()))
+export const LANES = Math.max(1, Math.min(4, availableParallelism()))
 /** Jobs posted to a lane at once: the lanes start on the first while the main thread prepares the rest. */
 const CHUNK = 16
 /** While a lane could still write, the first flush waits for this many temps (all lanes together); the batch doubles after each. */

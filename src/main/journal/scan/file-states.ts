@@ -1,4 +1,5 @@
 import type { Db } from '../../store/database'
+import { LOOKUP_BATCH } from '../blob-store'
 import { keyOf, type PathKey, type RelPath } from '../paths'
 import type { ScannedFile } from './types'
 
@@ -36,17 +37,20 @@ export function loadFileStates(db: Db, workspaceId: number): Map<PathKey, Scanne
 }
 
 /**
- * Look up single files of the workspace's last scan by path: a rewind's plan takes a file's hash
- * from here, instead of reading it, when its stat still matches (as the next scan would).
+ * The files at `paths` as the workspace's last scan recorded them, looked up together: a
+ * rewind's plan takes a file's hash from here, instead of reading it, when its stat still
+ * matches (as the next scan would). Paths go to SQLite as hex in a JSON array (they are raw bytes).
  */
-export function fileStateReader(db: Db, workspaceId: number): (path: RelPath) => ScannedFile | undefined {
+export function fileStatesOf(db: Db, workspaceId: number, paths: RelPath[]): Map<PathKey, ScannedFile> {
   const select = db
-    .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ? AND path = ?')
+    .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ? AND path IN (SELECT unhex(value) FROM json_each(?))')
     .safeIntegers(true)
-  return (path) => {
-    const row = select.get(workspaceId, path) as StateRow | undefined
-    return row && toScannedFile(row)
+  const states = new Map<PathKey, ScannedFile>()
+  for (let start = 0; start < paths.length; start += LOOKUP_BATCH) {
+    const batch = JSON.stringify(paths.slice(start, start + LOOKUP_BATCH).map((path) => path.toString('hex')))
+    for (const row of select.all(workspaceId, batch) as StateRow[]) states.set(keyOf(row.path), toScannedFile(row))
   }
+  return states
 }
 
 function toScannedFile(row: StateRow): ScannedFile {

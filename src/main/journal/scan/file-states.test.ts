@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { BlobStore, LOOKUP_BATCH } from '../blob-store'
+import { keyOf, type PathKey, type RelPath } from '../paths'
+import { tempRuntime } from '../../testing/temp-runtime'
+import { fileStatesOf, loadFileStates, saveFileStates } from './file-states'
+import type { ScannedFile } from './types'
+
+describe('the stat cache of the last scan (file_states)', () => {
+  let rt: ReturnType<typeof tempRuntime>
+  beforeEach(() => {
+    rt = tempRuntime()
+  })
+  afterEach(() => rt.dispose())
+
+  const file = (path: Buffer, ino: bigint, hash: string): ScannedFile => ({ path: path as RelPath, kind: 'file', size: 3, mode: 0o644, hash, mtimeNs: 1n, ctimeNs: 2n, ino })
+
+  it('looks up many paths at once, in batches, and finds exactly those recorded, names that are not UTF-8 included', () => {
+    const workspaceId = rt.store.workspaces.open(rt.store.dataDir, 'ws')
+    const { hash } = new BlobStore(rt.store.db, join(rt.store.dataDir, 'blobs')).putBuffer(Buffer.from('abc'))
+    const latin1 = Buffer.concat([Buffer.from('caf'), Buffer.from([0xe9])])
+    const recorded = [latin1, ...Array.from({ length: LOOKUP_BATCH + 10 }, (_, i) => Buffer.from(`dir/file-${i}.txt`))]
+    const next = new Map<PathKey, ScannedFile>(recorded.map((path, i) => [keyOf(path), file(path, BigInt(i) + 2n ** 63n, hash)]))
+    saveFileStates(rt.store.db, workspaceId, new Map(), next, { racy: new Set(), complete: true })
+
+    const asked = [...recorded, Buffer.from('café'), Buffer.from('never-scanned.txt')] as RelPath[] // 'café' in UTF-8 is another name
+    const found = fileStatesOf(rt.store.db, workspaceId, asked)
+    expect(found.size).toBe(recorded.length)
+    expect(found.get(keyOf(latin1))?.path.equals(latin1)).toBe(true)
+    expect(found.has(keyOf(Buffer.from('café')))).toBe(false)
+    // The same rows as loading the whole scan, inode numbers past 2^63 included.
+    const all = loadFileStates(rt.store.db, workspaceId)
+    for (const [key, state] of found) expect(state).toEqual(all.get(key))
+    expect(found.get(keyOf(Buffer.from(`dir/file-${LOOKUP_BATCH + 9}.txt`)))?.ino).toBe(BigInt(LOOKUP_BATCH + 10) + 2n ** 63n)
+    expect(fileStatesOf(rt.store.db, workspaceId + 1, asked).size).toBe(0) // another workspace's scan is not this one's
+  })
+})
