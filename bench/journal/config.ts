@@ -19,10 +19,14 @@ export const journalConfig = {
   /** Files edited per round: the 100 and 1,000 (fewer if the workspace is smaller). */
   smallEdit: Math.min(100, Math.floor(files / 10)),
   largeEdit: Math.min(1_000, Math.floor(files / 2)),
-  /** Repetitions: first captures are expensive (the whole workspace each), edit rounds are not. */
+  /**
+   * Repetitions: first captures are expensive (the whole workspace each), edit rounds are not.
+   * The first 1,000-file round is Retrace's first large rewind, which starts its writer threads:
+   * with five rounds the median is one of the others, and the max shows that start.
+   */
   firstCaptureRounds: envInt('RETRACE_BENCH_FIRST_ROUNDS', 3),
   smallEditRounds: envInt('RETRACE_BENCH_SMALL_ROUNDS', 7),
-  largeEditRounds: envInt('RETRACE_BENCH_LARGE_ROUNDS', 3),
+  largeEditRounds: envInt('RETRACE_BENCH_LARGE_ROUNDS', 5),
   /** Extra small-edit rounds whose captures start a new worker (a diagnosis, not a table row). */
   coldCaptureRounds: envInt('RETRACE_BENCH_COLD_ROUNDS', 3, 0),
   /** Untouched files re-hashed after every rewind, besides every edited one. */

@@ -44,13 +44,13 @@ export function hashFile(path: string): string {
 }
 
 /**
- * Refuse to start on a disk that cannot hold the run: the workspace, two Retrace stores and two
- * shadow repositories (and a copy for gc) at about its size each, then the large file, its
- * stored blob and its restored copy.
+ * Refuse to start on a disk that cannot hold the run: the workspace and git's copy, two Retrace
+ * stores and two shadow repositories (and a copy for gc) at about its size each, then the large
+ * file, its stored blob and its restored copy.
  */
 export function checkFreeSpace(dir: string, workspaceBytes: number, bigFileBytes: number): void {
   const stats = statfsSync(dir)
   const free = stats.bavail * stats.bsize
-  const needed = 6 * workspaceBytes + 3 * bigFileBytes
+  const needed = 7 * workspaceBytes + 3 * bigFileBytes
   if (free < needed) throw new Error(`${dir} has ${(free / 1024 ** 3).toFixed(1)} GiB free; this run needs about ${(needed / 1024 ** 3).toFixed(1)} GiB (shrink it with RETRACE_BENCH_WORKSPACE_MB / RETRACE_BENCH_BIG_FILE_MB)`)
 }

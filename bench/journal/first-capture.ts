@@ -18,14 +18,16 @@ export interface FirstCapture {
 /**
  * The first capture of the whole workspace, into an empty store each time: Retrace's first
  * `TurnCapture.begin` (every file read, hashed and stored) against `git init` + `add -A` +
- * `commit` into a fresh shadow repository. Rounds alternate which side goes first.
+ * `commit` into a fresh shadow repository, each of its own copy of the workspace. Rounds
+ * alternate which side goes first.
  */
-export async function measureFirstCapture(workspace: Workspace, dir: string, rounds: number, log: (line: string) => void): Promise<FirstCapture> {
+export async function measureFirstCapture(copies: { retrace: Workspace; git: Workspace }, dir: string, rounds: number, log: (line: string) => void): Promise<FirstCapture> {
+  const workspace = copies.retrace
   const times = paired()
   let kept: Omit<FirstCapture, 'times'> | null = null
   for (let round = 1; round <= rounds; round++) {
     const retrace = await RetraceSide.open(join(dir, `retrace-${round}`), workspace.root)
-    const git = new ShadowGit(join(dir, `shadow-${round}.git`), workspace.root)
+    const git = new ShadowGit(join(dir, `shadow-${round}.git`), copies.git.root)
     const turn = retrace.startTurn()
     const captureRetrace = async () => {
       const { value: files, ms } = await timed(() => retrace.begin())

@@ -9,9 +9,9 @@ import type { ShadowGit } from './shadow-git'
 import { paired, timed, type Paired } from './timing'
 import type { Workspace, WorkspaceFile } from './workspace'
 
-// One round is one agent turn that edits `count` files, run against both sides on the same
-// workspace: checkpoint before, edit, capture (timed), rewind (timed). Each rewind must put
-// back exactly the pristine bytes, checked by hash, before the other side may go.
+// One round is one agent turn that edits `count` files, run against both sides, each on its own
+// copy of the workspace (the same bytes): checkpoint before, edit both copies alike, capture
+// (timed), rewind (timed). Each rewind must put back exactly the pristine bytes, checked by hash.
 
 export interface RoundTimes {
   capture: Paired
@@ -35,7 +35,8 @@ export class EditRounds {
   private round = 0
 
   constructor(
-    private readonly workspace: Workspace,
+    /** Retrace's copy of the workspace, and git's (the shadow repository's work tree). */
+    private readonly copies: { retrace: Workspace; git: Workspace },
     private readonly retrace: RetraceSide,
     private readonly git: ShadowGit,
     private readonly text: TextFactory,
@@ -65,7 +66,7 @@ export class EditRounds {
     const rng = createRng(this.options.seed * 1000 + round)
     const { turn, baseCommit } = await this.checkpointBefore()
 
-    const edits = pickFiles(rng, this.workspace.files, count).map((file): Edit => ({ file, content: editContent(file.kind, this.read(file), rng, this.text, round) }))
+    const edits = pickFiles(rng, this.copies.retrace.files, count).map((file): Edit => ({ file, content: editContent(file.kind, this.read(file), rng, this.text, round) }))
     this.apply(edits)
 
     // Capture: both sides see the same edited files.
@@ -84,11 +85,12 @@ export class EditRounds {
     for (const capture of retraceFirst ? [captureRetrace, captureGit] : [captureGit, captureRetrace]) await capture()
     afterCapture?.()
 
-    // Rewind: the first side rewinds the edited workspace; the edits are put back (same bytes) for the second.
+    // Rewind: each side its own copy, as it captured it.
     const rewindRetrace = async () => {
       const { value: written, ms } = await timed(() => this.retrace.rewind(turn))
       if (written !== count) throw new Error(`Retrace rewound ${written} files, expected ${count}`)
       times.rewind.retrace.push(ms)
+      this.verifyPristine(rng, edits, this.copies.retrace, 'Retrace')
     }
     const rewindGit = async () => {
       const { ms } = await timed(() => this.git.restore(baseCommit))
@@ -97,12 +99,11 @@ export class EditRounds {
       const syncStarted = performance.now()
       flushDisk()
       times.gitDurableRewind.push(ms + performance.now() - syncStarted)
+      this.verifyPristine(rng, edits, this.copies.git, 'git')
     }
-    const order = retraceFirst ? [rewindRetrace, rewindGit] : [rewindGit, rewindRetrace]
-    for (const [index, rewind] of order.entries()) {
-      if (index > 0) this.apply(edits)
+    for (const rewind of retraceFirst ? [rewindRetrace, rewindGit] : [rewindGit, rewindRetrace]) {
+      flushDisk() // the other side's rewind left nothing to write back
       await rewind()
-      this.verifyPristine(rng, edits, rewind === rewindRetrace ? 'Retrace' : 'git')
     }
   }
 
@@ -120,19 +121,20 @@ export class EditRounds {
   }
 
   private read(file: WorkspaceFile): Buffer {
-    return readFileSync(join(this.workspace.root, file.path))
+    return readFileSync(join(this.copies.retrace.root, file.path))
   }
 
+  /** The turn's edits, written to both copies alike. */
   private apply(edits: Edit[]): void {
-    for (const edit of edits) writeFileSync(join(this.workspace.root, edit.file.path), edit.content)
+    for (const copy of [this.copies.retrace, this.copies.git]) for (const edit of edits) writeFileSync(join(copy.root, edit.file.path), edit.content)
     flushDisk()
   }
 
   /** Every edited file, and a sample of the others, must hash to the generated content. */
-  private verifyPristine(rng: Rng, edits: Edit[], who: string): void {
-    const others = pickFiles(rng, this.workspace.files, this.options.verifySample)
+  private verifyPristine(rng: Rng, edits: Edit[], copy: Workspace, who: string): void {
+    const others = pickFiles(rng, copy.files, this.options.verifySample)
     for (const file of [...edits.map((edit) => edit.file), ...others]) {
-      if (hashFile(join(this.workspace.root, file.path)) !== file.sha256) throw new Error(`After the ${who} rewind, ${file.path} does not hold its original bytes`)
+      if (hashFile(join(copy.root, file.path)) !== file.sha256) throw new Error(`After the ${who} rewind, ${file.path} does not hold its original bytes`)
     }
   }
 }

@@ -16,10 +16,10 @@ import { EditRounds, type RoundTimes } from './rounds'
 import { durableRewindRow, storageRows, timingRow } from './rows'
 import { gitVersion } from './shadow-git'
 import { estimateInlineCompression, measureStorage, type InlineEstimate, type StorageSizes } from './storage'
-import { generateWorkspace, warmPageCache } from './workspace'
+import { copyWorkspace, generateWorkspace, warmPageCache } from './workspace'
 
 // `npm run bench:journal` (also run by `npm run bench`): the file journal against a shadow git
-// repository on the same generated workspace, in the same run, then a large file in a child
+// repository on two copies of the same generated workspace, in the same run, then a large file in a child
 // process. Prints one markdown table.
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`)
@@ -35,12 +35,14 @@ async function main(): Promise<void> {
     const generation = performance.now()
     const workspace = generateWorkspace(join(dir, 'workspace'), { seed: config.seed, files: config.files, bytes: config.workspaceBytes })
     const generationMs = performance.now() - generation
-    warmPageCache(workspace)
+    const copies = { retrace: workspace, git: copyWorkspace(workspace, join(dir, 'workspace-git')) }
+    warmPageCache(copies.retrace)
+    warmPageCache(copies.git)
 
     log('First capture (fresh store and fresh shadow repository each round)…')
-    const first = await measureFirstCapture(workspace, dir, config.firstCaptureRounds, log)
+    const first = await measureFirstCapture(copies, dir, config.firstCaptureRounds, log)
     const text = new TextFactory(config.seed, createRng(config.seed + 1))
-    const rounds = new EditRounds(workspace, first.retrace, first.git, text, { seed: config.seed, verifySample: config.verifySample, log }, { turn: first.turn, baseCommit: first.baseCommit })
+    const rounds = new EditRounds(copies, first.retrace, first.git, text, { seed: config.seed, verifySample: config.verifySample, log }, { turn: first.turn, baseCommit: first.baseCommit })
 
     log(`Edit rounds of ${config.smallEdit} files…`)
     // Assigned in the callback: typed by assertion so TypeScript does not narrow them to null.

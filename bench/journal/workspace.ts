@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRng, type Rng } from '../lib/prng'
 import { randomBytes, structuredBytes, TextFactory, type ContentKind } from './content'
@@ -62,6 +62,17 @@ export function generateWorkspace(root: string, options: { seed: number; files: 
     files.push({ ...spec, size: content.length, sha256: sha256(content) })
   }
   return { root, files, bytes: files.reduce((sum, file) => sum + file.size, 0) }
+}
+
+/**
+ * The same files (bytes and modes) under `root`: git's copy. Each side rewinds its own copy, so
+ * neither finds its files rewritten by the bench since its own capture, which a rewind right
+ * after an agent's turn never does (Retrace would then have to hash them again: its stat cache
+ * no longer vouches for them).
+ */
+export function copyWorkspace(workspace: Workspace, root: string): Workspace {
+  cpSync(workspace.root, root, { recursive: true, preserveTimestamps: true })
+  return { ...workspace, root }
 }
 
 /** Read every file once so both sides start from a warm page cache (generation wrote them, but say it explicitly). */
