@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomFillSync } from 'node:crypto'
 import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
@@ -178,9 +178,30 @@ export class WorkspaceFs {
   /** A temp name beside `absolute`, so the final rename stays on one file system (atomic). */
   tempBeside(absolute: Buffer): Buffer {
     const slash = absolute.lastIndexOf(0x2f)
-    return Buffer.concat([absolute.subarray(0, slash + 1), Buffer.from(`.retrace-tmp-${randomBytes(6).toString('hex')}`)])
+    return Buffer.concat([absolute.subarray(0, slash + 1), Buffer.from(`${TEMP_PREFIX}${tempNameBytes.next()}`)])
   }
 }
+
+/**
+ * Random bytes for temp names, drawn a few kilobytes at a time: a large rewind names a temp per
+ * file, and one call to the random source per name cost several milliseconds per thousand.
+ */
+class RandomPool {
+  private readonly pool = Buffer.alloc(6 * 512)
+  private offset = this.pool.length
+
+  /** Six fresh random bytes, in hex. */
+  next(): string {
+    if (this.offset === this.pool.length) {
+      randomFillSync(this.pool)
+      this.offset = 0
+    }
+    this.offset += 6
+    return this.pool.toString('hex', this.offset - 6, this.offset)
+  }
+}
+
+const tempNameBytes = new RandomPool()
 
 export const TEMP_PREFIX = '.retrace-tmp-'
 
