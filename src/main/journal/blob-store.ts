@@ -130,7 +130,12 @@ export class BlobStore {
       const rows = this.storageOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as { hash: string; storage: 'inline' | 'file' }[]
       for (const row of rows) storage.set(row.hash, row.storage)
     }
-    return new Set(hashes.filter((hash) => storage.get(hash) !== 'inline' && (storage.get(hash) !== 'file' || !existsSync(this.filePath(hash)))))
+    return new Set(
+      hashes.filter((hash) => {
+        const stored = storage.get(hash)
+        return stored === undefined || (stored === 'file' && !existsSync(this.filePath(hash)))
+      })
+    )
   }
 
   size(hash: string): number | null {

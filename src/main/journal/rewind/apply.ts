@@ -44,9 +44,10 @@ export const BATCH_FROM_WRITES = 200
 
 /**
  * Start the threads (and the flusher's helper process) a rewind of `writes` files would use,
- * when it is planned: an app's preview is applied seconds later, and finds them ready (their
- * start-up costs a first rewind 100-200 ms, measured), and a plan applied at once (the CLI's
- * --yes) gets a head start.
+ * when it is planned: an app's preview is applied seconds later, and finds them ready, and a
+ * plan applied at once (the CLI's --yes) gets a head start. (Measured: a thread starts in
+ * 33-36 ms built, 75-99 ms from source; the helper's process start takes 20-40 ms from a
+ * process of a few hundred megabytes.)
  */
 export function warmRewindThreads(writes: number): void {
   const program = fileSystemSyncProgram()
