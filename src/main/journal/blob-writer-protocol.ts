@@ -133,6 +133,9 @@ export interface ReplaceJob extends StoredContent {
 
 export type WriterRequest = WriteRequest | SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest
 
+/** Each thread's first message, unasked, once its script has loaded: `{ id: READY_REPLY_ID, ok: true }` (requests are numbered from 1). */
+export const READY_REPLY_ID = 0
+
 /**
  * `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: a file could not
  * be written, renamed or checked, or the file system flushed. `changed`: a target is not what the

@@ -449,3 +449,6 @@ function hashFile(path: Buffer): string {
   }
   return hasher.digest('hex')
 }
+
+// Loaded: tell the pool (READY_REPLY_ID in blob-writer-protocol.ts; this file imports only its types).
+port.postMessage({ id: 0, ok: true } satisfies WriterReply)

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { Worker, type TransferListItem } from 'node:worker_threads'
-import type { ReplaceRequest, ServeFlushesRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import { READY_REPLY_ID, type ReplaceRequest, type ServeFlushesRequest, type WriteRequest, type WriterReply, type WriterRequest } from './blob-writer-protocol'
 import { blobWriterWorkerPath } from './worker-path'
 
 /** The writer thread found the stored bytes undecodable or not matching their hash. */
@@ -20,6 +20,8 @@ interface Pending {
 interface WriterThread {
   worker: Worker
   pending: Map<number, Pending>
+  /** Its script has loaded (it said so: READY_REPLY_ID): a request now costs no start-up. */
+  ready: boolean
 }
 
 /** Threads left idle this long are ended: a rewind is rare, a thread's memory is not free. */
@@ -54,6 +56,11 @@ export class BlobWriterPool {
     this.startWriters(count)
     this.flusher ??= this.start()
     if (program) this.send({ kind: 'prepare-flushes', id: this.nextId++, program }, this.flusher).catch(() => undefined) // a flush reports any failure
+  }
+
+  /** Whether `count` writer threads and the flusher are running already, their scripts loaded. */
+  ready(count: number): boolean {
+    return this.threads.filter((thread) => thread.ready).length >= count && this.flusher?.ready === true
   }
 
   private startWriters(count: number): void {
@@ -113,7 +120,7 @@ export class BlobWriterPool {
   }
 
   private start(): WriterThread {
-    const thread: WriterThread = { worker: new Worker(this.script()), pending: new Map() }
+    const thread: WriterThread = { worker: new Worker(this.script()), pending: new Map(), ready: false }
     thread.worker.on('message', (reply: WriterReply) => this.settle(thread, reply))
     const fail = (why: string) => {
       this.threads = this.threads.filter((other) => other !== thread)
@@ -132,6 +139,10 @@ export class BlobWriterPool {
   }
 
   private settle(thread: WriterThread, reply: WriterReply): void {
+    if (reply.id === READY_REPLY_ID) {
+      thread.ready = true
+      return
+    }
     const pending = thread.pending.get(reply.id)
     if (!pending) return
     thread.pending.delete(reply.id)

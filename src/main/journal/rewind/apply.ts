@@ -37,10 +37,17 @@ export interface ApplyContext {
 /**
  * From this many files written, a rewind replaces files on writer threads, in lanes that each
  * write, check and rename their files, with a few file-system flushes making the temps durable
- * (see ThreadedReplace). Below, one fsync per file on the main thread costs less than starting
- * the threads and a flush program.
+ * (see ThreadedReplace), if the threads are not running yet: below, one fsync per file on the
+ * main thread costs less than starting them.
  */
 export const BATCH_FROM_WRITES = 200
+
+/**
+ * The same when the threads are running already (a preview started them, or a rewind moments
+ * before). Measured with them running: 30 files in 30 ms on the lanes against 36 ms one by one
+ * on the main thread, 100 files in 68 against 105 ms; 10 files in 18 against 14 ms.
+ */
+export const BATCH_FROM_WRITES_WARM = 32
 
 /**
  * Start the threads (and the flusher's helper process) a rewind of `writes` files would use,
@@ -51,7 +58,7 @@ export const BATCH_FROM_WRITES = 200
  */
 export function warmRewindThreads(writes: number): void {
   const program = fileSystemSyncProgram()
-  if (writes >= BATCH_FROM_WRITES && program !== null) blobWriters.warm(LANES, program)
+  if (writes >= BATCH_FROM_WRITES_WARM && program !== null) blobWriters.warm(LANES, program)
 }
 
 export interface ApplyOutcome {
@@ -71,7 +78,8 @@ export interface ApplyOutcome {
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
   const program = fileSystemSyncProgram()
-  const batched = steps.filter((step) => step.kind === 'write').length >= (ctx.batchFrom ?? BATCH_FROM_WRITES) && program !== null
+  const batchFrom = ctx.batchFrom ?? (blobWriters.ready(LANES) ? BATCH_FROM_WRITES_WARM : BATCH_FROM_WRITES)
+  const batched = steps.filter((step) => step.kind === 'write').length >= batchFrom && program !== null
   const rootFs = batched ? new RootFileSystem(ctx.fs.root) : null
   const threaded = rootFs && program ? new ThreadedReplace({ fs: ctx.fs, blobs: ctx.blobs, ops: ctx.ops, writers: blobWriters, program, rootFs, ...(ctx.threadFault ? { fault: ctx.threadFault } : {}), ...(ctx.flushFault ? { flushFault: ctx.flushFault } : {}) }) : null
   const onThreads = rootFs ? steps.filter((step) => replaceableOnThreads(step, rootFs)) : []
