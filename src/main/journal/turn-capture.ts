@@ -24,13 +24,21 @@ export class TurnCapture {
     private readonly journal: FileJournal
   ) {}
 
-  /** Scan before the turn. The result becomes the baseline the end of the turn compares with. */
+  /**
+   * Scan before the turn. The result becomes the baseline the end of the turn compares with.
+   * Both scans defer the store's idle WAL checkpoints (an agent's hook waits for them; the
+   * bench saw checkpoints of 20-90 ms land inside captures).
+   */
   async begin(workspaceId: number, controls: ScanControls = {}): Promise<ScanResult> {
-    return this.scan(workspaceId, controls)
+    return this.store.walCheckpoints.deferWhile(() => this.scan(workspaceId, controls))
   }
 
   /** Scan after the turn and journal what changed since the baseline. */
   async end(workspaceId: number, scope: { sessionRowId: number; turn: number }, controls: ScanControls = {}): Promise<{ scan: ScanResult; changes: FileChange[] }> {
+    return this.store.walCheckpoints.deferWhile(() => this.scanAndJournal(workspaceId, scope, controls))
+  }
+
+  private async scanAndJournal(workspaceId: number, scope: { sessionRowId: number; turn: number }, controls: ScanControls): Promise<{ scan: ScanResult; changes: FileChange[] }> {
     warmScanWorker(controls.workerPath) // its start-up overlaps loading the baseline
     const baseline = loadFileStates(this.store.db, workspaceId)
     const scan = await this.scan(workspaceId, controls, baseline)

@@ -7,10 +7,11 @@ import type { Db } from './database'
  * paid ~30 ms of checkpoint on the main thread, in the middle of the rewind.
  *
  * Instead, as SQLite's documentation suggests for applications that care about latency, the
- * log is checkpointed when the store is idle: every IDLE_CHECK_MS, unless a rewind is running
- * (`deferWhile`). Automatic checkpoints stay on as a bound, at BOUND_PAGES, so the log cannot
- * grow without limit while the store is never idle (a long import, say). A passive checkpoint
- * never blocks readers or writers, and one with nothing to copy costs microseconds.
+ * log is checkpointed when the store is idle: every IDLE_CHECK_MS, unless a rewind or a turn's
+ * capture is running (`deferWhile`). Automatic checkpoints stay on as a bound, at BOUND_PAGES,
+ * so the log cannot grow without limit while the store is never idle (a long import, say). A
+ * passive checkpoint never blocks readers or writers, and one with nothing to copy costs
+ * microseconds.
  */
 const IDLE_CHECK_MS = 1000
 /** 32 MiB of 4 KiB pages. */
