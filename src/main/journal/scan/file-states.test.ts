@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { BlobStore, LOOKUP_BATCH } from '../blob-store'
 import { keyOf, type PathKey, type RelPath } from '../paths'
 import { tempRuntime } from '../../testing/temp-runtime'
-import { fileStatesOf, loadFileStates, saveFileStates } from './file-states'
+import { fileStatesOf, loadFileStates, RACY_CTIME_NS, saveFileStates } from './file-states'
 import type { ScannedFile } from './types'
 
 describe('the stat cache of the last scan (file_states)', () => {
@@ -33,5 +34,37 @@ describe('the stat cache of the last scan (file_states)', () => {
     for (const [key, state] of found) expect(state).toEqual(all.get(key))
     expect(found.get(keyOf(Buffer.from(`dir/file-${LOOKUP_BATCH + 9}.txt`)))?.ino).toBe(BigInt(LOOKUP_BATCH + 10) + 2n ** 63n)
     expect(fileStatesOf(rt.store.db, workspaceId + 1, asked).size).toBe(0) // another workspace's scan is not this one's
+  })
+
+  it('reads back what a save left without the table, exactly as the table holds it, until another connection writes it', () => {
+    const db = rt.store.db
+    const workspaceId = rt.store.workspaces.open(rt.store.dataDir, 'ws')
+    const { hash } = new BlobStore(db, join(rt.store.dataDir, 'blobs')).putBuffer(Buffer.from('abc'))
+    const files = ['a.txt', 'racy.txt', 'kept-by-a-truncated-scan.txt'].map((name, i) => file(Buffer.from(name), BigInt(i + 1), hash))
+    const [a, racy, kept] = files as [ScannedFile, ScannedFile, ScannedFile]
+    saveFileStates(db, workspaceId, new Map(), new Map(files.map((f) => [keyOf(f.path), f])), { racy: new Set(), complete: true })
+    // A truncated scan that reached two of the three files, one of them read racily.
+    const next = new Map([a, { ...racy, mtimeNs: 9n }].map((f) => [keyOf(f.path), f]))
+    saveFileStates(db, workspaceId, loadFileStates(db, workspaceId), next, { racy: new Set([keyOf(racy.path)]), complete: false })
+
+    const other = new Database(db.name, { readonly: true })
+    try {
+      const stored = loadFileStates(other, workspaceId) // another connection reads the table itself
+      expect(stored.get(keyOf(racy.path))?.ctimeNs).toBe(RACY_CTIME_NS)
+      expect(stored.get(keyOf(kept.path))).toEqual(kept)
+      expect(loadFileStates(db, workspaceId)).toEqual(stored)
+      expect(loadFileStates(db, workspaceId + 1).size).toBe(0)
+    } finally {
+      other.close()
+    }
+
+    // Another connection changes a row: the next load reads the table again.
+    const writer = new Database(db.name)
+    try {
+      writer.prepare('UPDATE file_states SET size = 42 WHERE workspace_id = ? AND path = ?').run(workspaceId, a.path)
+    } finally {
+      writer.close()
+    }
+    expect(loadFileStates(db, workspaceId).get(keyOf(a.path))?.size).toBe(42)
   })
 })
