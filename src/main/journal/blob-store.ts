@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
 import type { Db } from '../store/database'
+import { collectUnreferencedBlobs } from './blob-garbage'
 import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
@@ -115,9 +116,7 @@ export class BlobStore {
    * blob its file. (Content is still verified when it is read.)
    */
   available(hash: string): boolean {
-    const row = this.metaStmt.get(hash) as { storage: 'inline' | 'file' } | undefined
-    if (!row) return false
-    return row.storage === 'inline' || existsSync(this.filePath(hash))
+    return !this.unavailableOf([hash]).has(hash)
   }
 
   /**
@@ -330,50 +329,9 @@ export class BlobStore {
     return stale.length
   }
 
-  /**
-   * Delete blobs no journal entry and no scanned file state refers to. Only blobs older than
-   * `graceMs`: a scan or capture running in another process stores content before it records
-   * the reference, and must not lose it in between.
-   *
-   * One write transaction finds and deletes them, so no reference can be added in between.
-   * Referrers are found in one pass each (uncorrelated subqueries: SQLite builds a temporary
-   * index once), not looked up per blob: journal entries keep no index on their hashes, as
-   * every capture and rewind would pay for it (migration 008). For the same reason foreign keys
-   * are not enforced during this delete (SQLite would scan the entries for each blob deleted);
-   * the query has just proven each deleted blob unreferenced.
-   */
+  /** Delete blobs nothing refers to any more, older than `graceMs` (see blob-garbage.ts). */
   collectGarbage(graceMs = 60 * 60 * 1000): { removed: number; bytes: number } {
-    this.db.pragma('foreign_keys = OFF') // a no-op inside an outer transaction: then enforced, only slower
-    let unreferenced: { hash: string; size: number; storage: string }[]
-    try {
-      unreferenced = this.db.transaction(() => {
-        // A dictionary neither a row nor a workspace uses any more (one a workspace replaced)
-        // goes first; the others are kept with their blob.
-        this.db
-          .prepare(
-            `DELETE FROM deflate_dictionaries WHERE
-               id NOT IN (SELECT dictionary_id FROM blobs WHERE dictionary_id IS NOT NULL) AND
-               id NOT IN (SELECT deflate_dictionary_id FROM workspaces WHERE deflate_dictionary_id IS NOT NULL)`
-          )
-          .run()
-        const found = this.db
-          .prepare(
-            `SELECT hash, size, storage FROM blobs WHERE created_at < @cutoff AND
-               hash NOT IN (SELECT hash_before FROM journal_entries WHERE hash_before IS NOT NULL) AND
-               hash NOT IN (SELECT hash_after FROM journal_entries WHERE hash_after IS NOT NULL) AND
-               hash NOT IN (SELECT hash FROM file_states) AND
-               hash NOT IN (SELECT hash FROM deflate_dictionaries)`
-          )
-          .all({ cutoff: Date.now() - graceMs }) as { hash: string; size: number; storage: string }[]
-        const remove = this.db.prepare('DELETE FROM blobs WHERE hash = ?')
-        for (const blob of found) remove.run(blob.hash)
-        return found
-      }).immediate()
-    } finally {
-      this.db.pragma('foreign_keys = ON')
-    }
-    for (const blob of unreferenced) if (blob.storage === 'file') rmSync(this.filePath(blob.hash), { force: true })
-    return { removed: unreferenced.length, bytes: unreferenced.reduce((sum, blob) => sum + blob.size, 0) }
+    return collectUnreferencedBlobs(this.db, (hash) => this.filePath(hash), graceMs)
   }
 
   /** How to inflate a row: with its preset dictionary, if it was deflated with one. */
