@@ -18,11 +18,13 @@ export class RetraceSide {
   /**
    * The scan worker the app runs: the built out/main/scan-worker.js when `npm run build` has
    * run (npm install does), else the TypeScript source, type-stripped at every start (slower).
+   * The same for its deflate helper.
    */
-  static readonly workerPath: string | undefined = RetraceSide.builtWorker()
+  static readonly workerPath: string | undefined = RetraceSide.builtWorker('scan-worker')
+  static readonly deflateWorkerPath: string | undefined = RetraceSide.builtWorker('deflate-worker')
 
-  private static builtWorker(): string | undefined {
-    const built = join(__dirname, '..', '..', 'out', 'main', 'scan-worker.js')
+  private static builtWorker(name: string): string | undefined {
+    const built = join(__dirname, '..', '..', 'out', 'main', `${name}.js`)
     return existsSync(built) ? built : undefined
   }
 
@@ -76,7 +78,10 @@ export class RetraceSide {
   }
 
   private controls() {
-    return RetraceSide.workerPath ? { workerPath: RetraceSide.workerPath } : {}
+    return {
+      ...(RetraceSide.workerPath ? { workerPath: RetraceSide.workerPath } : {}),
+      ...(RetraceSide.deflateWorkerPath ? { deflateWorkerPath: RetraceSide.deflateWorkerPath } : {})
+    }
   }
 
   /** Fold the WAL into the database file, so its size on disk is the store's real size. */

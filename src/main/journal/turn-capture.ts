@@ -8,7 +8,7 @@ import { loadFileStates } from './scan/file-states'
 import { scanWorkspace, warmScanWorker, type ScanOptions } from './scan/scan'
 import type { ScannedFile, ScanResult } from './scan/types'
 
-type ScanControls = Pick<ScanOptions, 'limits' | 'signal' | 'onProgress' | 'workerPath'>
+type ScanControls = Pick<ScanOptions, 'limits' | 'signal' | 'onProgress' | 'workerPath' | 'deflateWorkerPath'>
 
 const versionOf = (file: ScannedFile | undefined): FileVersion | null =>
   file ? { kind: file.kind, hash: file.hash, size: file.size, mode: file.mode } : null

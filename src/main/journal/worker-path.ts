@@ -15,5 +15,8 @@ export function workerScriptPath(name: string, source: string, dir: string = __d
 /** The workspace scanner's worker (scan/scan-worker.mts). */
 export const scanWorkerPath = (dir: string = __dirname): string => workerScriptPath('scan-worker', 'scan/scan-worker.mts', dir)
 
+/** The scan's deflate helper (scan/deflate-worker.mts), started by the scan worker. */
+export const deflateWorkerPath = (dir: string = __dirname): string => workerScriptPath('deflate-worker', 'scan/deflate-worker.mts', dir)
+
 /** The blob writers' worker (blob-writer-worker.mts). */
 export const blobWriterWorkerPath = (dir: string = __dirname): string => workerScriptPath('blob-writer-worker', 'blob-writer-worker.mts', dir)

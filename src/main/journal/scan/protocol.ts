@@ -56,6 +56,11 @@ export interface ScanInput {
    */
   deflateDictionary: { current: Uint8Array | null; bytes: number; sampleBytes: number }
   /**
+   * The script of the deflate helper thread (deflate-worker.mts) the scan worker starts to pack
+   * inline content beside its walk; null: it packs everything itself.
+   */
+  deflateWorker: string | null
+  /**
    * Flow control, one Int32 shared with the parent: the number of batches it has stored. The
    * worker keeps at most a few batches in flight, so a fast disk and a slow database cannot
    * pile gigabytes of content up in the parent's message queue.
@@ -112,3 +117,15 @@ export type WorkerMessage =
 
 /** Parent → worker: start a scan (only when idle), or cancel the running one (polled between files and between chunks of a large file). */
 export type ParentMessage = { type: 'scan'; input: ScanInput } | { type: 'cancel' }
+
+/**
+ * Scan worker → its deflate helper. `options` applies to every `pack` after it (the workspace's
+ * dictionary arrives with it); `bytes` of a `pack` is a copy of one file's content, transferred.
+ */
+export type DeflateRequest = { type: 'options'; deflate: { level: number; memLevel: number }; dictionary: Uint8Array | null } | { type: 'pack'; id: number; bytes: ArrayBuffer }
+
+/** Deflate helper → scan worker: the raw-deflated bytes of `pack` request `id` (transferred). */
+export interface DeflateReply {
+  id: number
+  packed: Uint8Array
+}

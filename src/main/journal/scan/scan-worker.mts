@@ -15,10 +15,10 @@ import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdi
 import { join } from 'node:path'
 import { Readable, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
+import { parentPort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import { createGzip, deflateRawSync } from 'node:zlib'
 import ignore from 'ignore'
-import type { ParentMessage, ScanInput, WireCounts, WireFile, WireKind, WireSkip, WorkerMessage } from './protocol'
+import type { DeflateReply, DeflateRequest, ParentMessage, ScanInput, WireCounts, WireFile, WireKind, WireSkip, WorkerMessage } from './protocol'
 
 if (!parentPort) throw new Error('scan-worker.mts must run in a worker thread')
 const port = parentPort
@@ -35,6 +35,8 @@ const PROGRESS_MS = 100
 const READ_ATTEMPTS = 3
 const MAX_IN_FLIGHT = 4
 const CHUNK_BYTES = 1024 * 1024
+/** Content handed to the deflate helper and not yet answered, beyond which the walk deflates files itself (see DeflateHelper). */
+const HELPER_BACKLOG_BYTES = 1024 * 1024
 const NS_PER_MS = 1_000_000n
 const NS_PER_S = 1_000_000_000n
 // O_NOFOLLOW: a file swapped for a link after lstat is not followed. O_NONBLOCK: one swapped for a FIFO does not hang us.
@@ -89,6 +91,10 @@ let samples: Buffer[] = []
 let sampledBytes = 0
 /** A dictionary this scan built, sent with the next batch (before any row that needs it is stored). */
 let builtDictionary: Buffer | null = null
+/** The batch is full, or progress is due: hand it over before the next entry. */
+let handOverDue = false
+/** Kept from scan to scan, like this worker; replaced if it failed. */
+let deflateHelper: DeflateHelper | null = null
 
 function reset(next: ScanInput): void {
   input = next
@@ -114,6 +120,13 @@ function reset(next: ScanInput): void {
   samples = []
   sampledBytes = 0
   builtDictionary = null
+  handOverDue = false
+  if (deflateHelper && (deflateHelper.failed || deflateHelper.path !== next.deflateWorker)) {
+    void deflateHelper.end()
+    deflateHelper = null
+  }
+  if (next.deflateWorker) deflateHelper ??= new DeflateHelper(next.deflateWorker)
+  deflateHelper?.forget()
 }
 
 /** Between scans the worker holds nothing of the last one (its cache can be large). */
@@ -145,7 +158,7 @@ function cancelRequested(): boolean {
   return cancelled
 }
 
-/** Between entries: notice a cancel promptly, report progress (and hand over finished files) every 100 ms. */
+/** Between entries and chunks: notice a cancel promptly, report progress every 100 ms (and then hand over finished files). */
 function tick(force = false): void {
   if (force || ++sinceCancelCheck >= 32) {
     sinceCancelCheck = 0
@@ -154,7 +167,7 @@ function tick(force = false): void {
   const now = Date.now()
   if (now - lastProgress >= PROGRESS_MS) {
     lastProgress = now
-    flush()
+    handOverDue = true
     post({ type: 'progress', ...counts })
   }
 }
@@ -167,8 +180,11 @@ function awaitRoomInFlight(): void {
   }
 }
 
-function flush(): void {
+/** Hand the batch over, once the helper has answered for its files and the parent has room for it. */
+async function flush(): Promise<void> {
+  handOverDue = false
   if (order.length === 0) return
+  await deflateHelper?.settled()
   awaitRoomInFlight()
   sentBatches++
   const content = used > 0 ? buffer : null
@@ -185,7 +201,7 @@ function record(file: WireFile): void {
   recorded++
   order.push(-1 - batch.length)
   batch.push(file)
-  if (batch.length >= BATCH_FILES) flush()
+  if (batch.length >= BATCH_FILES) handOverDue = true
 }
 
 /** An unchanged file: the parent already has its entry, so only its index travels. */
@@ -193,7 +209,7 @@ function recordCached(index: number): void {
   recorded++
   counts.reusedFromCache++
   order.push(index)
-  if (order.length >= BATCH_ENTRIES) flush()
+  if (order.length >= BATCH_ENTRIES) handOverDue = true
 }
 
 /** The cache entry `key` matches on every stat field (kind, size, mode, mtime, ctime, inode), or -1. */
@@ -287,18 +303,111 @@ function sampleForDictionary(offset: number, length: number): void {
 }
 
 /**
- * Deflate the `length` bytes just read at `offset` of the batch buffer, in place, when that
- * saves at least a tenth: compression runs here, on the worker's core, not the main thread's.
- * With the workspace's dictionary once there is one. Returns the packed length (null when the
- * bytes stay raw) and whether the dictionary was used.
+ * Deflate an inline file's bytes (at `file.offset` of the batch buffer) in place, with the
+ * workspace's dictionary once there is one: on the deflate helper's thread if it takes them,
+ * else here. Compression never runs on the main thread. Returns how many bytes the file
+ * keeps in the buffer: all of them while the helper has not answered.
  */
-function packInPlace(offset: number, length: number): { packed: number | null; withDictionary: boolean } {
-  if (!buffer || length < 128) return { packed: null, withDictionary: false }
-  const raw = new Uint8Array(buffer, offset, length)
-  const packed = deflateRawSync(raw, dictionary ? { ...INLINE_DEFLATE, dictionary } : INLINE_DEFLATE)
-  if (packed.length > length * 0.9) return { packed: null, withDictionary: false }
+function packInline(file: WireFile): number {
+  if (!buffer || file.size < 128) return file.size
+  if (deflateHelper?.take(file, buffer, dictionary)) return file.size
+  const raw = new Uint8Array(buffer, file.offset, file.size)
+  keepIfWorthIt(file, raw, deflateRawSync(raw, dictionary ? { ...INLINE_DEFLATE, dictionary } : INLINE_DEFLATE), dictionary !== null)
+  return file.packed ?? file.size
+}
+
+/** Packed bytes replace the raw ones only when they save at least a tenth (reading them back costs an inflate). */
+function keepIfWorthIt(file: WireFile, raw: Uint8Array, packed: Uint8Array, withDictionary: boolean): void {
+  if (packed.length > file.size * 0.9) return
   raw.set(packed)
-  return { packed: packed.length, withDictionary: dictionary !== null }
+  file.packed = packed.length
+  if (withDictionary) file.withDictionary = true
+}
+
+/**
+ * The deflate helper thread (deflate-worker.mts): it packs inline content on another core while
+ * this thread walks, lstats and reads on. A capture after a 100-file edit spent a quarter of its
+ * walk deflating; with the helper the deflates overlap the stats. The walk waits for the answers
+ * only when it hands a batch over. When the helper falls behind (more than
+ * HELPER_BACKLOG_BYTES unanswered: a first capture, where everything is read) the walk deflates
+ * files itself, so both threads stay busy. If the helper fails, its files simply stay raw
+ * (correct, only larger), and the next scan starts another.
+ */
+class DeflateHelper {
+  failed = false
+  readonly path: string
+  private readonly thread: Worker
+  private readonly jobs = new Map<number, { file: WireFile; target: ArrayBuffer; withDictionary: boolean }>()
+  private nextId = 0
+  private backlog = 0
+  /** The dictionary the helper was last given (undefined: no options sent yet). */
+  private given: Buffer | null | undefined = undefined
+  private whenSettled: (() => void) | null = null
+
+  constructor(path: string) {
+    this.path = path
+    this.thread = new Worker(path)
+    this.thread.on('message', (reply: DeflateReply) => this.answer(reply))
+    this.thread.on('error', () => this.fail())
+    this.thread.on('exit', () => this.fail())
+  }
+
+  /** Hand the helper `file`'s content at `file.offset` of `target`; false if it has enough to do (or failed): deflate it here. */
+  take(file: WireFile, target: ArrayBuffer, withDictionary: Buffer | null): boolean {
+    if (this.failed || this.backlog > HELPER_BACKLOG_BYTES) return false
+    if (this.given !== withDictionary) {
+      this.given = withDictionary
+      this.send({ type: 'options', deflate: INLINE_DEFLATE, dictionary: withDictionary ? new Uint8Array(withDictionary) : null })
+    }
+    const id = this.nextId++
+    const bytes = new Uint8Array(target, file.offset, file.size).slice() // a copy: a view would clone the whole batch buffer
+    this.jobs.set(id, { file, target, withDictionary: withDictionary !== null })
+    this.backlog += file.size
+    this.send({ type: 'pack', id, bytes: bytes.buffer }, [bytes.buffer])
+    return true
+  }
+
+  /** Settles once every file handed over has its answer applied (or, if the helper failed, stays raw). */
+  settled(): Promise<void> {
+    if (this.jobs.size === 0) return Promise.resolve()
+    return new Promise((resolve) => (this.whenSettled = resolve))
+  }
+
+  end(): Promise<number> {
+    return this.thread.terminate()
+  }
+
+  /** A new scan: answers still due for an abandoned one are dropped when they arrive. */
+  forget(): void {
+    this.jobs.clear()
+    this.backlog = 0
+    this.given = undefined
+  }
+
+  private send(request: DeflateRequest, transfer: ArrayBuffer[] = []): void {
+    this.thread.postMessage(request, transfer)
+  }
+
+  private answer(reply: DeflateReply): void {
+    const job = this.jobs.get(reply.id)
+    if (!job) return
+    this.jobs.delete(reply.id)
+    this.backlog -= job.file.size
+    keepIfWorthIt(job.file, new Uint8Array(job.target, job.file.offset, job.file.size), reply.packed, job.withDictionary)
+    if (this.jobs.size === 0) this.settle()
+  }
+
+  private fail(): void {
+    this.failed = true
+    this.jobs.clear()
+    this.settle()
+  }
+
+  private settle(): void {
+    const resolve = this.whenSettled
+    this.whenSettled = null
+    resolve?.()
+  }
 }
 
 /**
@@ -307,14 +416,14 @@ function packInPlace(offset: number, length: number): { packed: number | null; w
  * pool's): clearing 4 MiB per batch cost more than a small edit's whole read, and the parent
  * reads only the ranges files were read into.
  */
-function room(size: number): Uint8Array {
-  if (buffer && used + size > buffer.byteLength) flush()
+async function room(size: number): Promise<Uint8Array> {
+  if (buffer && used + size > buffer.byteLength) await flush()
   buffer ??= Buffer.allocUnsafeSlow(batchBytes).buffer
   return new Uint8Array(buffer, used, size)
 }
 
-function readInline(fd: number, size: number): { length: number; hash: string } {
-  const view = room(size)
+async function readInline(fd: number, size: number): Promise<{ length: number; hash: string }> {
+  const view = await room(size)
   let length = 0
   for (let n = -1; length < size && n !== 0; length += n) n = readSync(fd, view, length, size - length, length)
   counts.bytesHashed += length
@@ -387,14 +496,12 @@ async function readFile(rel: Buffer, key: string): Promise<WireFile | null> {
       const startedMs = Date.now()
       const inline = size <= input.inlineMaxBytes
       if (!inline) temp = join(input.tempDir, `${process.pid}-scan-${randomBytes(8).toString('hex')}.tmp`) // <pid>-: see process-owner.ts
-      const { length, hash } = temp ? await readLarge(fd, temp) : readInline(fd, size)
+      const { length, hash } = temp ? await readLarge(fd, temp) : await readInline(fd, size)
       const stable = length === size && sameStat(before, fstatSync(fd, { bigint: true }))
       if (!stable && attempt < READ_ATTEMPTS) continue
       if (!temp) sampleForDictionary(used, length)
-      const { packed, withDictionary } = temp ? { packed: null, withDictionary: false } : packInPlace(used, length)
-      const file: WireFile = { key, kind: 'file', size: length, mode: Number(before.mode & 0o7777n), hash, mtimeNs: before.mtimeNs, ctimeNs: before.ctimeNs, ino: before.ino, source: temp ? 'temp' : 'inline', offset: used, packed, temp, racy: !stable || isRacy(before, startedMs) }
-      if (withDictionary) file.withDictionary = true
-      if (!temp) used += packed ?? length
+      const file: WireFile = { key, kind: 'file', size: length, mode: Number(before.mode & 0o7777n), hash, mtimeNs: before.mtimeNs, ctimeNs: before.ctimeNs, ino: before.ino, source: temp ? 'temp' : 'inline', offset: used, packed: null, temp, racy: !stable || isRacy(before, startedMs) }
+      if (!temp) used += packInline(file)
       temp = null // handed over with the file
       return file
     } catch (error) {
@@ -409,13 +516,13 @@ async function readFile(rel: Buffer, key: string): Promise<WireFile | null> {
 }
 
 /** A link is recorded as its target bytes, never followed. */
-function readLink(rel: Buffer, key: string, st: BigIntStats): WireFile | null {
+async function readLink(rel: Buffer, key: string, st: BigIntStats): Promise<WireFile | null> {
   const startedMs = Date.now()
   const target = guarded(key, false, () => readlinkSync(abs(rel), { encoding: 'buffer' }))
   if (target === null) return null
   const after = guarded(key, false, () => lstatSync(abs(rel), { bigint: true }))
   if (after === null) return null
-  room(target.length).set(target)
+  ;(await room(target.length)).set(target)
   counts.bytesHashed += target.length
   const hash = createHash('sha256').update(target).digest('hex')
   const file: WireFile = { key, kind: 'symlink', size: target.length, mode: Number(st.mode & 0o7777n), hash, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, source: 'inline', offset: used, packed: null, temp: null, racy: !sameStat(st, after) || isRacy(st, startedMs) }
@@ -446,7 +553,7 @@ async function visit(rel: Buffer): Promise<boolean> {
     recordCached(hit)
     return true
   }
-  const file = kind === 'symlink' ? readLink(rel, key, st) : await readFile(rel, key)
+  const file = kind === 'symlink' ? await readLink(rel, key, st) : await readFile(rel, key)
   if (file) {
     counts.filesHashed++
     record(file)
@@ -478,6 +585,7 @@ async function walk(): Promise<boolean> {
       if (isIgnored(levels, rel, isDir)) continue
       if (isDir) subdirs.push({ rel, levels })
       else if (!(await visit(rel))) return false
+      if (handOverDue) await flush()
     }
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i] as Dir)
   }
@@ -488,7 +596,7 @@ async function scan(next: ScanInput): Promise<void> {
   try {
     reset(next)
     const complete = await walk()
-    flush()
+    await flush()
     post({ type: 'done', skipped, truncated: !complete, counts })
   } catch (error) {
     // Temp files of files not yet handed over would be orphans: remove them.

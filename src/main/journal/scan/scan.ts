@@ -9,7 +9,7 @@ import { loadFileStates, saveFileStates } from './file-states'
 import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
 import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
 import { scanWorkers, type ScanWorker } from './worker-pool'
-import { scanWorkerPath } from '../worker-path'
+import { deflateWorkerPath, scanWorkerPath } from '../worker-path'
 
 export interface ScanOptions {
   root: string
@@ -23,6 +23,8 @@ export interface ScanOptions {
   racyWindowMs?: number
   /** The worker script; `scanWorkerPath()` unless a test substitutes a fake worker. */
   workerPath?: string
+  /** The worker's deflate helper script (`deflateWorkerPath()`); null: the worker deflates alone. */
+  deflateWorkerPath?: string | null
   /** The workspace's file states, if the caller already loaded them (saves a second read). */
   previous?: Map<PathKey, ScannedFile>
 }
@@ -71,6 +73,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
     racyWindowMs: options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS,
     cache: cacheColumns(cached),
     deflateDictionary: { current: dictionary?.bytes ?? null, bytes: DICTIONARY_BYTES, sampleBytes: DICTIONARY_SAMPLE_BYTES },
+    deflateWorker: options.deflateWorkerPath === undefined ? deflateWorkerPath() : options.deflateWorkerPath,
     flow: new SharedArrayBuffer(4)
   }
   const collector = new ScanCollector(options.db, options.blobs, cached, {
