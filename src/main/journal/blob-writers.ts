@@ -172,6 +172,6 @@ function throwFailure(reply: WriterReply): void {
 
 /**
  * The process's writer threads: one per core but the main thread's, up to four (a rewind's
- * lanes start one per core; see rewind/threaded-replace.ts).
+ * lanes start more: two per core; see rewind/threaded-replace.ts).
  */
 export const blobWriters = new BlobWriterPool(() => blobWriterWorkerPath(), Math.max(1, Math.min(4, availableParallelism() - 1)))
