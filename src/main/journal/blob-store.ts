@@ -9,7 +9,6 @@ import type { Db } from '../store/database'
 import { collectUnreferencedBlobs } from './blob-garbage'
 import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
-import { CorruptBlobError, type BlobWriterPool } from './blob-writers'
 import type { StoredContent } from './blob-writer-protocol'
 import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-dictionary'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
@@ -40,8 +39,6 @@ export const LOOKUP_BATCH = 4096
 export interface WriteOptions {
   /** fsync the file (the default). False: the caller makes it durable later, with others (see file-system-sync.ts). */
   durable?: boolean
-  /** Decode, verify and write inline content on these writer threads instead of this one. */
-  writers?: BlobWriterPool
 }
 
 export interface BlobRef {
@@ -260,10 +257,9 @@ export class BlobStore {
    * streamed and verified, with exactly `mode`, fsynced unless `durable` is false. On any mismatch the target is
    * removed and nothing else is touched.
    */
-  async writeTo(hash: string, target: string | Buffer, mode = 0o644, { durable = true, writers }: WriteOptions = {}): Promise<void> {
+  async writeTo(hash: string, target: string | Buffer, mode = 0o644, { durable = true }: WriteOptions = {}): Promise<void> {
     const row = this.row(hash)
     if (row.storage === 'inline') {
-      if (writers) return this.writeOnThread(writers, hash, row, target, mode, durable)
       const content = this.decode(hash, row)
       // The write is a copy into the page cache: done here. Only the fsync waits for the disk,
       // in the thread pool, so several files' fsyncs are in flight at once (see rewind/apply).
@@ -289,16 +285,6 @@ export class BlobStore {
     if (digest.hex() !== hash) {
       rmSync(target, { force: true })
       throw this.unavailable(hash, 'its content does not match its hash (corrupt)')
-    }
-  }
-
-  /** `writeTo` for inline content, decoded, verified and written on a writer thread. */
-  private async writeOnThread(writers: BlobWriterPool, hash: string, row: BlobRow, target: string | Buffer, mode: number, durable: boolean): Promise<void> {
-    try {
-      await writers.write({ target: Buffer.from(target), mode, fsync: durable, ...this.storedContent(row) })
-    } catch (error) {
-      if (error instanceof CorruptBlobError) throw this.unavailable(hash, error.message)
-      throw error
     }
   }
 

@@ -14,18 +14,6 @@ export interface StoredContent {
   dictionary?: Uint8Array
 }
 
-/** Write one inline blob to a new file: verified, then written. */
-export interface WriteRequest extends StoredContent {
-  kind: 'write'
-  id: number
-  /** Absolute path of the file to create; it must not exist (O_EXCL), and is never a link (O_NOFOLLOW). */
-  target: Uint8Array
-  /** Set exactly (fchmod), whatever the process's umask. */
-  mode: number
-  /** fsync before closing; false when the caller makes many files durable at once (see file-system-sync.ts). */
-  fsync: boolean
-}
-
 /**
  * Flush the file system holding `path` (syncfs; see file-system-sync.ts). Sent to the pool's
  * flusher thread, which keeps one small helper process running the program (see FlushHelper in
@@ -131,7 +119,7 @@ export interface ReplaceJob extends StoredContent {
   expected: ExpectedFile | null
 }
 
-export type WriterRequest = WriteRequest | SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest
+export type WriterRequest = SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest
 
 /** Each thread's first message, unasked, once its script has loaded: `{ id: READY_REPLY_ID, ok: true }` (requests are numbered from 1). */
 export const READY_REPLY_ID = 0

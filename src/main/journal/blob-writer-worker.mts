@@ -1,8 +1,8 @@
 /**
- * A blob writer thread: decodes an inline blob, checks it against its hash and writes it to a
- * new file (see blob-writers.ts); for a large rewind it also replaces files on its own, one lane
- * of several (see ReplaceLane below and rewind/threaded-replace.ts). A rewind spends most of its
- * time in this per-file work; threads of its own let it run on every core. One thread of the
+ * A blob writer thread: one lane of several of a large rewind (see ReplaceLane below and
+ * rewind/threaded-replace.ts). It decodes each inline blob, checks it against its hash, writes it
+ * to a temp file and replaces the target with it. A rewind spends most of its time in this
+ * per-file work; threads of its own let it run on every core. One thread of the
  * pool is the flusher instead: it runs file-system flushes through a helper process it keeps
  * (FlushHelper), for the lanes (serveFlushes) and for `sync` requests.
  *
@@ -11,10 +11,10 @@
  */
 import { createHash } from 'node:crypto'
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
 import { inflateRawSync } from 'node:zlib'
-import type { ExpectedFile, FailureKind, PrepareFlushesRequest, ReplaceJob, ReplaceRequest, ServeFlushesRequest, StoredContent, SyncRequest, WriteRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import type { ExpectedFile, FailureKind, PrepareFlushesRequest, ReplaceJob, ReplaceRequest, ServeFlushesRequest, StoredContent, SyncRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
 
 if (!parentPort) throw new Error('blob-writer-worker.mts must run in a worker thread')
 const port = parentPort
@@ -24,8 +24,7 @@ const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
 
 port.on('message', (request: WriterRequest) => {
-  if (request.kind === 'write') port.postMessage(write(request))
-  else if (request.kind === 'replace') port.postMessage(new ReplaceLane(request).run())
+  if (request.kind === 'replace') port.postMessage(new ReplaceLane(request).run())
   else if (request.kind === 'sync') void syncFileSystem(request).then((reply) => port.postMessage(reply))
   else if (request.kind === 'prepare-flushes') port.postMessage(prepareFlushes(request))
   else void serveFlushes(request).then((reply) => port.postMessage(reply))
@@ -38,15 +37,6 @@ class Failure extends Error {
   constructor(kind: FailureKind, message: string) {
     super(message)
     this.kind = kind
-  }
-}
-
-function write(request: WriteRequest): WriterReply {
-  try {
-    createFile(toBuffer(request.target), decodeVerified(request), request.mode, request.fsync)
-    return { id: request.id, ok: true }
-  } catch (error) {
-    return failure(request.id, error)
   }
 }
 
@@ -74,12 +64,11 @@ function decodeVerified(stored: StoredContent): Buffer {
 const sha256 = (content: Buffer): string => createHash('sha256').update(content).digest('hex')
 
 /** Create `target` (which must not exist) holding `content` with exactly `mode`; on failure nothing is left there. */
-function createFile(target: Buffer, content: Buffer, mode: number, fsync: boolean): void {
+function createFile(target: Buffer, content: Buffer, mode: number): void {
   const fd = openSync(target, CREATE_FLAGS, mode)
   try {
     for (let offset = 0; offset < content.length; ) offset += writeSync(fd, content, offset)
     fchmodSync(fd, mode) // exactly: open's mode is filtered by the umask
-    if (fsync) fsyncSync(fd)
   } catch (error) {
     closeSync(fd)
     removeQuietly(target) // e.g. ENOSPC: no partial file is left behind
@@ -330,13 +319,13 @@ class ReplaceLane {
     this.noLinkOnTheWay(temp)
     this.call()
     try {
-      createFile(temp, content, job.mode, false)
+      createFile(temp, content, job.mode)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
       this.call()
       mkdirSync(temp.subarray(0, temp.lastIndexOf(0x2f)), { recursive: true }) // a folder the rewind brings back
       this.call()
-      createFile(temp, content, job.mode, false)
+      createFile(temp, content, job.mode)
     }
     this.written += 1
     Atomics.store(this.shared, this.slots.written, this.written)

@@ -1,12 +1,8 @@
 import { availableParallelism } from 'node:os'
 import { Worker, type TransferListItem } from 'node:worker_threads'
-import { READY_REPLY_ID, type ReplaceRequest, type ServeFlushesRequest, type WriteRequest, type WriterReply, type WriterRequest } from './blob-writer-protocol'
+import { READY_REPLY_ID, type ReplaceRequest, type ServeFlushesRequest, type WriterReply, type WriterRequest } from './blob-writer-protocol'
 import { blobWriterWorkerPath } from './worker-path'
 
-/** The writer thread found the stored bytes undecodable or not matching their hash. */
-export class CorruptBlobError extends Error {}
-
-export type InlineBlobWrite = Omit<WriteRequest, 'id' | 'kind'>
 export type ReplaceLaneRequest = Omit<ReplaceRequest, 'id' | 'kind'>
 export type ServeFlushes = Omit<ServeFlushesRequest, 'id' | 'kind'>
 
@@ -28,14 +24,13 @@ interface WriterThread {
 const IDLE_MS = 30_000
 
 /**
- * Threads that decode, verify and write inline blobs to new files (blob-writer-worker.mts) and
- * run the lanes of a large rewind (rewind/threaded-replace.ts), so that per-file work runs on
- * other cores than the main thread's; and one more, the flusher, that runs file-system flushes
- * through a helper process it keeps (for the lanes, and for `sync`). It only ever waits, so it
- * answers at once, whatever the others are doing. Each write goes to the thread with the
- * fewest in flight. A thread that dies fails its requests with an error (their
- * files are then written in-thread or reported by the caller) and is replaced by the next
- * request. Threads are unref'd while idle, and ended after IDLE_MS.
+ * Threads that run the lanes of a large rewind (blob-writer-worker.mts, rewind/threaded-replace.ts):
+ * each decodes, verifies and writes inline blobs and replaces files with them, so that per-file
+ * work runs on other cores than the main thread's; and one more, the flusher, that runs
+ * file-system flushes through a helper process it keeps (for the lanes, and for `sync`). It only
+ * ever waits, so it answers at once, whatever the others are doing. A thread that dies fails its
+ * requests with an error (the rewind is then rolled back) and is replaced by the next request.
+ * Threads are unref'd while idle, and ended after IDLE_MS.
  */
 export class BlobWriterPool {
   private threads: WriterThread[] = []
@@ -67,11 +62,6 @@ export class BlobWriterPool {
     while (this.threads.length < count) this.threads.push(this.start())
   }
 
-  /** Write one blob to a new file on a writer thread. Rejects with CorruptBlobError, or the file-system error (with its `code`). */
-  write(job: InlineBlobWrite): Promise<void> {
-    return this.send({ ...job, kind: 'write', id: this.nextId++ }).then(throwFailure)
-  }
-
   /** Run `program --file-system -- path` on the flusher thread. Rejects with the program's complaint (code EIO). */
   sync(program: string, path: Buffer): Promise<void> {
     return this.send({ kind: 'sync', id: this.nextId++, program, path }, this.flusherThread()).then(throwFailure)
@@ -94,14 +84,12 @@ export class BlobWriterPool {
    */
   replace(lanes: ReplaceLaneRequest[]): Promise<WriterReply>[] {
     this.startWriters(lanes.length)
-    return lanes.map((lane, index) => this.send({ ...lane, kind: 'replace', id: this.nextId++ }, this.threads[index], [lane.jobs]))
+    return lanes.map((lane, index) => this.send({ ...lane, kind: 'replace', id: this.nextId++ }, this.threads[index] as WriterThread, [lane.jobs]))
   }
 
-  private send(request: WriterRequest, chosen?: WriterThread, transfer: TransferListItem[] = []): Promise<WriterReply> {
-    if (!chosen) this.startWriters(this.size)
+  private send(request: WriterRequest, thread: WriterThread, transfer: TransferListItem[] = []): Promise<WriterReply> {
     if (this.idleTimer) clearTimeout(this.idleTimer)
     this.idleTimer = null
-    const thread = chosen ?? this.threads.reduce((best, candidate) => (candidate.pending.size < best.pending.size ? candidate : best))
     return new Promise<WriterReply>((settle, reject) => {
       if (thread.pending.size === 0) thread.worker.ref()
       thread.pending.set(request.id, { settle, reject })
@@ -163,10 +151,9 @@ export class BlobWriterPool {
   }
 }
 
-/** A write's or a flush's reply as its promise: CorruptBlobError, or the error with its `code`. */
+/** A flush's reply as its promise: the error with its `code`. */
 function throwFailure(reply: WriterReply): void {
   if (reply.ok) return
-  if (reply.kind === 'corrupt') throw new CorruptBlobError(reply.message)
   throw Object.assign(new Error(reply.message), reply.code === undefined ? {} : { code: reply.code })
 }
 

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto'
-import { mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { chmodSync, lstatSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { deflateRawSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
-import { INLINE_MAX_BYTES } from '../blob-store'
+import { INLINE_DEFLATE, INLINE_MAX_BYTES, sha256 } from '../blob-store'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 
 // A large rewind replaces regular files on the writer threads (ThreadedReplace); batchFrom: 1
@@ -15,6 +16,37 @@ describe('a rewind on the writer threads', () => {
   afterEach(() => {
     ws.dispose()
     for (const dir of outside.splice(0)) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('writes snapshots stored deflated, raw and deflated with the workspace dictionary byte-exact, each with its mode', async () => {
+    const text = Buffer.from('export const answer = 42\n'.repeat(400))
+    const noise = randomBytes(4000)
+    const vocabulary = 'import { shared } from "../vocabulary"\n'
+    const shared = Buffer.from(`${vocabulary}export const mine = shared + 1\n`.repeat(20))
+    ws = agentWorkspace({ 'text.ts': text, 'noise.bin': noise, 'lib/shared.ts': shared })
+    chmodSync(join(ws.root, 'text.ts'), 0o755)
+    chmodSync(join(ws.root, 'noise.bin'), 0o666) // group- and world-writable: what a usual umask would take off
+    ws.agent.turn()
+    for (const path of ['text.ts', 'noise.bin', 'lib/shared.ts']) ws.agent.write(path, `${path} rewritten\n`, 0o644)
+    // The third snapshot stored as a scan stores it: deflated with the workspace's preset dictionary.
+    const { blobs } = ws.journal
+    const dictionary = blobs.dictionaries.adopt(ws.workspaceId, Buffer.from(vocabulary.repeat(40)))
+    const withDictionary = deflateRawSync(shared, { ...INLINE_DEFLATE, dictionary: blobs.dictionaries.bytes(dictionary) })
+    ws.rt.store.db.prepare("UPDATE blobs SET encoding = 'deflate', dictionary_id = ?, data = ? WHERE hash = ?").run(dictionary, withDictionary, sha256(shared))
+    const stored = (content: Buffer) => ws.rt.store.db.prepare('SELECT encoding, dictionary_id AS dictionary FROM blobs WHERE hash = ?').get(sha256(content))
+    expect([stored(text), stored(noise), stored(shared)]).toEqual([
+      { encoding: 'deflate', dictionary: null },
+      { encoding: 'raw', dictionary: null },
+      { encoding: 'deflate', dictionary }
+    ])
+
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    expect(result.steps).toHaveLength(3)
+    expect(ws.read('text.ts')?.equals(text)).toBe(true)
+    expect(ws.read('noise.bin')?.equals(noise)).toBe(true)
+    expect(ws.read('lib/shared.ts')?.equals(shared)).toBe(true)
+    const modeOf = (path: string) => lstatSync(join(ws.root, path)).mode & 0o7777
+    expect([modeOf('text.ts'), modeOf('noise.bin'), modeOf('lib/shared.ts')]).toEqual([0o755, 0o666, 0o644])
   })
 
   it('refuses to write through a folder swapped for a link after the plan, and puts everything back', async () => {
@@ -48,6 +80,17 @@ describe('a rewind on the writer threads', () => {
     expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/b\.txt.*does not match its hash.*Every file was put back/) as string })
     expect(ws.text('a.txt')).toBe('a after\n')
     expect(ws.text('b.txt')).toBe('b after\n')
+    expect(readdirSync(ws.root).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
+  })
+
+  it('refuses a snapshot whose stored bytes cannot be decoded, says so, and puts everything back (R2)', async () => {
+    ws = agentWorkspace({ 'a.txt': 'a before\n' })
+    ws.agent.turn()
+    ws.agent.write('a.txt', 'a after\n')
+    ws.rt.store.db.prepare("UPDATE blobs SET data = ?, encoding = 'deflate' WHERE hash = ?").run(Buffer.from('not deflate data'), sha256(Buffer.from('a before\n')))
+    const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
+    expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/a\.txt.*cannot be decoded.*Every file was put back/) as string })
+    expect(ws.text('a.txt')).toBe('a after\n')
     expect(readdirSync(ws.root).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
   })
 

@@ -1,18 +1,18 @@
-// Run by blob-writers.test.ts in a child process: start the writer threads (and with `write`,
-// write one blob), then let the process end on its own. It must: idle writer threads never
-// keep it alive.
-import { createHash } from 'node:crypto'
-import { mkdtempSync, readFileSync } from 'node:fs'
+// Run by blob-writers.test.ts in a child process: start the writer threads (and with `flushed`,
+// have the flusher flush a folder's file system), then let the process end on its own. It must:
+// idle writer threads never keep it alive.
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { blobWriters } from '../blob-writers'
+import { fileSystemSyncProgram } from '../file-system-sync'
 
-blobWriters.warm()
-if (process.argv[2] === 'write') {
-  const content = Buffer.from('written on a writer thread\n')
-  const target = join(mkdtempSync(join(tmpdir(), 'retrace-idle-pool-')), 'out.txt')
-  await blobWriters.write({ target: Buffer.from(target), mode: 0o644, hash: createHash('sha256').update(content).digest('hex'), encoding: 'raw', data: content, fsync: false })
-  process.stdout.write(readFileSync(target, 'utf8'))
+const program = fileSystemSyncProgram()
+blobWriters.warm(blobWriters.size, program ?? undefined)
+if (process.argv[2] === 'flushed') {
+  if (program === null) throw new Error('no file-system flush program on this system')
+  await blobWriters.sync(program, Buffer.from(mkdtempSync(join(tmpdir(), 'retrace-idle-pool-'))))
+  process.stdout.write('flushed\n')
 } else {
   process.stdout.write('started\n')
 }
