@@ -66,6 +66,27 @@ describe('blob store', () => {
     expect([inline, fileKept, fileLost].map((hash) => blobs.available(hash))).toEqual([true, true, false]) // as one by one
   })
 
+  it('looks up many blobs together: which have no row, and what inline ones hold as stored', () => {
+    const text = Buffer.from('export const answer = 42\n'.repeat(400)) // stored deflated
+    const noise = randomBytes(3000) // stored raw
+    const [packed, raw] = [blobs.putBuffer(text).hash, blobs.putBuffer(noise).hash]
+    const fileLost = blobs.putBuffer(big(21)).hash
+    rmSync(blobs.filePath(fileLost))
+    const neverStored = Array.from({ length: LOOKUP_BATCH + 5 }, (_, i) => sha256(Buffer.from(`absent ${i}`)))
+    const everything = [packed, raw, fileLost, ...neverStored]
+
+    const absent = blobs.absentOf(everything)
+    expect(absent).toEqual(new Set(neverStored)) // a file blob whose file is gone still has its row, as `has` says
+    expect(everything.map((hash) => blobs.has(hash))).toEqual(everything.map((hash) => !absent.has(hash)))
+
+    const contents = blobs.inlineContentsOf(everything)
+    expect([...contents.keys()].sort()).toEqual([packed, raw, fileLost].sort())
+    expect(contents.get(fileLost)).toBeNull() // stored as a file: written by the main thread, streamed
+    for (const hash of [packed, raw]) expect(contents.get(hash)).toEqual(blobs.inlineContent(hash)) // as one by one
+    expect(contents.get(packed)?.encoding).toBe('deflate')
+    expect(contents.get(raw)?.encoding).toBe('raw')
+  })
+
   it('refuses a corrupt or missing blob with a clear error and writes nothing (R2)', async () => {
     const inline = blobs.putBuffer(Buffer.from('original'))
     rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('tampered'), inline.hash)

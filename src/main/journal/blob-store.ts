@@ -72,6 +72,7 @@ export class BlobStore {
   private readonly getStmt
   private readonly metaStmt
   private readonly storageOfStmt
+  private readonly rowsOfStmt
   private readonly insertStmt
   private readonly pageSize: number
   /** The preset deflate dictionaries rows may be compressed with (see deflate-dictionary.ts). */
@@ -87,6 +88,7 @@ export class BlobStore {
     // Without `data`: a plan asks this of every file, and an inline blob's bytes are most of its row.
     this.metaStmt = db.prepare('SELECT size, storage FROM blobs WHERE hash = ?')
     this.storageOfStmt = db.prepare('SELECT hash, storage FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
+    this.rowsOfStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
     this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at, dictionary_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
     this.pageSize = db.pragma('page_size', { simple: true }) as number
     this.dictionaries = new DeflateDictionaries(db, this)
@@ -121,17 +123,29 @@ export class BlobStore {
    * for a plan that checks every file of a large rewind.
    */
   unavailableOf(hashes: string[]): Set<string> {
-    const storage = new Map<string, 'inline' | 'file'>()
-    for (let start = 0; start < hashes.length; start += LOOKUP_BATCH) {
-      const rows = this.storageOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as { hash: string; storage: 'inline' | 'file' }[]
-      for (const row of rows) storage.set(row.hash, row.storage)
-    }
+    const storage = this.storageOf(hashes)
     return new Set(
       hashes.filter((hash) => {
         const stored = storage.get(hash)
         return stored === undefined || (stored === 'file' && !existsSync(this.filePath(hash)))
       })
     )
+  }
+
+  /** Of `hashes`, those with no row in the store: `has` for many, looked up together. */
+  absentOf(hashes: string[]): Set<string> {
+    const storage = this.storageOf(hashes)
+    return new Set(hashes.filter((hash) => !storage.has(hash)))
+  }
+
+  /** How each of `hashes` that has a row is stored. */
+  private storageOf(hashes: string[]): Map<string, 'inline' | 'file'> {
+    const storage = new Map<string, 'inline' | 'file'>()
+    for (let start = 0; start < hashes.length; start += LOOKUP_BATCH) {
+      const rows = this.storageOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as { hash: string; storage: 'inline' | 'file' }[]
+      for (const row of rows) storage.set(row.hash, row.storage)
+    }
+    return storage
   }
 
   size(hash: string): number | null {
@@ -295,6 +309,20 @@ export class BlobStore {
   inlineContent(hash: string): StoredContent | null {
     const row = this.row(hash)
     return row.storage === 'inline' ? this.storedContent(row) : null
+  }
+
+  /**
+   * `inlineContent` of many blobs, read together (one statement per few thousand): a large
+   * rewind hands each of its lanes the stored bytes of every file it writes. Absent from the
+   * map: not in the store.
+   */
+  inlineContentsOf(hashes: string[]): Map<string, StoredContent | null> {
+    const contents = new Map<string, StoredContent | null>()
+    for (let start = 0; start < hashes.length; start += LOOKUP_BATCH) {
+      const rows = this.rowsOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as BlobRow[]
+      for (const row of rows) contents.set(row.hash, row.storage === 'inline' ? this.storedContent(row) : null)
+    }
+    return contents
   }
 
   private storedContent(row: BlobRow): StoredContent {

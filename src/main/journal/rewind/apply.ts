@@ -84,10 +84,11 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   const threaded = rootFs && program ? new ThreadedReplace({ fs: ctx.fs, blobs: ctx.blobs, ops: ctx.ops, writers: blobWriters, program, rootFs, ...(ctx.threadFault ? { fault: ctx.threadFault } : {}), ...(ctx.flushFault ? { flushFault: ctx.flushFault } : {}) }) : null
   const onThreads = rootFs ? steps.filter((step) => replaceableOnThreads(step, rootFs)) : []
   if (threaded && program) blobWriters.warm(threaded.laneCount, program) // if the plan did not start them, they start while the state before is captured and the intent written
+  // Kept files are captured too: the rewind's journal entry for the move names their content.
+  // Usually the store already has it (the agent's last write): then there is nothing to read.
+  const notStored = ctx.blobs.absentOf(steps.flatMap((step) => (step.pre ? [step.pre.hash] : [])))
   for (const step of steps) {
-    // Kept files are captured too: the rewind's journal entry for the move names their content.
-    // Usually the store already has it (the agent's last write): then there is nothing to read.
-    if (step.pre === null || ctx.blobs.has(step.pre.hash)) continue
+    if (step.pre === null || !notStored.has(step.pre.hash)) continue
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }

@@ -49,6 +49,17 @@ describe('a rewind on the writer threads', () => {
     expect([modeOf('text.ts'), modeOf('noise.bin'), modeOf('lib/shared.ts')]).toEqual([0o755, 0o666, 0o644])
   })
 
+  it('restores more files than the store is read for at once (300), each from its own snapshot', async () => {
+    const before = (n: number) => `file ${n} before\n`.repeat(1 + (n % 5))
+    const names = Array.from({ length: 300 }, (_, n) => `d${n % 7}/f${String(n).padStart(3, '0')}.txt`)
+    ws = agentWorkspace(Object.fromEntries(names.map((name, n) => [name, before(n)])))
+    ws.agent.turn()
+    for (const [n, name] of names.entries()) ws.agent.write(name, `file ${n} after\n`)
+    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    expect(result.steps).toHaveLength(names.length)
+    expect(names.filter((name, n) => ws.text(name) !== before(n))).toEqual([])
+  })
+
   it('refuses to write through a folder swapped for a link after the plan, and puts everything back', async () => {
     ws = agentWorkspace({ 'a.txt': 'a before\n', 'dir/b.txt': 'b before\n' })
     ws.agent.turn()

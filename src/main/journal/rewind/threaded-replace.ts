@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { MessageChannel, type MessagePort } from 'node:worker_threads'
 import { RetraceError } from '../../../shared/contract'
-import type { ReplaceJob, ReplaceLayout, WriterReply } from '../blob-writer-protocol'
+import type { ReplaceJob, ReplaceLayout, StoredContent, WriterReply } from '../blob-writer-protocol'
 import type { BlobStore } from '../blob-store'
 import type { BlobWriterPool } from '../blob-writers'
 import { displayPath } from '../paths'
@@ -23,6 +23,8 @@ const CHUNK = 16
 /** While a lane could still write, the first flush waits for this many temps (all lanes together); the batch doubles after each. */
 const FIRST_FLUSH_BATCH = 256
 const PROGRESS_MS = 50
+/** Steps whose stored content is read from the store together (one statement, not one per file: the lanes wait for it). */
+const CONTENT_WINDOW = 256
 
 export interface ThreadedReplaceContext {
   fs: WorkspaceFs
@@ -117,11 +119,13 @@ export class ThreadedReplace {
     })
     const leftover: Step[] = []
     let next = 0
-    for (const step of steps) {
+    let contents = new Map<string, StoredContent | null>()
+    for (const [index, step] of steps.entries()) {
       if (this.stopped) break
+      if (index % CONTENT_WINDOW === 0) contents = this.ctx.blobs.inlineContentsOf(steps.slice(index, index + CONTENT_WINDOW).flatMap((later) => (later.post ? [later.post.hash] : [])))
       let job: ReplaceJob | null
       try {
-        job = this.job(step)
+        job = this.job(step, contents)
       } catch (error) {
         this.feedFailure = { step, error: error instanceof Error ? error : new Error(String(error)) }
         this.stop()
@@ -179,12 +183,13 @@ export class ThreadedReplace {
    * folder is not there yet: a step that must come first may remove a file in its place. The
    * lane checks the folders on the way for links, just before it creates the temp and renames.
    */
-  private job(step: Step): ReplaceJob | null {
+  private job(step: Step, contents: Map<string, StoredContent | null>): ReplaceJob | null {
     const post = step.post
     if (!post) return null
     const target = this.ctx.fs.join(step.path)
     if (!this.folderExists(folderOf(target))) return null
-    const content = this.ctx.blobs.inlineContent(post.hash)
+    // Not among those read together (not in the store): read alone, which says so.
+    const content = contents.has(post.hash) ? (contents.get(post.hash) as StoredContent | null) : this.ctx.blobs.inlineContent(post.hash)
     if (content === null) return null
     const temp = this.ctx.fs.tempBeside(target)
     step.temp = temp
