@@ -8,9 +8,9 @@
  * Self-contained on purpose, like scan-worker.mts: only node:* builtins and `import type`, and
  * only erasable TypeScript, because under vitest Node runs this file directly.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { deflateRawSync, type ZlibOptions } from 'node:zlib'
-import type { DeflateReply, DeflateRequest } from './protocol'
+import type { DeflateHelperData, DeflateReply, DeflateRequest } from './protocol'
 
 if (!parentPort) throw new Error('deflate-worker.mts must run in a worker thread')
 const port = parentPort
@@ -27,3 +27,5 @@ port.on('message', (request: DeflateRequest) => {
   const own = new Uint8Array(packed)
   port.postMessage({ id: request.id, packed: own } satisfies DeflateReply, [own.buffer])
 })
+
+Atomics.store((workerData as DeflateHelperData).ready, 0, 1)

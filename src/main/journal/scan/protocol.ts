@@ -60,6 +60,8 @@ export interface ScanInput {
    * inline content beside its walk; null: it packs everything itself.
    */
   deflateWorker: string | null
+  /** Bytes the scan worker deflates itself (over all its scans) before it starts the helper. */
+  deflateHelperFromBytes: number
   /**
    * Flow control, one Int32 shared with the parent: the number of batches it has stored. The
    * worker keeps at most a few batches in flight, so a fast disk and a slow database cannot
@@ -128,4 +130,12 @@ export type DeflateRequest = { type: 'options'; deflate: { level: number; memLev
 export interface DeflateReply {
   id: number
   packed: Uint8Array
+}
+
+/**
+ * The deflate helper's `workerData`: `ready[0]` is set to 1 once its script has loaded. Shared
+ * memory, so the scan worker can look without waiting for a message (its walk seldom yields).
+ */
+export interface DeflateHelperData {
+  ready: Int32Array
 }

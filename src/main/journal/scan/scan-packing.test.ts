@@ -32,25 +32,33 @@ describe('scan content packing', () => {
 
 describe('the deflate helper thread', () => {
   const fixtures: ScanFixture[] = []
+  const folders: { dispose(): void }[] = []
   afterEach(() => {
     for (const fx of fixtures.splice(0)) fx.dispose()
+    for (const folder of folders.splice(0)) folder.dispose()
   })
 
-  /** 300 compressible files of ~10 KB: 3 MB, more than the helper's backlog, so the walk packs some itself too. */
-  function workspace(): { fx: ScanFixture; contents: Buffer[] } {
+  /** `count` compressible files of ~10 KB, each different. */
+  function workspace(count = 300, tag = 'row'): { fx: ScanFixture; contents: Buffer[] } {
     const fx = scanFixture()
     fixtures.push(fx)
-    const contents = Array.from({ length: 300 }, (_, n) => Buffer.from(`export const row${n} = ${JSON.stringify({ n, label: `row ${n}` })}\n`.repeat(250 + (n % 7))))
-    contents.forEach((content, n) => fx.write(`rows/row-${String(n).padStart(3, '0')}.ts`, content))
+    const contents = Array.from({ length: count }, (_, n) => Buffer.from(`export const ${tag}${n} = ${JSON.stringify({ n, label: `${tag} ${n}` })}\n`.repeat(250 + (n % 7))))
+    contents.forEach((content, n) => fx.write(`rows/${tag}-${String(n).padStart(3, '0')}.ts`, content))
     return { fx, contents }
   }
   const storedOf = (fx: ScanFixture, content: Buffer) =>
     fx.rt.store.db.prepare('SELECT encoding, dictionary_id IS NOT NULL AS withDictionary, data FROM blobs WHERE hash = ?').get(sha256(content)) as { encoding: string; withDictionary: number; data: Buffer }
+  /** A scan that starts the helper at once, then time for its thread to start: the next scan hands it files from the first. */
+  async function startHelper(deflateWorkerPath?: string): Promise<void> {
+    await workspace(3, 'warm').fx.scan({ deflateHelperFromBytes: 0, ...(deflateWorkerPath ? { deflateWorkerPath } : {}) })
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
 
   it('stores exactly what the walk stores when it packs alone', async () => {
+    await startHelper()
     const helped = workspace()
     const alone = workspace()
-    await helped.fx.scan()
+    await helped.fx.scan({ deflateHelperFromBytes: 0 })
     await alone.fx.scan({ deflateWorkerPath: null })
     for (const [n, content] of helped.contents.entries()) {
       const withHelper = storedOf(helped.fx, content)
@@ -62,18 +70,29 @@ describe('the deflate helper thread', () => {
   })
 
   it('that fails leaves the files it was given raw, and the scan whole and byte-exact', async () => {
-    const { fx, contents } = workspace()
+    // A helper that starts, then dies at the first file it is given.
     const broken = tempDir('retrace-broken-helper-')
+    folders.push(broken)
     const script = join(broken.path, 'deflate-worker.mjs')
+    writeFileSync(script, "import { parentPort, workerData } from 'node:worker_threads'\nparentPort.on('message', (m) => { if (m.type === 'pack') process.exit(1) })\nAtomics.store(workerData.ready, 0, 1)\n")
+    await startHelper(script)
+    const { fx, contents } = workspace()
+    const result = await fx.scan({ deflateWorkerPath: script, deflateHelperFromBytes: 0 })
+    expect(result.files.size).toBe(contents.length)
+    const encodings = contents.map((content) => storedOf(fx, content).encoding)
+    expect(encodings).toContain('raw') // handed to the helper before it failed: kept raw, not lost
+    expect(encodings).toContain('deflate') // the rest the walk packed itself
+    for (const content of contents) expect(fx.blobs.read(sha256(content)).equals(content)).toBe(true)
+  })
+
+  it('that cannot start costs nothing: the walk packs every file itself', async () => {
+    const nothing = tempDir('retrace-no-helper-')
+    folders.push(nothing)
+    const script = join(nothing.path, 'deflate-worker.mjs')
     writeFileSync(script, "throw new Error('this helper cannot start')\n")
-    try {
-      const result = await fx.scan({ deflateWorkerPath: script })
-      expect(result.files.size).toBe(contents.length)
-      const encodings = contents.map((content) => storedOf(fx, content).encoding)
-      expect(encodings).toContain('raw') // handed to the helper before it failed: kept raw, not lost
-      for (const content of contents) expect(fx.blobs.read(sha256(content)).equals(content)).toBe(true)
-    } finally {
-      broken.dispose()
-    }
+    const { fx, contents } = workspace(40)
+    await fx.scan({ deflateWorkerPath: script, deflateHelperFromBytes: 0 }) // starts one, which fails: the walk packs everything itself
+    expect(contents.map((content) => storedOf(fx, content).encoding)).toEqual(contents.map(() => 'deflate'))
+    for (const content of contents) expect(fx.blobs.read(sha256(content)).equals(content)).toBe(true)
   })
 })

@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises'
 import { parentPort, receiveMessageOnPort, Worker } from 'node:worker_threads'
 import { createGzip, deflateRawSync } from 'node:zlib'
 import ignore from 'ignore'
-import type { DeflateReply, DeflateRequest, ParentMessage, ScanInput, WireCounts, WireFile, WireKind, WireSkip, WorkerMessage } from './protocol'
+import type { DeflateHelperData, DeflateReply, DeflateRequest, ParentMessage, ScanInput, WireCounts, WireFile, WireKind, WireSkip, WorkerMessage } from './protocol'
 
 if (!parentPort) throw new Error('scan-worker.mts must run in a worker thread')
 const port = parentPort
@@ -95,6 +95,8 @@ let builtDictionary: Buffer | null = null
 let handOverDue = false
 /** Kept from scan to scan, like this worker; replaced if it failed. */
 let deflateHelper: DeflateHelper | null = null
+/** Bytes this worker deflated itself, over all its scans (see packInline). */
+let deflatedHere = 0
 
 function reset(next: ScanInput): void {
   input = next
@@ -125,7 +127,6 @@ function reset(next: ScanInput): void {
     void deflateHelper.end()
     deflateHelper = null
   }
-  if (next.deflateWorker) deflateHelper ??= new DeflateHelper(next.deflateWorker)
   deflateHelper?.forget()
 }
 
@@ -311,6 +312,9 @@ function sampleForDictionary(offset: number, length: number): void {
 function packInline(file: WireFile): number {
   if (!buffer || file.size < 128) return file.size
   if (deflateHelper?.take(file, buffer, dictionary)) return file.size
+  // The helper starts once this worker has deflated enough itself (see DEFLATE_HELPER_FROM_BYTES in scan.ts).
+  deflatedHere += file.size
+  if (input.deflateWorker && !deflateHelper && deflatedHere >= input.deflateHelperFromBytes) deflateHelper = new DeflateHelper(input.deflateWorker)
   const raw = new Uint8Array(buffer, file.offset, file.size)
   keepIfWorthIt(file, raw, deflateRawSync(raw, dictionary ? { ...INLINE_DEFLATE, dictionary } : INLINE_DEFLATE), dictionary !== null)
   return file.packed ?? file.size
@@ -328,14 +332,17 @@ function keepIfWorthIt(file: WireFile, raw: Uint8Array, packed: Uint8Array, with
  * The deflate helper thread (deflate-worker.mts): it packs inline content on another core while
  * this thread walks, lstats and reads on. A capture after a 100-file edit spent a quarter of its
  * walk deflating; with the helper the deflates overlap the stats. The walk waits for the answers
- * only when it hands a batch over. When the helper falls behind (more than
- * HELPER_BACKLOG_BYTES unanswered: a first capture, where everything is read) the walk deflates
- * files itself, so both threads stay busy. If the helper fails, its files simply stay raw
- * (correct, only larger), and the next scan starts another.
+ * only when it hands a batch over. Until the helper has started (its script loaded), and when it
+ * falls behind (more than HELPER_BACKLOG_BYTES unanswered: a first capture, where everything is
+ * read), the walk deflates files itself, so it never waits for it and both threads stay busy. If
+ * the helper fails, its files simply stay raw (correct, only larger), and the next scan starts
+ * another.
  */
 class DeflateHelper {
   failed = false
   readonly path: string
+  /** Set to 1 by the helper once its script has loaded: files handed over then are deflated at once. */
+  private readonly ready = new Int32Array(new SharedArrayBuffer(4))
   private readonly thread: Worker
   private readonly jobs = new Map<number, { file: WireFile; target: ArrayBuffer; withDictionary: boolean }>()
   private nextId = 0
@@ -346,15 +353,15 @@ class DeflateHelper {
 
   constructor(path: string) {
     this.path = path
-    this.thread = new Worker(path)
+    this.thread = new Worker(path, { workerData: { ready: this.ready } satisfies DeflateHelperData })
     this.thread.on('message', (reply: DeflateReply) => this.answer(reply))
     this.thread.on('error', () => this.fail())
     this.thread.on('exit', () => this.fail())
   }
 
-  /** Hand the helper `file`'s content at `file.offset` of `target`; false if it has enough to do (or failed): deflate it here. */
+  /** Hand the helper `file`'s content at `file.offset` of `target`; false if it is not running yet, has enough to do, or failed: deflate it here. */
   take(file: WireFile, target: ArrayBuffer, withDictionary: Buffer | null): boolean {
-    if (this.failed || this.backlog > HELPER_BACKLOG_BYTES) return false
+    if (this.failed || Atomics.load(this.ready, 0) === 0 || this.backlog > HELPER_BACKLOG_BYTES) return false
     if (this.given !== withDictionary) {
       this.given = withDictionary
       this.send({ type: 'options', deflate: INLINE_DEFLATE, dictionary: withDictionary ? new Uint8Array(withDictionary) : null })

@@ -25,6 +25,8 @@ export interface ScanOptions {
   workerPath?: string
   /** The worker's deflate helper script (`deflateWorkerPath()`); null: the worker deflates alone. */
   deflateWorkerPath?: string | null
+  /** See `ScanInput.deflateHelperFromBytes`. Only tests should need to change it. */
+  deflateHelperFromBytes?: number
   /** The workspace's file states, if the caller already loaded them (saves a second read). */
   previous?: Map<PathKey, ScannedFile>
 }
@@ -32,6 +34,12 @@ export interface ScanOptions {
 /** After a cancel request, how long the worker gets to stop by itself (and remove its temp file) before it is terminated. */
 const CANCEL_GRACE_MS = 1000
 const DEFAULT_RACY_WINDOW_MS = 100
+/**
+ * A scan worker starts its deflate helper once it has deflated this much itself: a thread start
+ * costs ~50 ms of CPU, a capture after a 100-file edit deflates ~2 MB (~40 ms). So a first
+ * capture starts it early, and a small capture in a process of its own (an agent's hook) never does.
+ */
+const DEFLATE_HELPER_FROM_BYTES = 8 * 1024 * 1024
 
 const cancelledError = (): RetraceError => new RetraceError('CANCELLED', 'The workspace scan was cancelled; nothing was recorded.')
 
@@ -74,6 +82,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
     cache: cacheColumns(cached),
     deflateDictionary: { current: dictionary?.bytes ?? null, bytes: DICTIONARY_BYTES, sampleBytes: DICTIONARY_SAMPLE_BYTES },
     deflateWorker: options.deflateWorkerPath === undefined ? deflateWorkerPath() : options.deflateWorkerPath,
+    deflateHelperFromBytes: options.deflateHelperFromBytes ?? DEFLATE_HELPER_FROM_BYTES,
     flow: new SharedArrayBuffer(4)
   }
   const collector = new ScanCollector(options.db, options.blobs, cached, {
