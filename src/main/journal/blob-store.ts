@@ -36,6 +36,13 @@ const ROW_OVERHEAD_BYTES = 100
 /** Keys looked up by one statement (a JSON array: SQLite walks its index once per key, without a call per key from here). */
 export const LOOKUP_BATCH = 4096
 
+/** The rows `select` returns for `keys`, given LOOKUP_BATCH keys at a time as a JSON array. */
+export function lookUpInBatches<Row>(keys: string[], select: (keysJson: string) => Row[]): Row[] {
+  const rows: Row[] = []
+  for (let start = 0; start < keys.length; start += LOOKUP_BATCH) rows.push(...select(JSON.stringify(keys.slice(start, start + LOOKUP_BATCH))))
+  return rows
+}
+
 export interface WriteOptions {
   /** fsync the file (the default). False: the caller makes it durable later, with others (see file-system-sync.ts). */
   durable?: boolean
@@ -140,12 +147,8 @@ export class BlobStore {
 
   /** How each of `hashes` that has a row is stored. */
   private storageOf(hashes: string[]): Map<string, 'inline' | 'file'> {
-    const storage = new Map<string, 'inline' | 'file'>()
-    for (let start = 0; start < hashes.length; start += LOOKUP_BATCH) {
-      const rows = this.storageOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as { hash: string; storage: 'inline' | 'file' }[]
-      for (const row of rows) storage.set(row.hash, row.storage)
-    }
-    return storage
+    const rows = lookUpInBatches(hashes, (json) => this.storageOfStmt.all(json) as { hash: string; storage: 'inline' | 'file' }[])
+    return new Map(rows.map((row) => [row.hash, row.storage]))
   }
 
   size(hash: string): number | null {
@@ -317,12 +320,8 @@ export class BlobStore {
    * map: not in the store.
    */
   inlineContentsOf(hashes: string[]): Map<string, StoredContent | null> {
-    const contents = new Map<string, StoredContent | null>()
-    for (let start = 0; start < hashes.length; start += LOOKUP_BATCH) {
-      const rows = this.rowsOfStmt.all(JSON.stringify(hashes.slice(start, start + LOOKUP_BATCH))) as BlobRow[]
-      for (const row of rows) contents.set(row.hash, row.storage === 'inline' ? this.storedContent(row) : null)
-    }
-    return contents
+    const rows = lookUpInBatches(hashes, (json) => this.rowsOfStmt.all(json) as BlobRow[])
+    return new Map(rows.map((row) => [row.hash, row.storage === 'inline' ? this.storedContent(row) : null]))
   }
 
   private storedContent(row: BlobRow): StoredContent {

@@ -12,7 +12,7 @@ const ROOT = resolve(__dirname, '../../..')
 
 describe('the blob writer thread pool', () => {
   it('fails the requests of a thread that dies, and starts a new thread for the next request', async () => {
-    const dying = new BlobWriterPool(() => join(__dirname, 'testing', 'exit-worker.mjs'), 1)
+    const dying = new BlobWriterPool(() => join(__dirname, 'testing', 'exit-worker.mjs'))
     const dir = mkdtempSync(join(tmpdir(), 'retrace-dying-pool-'))
     try {
       await expect(dying.sync('/bin/true', Buffer.from(dir))).rejects.toThrow(/blob writer thread stopped \(exit code 3\)/)

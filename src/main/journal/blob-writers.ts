@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os'
 import { Worker, type TransferListItem } from 'node:worker_threads'
 import { READY_REPLY_ID, type ReplaceRequest, type ServeFlushesRequest, type WriterReply, type WriterRequest } from './blob-writer-protocol'
 import { blobWriterWorkerPath } from './worker-path'
@@ -38,16 +37,13 @@ export class BlobWriterPool {
   private nextId = 1
   private idleTimer: NodeJS.Timeout | null = null
 
-  constructor(
-    private readonly script: () => string,
-    readonly size: number
-  ) {}
+  constructor(private readonly script: () => string) {}
 
   /**
    * Start the threads now (at least `count`, and the flusher), so their start-up (tens of
    * milliseconds) overlaps other work; with `program`, the flusher starts its helper process too.
    */
-  warm(count = this.size, program?: string): void {
+  warm(count: number, program?: string): void {
     this.startWriters(count)
     this.flusher ??= this.start()
     if (program) this.send({ kind: 'prepare-flushes', id: this.nextId++, program }, this.flusher).catch(() => undefined) // a flush reports any failure
@@ -157,8 +153,5 @@ function throwFailure(reply: WriterReply): void {
   throw Object.assign(new Error(reply.message), reply.code === undefined ? {} : { code: reply.code })
 }
 
-/**
- * The process's writer threads: one per core but the main thread's, up to four (a rewind's
- * lanes start more: two per core; see rewind/threaded-replace.ts).
- */
-export const blobWriters = new BlobWriterPool(() => blobWriterWorkerPath(), Math.max(1, Math.min(4, availableParallelism() - 1)))
+/** The process's writer threads: as many as a rewind has lanes (see LANES in rewind/threaded-replace.ts), and the flusher. */
+export const blobWriters = new BlobWriterPool(() => blobWriterWorkerPath())

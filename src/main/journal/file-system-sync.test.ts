@@ -27,7 +27,7 @@ describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs th
   })
 
   describe('through the flusher thread and its helper process', () => {
-    const pool = new BlobWriterPool(() => blobWriterWorkerPath(), 1)
+    const pool = new BlobWriterPool(() => blobWriterWorkerPath())
     afterAll(() => pool.close())
 
     it('flushes again and again through one helper process, not a process per flush', async () => {
@@ -55,7 +55,7 @@ describe.skipIf(process.platform !== 'linux')('flushing a file system (syncfs th
     })
 
     it('starts the helper when warmed with the program, before any flush is asked', async () => {
-      const warmed = new BlobWriterPool(() => blobWriterWorkerPath(), 1)
+      const warmed = new BlobWriterPool(() => blobWriterWorkerPath())
       try {
         const before = helperShells().length
         warmed.warm(1, fileSystemSyncProgram() as string)

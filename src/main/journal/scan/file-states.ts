@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database'
-import { LOOKUP_BATCH } from '../blob-store'
+import { lookUpInBatches } from '../blob-store'
 import { keyOf, type PathKey, type RelPath } from '../paths'
 import type { ScannedFile } from './types'
 
@@ -57,12 +57,11 @@ export function fileStatesOf(db: Db, workspaceId: number, paths: RelPath[]): Map
   const select = db
     .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ? AND path IN (SELECT unhex(value) FROM json_each(?))')
     .safeIntegers(true)
-  const states = new Map<PathKey, ScannedFile>()
-  for (let start = 0; start < paths.length; start += LOOKUP_BATCH) {
-    const batch = JSON.stringify(paths.slice(start, start + LOOKUP_BATCH).map((path) => path.toString('hex')))
-    for (const row of select.all(workspaceId, batch) as StateRow[]) states.set(keyOf(row.path), toScannedFile(row))
-  }
-  return states
+  const rows = lookUpInBatches(
+    paths.map((path) => path.toString('hex')),
+    (json) => select.all(workspaceId, json) as StateRow[]
+  )
+  return new Map(rows.map((row) => [keyOf(row.path), toScannedFile(row)]))
 }
 
 function toScannedFile(row: StateRow): ScannedFile {
@@ -102,9 +101,12 @@ export function saveFileStates(
   const remove = db.prepare('DELETE FROM file_states WHERE workspace_id = ? AND path = ?')
   let written = 0
   let deleted = 0
+  // What the rows hold once this commits, as loadFileStates would read them back.
+  const states = options.complete ? new Map<PathKey, ScannedFile>() : new Map(previous)
   db.transaction(() => {
     for (const [key, file] of next) {
       const stored = options.racy.has(key) ? { ...file, ctimeNs: RACY_CTIME_NS } : file
+      states.set(key, stored)
       const old = previous.get(key)
       if (old && same(old, stored)) continue
       upsert.run(workspaceId, file.path, stored.kind, stored.size, stored.mode, stored.hash, stored.mtimeNs, stored.ctimeNs, inoToDb(stored.ino))
@@ -117,9 +119,6 @@ export function saveFileStates(
       deleted++
     }
   })()
-  // What the rows now hold, as loadFileStates would read them back.
-  const states = options.complete ? new Map<PathKey, ScannedFile>() : new Map(previous)
-  for (const [key, file] of next) states.set(key, options.racy.has(key) ? { ...file, ctimeNs: RACY_CTIME_NS } : file)
   lastSaved.set(db, { workspaceId, dataVersion: dataVersion(db), states })
   return { written, deleted }
 }

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { blobWriters } from '../blob-writers'
 import { fileSystemSyncProgram } from '../file-system-sync'
+import { LANES } from '../rewind/threaded-replace'
 
 const program = fileSystemSyncProgram()
-blobWriters.warm(blobWriters.size, program ?? undefined)
+blobWriters.warm(LANES, program ?? undefined)
 if (process.argv[2] === 'flushed') {
   if (program === null) throw new Error('no file-system flush program on this system')
   await blobWriters.sync(program, Buffer.from(mkdtempSync(join(tmpdir(), 'retrace-idle-pool-'))))
