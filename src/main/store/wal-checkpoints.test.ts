@@ -45,6 +45,24 @@ describe('WAL checkpoints wait for an idle store', () => {
     expect(databaseBytes()).toBeGreaterThan(before + 20 * 64 * 1024)
   })
 
+  it('raise the bound while a rewind runs: a commit past 32 MiB of log folds nothing back until the store is idle', async () => {
+    const bound = () => store.db.pragma('wal_autocheckpoint', { simple: true })
+    const before = databaseBytes()
+    let finish = () => {}
+    const rewind = store.walCheckpoints.deferWhile(() => new Promise<void>((resolve) => (finish = resolve)), { raiseBound: true })
+    const capture = store.walCheckpoints.deferWhile(async () => {
+      for (let i = 0; i < 34 * 16; i++) write() // 34 MiB: past the usual bound, each insert its own commit
+    })
+    await capture
+    expect(bound()).toBe(4 * 8192)
+    expect(databaseBytes(), 'no automatic checkpoint under the raised bound').toBe(before)
+    finish()
+    await rewind
+    expect(bound(), 'the usual bound once no rewind runs').toBe(8192)
+    vi.advanceTimersByTime(1000)
+    expect(databaseBytes()).toBeGreaterThan(before + 34 * 1024 * 1024)
+  })
+
   it('flush a durable transaction’s commit to the disk, and leave the others to the checkpoints', () => {
     const synchronous = () => store.db.pragma('synchronous', { simple: true })
     expect(synchronous()).toBe(1) // NORMAL

@@ -66,7 +66,7 @@ export class RewindService {
     }
     this.busy.add(workspaceId)
     try {
-      return await this.store.walCheckpoints.deferWhile(work) // no checkpoint competes with the rewind for the cores
+      return await this.store.walCheckpoints.deferWhile(work, { raiseBound: true }) // no checkpoint competes with the rewind for the cores, or lands in its record's commit
     } finally {
       this.busy.delete(workspaceId)
     }

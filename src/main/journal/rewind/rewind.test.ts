@@ -40,6 +40,16 @@ describe('rewind to a chat checkpoint', () => {
     expect(readdirSync(ws.root).filter((n) => n.startsWith('.retrace'))).toEqual([])
   })
 
+  it('runs with checkpoints deferred and their bound raised, so its record never folds the log back', async () => {
+    threeChanges()
+    const bound = () => ws.rt.store.db.pragma('wal_autocheckpoint', { simple: true })
+    const seen: unknown[] = []
+    await ws.rewinds.applyTurn(ws.writer.id, 1, { onProgress: () => void seen.push([ws.rt.store.walCheckpoints.deferred, bound()]) })
+    expect(seen.length).toBeGreaterThan(0)
+    for (const during of seen) expect(during).toEqual([true, 4 * 8192])
+    expect([ws.rt.store.walCheckpoints.deferred, bound()]).toEqual([false, 8192])
+  })
+
   it('can be undone, and a rewind of a rewind undoes back to before the first (R22)', async () => {
     threeChanges()
     const first = await ws.rewinds.applyTurn(ws.writer.id, 1)
