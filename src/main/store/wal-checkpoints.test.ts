@@ -50,8 +50,9 @@ describe('WAL checkpoints wait for an idle store', () => {
     const before = databaseBytes()
     let finish = () => {}
     const rewind = store.walCheckpoints.deferWhile(() => new Promise<void>((resolve) => (finish = resolve)), { raiseBound: true })
-    const capture = store.walCheckpoints.deferWhile(async () => {
+    const capture = store.walCheckpoints.deferWhile(() => {
       for (let i = 0; i < 34 * 16; i++) write() // 34 MiB: past the usual bound, each insert its own commit
+      return Promise.resolve()
     })
     await capture
     expect(bound()).toBe(4 * 8192)
