@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempRuntime } from '../testing/temp-runtime'
-import { BlobStore, INLINE_MAX_BYTES, LOOKUP_BATCH, sha256 } from './blob-store'
+import { LOOKUP_BATCH } from '../store/batched-lookup'
+import { BlobStore, INLINE_MAX_BYTES, sha256 } from './blob-store'
 
 describe('blob store', () => {
   let rt: ReturnType<typeof tempRuntime>

@@ -5,6 +5,7 @@ import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
+import { lookUpInBatches } from '../store/batched-lookup'
 import type { Db } from '../store/database'
 import { collectUnreferencedBlobs } from './blob-garbage'
 import { pageFillingOrder } from './blob-pages'
@@ -32,16 +33,6 @@ export const INLINE_DEFLATE = { level: 4, memLevel: 9 } as const
 
 /** What a `blobs` row holds besides its content: the hash (64), the other columns and the record header. */
 const ROW_OVERHEAD_BYTES = 100
-
-/** Keys looked up by one statement (a JSON array: SQLite walks its index once per key, without a call per key from here). */
-export const LOOKUP_BATCH = 4096
-
-/** The rows `select` returns for `keys`, given LOOKUP_BATCH keys at a time as a JSON array. */
-export function lookUpInBatches<Row>(keys: string[], select: (keysJson: string) => Row[]): Row[] {
-  const rows: Row[] = []
-  for (let start = 0; start < keys.length; start += LOOKUP_BATCH) rows.push(...select(JSON.stringify(keys.slice(start, start + LOOKUP_BATCH))))
-  return rows
-}
 
 export interface WriteOptions {
   /** fsync the file (the default). False: the caller makes it durable later, with others (see file-system-sync.ts). */
@@ -77,7 +68,7 @@ class Digest extends Transform {
 export class BlobStore {
   private readonly hasStmt
   private readonly getStmt
-  private readonly metaStmt
+  private readonly sizeStmt
   private readonly storageOfStmt
   private readonly rowsOfStmt
   private readonly insertStmt
@@ -92,8 +83,8 @@ export class BlobStore {
     mkdirSync(this.tempDir, { recursive: true })
     this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
     this.getStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash = ?')
-    // Without `data`: a plan asks this of every file, and an inline blob's bytes are most of its row.
-    this.metaStmt = db.prepare('SELECT size, storage FROM blobs WHERE hash = ?')
+    // Without `data`: an inline blob's bytes are most of its row.
+    this.sizeStmt = db.prepare('SELECT size FROM blobs WHERE hash = ?')
     this.storageOfStmt = db.prepare('SELECT hash, storage FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
     this.rowsOfStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
     this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at, dictionary_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
@@ -152,7 +143,7 @@ export class BlobStore {
   }
 
   size(hash: string): number | null {
-    const row = this.metaStmt.get(hash) as { size: number } | undefined
+    const row = this.sizeStmt.get(hash) as { size: number } | undefined
     return row ? row.size : null
   }
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/database'
-import { lookUpInBatches } from '../blob-store'
+import { lookUpInBatches } from '../../store/batched-lookup'
 import { keyOf, type PathKey, type RelPath } from '../paths'
 import type { ScannedFile } from './types'
 
