@@ -77,6 +77,11 @@ export class RetraceSide {
     return result.steps.length
   }
 
+  /** Wait for what the last rewind left running after it returned: removing the files it set aside (rewind/set-aside.ts). */
+  settled(): Promise<void> {
+    return this.runtime.rewinds.settled()
+  }
+
   private controls() {
     return {
       ...(RetraceSide.workerPath ? { workerPath: RetraceSide.workerPath } : {}),

@@ -18,6 +18,11 @@ export interface RoundTimes {
   rewind: Paired
   /** git's rewind followed by `sync`: its checkout made as durable as Retrace's rewind (which fsyncs every file it writes). */
   gitDurableRewind: number[]
+  /**
+   * Retrace's rewind until the files it replaced are removed too: they are set aside while it
+   * runs and removed once it has returned (src/main/journal/rewind/set-aside.ts). Same rounds.
+   */
+  retraceSettled: number[]
 }
 
 interface Edit {
@@ -51,10 +56,10 @@ export class EditRounds {
    * both sides captured the first round (the issue's "store size after both captures").
    */
   async run(count: number, rounds: number, afterFirstCapture?: () => void, options: { coldWorker?: boolean } = {}): Promise<RoundTimes> {
-    const times: RoundTimes = { capture: paired(), rewind: paired(), gitDurableRewind: [] }
+    const times: RoundTimes = { capture: paired(), rewind: paired(), gitDurableRewind: [], retraceSettled: [] }
     for (let i = 0; i < rounds; i++) {
       await this.one(count, times, i === 0 ? afterFirstCapture : undefined, options.coldWorker ?? false)
-      this.options.log(`  ${count} files, round ${i + 1}/${rounds}: capture ${ms(times.capture.retrace.at(-1))} / git ${ms(times.capture.git.at(-1))}; rewind ${ms(times.rewind.retrace.at(-1))} / git ${ms(times.rewind.git.at(-1))} (+ sync ${ms(times.gitDurableRewind.at(-1))})`)
+      this.options.log(`  ${count} files, round ${i + 1}/${rounds}: capture ${ms(times.capture.retrace.at(-1))} / git ${ms(times.capture.git.at(-1))}; rewind ${ms(times.rewind.retrace.at(-1))} (settled ${ms(times.retraceSettled.at(-1))}) / git ${ms(times.rewind.git.at(-1))} (+ sync ${ms(times.gitDurableRewind.at(-1))})`)
     }
     return times
   }
@@ -88,6 +93,10 @@ export class EditRounds {
     // Rewind: each side its own copy, as it captured it.
     const rewindRetrace = async () => {
       const { value: written, ms } = await timed(() => this.retrace.rewind(turn))
+      // Before anything else runs (git's rewind, say): the removal of the files it set aside.
+      const settleStarted = performance.now()
+      await this.retrace.settled()
+      times.retraceSettled.push(ms + performance.now() - settleStarted)
       if (written !== count) throw new Error(`Retrace rewound ${written} files, expected ${count}`)
       times.rewind.retrace.push(ms)
       this.verifyPristine(rng, edits, this.copies.retrace, 'Retrace')

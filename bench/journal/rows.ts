@@ -33,6 +33,20 @@ export function durableRewindRow(measure: string, times: { rewind: Paired; gitDu
   }
 }
 
+/**
+ * Retrace's rewind including the removal of the files it replaced, which runs after the rewind
+ * has returned (rewind/set-aside.ts), against git's checkout, which frees each file as it goes.
+ * No target: the rewind is done when it returns; this shows what the deferred work costs.
+ */
+export function settledRewindRow(measure: string, times: { rewind: Paired; retraceSettled: number[] }): ResultRow {
+  return {
+    ...timingRow(measure, { retrace: times.retraceSettled, git: times.rewind.git }, '`checkout <commit> -- .`', 1),
+    measure,
+    target: '(none set)',
+    met: null
+  }
+}
+
 const size = (dir: DirSize): string => `${formatBytes(dir.bytes)} (du ${formatBytes(dir.diskBytes)})`
 
 export function storageRows(sizes: StorageSizes, edited: number): ResultRow[] {

@@ -13,7 +13,7 @@ import { checkFreeSpace } from './disk'
 import { measureFirstCapture } from './first-capture'
 import { machineLine, protocolLines, workspaceLine } from './notes'
 import { EditRounds, type RoundTimes } from './rounds'
-import { durableRewindRow, storageRows, timingRow } from './rows'
+import { durableRewindRow, settledRewindRow, storageRows, timingRow } from './rows'
 import { gitVersion } from './shadow-git'
 import { estimateInlineCompression, measureStorage, type InlineEstimate, type StorageSizes } from './storage'
 import { copyWorkspace, generateWorkspace, warmPageCache } from './workspace'
@@ -78,7 +78,9 @@ async function main(): Promise<void> {
       timingRow(`rewind of ${edited(config.smallEdit)} (\`rewinds.applyTurn\`)`, small.rewind, '`checkout <commit> -- .`', 1),
       timingRow(`rewind of ${edited(config.largeEdit)} (\`rewinds.applyTurn\`)`, large.rewind, '`checkout <commit> -- .`', 1),
       durableRewindRow(`rewind of ${edited(config.smallEdit)}, vs git made as durable`, small),
-      durableRewindRow(`rewind of ${edited(config.largeEdit)}, vs git made as durable`, large)
+      durableRewindRow(`rewind of ${edited(config.largeEdit)}, vs git made as durable`, large),
+      settledRewindRow(`rewind of ${edited(config.smallEdit)}, until the files it replaced are removed too`, small),
+      settledRewindRow(`rewind of ${edited(config.largeEdit)}, until the files it replaced are removed too`, large)
     ]
     if (sizes) rows.push(...storageRows(sizes, config.smallEdit))
     if (big) rows.push(bigFileRow(big))

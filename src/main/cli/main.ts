@@ -217,6 +217,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     io.err(`retrace: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return 1
   } finally {
+    await runtime?.rewinds.settled() // a rewind's set-aside files are removed before the command ends
     runtime?.close()
   }
 }

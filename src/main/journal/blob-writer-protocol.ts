@@ -117,6 +117,11 @@ export interface ReplaceJob extends StoredContent {
   temp: Uint8Array
   mode: number
   expected: ExpectedFile | null
+  /**
+   * Where the file being replaced is linked just before the rename (rewind/set-aside.ts), so
+   * the rename frees nothing and the rewind does not wait for it; null when nothing is replaced.
+   */
+  aside: Uint8Array | null
 }
 
 export type WriterRequest = SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, constants, fchmodSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { parentPort, receiveMessageOnPort } from 'node:worker_threads'
 import { inflateRawSync } from 'node:zlib'
 import type { ExpectedFile, FailureKind, PrepareFlushesRequest, ReplaceJob, ReplaceRequest, ServeFlushesRequest, StoredContent, SyncRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
@@ -339,6 +339,10 @@ class ReplaceLane {
     this.noLinkOnTheWay(target)
     this.call()
     checkTarget(target, job.expected)
+    if (job.aside) {
+      this.call() // counted like any call: an injected fault here stops the rewind
+      setAside(target, toBuffer(job.aside))
+    }
     this.call()
     renameSync(toBuffer(job.temp), target)
     this.renamed += 1
@@ -423,6 +427,19 @@ function checkTarget(target: Buffer, expected: ExpectedFile | null): void {
   const stamp = expected.stamp
   if (stamp && stats.ctimeNs === stamp.ctimeNs && stats.mtimeNs === stamp.mtimeNs && stats.size === stamp.size && stats.ino === stamp.ino && stats.dev === stamp.dev && stats.mode === stamp.mode) return
   if (!stats.isFile() || Number(stats.mode & 0o777n) !== (expected.mode & 0o777) || hashFile(target) !== expected.hash) throw changed()
+}
+
+/**
+ * Link the file about to be replaced at `aside`, so the rename that follows only drops a name
+ * and frees no blocks (see rewind/set-aside.ts). Where the file system has no hard links, or
+ * refuses this one (EPERM under protected_hardlinks, EMLINK), the rename frees it as before.
+ */
+function setAside(target: Buffer, aside: Buffer): void {
+  try {
+    linkSync(target, aside)
+  } catch {
+    // Not set aside: the rename frees the file itself. Nothing is lost either way.
+  }
 }
 
 const HASH_CHUNK = 1024 * 1024

@@ -5,9 +5,10 @@ import { fileSystemSyncProgram } from '../file-system-sync'
 import type { FileVersion } from '../journal-repository'
 import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../paths'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
-import { removeIntent, writeIntent } from './intent-log'
+import { markIntentApplied, removeAppliedIntent, removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
 import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
+import { removeSetAside } from './set-aside'
 import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Step } from './steps'
 import { TempWriter } from './temp-writer'
 import { LANES, replaceableOnThreads, ThreadedReplace } from './threaded-replace'
@@ -23,6 +24,8 @@ export interface ApplyContext {
   forkSessionUid?: string
   /** Persist the rewind and its before/after scope (called once the intent log is durable). */
   record(steps: Step[]): void
+  /** Work that goes on after the rewind returned: the removal of the files it set aside (set-aside.ts). */
+  afterwards(work: Promise<void>): void
   onProgress?: (done: number, total: number, path: string) => void
   /** Test hook: runs after each completed step (crash tests kill the process here). */
   afterStep?: (index: number) => void
@@ -153,6 +156,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     await (temps as TempWriter | null)?.stop() // no temp file is still being written when the unused ones are removed
     const replaced = new Set(done)
     for (const step of steps) if (step.temp && !replaced.has(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
+    await removeSetAside(setAsideBy(steps)) // their content is in the store; a rolled-back step is rewritten from it
     const rolledBack = await rollBack(done, ctx)
     if (rolledBack) removeIntent(ctx.dataDir, ctx.rewindId)
     const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''
@@ -162,8 +166,28 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
       : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
     throw new RetraceError(error instanceof ChangedUnderfoot ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
   }
-  removeIntent(ctx.dataDir, ctx.rewindId)
+  const setAside = setAsideBy(steps)
+  if (setAside.length === 0) {
+    removeIntent(ctx.dataDir, ctx.rewindId)
+  } else {
+    // Complete. The files set aside are removed after the rewind returns; until then its log
+    // says so, and a crash only sweeps them.
+    markIntentApplied(ctx.dataDir, ctx.rewindId)
+    ctx.afterwards(removeAfterwards(setAside, ctx.dataDir, ctx.rewindId))
+  }
   return { steps, skipped, refused }
+}
+
+const setAsideBy = (steps: Step[]): Buffer[] => steps.flatMap((step) => (step.aside ? [step.aside] : []))
+
+/** The files set aside removed, then the applied log. Never fails: whatever is left, the next start sweeps. */
+async function removeAfterwards(setAside: Buffer[], dataDir: string, rewindId: string): Promise<void> {
+  if (!(await removeSetAside(setAside))) return
+  try {
+    removeAppliedIntent(dataDir, rewindId)
+  } catch {
+    // Left for the next start, which finds nothing more to remove.
+  }
 }
 
 /** Revert completed steps, newest first. False if any could not be reverted (recovery will retry). */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
@@ -7,8 +7,8 @@ import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 const ROOT = resolve(__dirname, '../../../..')
 const CHILD = join(__dirname, 'testing/crash-child.ts')
 
-function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null, lane: number | 'flush' | null = null) {
-  const batch = batchFrom === null ? [] : [String(batchFrom), ...(lane === null ? [] : [lane === 'flush' ? 'flush' : `lane:${lane}`])]
+function runChild(ws: AgentWorkspace, killAt: number, batchFrom: number | null, lane: number | 'flush' | 'returned' | null = null) {
+  const batch = batchFrom === null ? [] : [String(batchFrom), ...(lane === null ? [] : [typeof lane === 'number' ? `lane:${lane}` : lane])]
   return spawnSync(process.execPath, [join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), CHILD, ws.rt.store.dataDir, ws.writer.id, String(killAt), ...batch], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -58,6 +58,7 @@ describe('a rewind killed at every file-system call (R1)', () => {
   // lane is killed at each of its own calls in turn, until it has no more.
   it('is rolled back at start-up when killed at any call of a lane', async () => {
     let kills = 0
+    let setAsideSeen = 0
     for (const lane of [0, 1]) {
       for (let killAt = 1; ; killAt++) {
         const ws = workspaceAfterTurn()
@@ -69,6 +70,11 @@ describe('a rewind killed at every file-system call (R1)', () => {
           }
           expect(child.signal, `lane ${lane}, kill at call ${killAt}: ${child.stderr}`).toBe('SIGKILL')
           kills += 1
+          // Killed between setting a file aside and renaming over it: the link holds the file's content.
+          for (const name of setAsideIn(ws)) {
+            expect(Object.values(AFTER_TURN), `lane ${lane}, kill at ${killAt}: ${name}`).toContain(readFileSync(join(ws.root, name), 'utf8'))
+            setAsideSeen += 1
+          }
           // Lanes start writing temps while the rewind is being recorded: killed that early, it has no row yet (and had changed nothing).
           await expectRolledBack(ws, `lane ${lane}, kill at ${killAt}`, true)
         } finally {
@@ -77,7 +83,25 @@ describe('a rewind killed at every file-system call (R1)', () => {
       }
     }
     expect(kills).toBeGreaterThan(5)
+    expect(setAsideSeen, 'a kill came between a link and its rename').toBeGreaterThan(0)
   }, 180_000)
+
+  it('keeps a rewind killed after it returned, and removes at start-up the files it set aside', async () => {
+    const ws = workspaceAfterTurn()
+    try {
+      const child = runChild(ws, 0, 1, 'returned')
+      expect(child.signal, child.stderr).toBe('SIGKILL')
+      expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([expect.stringMatching(/\.applied$/) as string])
+      const report = await ws.rewinds.recover()
+      expect(report).toMatchObject({ rolledBack: [], swept: [expect.any(String)], failed: [] })
+      expect(files(ws)).toEqual({ a: 'a before\n', b: 'b before\n', c: 'c before\n', d: null })
+      expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
+      expect(ws.rt.store.db.prepare('SELECT status FROM rewinds').pluck().all()).toEqual(['applied'])
+      expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
+    } finally {
+      ws.dispose()
+    }
+  }, 60_000)
 
   it('is rolled back at start-up when killed at any flush the lanes ask for', async () => {
     let kills = 0
@@ -99,6 +123,8 @@ describe('a rewind killed at every file-system call (R1)', () => {
     expect(kills).toBeGreaterThan(0)
   }, 60_000)
 })
+
+const setAsideIn = (ws: AgentWorkspace): string[] => readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('-replaced'))
 
 async function expectRolledBack(ws: AgentWorkspace, where: string, mayPrecedeRecord = false): Promise<void> {
   expect(readdirSync(join(ws.rt.store.dataDir, 'intents')), `${where}: intent left open`).toHaveLength(1)

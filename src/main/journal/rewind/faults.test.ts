@@ -68,6 +68,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
             () => null,
             (e: unknown) => e as { code: string; message: string }
           )
+          await ws.rewinds.settled() // a complete rewind removes the files it set aside after returning
           const state = snapshot(ws)
           if (error) {
             expect(error.code, `call ${failAt}`).toBe('IO_ERROR')
@@ -99,6 +100,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
             () => null,
             (e: unknown) => e as { code: string; message: string }
           )
+          await ws.rewinds.settled() // a complete rewind removes the files it set aside after returning
           const temps = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
           expect(temps, `lane ${lane} call ${call}: no temp files`).toEqual([])
           expect(readdirSync(`${ws.rt.store.dataDir}/intents`), `lane ${lane} call ${call}: no open intent`).toEqual([])
@@ -131,6 +133,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
         () => null,
         (e: unknown) => e as { code: string; message: string }
       )
+      await ws.rewinds.settled() // a complete rewind removes the files it set aside after returning
       const temps = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
       expect(temps, `flush ${flush}: no temp files`).toEqual([])
       expect(readdirSync(`${ws.rt.store.dataDir}/intents`), `flush ${flush}: no open intent`).toEqual([])

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fsyncPath, writeDurably } from '../durable-file'
 import type { FileVersion } from '../journal-repository'
@@ -32,6 +32,10 @@ interface StoredStep {
 const b64 = (path: Buffer) => path.toString('base64')
 const fromB64 = (text: string) => Buffer.from(text, 'base64') as RelPath
 
+/** Intent logs are `<id>.json` while the rewind may still be rolled back, `<id>.applied` once it is complete but has files set aside. */
+const OPEN = '.json'
+const APPLIED = '.applied'
+
 export function intentDir(dataDir: string): string {
   return join(dataDir, 'intents')
 }
@@ -44,21 +48,45 @@ export function writeIntent(dataDir: string, intent: Intent): void {
     pid: process.pid,
     steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
   }
-  writeDurably(join(dir, `${intent.rewindId}.json`), Buffer.from(JSON.stringify(stored)))
+  writeDurably(join(dir, `${intent.rewindId}${OPEN}`), Buffer.from(JSON.stringify(stored)))
   fsyncPath(dir)
 }
 
 export function removeIntent(dataDir: string, rewindId: string): void {
-  rmSync(join(intentDir(dataDir), `${rewindId}.json`), { force: true })
+  rmSync(join(intentDir(dataDir), `${rewindId}${OPEN}`), { force: true })
   fsyncPath(intentDir(dataDir))
+}
+
+/**
+ * The rewind is complete, but files it set aside (set-aside.ts) are still beside their targets:
+ * from now on a crash only sweeps them. Durable before the rewind returns, as removing the log
+ * would be: a power cut must not roll back a rewind the user saw finish.
+ */
+export function markIntentApplied(dataDir: string, rewindId: string): void {
+  renameSync(join(intentDir(dataDir), `${rewindId}${OPEN}`), join(intentDir(dataDir), `${rewindId}${APPLIED}`))
+  fsyncPath(intentDir(dataDir))
+}
+
+/** The set-aside files are gone. Not fsynced: a mark that comes back after a power cut only sweeps again. */
+export function removeAppliedIntent(dataDir: string, rewindId: string): void {
+  rmSync(join(intentDir(dataDir), `${rewindId}${APPLIED}`), { force: true })
 }
 
 /** Intent logs still on disk: rewinds that never finished. An unreadable log is reported, not guessed at. */
 export function openIntents(dataDir: string): { intents: Intent[]; unreadable: string[] } {
+  return intentsEnding(dataDir, OPEN)
+}
+
+/** Complete rewinds whose set-aside files were not all removed (the process ended first). */
+export function appliedIntents(dataDir: string): { intents: Intent[]; unreadable: string[] } {
+  return intentsEnding(dataDir, APPLIED)
+}
+
+function intentsEnding(dataDir: string, extension: string): { intents: Intent[]; unreadable: string[] } {
   const dir = intentDir(dataDir)
   let names: string[]
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith('.json'))
+    names = readdirSync(dir).filter((name) => name.endsWith(extension))
   } catch {
     return { intents: [], unreadable: [] }
   }

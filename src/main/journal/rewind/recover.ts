@@ -3,11 +3,13 @@ import type { BlobStore } from '../blob-store'
 import type { FsOps } from '../workspace-fs'
 import { TEMP_PREFIX, WorkspaceFs } from '../workspace-fs'
 import { isProcessAlive } from '../process-owner'
-import { openIntents, removeIntent, type Intent } from './intent-log'
+import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, type Intent } from './intent-log'
 import { revertStep } from './steps'
 
 export interface RecoveryReport {
   rolledBack: string[]
+  /** Complete rewinds whose set-aside files (set-aside.ts) the process left behind, now removed. */
+  swept: string[]
   failed: { rewindId: string; reason: string }[]
   unreadable: string[]
 }
@@ -19,17 +21,29 @@ export interface RecoveryReport {
  */
 export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, markRolledBack: (intent: Intent) => void): Promise<RecoveryReport> {
   const { intents, unreadable } = openIntents(dataDir)
-  const report: RecoveryReport = { rolledBack: [], failed: [], unreadable }
-  for (const intent of intents) {
-    // Still being applied by a live process (the app, a server, another command): not ours to touch.
-    if (intent.pid !== undefined && isProcessAlive(intent.pid)) continue
+  const applied = appliedIntents(dataDir)
+  const report: RecoveryReport = { rolledBack: [], swept: [], failed: [], unreadable: [...unreadable, ...applied.unreadable] }
+  // Still being applied, or swept, by a live process (the app, a server, another command): not ours to touch.
+  const ours = (intent: Intent) => intent.pid === undefined || !isProcessAlive(intent.pid)
+  const fail = (intent: Intent, error: unknown) => report.failed.push({ rewindId: intent.rewindId, reason: error instanceof Error ? error.message : String(error) })
+  for (const intent of intents.filter(ours)) {
     try {
       await revertIntent(intent, blobs, ops)
       markRolledBack(intent)
       removeIntent(dataDir, intent.rewindId)
       report.rolledBack.push(intent.rewindId)
     } catch (error) {
-      report.failed.push({ rewindId: intent.rewindId, reason: error instanceof Error ? error.message : String(error) })
+      fail(intent, error)
+    }
+  }
+  // Complete: nothing to put back, only the files set aside to remove.
+  for (const intent of applied.intents.filter(ours)) {
+    try {
+      await sweepTempFiles(new WorkspaceFs(Buffer.from(intent.root, 'base64').toString()), ops, intent)
+      removeAppliedIntent(dataDir, intent.rewindId)
+      report.swept.push(intent.rewindId)
+    } catch (error) {
+      fail(intent, error)
     }
   }
   return report
@@ -41,7 +55,10 @@ async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promi
   await sweepTempFiles(fs, ops, intent)
 }
 
-/** A crash between writing a temp file and renaming it leaves `.retrace-tmp-*` beside the target. */
+/**
+ * A crash between writing a temp file and renaming it leaves `.retrace-tmp-*` beside the target;
+ * so does one before a set-aside file (set-aside.ts) was removed.
+ */
 async function sweepTempFiles(fs: WorkspaceFs, ops: FsOps, intent: Intent): Promise<void> {
   const folders = new Set<string>()
   for (const step of intent.steps) {

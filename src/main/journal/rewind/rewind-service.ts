@@ -48,6 +48,8 @@ export interface RewindResult extends ApplyOutcome {
 export class RewindService {
   /** Workspaces with a rewind in progress in this process. */
   private readonly busy = new Set<number>()
+  /** Work rewinds left running when they returned: removing the files they set aside (apply.ts). */
+  private readonly afterwards = new Set<Promise<void>>()
 
   constructor(
     private readonly store: Store,
@@ -129,6 +131,14 @@ export class RewindService {
     })
   }
 
+  /**
+   * Settles once the work that returned rewinds left running is done, so the workspace holds
+   * no file of Retrace's. A one-shot command waits for it before it exits.
+   */
+  async settled(): Promise<void> {
+    while (this.afterwards.size > 0) await Promise.all(this.afterwards)
+  }
+
   rewindsOfSession(sessionRowId: number): RewindRow[] {
     return this.store.db.prepare('SELECT * FROM rewinds WHERE session_id = ? ORDER BY created_at').all(sessionRowId) as RewindRow[]
   }
@@ -155,6 +165,10 @@ export class RewindService {
             options.alsoInTransaction?.()
           })
           recorded = true
+        },
+        afterwards: (work) => {
+          this.afterwards.add(work)
+          void work.then(() => this.afterwards.delete(work))
         },
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         ...(options.afterStep ? { afterStep: options.afterStep } : {}),

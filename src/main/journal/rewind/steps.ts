@@ -17,6 +17,8 @@ export interface Step {
   keptAs?: RelPath
   /** A prepared temp file holding `post` (written, verified, fsynced), renamed into place when the step runs. */
   temp?: Buffer
+  /** Where a lane linked the file this step replaced, until it is removed (set-aside.ts; never in the intent log). */
+  aside?: Buffer
   /** How the plan found `pre` on disk, when that proves it without hashing again (never in the intent log). */
   stamp?: StatStamp | null
 }

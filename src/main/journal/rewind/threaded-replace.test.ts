@@ -60,6 +60,23 @@ describe('a rewind on the writer threads', () => {
     expect(names.filter((name, n) => ws.text(name) !== before(n))).toEqual([])
   })
 
+  it('removes the files it set aside once it has returned, leaving no file of its own and no intent log, and can be undone', async () => {
+    const names = Array.from({ length: 40 }, (_, n) => `d${n % 3}/f${n}.txt`)
+    ws = agentWorkspace(Object.fromEntries(names.map((name) => [name, `${name} before\n`])))
+    ws.agent.turn()
+    for (const name of names) ws.agent.write(name, `${name} after\n`)
+    const { rewindId } = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    await ws.rewinds.settled()
+    expect(names.filter((name) => ws.text(name) !== `${name} before\n`)).toEqual([])
+    expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
+    expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
+    // What the rewind replaced (and freed only afterwards) is in the store: the undo puts it back.
+    await ws.rewinds.undo(rewindId, { batchFrom: 1 })
+    await ws.rewinds.settled()
+    expect(names.filter((name) => ws.text(name) !== `${name} after\n`)).toEqual([])
+    expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
+  })
+
   it('refuses to write through a folder swapped for a link after the plan, and puts everything back', async () => {
     ws = agentWorkspace({ 'a.txt': 'a before\n', 'dir/b.txt': 'b before\n' })
     ws.agent.turn()
@@ -116,6 +133,7 @@ describe('a rewind on the writer threads', () => {
     ws.agent.write('plain.txt', 'plain after\n')
     const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
     expect(result.steps).toHaveLength(4)
+    await ws.rewinds.settled() // the files set aside are removed after the rewind returns
     expect(ws.read('big.bin')?.equals(large)).toBe(true)
     expect(ws.text('x/y.txt')).toBe('y before\n')
     expect(ws.text('plain.txt')).toBe('plain before\n')

@@ -8,6 +8,7 @@ import type { BlobWriterPool } from '../blob-writers'
 import { displayPath } from '../paths'
 import { sameVersion, type FsOps, type WorkspaceFs } from '../workspace-fs'
 import { folderOf, type RootFileSystem } from './durability'
+import { asideOf } from './set-aside'
 import { ChangedUnderfoot, type Step } from './steps'
 
 /**
@@ -58,8 +59,9 @@ export function replaceableOnThreads(step: Step, rootFs: RootFileSystem): boolea
 
 /**
  * The write steps of a large rewind, run on writer threads in lanes (blob-writer-worker.mts
- * ReplaceLane): each lane writes its temps, has them flushed, checks each target and renames
- * its temp over it, so the renames, checks and writes all run on every core. Git's checkout
+ * ReplaceLane): each lane writes its temps, has them flushed, checks each target, sets it aside
+ * (set-aside.ts) and renames its temp over it, so the renames, checks and writes all run on
+ * every core. Git's checkout
  * does one core's worth of such work; with the per-file checks and atomic replace a rewind
  * needs, one core was not enough to keep up with it.
  *
@@ -195,7 +197,8 @@ export class ThreadedReplace {
     step.temp = temp
     const pre = step.pre
     const expected = pre === null ? null : { hash: pre.hash, mode: pre.mode, stamp: step.stamp ?? null }
-    return { ...content, target, temp, mode: post.mode & 0o7777, expected }
+    if (pre !== null) step.aside = asideOf(temp)
+    return { ...content, target, temp, mode: post.mode & 0o7777, expected, aside: step.aside ?? null }
   }
 
   private post(lane: (typeof this.lanes)[number], chunk: ReplaceJob[] | null): void {

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../blob-store'
 import { displayPath, keyOf } from '../paths'
+import { TEMP_PREFIX } from '../workspace-fs'
 import { loadFileStates } from './file-states'
 import { key, scanFixture, settle, type ScanFixture } from './test-fixture'
 
@@ -43,6 +44,16 @@ describe('what the scan leaves out', () => {
     expect(names(result.files)).toEqual(['README.md', 'sub/module/code.c', 'vendor/lib.js'])
     expect(result.skipped).toEqual([]) // the FIFO was never even listed
     expect(result.stats.filesSeen).toBe(3)
+  })
+
+  it("leaves out a rewind's temp and set-aside files, which are Retrace's and never the user's", async () => {
+    fx.write('a.txt')
+    fx.write(`${TEMP_PREFIX}0123456789ab`, 'a temp a rewind is about to rename') // the prefix the rewind names them with
+    fx.write(`src/${TEMP_PREFIX}0123456789ab-replaced`, 'a replaced file, not removed yet')
+    fx.write('src/retrace-tmp-lookalike.txt') // not the prefix: the user's
+    fx.write(`${TEMP_PREFIX}folder/b.txt`) // a folder is never one of Retrace's
+    const result = await fx.scan()
+    expect(names(result.files)).toEqual([`${TEMP_PREFIX}folder/b.txt`, 'a.txt', 'src/retrace-tmp-lookalike.txt'])
   })
 
   it('honours root and nested .gitignore files, negations and .git/info/exclude', async () => {

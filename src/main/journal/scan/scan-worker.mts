@@ -146,6 +146,9 @@ const post = (message: WorkerMessage, transfer: ArrayBuffer[] = []): void => por
 const abs = (rel: Buffer): Buffer => (rel.length === 0 ? rootPath : Buffer.concat([rootPath, SLASH, rel]))
 const child = (parent: Buffer, name: Buffer): Buffer => (parent.length === 0 ? Buffer.from(name) : Buffer.concat([parent, SLASH, name]))
 const isGitName = (name: Buffer): boolean => name.length === 4 && name.toString('latin1').toLowerCase() === '.git'
+/** workspace-fs.ts TEMP_PREFIX (this file imports no module of the app): a rewind's temp and set-aside files, never the user's. */
+const RETRACE_TEMP = Buffer.from('.retrace-tmp-')
+const isRetraceTemp = (name: Buffer): boolean => name.subarray(0, RETRACE_TEMP.length).equals(RETRACE_TEMP)
 const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException | null)?.code ?? ''
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 const skip = (key: string, reason: string, folder = false): void => void skipped.push({ key, folder, reason })
@@ -587,8 +590,9 @@ async function walk(): Promise<boolean> {
     const subdirs: Dir[] = []
     for (const entry of entries) {
       if (isGitName(entry.name)) continue // any .git, any case, file or folder: never read (R19)
-      const rel = child(dir.rel, entry.name)
       const isDir = entry.isDirectory()
+      if (!isDir && isRetraceTemp(entry.name)) continue // a rewind under way, or one whose set-aside files are still being removed
+      const rel = child(dir.rel, entry.name)
       if (isIgnored(levels, rel, isDir)) continue
       if (isDir) subdirs.push({ rel, levels })
       else if (!(await visit(rel))) return false

@@ -2,7 +2,8 @@
 // Nth file-system call, before that call happens: the hardest possible stop, at every point.
 // A fourth argument batches the rewind from that many files (see apply.ts BATCH_FROM_WRITES); a
 // fifth, `lane:N`, counts and kills at lane N's calls instead (ThreadedReplace), not the main
-// thread's; `flush`, at the Nth flush the lanes ask for (on the flusher thread).
+// thread's; `flush`, at the Nth flush the lanes ask for (on the flusher thread); `returned`, as
+// soon as the rewind has returned, before the files it set aside are removed (set-aside.ts).
 import { FileJournal } from '../../file-journal'
 import { openStore } from '../../../store/store'
 import { RewindService } from '../rewind-service'
@@ -25,4 +26,5 @@ for (const name of Object.keys(realFsOps) as (keyof FsOps)[]) {
 }
 const threadFault = lane !== null ? { threadFault: { lane, call: Number(killAt), code: 'KILL' } } : atFlush ? { flushFault: { flush: Number(killAt), code: 'KILL' } } : {}
 await new RewindService(store, journal).applyTurn(sessionId, 1, { ops, ...(batchFrom ? { batchFrom: Number(batchFrom) } : {}), ...threadFault })
+if (laneArg === 'returned') process.kill(process.pid, 'SIGKILL')
 process.stdout.write(`completed after ${calls} calls\n`)
