@@ -70,7 +70,18 @@ function start(): void {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
   })
-  app.on('will-quit', () => {
+  // A large rewind's set-aside files are removed just after it returns (rewind/set-aside.ts):
+  // quitting waits the fraction of a second that takes rather than leave them for the next start.
+  let rewindsSettled = false
+  app.on('will-quit', (event) => {
+    if (!rewindsSettled) {
+      event.preventDefault()
+      void runtime.rewinds.settled().then(() => {
+        rewindsSettled = true
+        app.quit()
+      })
+      return
+    }
     unbind()
     runtime.close()
   })
