@@ -2,6 +2,7 @@ import { lstatSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import type { RelPath } from '../paths'
 import type { FsOps } from '../workspace-fs'
+import { forEachConcurrently } from './concurrently'
 
 /**
  * Which folders are on the workspace root's file system, where one syncfs of the root covers
@@ -55,12 +56,9 @@ const FOLDER_SYNC_CONCURRENCY = 16
  * folder is fsynced (concurrently: one after another they cost a disk flush each).
  */
 export async function makeFoldersDurable(folders: Buffer[], ops: FsOps, rootFs: RootFileSystem | null): Promise<void> {
-  const queue = rootFs ? folders.filter((folder) => !rootFs.holds(folder)) : [...folders]
+  const others = rootFs ? folders.filter((folder) => !rootFs.holds(folder)) : folders
   if (rootFs) await ops.syncFileSystem(rootFs.root)
-  const syncer = async (): Promise<void> => {
-    for (let folder = queue.pop(); folder !== undefined; folder = queue.pop()) await fsyncFolder(folder)
-  }
-  await Promise.all(Array.from({ length: Math.min(FOLDER_SYNC_CONCURRENCY, queue.length) }, syncer))
+  await forEachConcurrently(others, FOLDER_SYNC_CONCURRENCY, fsyncFolder)
 }
 
 /** A folder a rewind emptied and removed needs no fsync. */

@@ -39,7 +39,7 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
   // Complete: nothing to put back, only the files set aside to remove.
   for (const intent of applied.intents.filter(ours)) {
     try {
-      await sweepTempFiles(new WorkspaceFs(Buffer.from(intent.root, 'base64').toString()), ops, intent)
+      await sweepTempFiles(workspaceOf(intent), ops, intent)
       removeAppliedIntent(dataDir, intent.rewindId)
       report.swept.push(intent.rewindId)
     } catch (error) {
@@ -49,8 +49,10 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
   return report
 }
 
+const workspaceOf = (intent: Intent): WorkspaceFs => new WorkspaceFs(Buffer.from(intent.root, 'base64').toString())
+
 async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promise<void> {
-  const fs = new WorkspaceFs(Buffer.from(intent.root, 'base64').toString())
+  const fs = workspaceOf(intent)
   for (const step of [...intent.steps].reverse()) await revertStep(step, fs, blobs, ops)
   await sweepTempFiles(fs, ops, intent)
 }

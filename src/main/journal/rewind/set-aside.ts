@@ -1,4 +1,5 @@
 import { unlink } from 'node:fs/promises'
+import { forEachConcurrently } from './concurrently'
 
 /**
  * Files a large rewind replaces are set aside, not freed, while it runs. Just before a lane
@@ -26,15 +27,11 @@ const CONCURRENCY = 8
  * True if every one is gone; false if some could not be removed (the next start sweeps them).
  */
 export async function removeSetAside(paths: Buffer[]): Promise<boolean> {
-  const queue = [...paths]
   let complete = true
-  const remover = async (): Promise<void> => {
-    for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
-      await unlink(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') complete = false
-      })
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, remover))
+  await forEachConcurrently(paths, CONCURRENCY, (path) =>
+    unlink(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') complete = false
+    })
+  )
   return complete
 }
