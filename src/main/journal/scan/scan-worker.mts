@@ -148,7 +148,8 @@ const child = (parent: Buffer, name: Buffer): Buffer => (parent.length === 0 ? B
 const isGitName = (name: Buffer): boolean => name.length === 4 && name.toString('latin1').toLowerCase() === '.git'
 /** workspace-fs.ts TEMP_PREFIX (this file imports no module of the app): a rewind's temp and set-aside files, never the user's. */
 const RETRACE_TEMP = Buffer.from('.retrace-tmp-')
-const isRetraceTemp = (name: Buffer): boolean => name.subarray(0, RETRACE_TEMP.length).equals(RETRACE_TEMP)
+// Compared in place: asked of every file of the walk, so no slice is allocated for it.
+const isRetraceTemp = (name: Buffer): boolean => name.length >= RETRACE_TEMP.length && RETRACE_TEMP.compare(name, 0, RETRACE_TEMP.length) === 0
 const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException | null)?.code ?? ''
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 const skip = (key: string, reason: string, folder = false): void => void skipped.push({ key, folder, reason })
