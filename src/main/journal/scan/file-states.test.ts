@@ -26,15 +26,26 @@ describe('the stat cache of the last scan (file_states)', () => {
     saveFileStates(rt.store.db, workspaceId, new Map(), next, { racy: new Set(), complete: true })
 
     const asked = [...recorded, Buffer.from('café'), Buffer.from('never-scanned.txt')] as RelPath[] // 'café' in UTF-8 is another name
-    const found = fileStatesOf(rt.store.db, workspaceId, asked)
-    expect(found.size).toBe(recorded.length)
-    expect(found.get(keyOf(latin1))?.path.equals(latin1)).toBe(true)
-    expect(found.has(keyOf(Buffer.from('café')))).toBe(false)
-    // The same rows as loading the whole scan, inode numbers past 2^63 included.
-    const all = loadFileStates(rt.store.db, workspaceId)
-    for (const [key, state] of found) expect(state).toEqual(all.get(key))
-    expect(found.get(keyOf(Buffer.from(`dir/file-${LOOKUP_BATCH + 9}.txt`)))?.ino).toBe(BigInt(LOOKUP_BATCH + 10) + 2n ** 63n)
-    expect(fileStatesOf(rt.store.db, workspaceId + 1, asked).size).toBe(0) // another workspace's scan is not this one's
+    // Another connection looks them up in the table; the one that saved them, in what it saved.
+    const other = new Database(rt.store.db.name, { readonly: true })
+    try {
+      const inTable = fileStatesOf(other, workspaceId, asked)
+      const saved = fileStatesOf(rt.store.db, workspaceId, asked)
+      for (const found of [inTable, saved]) {
+        expect(found.size).toBe(recorded.length)
+        expect(found.get(keyOf(latin1))?.path.equals(latin1)).toBe(true)
+        expect(found.has(keyOf(Buffer.from('café')))).toBe(false)
+        expect(found.get(keyOf(Buffer.from(`dir/file-${LOOKUP_BATCH + 9}.txt`)))?.ino).toBe(BigInt(LOOKUP_BATCH + 10) + 2n ** 63n)
+      }
+      // The same rows as loading the whole scan, inode numbers past 2^63 included.
+      const all = loadFileStates(other, workspaceId)
+      for (const [key, state] of inTable) expect(state).toEqual(all.get(key))
+      expect(saved).toEqual(inTable)
+      expect(fileStatesOf(other, workspaceId + 1, asked).size).toBe(0) // another workspace's scan is not this one's
+      expect(fileStatesOf(rt.store.db, workspaceId + 1, asked).size).toBe(0)
+    } finally {
+      other.close()
+    }
   })
 
   it('reads back what a save left without the table, exactly as the table holds it, until another connection writes it', () => {
@@ -67,5 +78,6 @@ describe('the stat cache of the last scan (file_states)', () => {
       writer.close()
     }
     expect(loadFileStates(db, workspaceId).get(keyOf(a.path))?.size).toBe(42)
+    expect(fileStatesOf(db, workspaceId, [a.path]).get(keyOf(a.path))?.size).toBe(42)
   })
 })

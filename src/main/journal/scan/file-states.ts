@@ -35,10 +35,16 @@ const lastSaved = new WeakMap<Db, { workspaceId: number; dataVersion: number; st
 
 const dataVersion = (db: Db): number => db.pragma('data_version', { simple: true }) as number
 
+/** What lastSaved holds for `workspaceId`, if it still is what the table holds. */
+function savedStatesOf(db: Db, workspaceId: number): Map<PathKey, ScannedFile> | null {
+  const saved = lastSaved.get(db)
+  return saved?.workspaceId === workspaceId && saved.dataVersion === dataVersion(db) ? saved.states : null
+}
+
 /** The last scan of a workspace as stored: the stat cache of the next scan. */
 export function loadFileStates(db: Db, workspaceId: number): Map<PathKey, ScannedFile> {
-  const saved = lastSaved.get(db)
-  if (saved?.workspaceId === workspaceId && saved.dataVersion === dataVersion(db)) return new Map(saved.states)
+  const saved = savedStatesOf(db, workspaceId)
+  if (saved) return new Map(saved)
   const rows = db
     .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ?')
     .safeIntegers(true)
@@ -54,6 +60,17 @@ export function loadFileStates(db: Db, workspaceId: number): Map<PathKey, Scanne
  * matches (as the next scan would). Paths go to SQLite as hex in a JSON array (they are raw bytes).
  */
 export function fileStatesOf(db: Db, workspaceId: number, paths: RelPath[]): Map<PathKey, ScannedFile> {
+  // A rewind right after a turn's capture (1,000 files: ~7 ms of SQLite lookups on the plan's path, saved).
+  const saved = savedStatesOf(db, workspaceId)
+  if (saved) {
+    const states = new Map<PathKey, ScannedFile>()
+    for (const path of paths) {
+      const key = keyOf(path)
+      const state = saved.get(key)
+      if (state) states.set(key, state)
+    }
+    return states
+  }
   const select = db
     .prepare('SELECT path, kind, size, mode, hash, mtime_ns, ctime_ns, ino FROM file_states WHERE workspace_id = ? AND path IN (SELECT unhex(value) FROM json_each(?))')
     .safeIntegers(true)
