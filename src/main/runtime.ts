@@ -12,8 +12,12 @@ import type { RecoveryReport } from './journal/rewind/recover'
 
 export interface Runtime extends ServiceContext {
   handlers: Handlers
-  /** What start-up recovery found and did (interrupted rewinds rolled back). */
+  /**
+   * What start-up recovery found and did (interrupted rewinds rolled back). Every handler waits
+   * for it; a binding awaits it before it serves anything, and a command before it runs.
+   */
   recovery: Promise<RecoveryReport>
+  /** Close the store; after start-up recovery has settled, never under it. */
   close(): void
 }
 
@@ -36,16 +40,21 @@ export function createRuntime(options: {
   const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv(), journal)
   const rewinds = new RewindService(store, journal, rewindRefusalForFolder)
   const imports = new ImportService({ store, recorder, journal, feed }, options.env ?? process.env, options.followImports ?? true)
-  // Before any rewind can start: finish (roll back) rewinds a crash interrupted, and drop
-  // half-written blob temp files.
+  // Before anything reads or writes the journal: finish (roll back) rewinds a crash interrupted,
+  // and drop half-written blob temp files.
   journal.blobs.cleanTemp()
   const recovery = rewinds.recover()
+  let settled = false
   const ready = recovery.then(() => undefined)
-  ready.catch(() => undefined) // surfaced to the first rewind call that awaits it, not as an unhandled rejection
+  void ready.then(
+    () => (settled = true),
+    () => (settled = true) // surfaced to every call that awaits it, not as an unhandled rejection
+  )
   const ctx: ServiceContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
   const close = () => {
     imports.close()
-    store.close()
+    if (settled) store.close()
+    else void ready.finally(() => store.close()).catch(() => undefined)
   }
   return { ...ctx, recovery, handlers: createHandlers(ctx), close }
 }

@@ -9,6 +9,7 @@ import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
 import { importCommand, parseSource } from './import-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
+import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
@@ -53,10 +54,16 @@ Usage:
                                              the current folder), replayable and rewindable with its files
 
   retrace gc                                  delete file snapshots nothing refers to any more
+  retrace recovery [--json]                   rewinds a crash interrupted, and the files changed since
+                                             that recovery left as they were
+  retrace recovery <rewind-id> --file PATH --out FILE [--found]
+                                             write that file's version from before the rewind (or,
+                                             with --found, the one recovery found) to a new file
 
 A <session-id> (or <branch-id>) may also be the agent's own session id (what a hook passed as
 --session, or the Claude Code / Codex id of an imported session) or the first characters of an id.
-Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace).`
+Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace). Every command first
+finishes any rewind a crash interrupted, putting back only files nobody changed since.`
 
 class UsageError extends Error {}
 
@@ -91,6 +98,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         'no-redact': { type: 'boolean', default: false },
         keep: { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
+        found: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -100,7 +108,12 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     if (values.help || !command || command === 'help') return print(io, USAGE)
 
     const dataDir = resolveDataDir({ flag: values['data-dir'], env })
-    const open = (follow = false) => (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow }))
+    // Start-up recovery runs to completion before the command reads or writes anything.
+    const open = async (follow = false): Promise<Runtime> => {
+      const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow }))
+      await reportStartupRecovery(await live.recovery, cliCaller(live), io)
+      return live
+    }
     const argument = (name: string) => {
       const value = rest.join(' ').trim()
       if (!value) throw new UsageError(`Missing <${name}>. Run \`retrace help\` for usage.`)
@@ -112,7 +125,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     switch (command) {
       case 'serve': {
         const port = parsePort(values.port)
-        const live = open(true)
+        const live = await open(true)
         // Listen before the URL is printed: whoever reads it may press Ctrl+C at once, and an
         // interrupt with no listener yet would kill the process without a clean shutdown.
         const interrupted = waitForInterrupt()
@@ -122,60 +135,58 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         return 0
       }
       case 'sessions':
-        await sessionsCommand(cliCaller(open()), { path: argument('workspace-path'), json: values.json, io })
+        await sessionsCommand(cliCaller(await open()), { path: argument('workspace-path'), json: values.json, io })
         return 0
       case 'show': {
-        const live = open()
+        const live = await open()
         await showCommand(cliCaller(live), { sessionId: sessionArgument(live), json: values.json, transcript: values.context ? 'context' : 'display', io })
         return 0
       }
       case 'changes': {
-        const live = open()
+        const live = await open()
         await changesCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, false), json: values.json, io })
         return 0
       }
       case 'diff': {
         const file = values.file
         if (!file) throw new UsageError('Missing --file PATH (relative to the workspace).')
-        const live = open()
+        const live = await open()
         await diffCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, file, io })
         return 0
       }
       case 'rewind':
       case 'undo': {
-        const live = open()
-        await live.ready
+        const live = await open()
         const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), json: values.json, io }
         return command === 'rewind'
           ? await rewindCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, ...flags })
           : await undoCommand(cliCaller(live), { rewindId: argument('rewind-id'), ...flags })
       }
       case 'fork': {
-        const live = open()
-        await live.ready
+        const live = await open()
         await forkCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), json: values.json, io })
         return 0
       }
       case 'merge': {
-        const live = open()
+        const live = await open()
         await mergeCommand(cliCaller(live), { branchId: sessionArgument(live, 'branch-id'), mode: values.mode, json: values.json, io })
         return 0
       }
       case 'checkpoint': {
         const hook = values.workspace && values.session ? {} : await readHookInput()
-        await checkpointCommand(open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
+        await checkpointCommand(await open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
         return 0
       }
       case 'import': {
         const source = parseSource(values.source)
-        await importCommand(open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, path: values.path, json: values.json, io })
+        await importCommand(await open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, path: values.path, json: values.json, io })
         return 0
       }
       case 'export': {
         const [sessionId, ...extra] = rest
         if (!sessionId) throw new UsageError('Missing <session-id>. Run `retrace help` for usage.')
         if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(' ')}": give one session id (and --keep once per finding).`)
-        const live = open()
+        const live = await open()
         await exportCommand(cliCaller(live), {
           sessionId: resolveSessionRef(live.store.sessions, sessionId),
           format: parseFormat(values.format, values.out),
@@ -190,17 +201,27 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         return 0
       }
       case 'import-json': {
-        const live = open()
+        const live = await open()
         await importJsonCommand(live, cliCaller(live), { file: argument('file'), workspace: values.workspace, json: values.json, io })
         return 0
       }
+      case 'recovery': {
+        const live = await open()
+        const rewindId = rest.join(' ').trim()
+        if (!rewindId) await recoveryListCommand(cliCaller(live), { json: values.json, io })
+        else {
+          if (!values.file) throw new UsageError('Missing --file PATH: which file of that rewind (see `retrace recovery`).')
+          await recoveryVersionCommand(live, cliCaller(live), { rewindId, file: values.file, out: values.out, found: values.found, io })
+        }
+        return 0
+      }
       case 'gc': {
-        const { removed, bytes } = open().journal.blobs.collectGarbage()
+        const { removed, bytes } = (await open()).journal.blobs.collectGarbage()
         io.out(`Removed ${removed} unreferenced snapshot${removed === 1 ? '' : 's'} (${(bytes / 1024 / 1024).toFixed(1)} MiB).`)
         return 0
       }
       case 'search':
-        await searchCommand(cliCaller(open()), { query: argument('query'), workspace: values.workspace, json: values.json, io })
+        await searchCommand(cliCaller(await open()), { query: argument('query'), workspace: values.workspace, json: values.json, io })
         return 0
       default:
         throw new UsageError(`Unknown command "${command}". Run \`retrace help\` for usage.`)

@@ -23,6 +23,11 @@ function dataDirFromArgs(argv: string[]): string | undefined {
   return index >= 0 ? argv[index + 1] : argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length)
 }
 
+/** Start-up recovery failed: every call says why (services/index.ts); the menu says it here. */
+function showStartupFailure(error: unknown): void {
+  dialog.showErrorBox('Retrace could not finish an interrupted rewind', error instanceof Error ? error.message : String(error))
+}
+
 async function pickFolder(): Promise<string | null> {
   const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
   const options = { title: 'Open Workspace', properties: ['openDirectory' as const, 'createDirectory' as const] }
@@ -45,18 +50,19 @@ function start(): void {
   let window = createMainWindow()
 
   const announceOpened = (workspaceId: number) => runtime.feed.publish({ name: 'workspace.opened', payload: { workspaceId } })
+  // The window's calls wait for start-up recovery (services/index.ts); the menu's do the same.
   installMenu({
     openFolder: () => {
-      void pickFolder().then((path) => {
+      void Promise.all([pickFolder(), runtime.ready]).then(([path]) => {
         if (!path) return
         try {
           announceOpened(openWorkspace(runtime, path))
         } catch (error) {
           dialog.showErrorBox('Cannot open this folder', error instanceof RetraceError ? error.message : String(error))
         }
-      })
+      }).catch(showStartupFailure)
     },
-    openDemo: () => announceOpened(ensureDemoWorkspace(runtime))
+    openDemo: () => void runtime.ready.then(() => announceOpened(ensureDemoWorkspace(runtime))).catch(showStartupFailure)
   })
 
   app.on('second-instance', () => {

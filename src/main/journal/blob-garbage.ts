@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs'
 import type { Db } from '../store/database'
 
 /**
- * Delete blobs no journal entry and no scanned file state refers to. Only blobs older than
+ * Delete blobs no journal entry, no scanned file state and no recovery conflict (the user's
+ * work a recovery saved) refers to. Only blobs older than
  * `graceMs`: a scan or capture running in another process stores content before it records
  * the reference, and must not lose it in between.
  *
@@ -31,6 +32,7 @@ export function collectUnreferencedBlobs(db: Db, filePath: (hash: string) => str
              hash NOT IN (SELECT hash_before FROM journal_entries WHERE hash_before IS NOT NULL) AND
              hash NOT IN (SELECT hash_after FROM journal_entries WHERE hash_after IS NOT NULL) AND
              hash NOT IN (SELECT hash FROM file_states) AND
+             hash NOT IN (SELECT hash_found FROM rewind_recovery_conflicts WHERE hash_found IS NOT NULL) AND
              hash NOT IN (SELECT hash FROM deflate_dictionaries)`
         )
         .all({ cutoff: Date.now() - graceMs }) as { hash: string; size: number; storage: string }[]

@@ -50,7 +50,7 @@ describe('workspaces', () => {
     expect((await rt.handlers['workspaces.reopen']({ workspaceId: a.id })).name).toBe('a')
     const recent = await rt.handlers['workspaces.listRecent']({ limit: 10 })
     expect(recent.items.map((w) => w.name)).toEqual(['a', 'b'])
-    expect(() => rt.handlers['workspaces.reopen']({ workspaceId: 999 })).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }) as Error)
+    await expect(rt.handlers['workspaces.reopen']({ workspaceId: 999 })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
   it('names the path in a clear error when it is missing, a file, or unreadable', async () => {

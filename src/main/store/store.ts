@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { openDatabase, type Db } from './database'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
+import { RewindRepository } from './repositories/rewinds'
 import { SessionRepository } from './repositories/sessions'
 import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
@@ -17,6 +18,8 @@ export interface Store {
   readonly sessions: SessionRepository
   readonly messages: MessageRepository
   readonly checkpoints: CheckpointRepository
+  /** Rewinds of files, and what start-up recovery did with interrupted ones. */
+  readonly rewinds: RewindRepository
   /** The session graph of a workspace (read-only). */
   readonly tree: TreeRepository
   /** Run `work` in one synchronous transaction (no awaits inside). */
@@ -42,6 +45,7 @@ export function openStore(dataDir: string): Store {
     sessions: new SessionRepository(db),
     messages: new MessageRepository(db),
     checkpoints: new CheckpointRepository(db),
+    rewinds: new RewindRepository(db),
     tree: new TreeRepository(db),
     transaction: (work) => db.transaction(work)(),
     durableTransaction: (work) => {

@@ -83,3 +83,30 @@ export const RewindSummarySchema = z.object({
   finishedAt: Timestamp.nullable(),
   changed: z.number().int().nonnegative()
 })
+
+/**
+ * A path start-up recovery left as it found it (somebody changed it after the rewind was
+ * interrupted): what it found, saved to the store under `found.hash` when `saved`, and the
+ * version from before the rewind (null: nothing was there).
+ */
+export const RecoveryConflictSchema = PathRefSchema.extend({
+  found: z.union([FileVersionSchema, z.object({ kind: z.enum(['directory', 'other']) })]).nullable(),
+  saved: z.boolean(),
+  before: FileVersionSchema.nullable()
+})
+
+/** A rewind a crash (or a killed process) interrupted, and what start-up recovery did with it. */
+export const RecoverySchema = z.object({
+  rewindId: z.string(),
+  workspaceId: z.number().int().positive(),
+  workspacePath: z.string(),
+  sessionId: SessionIdSchema.nullable(),
+  sessionTitle: z.string().nullable(),
+  targetTurn: z.number().int().nullable(),
+  undoOf: z.string().nullable(),
+  recoveredAt: Timestamp,
+  /** The user has dismissed it in the window. */
+  seen: z.boolean(),
+  conflicts: z.array(RecoveryConflictSchema)
+})
+export type Recovery = z.infer<typeof RecoverySchema>

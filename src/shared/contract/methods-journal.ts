@@ -6,6 +6,7 @@ import {
   FileDiffSchema,
   FileHistoryItemSchema,
   PathIdSchema,
+  RecoverySchema,
   RewindPlanSchema,
   RewindResultSchema,
   RewindSummarySchema
@@ -92,6 +93,18 @@ export const journalMethods = {
     z.object({ branchId: SessionIdSchema, mode: z.enum(['append', 'replace']).default('append') }).strict(),
     z.object({ parentId: SessionIdSchema, firstSeq: z.number().int(), messageCount: z.number().int() })
   ),
+
+  /**
+   * Rewinds a crash interrupted and start-up recovery finished, newest first: each put back
+   * every file it had changed, except the files changed since (left as found, and saved).
+   */
+  'rewind.recoveries': method(
+    z.object({ workspaceId: WorkspaceIdSchema.optional(), unseenOnly: z.boolean().default(false) }).strict(),
+    z.object({ items: z.array(RecoverySchema) })
+  ),
+
+  /** The user has read what recovery did with a rewind: the window stops showing it. */
+  'rewind.dismissRecovery': method(z.object({ rewindId: z.string().uuid() }).strict(), z.object({ dismissed: z.boolean() })),
 
   /** The rewinds of a session, oldest first. */
   'rewind.list': method(z.object({ sessionId: SessionIdSchema }).strict(), z.object({ items: z.array(RewindSummarySchema) }))

@@ -3,13 +3,15 @@ import type { BlobStore } from '../blob-store'
 import { blobWriters } from '../blob-writers'
 import { fileSystemSyncProgram } from '../file-system-sync'
 import type { FileVersion } from '../journal-repository'
+import { explainDiskFull } from '../disk-full'
 import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../paths'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
 import { markIntentApplied, removeAppliedIntent, removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
 import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
 import { removeSetAside } from './set-aside'
-import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Step } from './steps'
+import { removeEmptyFoldersBornAfter } from './folders'
+import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Reverted, type Step } from './steps'
 import { TempWriter } from './temp-writer'
 import { LANES, replaceableOnThreads, ThreadedReplace } from './threaded-replace'
 
@@ -22,6 +24,11 @@ export interface ApplyContext {
   dataDir: string
   rewindId: string
   forkSessionUid?: string
+  /**
+   * When the state the rewind restores was current (ms): a folder born later did not exist
+   * then, and is removed once the rewind has emptied it (folders.ts). Absent: no folder goes.
+   */
+  foldersBornAfter?: number
   /** Persist the rewind and its before/after scope (called once the intent log is durable). */
   record(steps: Step[]): void
   /** Work that goes on after the rewind returned: the removal of the files it set aside (set-aside.ts). */
@@ -95,7 +102,8 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
-  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
+  const startedAt = Date.now() // before the intent: every folder the rewind makes is born after it
+  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), startedAt, steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   // The lanes write temps while the rewind is recorded and the first steps run; they change
   // no target before `go`. Steps they cannot take join the main thread's.
   const leftover = new Set(threaded ? threaded.start(onThreads) : [])
@@ -149,6 +157,10 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
       throw outcome.failure.error
     }
     failedAt = null
+    if (ctx.foldersBornAfter !== undefined) {
+      const deleted = steps.flatMap((step) => (step.kind === 'delete' ? [step.path] : []))
+      await removeEmptyFoldersBornAfter(ctx.fs, ctx.ops, deleted, ctx.foldersBornAfter)
+    }
     // Each folder's renames made durable once, not once per file. Until this is done the intent
     // log stays open, so a crash before it is rolled back like any other interrupted rewind.
     await makeFoldersDurable([...folders.values()], ctx.ops, rootFs)
@@ -157,12 +169,14 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     const replaced = new Set(done)
     for (const step of steps) if (step.temp && !replaced.has(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
     await removeSetAside(setAsideBy(steps)) // their content is in the store; a rolled-back step is rewritten from it
-    const rolledBack = await rollBack(done, ctx)
-    if (rolledBack) removeIntent(ctx.dataDir, ctx.rewindId)
+    const { complete, left } = await rollBack(done, ctx, startedAt)
+    if (complete) removeIntent(ctx.dataDir, ctx.rewindId)
     const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''
-    const why = error instanceof Error ? error.message : String(error)
-    const state = rolledBack
-      ? 'Every file was put back as it was before the rewind.'
+    const explained = explainDiskFull(error, failedAt ? folderOf(ctx.fs.join(failedAt.path)).toString() : ctx.fs.root.toString())
+    const why = explained instanceof Error ? explained.message : String(explained)
+    const changedMeanwhile = left.length === 0 ? '' : ` ${left.map(displayPath).join(', ')} changed while the rewind ran, and ${left.length === 1 ? 'was' : 'were'} left as found.`
+    const state = complete
+      ? `Every file was put back as it was before the rewind.${changedMeanwhile}`
       : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
     throw new RetraceError(error instanceof ChangedUnderfoot ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
   }
@@ -190,17 +204,24 @@ async function removeAfterwards(setAside: Buffer[], dataDir: string, rewindId: s
   }
 }
 
-/** Revert completed steps, newest first. False if any could not be reverted (recovery will retry). */
-async function rollBack(done: Step[], ctx: ApplyContext): Promise<boolean> {
+/**
+ * Revert completed steps, newest first, and remove the folders the rewind made. Not complete if
+ * any step could not be reverted (recovery will retry); `left`: paths somebody changed while the
+ * rewind ran, not overwritten.
+ */
+async function rollBack(done: Step[], ctx: ApplyContext, startedAt: number): Promise<{ complete: boolean; left: RelPath[] }> {
   let complete = true
+  const left: RelPath[] = []
   for (const step of [...done].reverse()) {
     try {
-      await revertStep(step, ctx.fs, ctx.blobs, ctx.ops)
+      const reverted: Reverted = await revertStep(step, ctx.fs, ctx.blobs, ctx.ops)
+      if (reverted.outcome === 'left') left.push(reverted.path)
     } catch {
       complete = false
     }
   }
-  return complete
+  await removeEmptyFoldersBornAfter(ctx.fs, ctx.ops, done.map((step) => step.path), startedAt)
+  return { complete, left }
 }
 
 async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, fs: WorkspaceFs) {

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { fsyncPath, writeDurably } from '../durable-file'
 import type { FileVersion } from '../journal-repository'
 import type { RelPath } from '../paths'
+import { currentOwner } from '../process-owner'
 import type { Step } from './steps'
 
 /**
@@ -14,9 +15,12 @@ export interface Intent {
   version: 1
   rewindId: string
   root: string
+  /** When the rewind began (ms): the folders it made are born after it (folders.ts). */
+  startedAt?: number
   steps: Step[]
-  /** The process applying the rewind: while it lives, nobody else may recover this intent. */
+  /** The process applying the rewind (see ProcessOwner): while it lives, nobody else may recover this intent. */
   pid?: number
+  started?: string
   /** A branch session created in the same intent (fork with files): removed if the files are rolled back. */
   forkSessionUid?: string
 }
@@ -45,7 +49,7 @@ export function writeIntent(dataDir: string, intent: Intent): void {
   mkdirSync(dir, { recursive: true })
   const stored = {
     ...intent,
-    pid: process.pid,
+    ...currentOwner(),
     steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
   }
   writeDurably(join(dir, `${intent.rewindId}${OPEN}`), Buffer.from(JSON.stringify(stored)))

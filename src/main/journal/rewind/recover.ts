@@ -1,43 +1,70 @@
 import { readdirSync } from 'node:fs'
+import type { RecoveryConflict } from '../../store/repositories/rewinds'
 import type { BlobStore } from '../blob-store'
-import type { FsOps } from '../workspace-fs'
+import type { RelPath } from '../paths'
+import { keyOf, type PathKey } from '../paths'
+import type { DiskState, FsOps } from '../workspace-fs'
 import { TEMP_PREFIX, WorkspaceFs } from '../workspace-fs'
-import { isProcessAlive } from '../process-owner'
+import { currentOwner, isOwnerAlive } from '../process-owner'
+import { removeEmptyFoldersBornAfter } from './folders'
 import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, type Intent } from './intent-log'
-import { revertStep } from './steps'
+import { captureCurrent, revertStep, type Step } from './steps'
 
 export interface RecoveryReport {
   rolledBack: string[]
+  /**
+   * Per rolled-back rewind, the paths it found changed since the interruption (somebody's
+   * newer work): left as they were, saved to the store first.
+   */
+  conflicts: { rewindId: string; root: Buffer; conflicts: RecoveryConflict[] }[]
   /** Complete rewinds whose set-aside files (set-aside.ts) the process left behind, now removed. */
   swept: string[]
-  failed: { rewindId: string; reason: string }[]
+  failed: { rewindId: string; root: Buffer; reason: string }[]
+  /** Rewinds another live process is applying right now: not ours to touch. */
+  runningElsewhere: { rewindId: string; root: Buffer; pid: number }[]
   unreadable: string[]
 }
 
+export interface RecoveryOptions {
+  /** Only intents of this workspace root. */
+  root?: Buffer
+  /** Rewinds this process is applying right now (never recovered under it). */
+  running?: ReadonlySet<string>
+  /** The rewind is rolled back: record it and what recovery left as it found. */
+  finish(intent: Intent, conflicts: RecoveryConflict[]): void
+}
+
 /**
- * Start-up: every rewind whose intent log is still open, and whose process is gone, was interrupted. Put each of its
- * files back to the state before the rewind (steps are reverted only where the disk shows
- * their result, so this is safe whatever point the rewind reached) and sweep its temp files.
+ * Every rewind whose intent log is still open, and whose process is gone (or is this one, no
+ * longer applying it), was interrupted: put back each file the rewind changed, but only where
+ * the disk still shows exactly what the rewind wrote there. Anything else is somebody's work
+ * after the interruption (an edit, a delete, a new file, hours later): saved to the store,
+ * left in place, and reported, never overwritten.
  */
-export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, markRolledBack: (intent: Intent) => void): Promise<RecoveryReport> {
+export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, options: RecoveryOptions): Promise<RecoveryReport> {
   const { intents, unreadable } = openIntents(dataDir)
   const applied = appliedIntents(dataDir)
-  const report: RecoveryReport = { rolledBack: [], swept: [], failed: [], unreadable: [...unreadable, ...applied.unreadable] }
-  // Still being applied, or swept, by a live process (the app, a server, another command): not ours to touch.
-  const ours = (intent: Intent) => intent.pid === undefined || !isProcessAlive(intent.pid)
-  const fail = (intent: Intent, error: unknown) => report.failed.push({ rewindId: intent.rewindId, reason: error instanceof Error ? error.message : String(error) })
-  for (const intent of intents.filter(ours)) {
+  const report: RecoveryReport = { rolledBack: [], conflicts: [], swept: [], failed: [], runningElsewhere: [], unreadable: [...unreadable, ...applied.unreadable] }
+  const inScope = (intent: Intent) => options.root === undefined || rootOf(intent).equals(options.root)
+  const fail = (intent: Intent, error: unknown) => report.failed.push({ rewindId: intent.rewindId, root: rootOf(intent), reason: error instanceof Error ? error.message : String(error) })
+  for (const intent of intents.filter(inScope)) {
+    if (options.running?.has(intent.rewindId)) continue
+    if (!ownerGone(intent)) {
+      report.runningElsewhere.push({ rewindId: intent.rewindId, root: rootOf(intent), pid: intent.pid ?? 0 })
+      continue
+    }
     try {
-      await revertIntent(intent, blobs, ops)
-      markRolledBack(intent)
+      const conflicts = await revertIntent(intent, blobs, ops)
+      options.finish(intent, conflicts)
       removeIntent(dataDir, intent.rewindId)
       report.rolledBack.push(intent.rewindId)
+      if (conflicts.length > 0) report.conflicts.push({ rewindId: intent.rewindId, root: rootOf(intent), conflicts })
     } catch (error) {
       fail(intent, error)
     }
   }
   // Complete: nothing to put back, only the files set aside to remove.
-  for (const intent of applied.intents.filter(ours)) {
+  for (const intent of applied.intents.filter((intent) => inScope(intent) && intent.pid !== undefined && !isOwnerAlive(ownerOf(intent)))) {
     try {
       await sweepTempFiles(workspaceOf(intent), ops, intent)
       removeAppliedIntent(dataDir, intent.rewindId)
@@ -49,12 +76,55 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
   return report
 }
 
-const workspaceOf = (intent: Intent): WorkspaceFs => new WorkspaceFs(Buffer.from(intent.root, 'base64').toString())
+const ownerOf = (intent: Intent) => ({ pid: intent.pid ?? 0, ...(intent.started === undefined ? {} : { started: intent.started }) })
 
-async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promise<void> {
+/** Its process has ended (a pid reused by another process does not count), or it is this one. */
+function ownerGone(intent: Intent): boolean {
+  if (intent.pid === undefined) return true
+  const self = currentOwner()
+  if (intent.pid === self.pid && (intent.started === undefined || intent.started === self.started)) return true // the caller left out what this process is still applying
+  return !isOwnerAlive(ownerOf(intent))
+}
+
+const rootOf = (intent: Intent): Buffer => Buffer.from(intent.root, 'base64')
+const workspaceOf = (intent: Intent): WorkspaceFs => new WorkspaceFs(rootOf(intent).toString())
+
+/**
+ * Steps reverted newest first. A path left as found is saved to the store at once, before
+ * anything else happens, and reported with the version the rewind had replaced (its first
+ * step's `pre`: a kept copy's move comes before the write at the same path).
+ */
+async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promise<RecoveryConflict[]> {
   const fs = workspaceOf(intent)
-  for (const step of [...intent.steps].reverse()) await revertStep(step, fs, blobs, ops)
+  const conflicts = new Map<PathKey, RecoveryConflict>()
+  for (const step of [...intent.steps].reverse()) {
+    const reverted = await revertStep(step, fs, blobs, ops)
+    if (reverted.outcome !== 'left') continue
+    const key = keyOf(reverted.path)
+    const known = conflicts.get(key)
+    if (known) known.before = beforeOf(step, reverted.path)
+    else conflicts.set(key, { path: reverted.path, ...(await saveFound(fs, blobs, reverted.path, reverted.found)), before: beforeOf(step, reverted.path) })
+  }
   await sweepTempFiles(fs, ops, intent)
+  if (intent.startedAt !== undefined) await removeEmptyFoldersBornAfter(fs, ops, intent.steps.map((step) => step.path), intent.startedAt)
+  return [...conflicts.values()]
+}
+
+/** What was at `path` before the rewind: the step's `pre`, unless `path` is where it kept a copy (nothing was there). */
+const beforeOf = (step: Step, path: RelPath) => (step.keptAs?.equals(path) ? null : step.pre)
+
+/** The found file or link, into the store; a file still being written is tried once more, then reported unsaved (it stays on disk). */
+async function saveFound(fs: WorkspaceFs, blobs: BlobStore, path: RelPath, found: DiskState): Promise<{ found: DiskState; saved: boolean }> {
+  if (found === null || found.kind === 'directory' || found.kind === 'other') return { found, saved: false }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const captured = await captureCurrent(fs, blobs, path)
+      return captured === null ? { found: null, saved: false } : { found: captured, saved: true }
+    } catch {
+      // changed while it was read: once more
+    }
+  }
+  return { found, saved: false }
 }
 
 /**

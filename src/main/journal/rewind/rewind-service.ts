@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { RetraceError } from '../../../shared/contract'
 import type { Store } from '../../store/store'
+import type { RewindRow } from '../../store/repositories/rewinds'
 import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
 import type { JournalEntry } from '../journal-repository'
@@ -48,6 +49,8 @@ export interface RewindResult extends ApplyOutcome {
 export class RewindService {
   /** Workspaces with a rewind in progress in this process. */
   private readonly busy = new Set<number>()
+  /** Rewinds this process is applying: their intent logs are open, and not to be recovered. */
+  private readonly running = new Set<string>()
   /** Work rewinds left running when they returned: removing the files they set aside (apply.ts). */
   private readonly afterwards = new Set<Promise<void>>()
 
@@ -75,25 +78,26 @@ export class RewindService {
   }
 
   /** What rewinding a session's files to before `turn` would do. Writes nothing. */
-  async planTurn(sessionId: string, turn: number): Promise<{ plan: RewindPlan; fs: WorkspaceFs }> {
+  async planTurn(sessionId: string, turn: number): Promise<{ plan: RewindPlan; fs: WorkspaceFs; foldersBornAfter: number | null }> {
     const { session, fs } = this.sessionWorkspace(sessionId)
     if (turn < 1 || turn > Math.max(session.turnCount, 1)) {
       throw new RetraceError('NOT_FOUND', `Session "${session.title}" has no turn ${turn} (it has ${session.turnCount}).`)
     }
+    await this.finishInterrupted(fs)
     const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, turn))
     warmRewindThreads(targets.length)
     const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(session.workspaceId, targets))
     // Saved snapshots found missing: rewinding to this checkpoint would leave some files as they
     // are, so the transcript shows it invalidated (never cleared: the content is gone).
     if (plan.items.some((item) => item.snapshotMissing)) this.store.checkpoints.invalidate(session.rowId, turn)
-    return { plan, fs }
+    return { plan, fs, foldersBornAfter: this.store.rewinds.checkpointTime(session.rowId, turn) }
   }
 
   async applyTurn(sessionId: string, turn: number, options: ApplyOptions = {}): Promise<RewindResult> {
     const session = this.store.sessions.require(sessionId)
     return this.exclusive(session.workspaceId, async () => {
-      const { plan, fs } = await this.planTurn(sessionId, turn)
-      return this.run(plan, fs, { workspaceId: session.workspaceId, sessionRowId: session.rowId, targetTurn: turn, undoOf: null }, options)
+      const { plan, fs, foldersBornAfter } = await this.planTurn(sessionId, turn)
+      return this.run(plan, fs, { workspaceId: session.workspaceId, sessionRowId: session.rowId, targetTurn: turn, undoOf: null, foldersBornAfter }, options)
     })
   }
 
@@ -104,6 +108,7 @@ export class RewindService {
     const workspace = this.store.workspaces.get(rewind.workspace_id)
     if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
     const fs = new WorkspaceFs(workspace.path)
+    await this.finishInterrupted(fs)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
     warmRewindThreads(targets.length)
     return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspace_id, targets)), fs, rewind }
@@ -112,8 +117,9 @@ export class RewindService {
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
     return this.exclusive(this.requireRewind(rewindId).workspace_id, async () => {
       const { plan, fs, rewind } = await this.planUndo(rewindId)
-      const result = await this.run(plan, fs, { workspaceId: rewind.workspace_id, sessionRowId: rewind.session_id, targetTurn: null, undoOf: rewindId }, options)
-      this.store.db.prepare("UPDATE rewinds SET status = 'undone' WHERE id = ?").run(rewindId)
+      // Folders born after the rewind began are the ones it made: they go with its files.
+      const result = await this.run(plan, fs, { workspaceId: rewind.workspace_id, sessionRowId: rewind.session_id, targetTurn: null, undoOf: rewindId, foldersBornAfter: rewind.created_at }, options)
+      this.store.rewinds.markUndone(rewindId)
       return result
     })
   }
@@ -123,12 +129,36 @@ export class RewindService {
     return fileStatesOf(this.store.db, workspaceId, targets.map((target) => target.path))
   }
 
-  /** Finish (by rolling back) any rewind a crash interrupted. Run once at start-up. */
-  recover(ops: FsOps = realFsOps): Promise<RecoveryReport> {
-    return recoverInterruptedRewinds(this.store.dataDir, this.journal.blobs, ops, (intent) => {
-      this.finish(intent.rewindId, 'rolled_back')
-      if (intent.forkSessionUid) this.removeSession(intent.forkSessionUid)
+  /**
+   * Finish (by rolling back) every rewind a crash interrupted, leaving alone what was changed
+   * since (recover.ts). Run at start-up, before anything reads or writes the journal.
+   */
+  recover(ops: FsOps = realFsOps, root?: Buffer): Promise<RecoveryReport> {
+    return recoverInterruptedRewinds(this.store.dataDir, this.journal.blobs, ops, {
+      running: this.running,
+      ...(root ? { root } : {}),
+      finish: (intent, conflicts) => {
+        if (this.store.rewinds.get(intent.rewindId)) this.store.rewinds.recordRecovery(intent.rewindId, conflicts)
+        if (intent.forkSessionUid) this.removeSession(intent.forkSessionUid)
+      }
     })
+  }
+
+  /**
+   * Before a plan: a rewind of this workspace interrupted since start-up (another process
+   * killed, or a rollback here that could not finish) is recovered now. One that cannot be, or
+   * that another live process is applying, refuses the plan: nothing is written.
+   */
+  private async finishInterrupted(fs: WorkspaceFs): Promise<void> {
+    const report = await this.recover(realFsOps, fs.root)
+    const [elsewhere] = report.runningElsewhere
+    if (elsewhere) {
+      throw new RetraceError('CONFLICT', `Another Retrace process (pid ${elsewhere.pid}) is rewinding files in this workspace. Wait for it to finish, then review the preview again. Nothing was written.`)
+    }
+    const [failed] = report.failed
+    if (failed) {
+      throw new RetraceError('IO_ERROR', `A rewind of this workspace was interrupted and could not be finished yet (${failed.reason}). Nothing else will be rewound here until it is; Retrace tries again at every start and every preview.`)
+    }
   }
 
   /**
@@ -140,15 +170,16 @@ export class RewindService {
   }
 
   rewindsOfSession(sessionRowId: number): RewindRow[] {
-    return this.store.db.prepare('SELECT * FROM rewinds WHERE session_id = ? ORDER BY created_at').all(sessionRowId) as RewindRow[]
+    return this.store.rewinds.ofSession(sessionRowId)
   }
 
-  private async run(plan: RewindPlan, fs: WorkspaceFs, meta: { workspaceId: number; sessionRowId: number | null; targetTurn: number | null; undoOf: string | null }, options: ApplyOptions): Promise<RewindResult> {
+  private async run(plan: RewindPlan, fs: WorkspaceFs, meta: RewindMeta, options: ApplyOptions): Promise<RewindResult> {
     if (options.token !== undefined && options.token !== plan.token) {
       throw new RetraceError('CONFLICT', 'Files changed since the preview was made; nothing was written. Review the new preview.')
     }
     const rewindId = randomUUID()
     let recorded = false
+    this.running.add(rewindId)
     try {
       const outcome = await applyPlan(plan, options.choices ?? new Map<PathKey, ConflictChoice>(), options.defaultChoice ?? 'skip', {
         fs,
@@ -156,6 +187,7 @@ export class RewindService {
         ops: options.ops ?? realFsOps,
         dataDir: this.store.dataDir,
         rewindId,
+        ...(meta.foldersBornAfter !== null ? { foldersBornAfter: meta.foldersBornAfter } : {}),
         ...(options.forkSessionUid ? { forkSessionUid: options.forkSessionUid } : {}),
         record: (steps) => {
           // Flushed to the disk before any file changes: the content and journal entries it names
@@ -184,15 +216,18 @@ export class RewindService {
         if (options.forkSessionUid) this.removeSession(options.forkSessionUid)
       }
       throw error
+    } finally {
+      this.running.delete(rewindId)
     }
   }
 
   /** Undo the conversation half of an intent whose files were rolled back. */
   private removeSession(uid: string): void {
-    this.store.db.prepare('DELETE FROM sessions WHERE uid = ?').run(uid)
+    const session = this.store.sessions.get(uid)
+    if (session) this.store.sessions.delete(session.rowId)
   }
 
-  private recordRewind(rewindId: string, meta: { workspaceId: number; sessionRowId: number | null; targetTurn: number | null; undoOf: string | null }, steps: Step[]): void {
+  private recordRewind(rewindId: string, meta: RewindMeta, steps: Step[]): void {
     this.store.transaction(() => {
       const scopeId = this.journal.repo.openScope({ workspaceId: meta.workspaceId, sessionRowId: meta.sessionRowId, turn: null, kind: 'rewind' })
       for (const step of steps) {
@@ -203,20 +238,16 @@ export class RewindService {
         this.journal.repo.addEntry(entry)
       }
       this.journal.repo.closeScope(scopeId)
-      this.store.db
-        .prepare("INSERT INTO rewinds (id, workspace_id, session_id, target_turn, undo_of, before_scope_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'applying', ?)")
-        .run(rewindId, meta.workspaceId, meta.sessionRowId, meta.targetTurn, meta.undoOf, scopeId, Date.now())
+      this.store.rewinds.insert({ id: rewindId, workspaceId: meta.workspaceId, sessionRowId: meta.sessionRowId, targetTurn: meta.targetTurn, undoOf: meta.undoOf, beforeScopeId: scopeId })
     })
   }
 
   private finish(rewindId: string, status: RewindRow['status'], summary?: object): void {
-    this.store.db
-      .prepare('UPDATE rewinds SET status = ?, finished_at = ?, summary = coalesce(?, summary) WHERE id = ?')
-      .run(status, Date.now(), summary ? JSON.stringify(summary) : null, rewindId)
+    this.store.rewinds.finish(rewindId, status, summary)
   }
 
   private requireRewind(rewindId: string): RewindRow {
-    const row = this.store.db.prepare('SELECT * FROM rewinds WHERE id = ?').get(rewindId) as RewindRow | undefined
+    const row = this.store.rewinds.get(rewindId)
     if (!row) throw new RetraceError('NOT_FOUND', `No rewind with id ${rewindId}.`)
     return row
   }
@@ -231,16 +262,14 @@ export class RewindService {
   }
 }
 
-export interface RewindRow {
-  id: string
-  workspace_id: number
-  session_id: number | null
-  target_turn: number | null
-  undo_of: string | null
-  before_scope_id: number | null
-  status: 'applying' | 'applied' | 'rolled_back' | 'failed' | 'undone'
-  summary: string
-  created_at: number
-  finished_at: number | null
+/** What a rewind records about itself. */
+interface RewindMeta {
+  workspaceId: number
+  sessionRowId: number | null
+  targetTurn: number | null
+  undoOf: string | null
+  /** When the state it restores was current; null: no folder is removed (see folders.ts). */
+  foldersBornAfter: number | null
 }
 
+export type { RewindRow }

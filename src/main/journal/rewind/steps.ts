@@ -66,18 +66,7 @@ export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps,
   }
 }
 
-/**
- * Put `version` at `path` atomically: temp file beside it, verified content, fsync, rename, and
- * the folder fsynced (rollback, recovery; a rewind's steps sync each folder once, at the end).
- */
-export async function writeVersion(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, path: RelPath, version: FileVersion): Promise<void> {
-  const absolute = fs.resolve(path)
-  await renameIntoPlace(ops, await prepareTemp(fs, blobs, ops, path, version), absolute)
-  fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
-}
-
 /** Rename a prepared temp file over `absolute`; on failure the temp is removed. */
-
 async function renameIntoPlace(ops: FsOps, temp: Buffer, absolute: Buffer): Promise<void> {
   try {
     await ops.rename(temp, absolute)
@@ -90,7 +79,8 @@ async function renameIntoPlace(ops: FsOps, temp: Buffer, absolute: Buffer): Prom
 /**
  * Run one step forward. The caller has checked the disk holds `step.pre`, and resolved
  * `absolute` from `step.path` for that check. The folder's fsync is the caller's too: once
- * per folder, after all steps.
+ * per folder, after all steps. A delete leaves the folder it empties: the caller removes the
+ * folders that may go once every step ran (folders.ts).
  */
 export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops: FsOps, absolute: Buffer): Promise<void> {
   switch (step.kind) {
@@ -99,7 +89,6 @@ export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops
       return
     case 'delete':
       await ops.unlink(absolute)
-      await pruneEmptyParents(fs, ops, step.path)
       return
     case 'mode':
       if (step.post) await ops.chmod(absolute, step.post.mode & 0o7777)
@@ -110,40 +99,56 @@ export async function runStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops
 }
 
 /**
- * Put a step's `pre` state back if the disk shows its `post` state; leave it alone if it
- * already shows `pre`. Used by rollback after a failure and by crash recovery, so it must be
- * safe to run on a step that may or may not have happened.
+ * What reverting a step did: nothing (the disk shows its `pre` state: it never ran), put `pre`
+ * back (the disk showed exactly what the step wrote), or left the path as it was found: it
+ * holds neither, so somebody changed it after the step ran — newer work, never overwritten.
  */
-export async function revertStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops: FsOps): Promise<void> {
-  if (step.kind === 'keep') {
-    if (!step.keptAs) return
-    const kept = await fs.state(step.keptAs)
-    const original = await fs.state(step.path)
-    if (kept !== null && original === null) await ops.rename(fs.resolve(step.keptAs), fs.resolve(step.path))
-    return
-  }
-  const state: DiskState = await fs.state(step.path)
-  if (sameVersion(state, step.pre)) return
+export type Reverted = { outcome: 'unchanged' | 'reverted' } | { outcome: 'left'; path: RelPath; found: DiskState }
+
+const UNCHANGED: Reverted = { outcome: 'unchanged' }
+const REVERTED: Reverted = { outcome: 'reverted' }
+
+/**
+ * Put a step's `pre` state back, only if the disk shows exactly its `post` state. Used by
+ * rollback after a failure and by crash recovery, so it must be safe on a step that may or may
+ * not have happened, and on a path the user changed since it did (hours later, after a crash).
+ * The disk is checked again just before the change (an unchanged stamp, else a fresh hash).
+ */
+export async function revertStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, ops: FsOps): Promise<Reverted> {
+  if (step.kind === 'keep') return revertKeep(step, fs, ops)
+  const { state, stamp } = await fs.stampedState(step.path)
+  if (sameVersion(state, step.pre)) return UNCHANGED
+  if (!sameVersion(state, step.post)) return { outcome: 'left', path: step.path, found: state }
+  const absolute = fs.resolve(step.path)
+  const stillAsWritten = async (): Promise<boolean> => (stamp ? hasStamp(absolute, stamp) : false) || sameVersion(await fs.state(step.path), step.post)
   if (step.pre === null) {
-    await ops.unlink(fs.resolve(step.path))
+    if (!(await stillAsWritten())) return { outcome: 'left', path: step.path, found: await fs.state(step.path) }
+    await ops.unlink(absolute)
   } else if (step.kind === 'mode' && state !== null && state.kind === step.pre.kind) {
-    await ops.chmod(fs.resolve(step.path), step.pre.mode & 0o7777)
+    if (!(await stillAsWritten())) return { outcome: 'left', path: step.path, found: await fs.state(step.path) }
+    await ops.chmod(absolute, step.pre.mode & 0o7777)
   } else {
-    await writeVersion(fs, blobs, ops, step.path, step.pre)
+    const temp = await prepareTemp(fs, blobs, ops, step.path, step.pre)
+    if (!(await stillAsWritten())) {
+      await ops.unlink(temp).catch(() => undefined)
+      return { outcome: 'left', path: step.path, found: await fs.state(step.path) }
+    }
+    await renameIntoPlace(ops, temp, absolute)
+    fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
   }
+  return REVERTED
 }
 
-/** After a delete, remove folders it left empty (never the workspace root). */
-async function pruneEmptyParents(fs: WorkspaceFs, ops: FsOps, path: RelPath): Promise<void> {
-  let end = path.lastIndexOf(0x2f)
-  while (end > 0) {
-    try {
-      await ops.rmdir(fs.resolve(path.subarray(0, end)))
-    } catch {
-      return // not empty (or already gone): stop climbing
-    }
-    end = path.lastIndexOf(0x2f, end - 1)
-  }
+/** A kept copy goes back to its name only if it is still the file that was moved, and the name is still free. */
+async function revertKeep(step: Step, fs: WorkspaceFs, ops: FsOps): Promise<Reverted> {
+  if (!step.keptAs) return UNCHANGED
+  const original = await fs.state(step.path)
+  const kept = await fs.state(step.keptAs)
+  if (kept === null) return sameVersion(original, step.pre) ? UNCHANGED : { outcome: 'left', path: step.path, found: original }
+  if (original !== null) return { outcome: 'left', path: step.path, found: original }
+  if (!sameVersion(kept, step.pre)) return { outcome: 'left', path: step.keptAs, found: kept }
+  await ops.rename(fs.resolve(step.keptAs), fs.resolve(step.path))
+  return REVERTED
 }
 
 /** The current version at a path, captured into the blob store (the rewind's "before"). */

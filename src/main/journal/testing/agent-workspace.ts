@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { tempDir, tempRuntime } from '../../testing/temp-runtime'
 
@@ -56,7 +56,11 @@ export function agentWorkspace(files: Record<string, string | Buffer> = {}) {
     read,
     text,
     /** A person editing the workspace outside the agent. */
-    user: { write: (path: string, content: string | Buffer) => write(root, path, content), remove: (path: string) => rmSync(join(root, path)) },
+    user: {
+      write: (path: string, content: string | Buffer) => write(root, path, content),
+      remove: (path: string) => rmSync(join(root, path)),
+      removeFolder: (path: string) => rmdirSync(join(root, path))
+    },
     dispose() {
       rt.dispose()
       dir.dispose()
