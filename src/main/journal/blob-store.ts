@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, closeSync, createReadStream, existsSync, createWriteStream, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
@@ -12,6 +12,7 @@ import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import type { StoredContent } from './blob-writer-protocol'
 import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-dictionary'
+import { explainDiskFull, isDiskFull } from './disk-full'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
 
 /**
@@ -185,7 +186,7 @@ export class BlobStore {
         this.commitFile(temp, hash)
       } catch (error) {
         rmSync(temp, { force: true }) // e.g. ENOSPC: leave no partial file behind
-        throw error
+        throw explainDiskFull(error, this.dir)
       }
       this.register(hash, content.length, 'file', 'raw', null)
     }
@@ -209,7 +210,7 @@ export class BlobStore {
       fsyncPath(temp)
     } catch (error) {
       rmSync(temp, { force: true })
-      throw error
+      throw explainDiskFull(error, this.dir)
     }
     const hash = digest.hex()
     if (this.has(hash)) {
@@ -288,6 +289,7 @@ export class BlobStore {
       if (durable) await fsyncPathAsync(target) // in the thread pool: a large file's flush must not stall other work
     } catch (error) {
       rmSync(target, { force: true })
+      if (isDiskFull(error)) throw explainDiskFull(error, dirname(target.toString())) // the write failed, not the read
       throw this.unavailable(hash, `its file cannot be read (${(error as Error).message})`)
     }
     if (digest.hex() !== hash) {

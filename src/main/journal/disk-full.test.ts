@@ -3,7 +3,15 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createRuntime } from '../runtime'
 import { agentWorkspace, type AgentWorkspace } from './testing/agent-workspace'
+import { TurnCapture } from './turn-capture'
 import { canMountTmpfs, mountTmpfs, unmountTmpfs } from './testing/tmpfs'
+
+/** A full disk is said as such, with the folder it could not write in: never as a snapshot or file that "cannot be read". */
+function expectDiskFull(message: string, folder: string): void {
+  expect(message).toMatch(/disk full \(ENOSPC\)/)
+  expect(message).toContain(folder)
+  expect(message).not.toMatch(/cannot be read|could not read|unreadable|cannot be used/)
+}
 
 const probe = canMountTmpfs()
 const reason = 'needs permission to mount a tmpfs (root); a real full disk cannot be faked honestly'
@@ -38,7 +46,7 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
 
     const error = await ws.rt.rewinds.applyTurn(writer.id, 1).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR' })
-    expect((error as { message: string }).message).toMatch(/ENOSPC/)
+    expectDiskFull((error as { message: string }).message, root)
     expect(readdirSync(root).sort()).toEqual(['big.bin', 'note.txt'])
     expect(readFileSync(join(root, 'big.bin'), 'utf8')).toBe('small now')
     expect(readFileSync(join(root, 'note.txt'), 'utf8')).toBe('new')
@@ -69,12 +77,33 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
 
     const error = await ws.rt.rewinds.applyTurn(writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR' })
-    expect((error as { message: string }).message).toMatch(/ENOSPC/)
+    expectDiskFull((error as { message: string }).message, join(root, 'src'))
     expect(readdirSync(join(root, 'src')).sort()).toEqual([...names].map((name) => name.slice(4)).sort())
     for (const name of names) expect(readFileSync(join(root, name), 'utf8')).toBe('emptied')
     rmSync(join(disk, 'filler'))
     await ws.rt.rewinds.applyTurn(writer.id, 1, { batchFrom: 1 })
     for (const [i, name] of names.entries()) expect(readFileSync(join(root, name)).equals(originals[i] as Buffer)).toBe(true)
+  })
+
+  it('a workspace scan onto a full store says the disk is full, not that a file could not be read', async () => {
+    const disk = mountTmpfs(3072)
+    if (!disk) throw new Error('mount failed')
+    mounts.push(disk)
+    const dataDir = join(disk, 'data')
+    const rt = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test' })
+    ws = agentWorkspace()
+    try {
+      // A file too large to keep inline is written to the store's temp folder by the scan: 4 MB that do not compress.
+      const random = Buffer.alloc(4 * 1024 * 1024)
+      for (let i = 0; i < random.length; i += 4) random.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 3)) >>> 0, i)
+      writeFileSync(join(ws.root, 'large.bin'), random)
+      const workspaceId = rt.store.workspaces.open(ws.root, 'project')
+      const error = await new TurnCapture(rt.store, rt.journal).begin(workspaceId).catch((e: unknown) => e as Error)
+      expect(error).toBeInstanceOf(Error)
+      expectDiskFull((error as Error).message, dataDir)
+    } finally {
+      rt.close()
+    }
   })
 
   it('capturing onto a full store fails cleanly and leaves the store usable', () => {
@@ -88,7 +117,7 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
       writer.append({ role: 'user', content: 'write a big file' })
       const random = Buffer.alloc(4 * 1024 * 1024)
       for (let i = 0; i < random.length; i += 4) random.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 3)) >>> 0, i)
-      expect(() => writer.recordFileChange({ path: 'huge.bin', before: null, after: random })).toThrow(/ENOSPC|SQLITE_FULL|full/)
+      expect(() => writer.recordFileChange({ path: 'huge.bin', before: null, after: random })).toThrow(/disk full/)
       expect(readdirSync(join(disk, 'data', 'blobs', 'tmp'))).toEqual([])
       expect(rt.store.db.prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(0)
       writer.recordFileChange({ path: 'small.txt', before: null, after: Buffer.from('still works') })

@@ -115,7 +115,7 @@ export type WorkerMessage =
   | { type: 'batch'; files: WireFile[]; buffer: ArrayBuffer | null; order?: Int32Array; dictionary?: Uint8Array }
   | { type: 'done'; skipped: WireSkip[]; truncated: boolean; counts: WireCounts }
   | { type: 'cancelled' }
-  | { type: 'error'; key: string | null; message: string }
+  | { type: 'error'; key: string | null; message: string; code?: string }
 
 /** Parent → worker: start a scan (only when idle), or cancel the running one (polled between files and between chunks of a large file). */
 export type ParentMessage = { type: 'scan'; input: ScanInput } | { type: 'cancel' }

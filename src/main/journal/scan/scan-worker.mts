@@ -48,9 +48,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 class Cancelled extends Error {}
 class Fault extends Error {
   key: string | null
-  constructor(key: string | null, message: string) {
-    super(message)
+  /** The system's error code (ENOSPC…), so the parent can tell a full store from a file it could not read. */
+  code: string | undefined
+  constructor(key: string | null, error: unknown) {
+    super(messageOf(error))
     this.key = key
+    this.code = codeOf(error)
   }
 }
 
@@ -236,7 +239,7 @@ function guarded<T>(key: string, folder: boolean, call: () => T): T | null {
     if (code === 'EACCES' || code === 'EPERM') skip(key, `permission denied: the ${folder ? 'folder' : 'file'} could not be read`, folder)
     else if (code === 'ELOOP' || code === 'EINVAL') skip(key, 'it changed type while being scanned') // O_NOFOLLOW hit a link; readlink hit a non-link
     else if (code === 'ENAMETOOLONG') skip(key, 'its path is too long for the operating system', folder)
-    else throw new Fault(key, messageOf(error))
+    else throw new Fault(key, error)
     return null
   }
 }
@@ -517,7 +520,7 @@ async function readFile(rel: Buffer, key: string): Promise<WireFile | null> {
       return file
     } catch (error) {
       if (error instanceof Cancelled) throw error
-      throw new Fault(key, messageOf(error))
+      throw new Fault(key, error)
     } finally {
       closeSync(fd)
       if (temp) rmSync(temp, { force: true })
@@ -615,7 +618,10 @@ async function scan(next: ScanInput): Promise<void> {
     for (const file of batch) if (file.temp) rmSync(file.temp, { force: true })
     if (openTemp) rmSync(openTemp, { force: true })
     if (error instanceof Cancelled) post({ type: 'cancelled' })
-    else post({ type: 'error', key: error instanceof Fault ? error.key : null, message: messageOf(error) })
+    else {
+      const code = (error as { code?: unknown }).code
+      post({ type: 'error', key: error instanceof Fault ? error.key : null, message: messageOf(error), ...(typeof code === 'string' ? { code } : {}) })
+    }
   } finally {
     release()
   }

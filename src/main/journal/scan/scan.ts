@@ -1,3 +1,4 @@
+import { diskFullMessage, isDiskFull } from '../disk-full'
 import { RetraceError } from '../../../shared/contract'
 import { resolveReadableFolder } from '../../services/folder-access'
 import type { Db } from '../../store/database'
@@ -207,6 +208,8 @@ function runWorker(worker: ScanWorker, input: ScanInput, collector: ScanCollecto
           fail(cancelledError())
           return
         case 'error': {
+          // A full disk is the store's (the scan only reads the workspace, and writes large files' content to the store).
+          if (isDiskFull(message)) return fail(new RetraceError('IO_ERROR', `The workspace scan stopped: ${diskFullMessage(input.tempDir)}`))
           const where = message.key === null ? input.root : displayPath(message.key as PathKey)
           fail(new RetraceError('IO_ERROR', `The workspace scan could not read ${where}: ${message.message}`))
         }
