@@ -61,14 +61,14 @@ export function journalService(ctx: ServiceContext): JournalHandlers {
     },
 
     'files.version': ({ workspaceId, hash }) => {
-      // Only versions this workspace's journal recorded: a hash from elsewhere reads nothing.
+      // Only versions this workspace's journal recorded (or its recovery saved): a hash from elsewhere reads nothing.
       const known = store.db
         .prepare(
           `SELECT 1 FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
            WHERE s.workspace_id = ? AND (e.hash_before = ? OR e.hash_after = ?) LIMIT 1`
         )
         .get(workspaceId, hash, hash)
-      if (!known) throw new RetraceError('NOT_FOUND', 'This workspace has no recorded file version with that hash.')
+      if (!known && !store.rewinds.recoverySaved(workspaceId, hash)) throw new RetraceError('NOT_FOUND', 'This workspace has no recorded file version with that hash.')
       const size = journal.blobs.size(hash) ?? 0
       if (size > MAX_DIFF_BYTES) return { size, binary: false, truncated: true, text: null, base64: null }
       const content = journal.blobs.read(hash)

@@ -60,6 +60,7 @@ export class RewindRepository {
   private readonly recoveriesStmt
   private readonly seenStmt
   private readonly checkpointTimeStmt
+  private readonly savedInWorkspaceStmt
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -79,6 +80,9 @@ export class RewindRepository {
     this.recoveriesStmt = db.prepare(
       `SELECT * FROM rewinds WHERE recovered_at IS NOT NULL AND (@unseenOnly = 0 OR recovery_seen_at IS NULL)
        AND (@workspaceId IS NULL OR workspace_id = @workspaceId) ORDER BY recovered_at DESC`
+    )
+    this.savedInWorkspaceStmt = db.prepare(
+      `SELECT 1 FROM rewind_recovery_conflicts c JOIN rewinds r ON r.id = c.rewind_id WHERE r.workspace_id = ? AND c.hash_found = ? LIMIT 1`
     )
     this.seenStmt = db.prepare('UPDATE rewinds SET recovery_seen_at = ? WHERE id = ? AND recovered_at IS NOT NULL')
     // The prompt's time, never before the workspace was first known here (an imported history's
@@ -137,6 +141,11 @@ export class RewindRepository {
   recoveries(options: { workspaceId?: number; unseenOnly?: boolean } = {}): Recovery[] {
     const rows = this.recoveriesStmt.all({ workspaceId: options.workspaceId ?? null, unseenOnly: options.unseenOnly ? 1 : 0 }) as RewindRow[]
     return rows.map((rewind) => ({ rewind, conflicts: (this.conflictsStmt.all(rewind.id) as ConflictRow[]).map(toConflict) }))
+  }
+
+  /** Recovery saved `hash` in this workspace (the user's version of a file it left as found). */
+  recoverySaved(workspaceId: number, hash: string): boolean {
+    return this.savedInWorkspaceStmt.get(workspaceId, hash) !== undefined
   }
 
   /** The user has read what recovery did with `id`. False if no recovery finished it. */

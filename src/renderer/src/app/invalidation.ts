@@ -47,6 +47,8 @@ export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChan
   }
   // A session's rewind history (statuses change on undo; a fork with files adds one to its parent).
   if (has('rewinds')) keys.push(...perSession(rewindKeys.list, rewindKeys.lists()))
+  // What start-up recovery did with interrupted rewinds (a dismissal, or a recovery by another process).
+  if (has('rewinds')) keys.push(workspaceId === undefined ? rewindKeys.recoveries() : rewindKeys.recoveriesOf(workspaceId))
   if (has('sessions') || has('messages') || has('checkpoints') || has('files')) {
     // Tree nodes show titles, links, turn and message counts, and files changed; merges.
     keys.push(workspaceId === undefined ? treeKeys.all : treeKeys.of(workspaceId))

@@ -25,3 +25,12 @@ export function useApplyPlan(target: PlanTarget) {
     onSettled: () => void queryClient.invalidateQueries({ queryKey: rewindKeys.list(target.sessionId) })
   })
 }
+
+/** The user has read what recovery did with a rewind: it leaves the workspace's notice. */
+export function useDismissRecovery(workspaceId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (rewindId: string) => call('rewind.dismissRecovery', { rewindId }),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: rewindKeys.recoveriesOf(workspaceId) })
+  })
+}

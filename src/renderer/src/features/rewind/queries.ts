@@ -5,7 +5,9 @@ import { call } from '../../api/client'
 export const rewindKeys = {
   all: ['rewinds'] as const,
   lists: () => [...rewindKeys.all, 'list'] as const,
-  list: (sessionId: string) => [...rewindKeys.lists(), sessionId] as const
+  list: (sessionId: string) => [...rewindKeys.lists(), sessionId] as const,
+  recoveries: () => [...rewindKeys.all, 'recoveries'] as const,
+  recoveriesOf: (workspaceId: number) => [...rewindKeys.recoveries(), workspaceId] as const
 }
 
 /** What a preview is of: rewinding a session's files to before a turn, or undoing a rewind. */
@@ -29,4 +31,9 @@ export function useRewindPlan(target: PlanTarget, enabled = true) {
 /** A session's rewinds (and undos), oldest first. */
 export function useRewindList(sessionId: string) {
   return useQuery({ queryKey: rewindKeys.list(sessionId), queryFn: () => call('rewind.list', { sessionId }) })
+}
+
+/** Rewinds of this workspace a crash interrupted and start-up recovery finished, not yet dismissed. */
+export function useUnseenRecoveries(workspaceId: number) {
+  return useQuery({ queryKey: rewindKeys.recoveriesOf(workspaceId), queryFn: () => call('rewind.recoveries', { workspaceId, unseenOnly: true }) })
 }

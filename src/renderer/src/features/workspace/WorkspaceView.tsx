@@ -9,6 +9,7 @@ import { ImportStatus } from '../imports/ImportStatus'
 import { GlobalSearch } from '../search/GlobalSearch'
 import { SessionPanel } from '../sessions/SessionPanel'
 import { SessionViewToggle } from '../sessions/SessionViewToggle'
+import { RecoveryNotice } from '../rewind/RecoveryNotice'
 import { TranscriptPane } from '../transcript/TranscriptPane'
 import { SessionTree } from '../tree/SessionTree'
 import { useWorkspace } from './queries'
@@ -50,6 +51,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />
       </header>
+      <RecoveryNotice workspaceId={workspaceId} />
       {workspace.isError ? (
         <main className="workspace-missing">
           <ErrorState title="Cannot open this workspace" error={workspace.error} onRetry={closeWorkspace} actionLabel="Back to workspaces" />
