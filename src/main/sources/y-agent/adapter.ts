@@ -1,7 +1,7 @@
 import { dirname } from 'node:path'
 import type { SnapshotSourceAdapter } from '../adapter'
 import { discoverYAgentFiles, discoverYAgentWorkspace, yAgentRoots } from './discover'
-import { readStoreDb } from './store-db'
+import { readStoreDb, type StoreDb } from './store-db'
 import { storeSessions } from './store-sessions'
 
 /**
@@ -16,14 +16,16 @@ export const yAgentAdapter: SnapshotSourceAdapter = {
   roots: yAgentRoots,
   discoverAll: discoverYAgentFiles,
   discover: discoverYAgentWorkspace,
-  read(file) {
+  async read(file) {
     const dataDir = dirname(file.path)
+    let db: StoreDb
     try {
-      const db = readStoreDb(file.path)
-      // The data folder opened as a workspace shows the whole store; a project, its own sessions.
-      return storeSessions(dataDir, db, file.cwd === dataDir || !file.cwd ? { mode: 'store' } : { mode: 'project', cwd: file.cwd })
+      db = await readStoreDb(file.path)
     } catch (error) {
-      return { sessions: [], problems: [`the y-agent database cannot be read: ${(error as Error).message}`] }
+      // The message names the file and says why (not SQLite, refused, too slow to read).
+      return { sessions: [], problems: [(error as Error).message] }
     }
+    // The data folder opened as a workspace shows the whole store; a project, its own sessions.
+    return storeSessions(dataDir, db, file.cwd === dataDir || !file.cwd ? { mode: 'store' } : { mode: 'project', cwd: file.cwd })
   }
 }
