@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, fork } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,6 +75,17 @@ describe('reading a foreign SQLite database', () => {
     expect(Date.now() - started).toBeLessThan(4_000)
     expect(longestPause).toBeLessThan(250)
     expect(readdirSync(temp)).toEqual([])
+  })
+
+  it('a reader whose caller is gone ends itself at its deadline instead of spinning on', async () => {
+    const path = slowDb(join(dir, 'checkpoints.sqlite'))
+    // The reader as readForeignDb starts it, but with nobody to kill it at the time limit.
+    const reader = fork(join(__dirname, 'foreign-db-reader.mts'), [], { execArgv: [], serialization: 'advanced', stdio: ['ignore', 'ignore', 'ignore', 'ipc'] })
+    const started = Date.now()
+    const ended = new Promise<NodeJS.Signals | null>((done) => reader.once('exit', (_code, signal) => done(signal)))
+    reader.send({ path, copyDir: temp, tables: CHECKPOINTS, deadlineMs: 500 })
+    expect(await ended).toBe('SIGKILL')
+    expect(Date.now() - started).toBeLessThan(4_000)
   })
 
   it('reads a genuine database (and its WAL) into plain rows, writing nothing beside it', async () => {
