@@ -73,4 +73,21 @@ describe('a folder holding a hostile or huge database cannot freeze Retrace', ()
       vi.unstubAllEnvs()
     }
   })
+
+  it('a store stopped at the time limit is read again by the next import (a limit since raised)', async () => {
+    const call = contractCaller(runtime({}))
+    const root = join(tempDir(), 'travai')
+    mkdirSync(root)
+    copyFileSync(TRAVAI, join(root, 'checkpoints.sqlite'))
+    const workspace = await call('workspaces.open', { path: root })
+    vi.stubEnv('RETRACE_FOREIGN_DB_TIME_LIMIT_MS', '1')
+    try {
+      const first = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+      expect(first.sessions).toBe(0)
+      expect(first.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/checkpoints\.sqlite took longer than 1 ms to read and was skipped/) as string])
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    expect(await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })).toMatchObject({ sessions: 2, skipped: [] })
+  })
 })

@@ -14,6 +14,13 @@ const TIME_LIMIT_VARIABLE = 'RETRACE_FOREIGN_DB_TIME_LIMIT_MS'
 /** The reader ends itself this long after the limit, should nobody be left to kill it. */
 const SELF_KILL_GRACE_MS = 5_000
 
+/**
+ * A read stopped at its time limit, thrown by the importers' readers: the import then keeps no
+ * fingerprint of the store, and the next import reads it again (a busy machine; a limit since
+ * raised). A refused or broken file, by contrast, is only read again once it changes.
+ */
+export class ReadTimeLimit extends Error {}
+
 export type ForeignDbRead =
   | { ok: true; tables: Record<string, TableResult> }
   /**

@@ -1,4 +1,4 @@
-import { readForeignDb, type TableResult } from '../foreign-db/read-foreign-db'
+import { readForeignDb, ReadTimeLimit, type TableResult } from '../foreign-db/read-foreign-db'
 
 /** A row of the agent's `sessions` table (seed ch. 6 › Schema), with SQL NULLs read as the Go zero value. */
 export interface AgentSessionRow {
@@ -40,7 +40,7 @@ export interface AgentSession {
 
 export interface SessionsDb {
   sessions: AgentSession[]
-  /** What could not be read, for the import report; reading never throws. */
+  /** What could not be read, for the import report. */
   problems: string[]
 }
 
@@ -55,7 +55,7 @@ const REQUIRED_EVENT_COLUMNS = ['id', 'session_id', 'type']
  * Read the agent's `sessions.db` without touching it and without letting it stall Retrace (see
  * readForeignDb: a copy, with its `-wal`, read in a process of its own after its schema is
  * checked), as the LangGraph reader does. Extra columns of a newer agent are ignored; missing
- * ones are reported and read as empty. Reading never throws.
+ * ones are reported and read as empty. Only a read stopped at its time limit throws (ReadTimeLimit).
  */
 export async function readSessionsDb(path: string): Promise<SessionsDb> {
   const read = await readForeignDb(path, {
@@ -63,7 +63,8 @@ export async function readSessionsDb(path: string): Promise<SessionsDb> {
     events: { columns: EVENT_COLUMNS, required: REQUIRED_EVENT_COLUMNS, orderBy: ['id'] }
   })
   if (!read.ok) {
-    if (read.kind !== 'error') return { sessions: [], problems: [read.problem] }
+    if (read.kind === 'time-limit') throw new ReadTimeLimit(read.problem)
+    if (read.kind === 'refused') return { sessions: [], problems: [read.problem] }
     const reason = /not a database|file is encrypted/i.test(read.reason) ? 'not a SQLite database' : read.reason
     return { sessions: [], problems: [`sessions.db cannot be read: ${reason}`] }
   }

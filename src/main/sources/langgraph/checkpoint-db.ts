@@ -1,4 +1,4 @@
-import { readForeignDb, type TableResult } from '../foreign-db/read-foreign-db'
+import { readForeignDb, ReadTimeLimit, type TableResult } from '../foreign-db/read-foreign-db'
 import { chatMessage, type ChatMessage } from './messages'
 import { decodeMetadata, decodeStored, UnsupportedSerialization } from './serde'
 
@@ -36,12 +36,14 @@ const REQUIRED_COLUMNS = ['thread_id', 'checkpoint_id', 'parent_checkpoint_id', 
  * Read a LangGraph SqliteSaver / AsyncSqliteSaver database without touching it and without letting
  * it stall Retrace (see readForeignDb: a copy, read in a process of its own after its schema is
  * checked). Only the root namespace is read (subgraph checkpoints, `checkpoint_ns` ≠ '', belong to
- * their parent's steps). Reading never throws: what could not be read is in `problems`.
+ * their parent's steps). What could not be read is in `problems`; only a read stopped at its time
+ * limit throws (ReadTimeLimit), so that the next import tries again.
  */
 export async function readCheckpointDb(path: string): Promise<CheckpointDb> {
   const read = await readForeignDb(path, {
     checkpoints: { columns: REQUIRED_COLUMNS, required: REQUIRED_COLUMNS, where: { checkpoint_ns: '' }, orderBy: ['thread_id', 'checkpoint_id'] }
   })
+  if (!read.ok && read.kind === 'time-limit') throw new ReadTimeLimit(read.problem)
   if (!read.ok) return { threads: [], problems: [read.problem] }
   const table = read.tables.checkpoints
   if (table?.state !== 'read') return { threads: [], problems: [tableProblem(table)] }

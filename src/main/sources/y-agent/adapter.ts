@@ -1,5 +1,6 @@
 import { dirname } from 'node:path'
 import type { SnapshotSourceAdapter } from '../adapter'
+import { ReadTimeLimit } from '../foreign-db/read-foreign-db'
 import { discoverYAgentFiles, discoverYAgentWorkspace, yAgentRoots } from './discover'
 import { readStoreDb, type StoreDb } from './store-db'
 import { storeSessions } from './store-sessions'
@@ -22,7 +23,9 @@ export const yAgentAdapter: SnapshotSourceAdapter = {
     try {
       db = await readStoreDb(file.path)
     } catch (error) {
-      // The message names the file and says why (not SQLite, refused, too slow to read).
+      // Too slow to read this time: thrown on, so the store is read again at the next import.
+      if (error instanceof ReadTimeLimit) throw error
+      // The message names the file and says why (not SQLite, refused).
       return { sessions: [], problems: [(error as Error).message] }
     }
     // The data folder opened as a workspace shows the whole store; a project, its own sessions.

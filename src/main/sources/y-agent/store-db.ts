@@ -1,4 +1,4 @@
-import { readForeignDb, type TableRead, type TableResult } from '../foreign-db/read-foreign-db'
+import { readForeignDb, ReadTimeLimit, type TableRead, type TableResult } from '../foreign-db/read-foreign-db'
 import { isRecord } from '../plain-data'
 
 /** The database file in a y-agent data folder (y-agent's default `db_path` is `data/y-agent.db`). */
@@ -174,7 +174,8 @@ export interface StoreDb {
 /**
  * Read a y-agent database without touching it and without letting it stall Retrace (see
  * readForeignDb: a copy, with its `-wal`, read in a process of its own after its schema is
- * checked). Throws, with a message naming the file, when the database cannot be read at all.
+ * checked). Throws, with a message naming the file, when the database cannot be read at all
+ * (ReadTimeLimit when the read was stopped at its time limit).
  */
 export async function readStoreDb(dbPath: string): Promise<StoreDb> {
   const reads: Record<string, TableRead> = { _sqlx_migrations: MIGRATIONS }
@@ -182,7 +183,7 @@ export async function readStoreDb(dbPath: string): Promise<StoreDb> {
   // empty. Rows come in insertion order; callers sort by time.
   for (const [table, { columns }] of Object.entries(TABLES)) reads[table] = { columns }
   const read = await readForeignDb(dbPath, reads)
-  if (!read.ok) throw new Error(read.problem)
+  if (!read.ok) throw read.kind === 'time-limit' ? new ReadTimeLimit(read.problem) : new Error(read.problem)
   return storeOf(read.tables)
 }
 
