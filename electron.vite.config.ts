@@ -30,7 +30,9 @@ export default defineConfig({
           // The workspace scanner (with its deflate helper) and the blob writers run in worker threads; each must be a file of its own.
           'scan-worker': resolve(__dirname, 'src/main/journal/scan/scan-worker.mts'),
           'deflate-worker': resolve(__dirname, 'src/main/journal/scan/deflate-worker.mts'),
-          'blob-writer-worker': resolve(__dirname, 'src/main/journal/blob-writer-worker.mts')
+          'blob-writer-worker': resolve(__dirname, 'src/main/journal/blob-writer-worker.mts'),
+          // Agents' SQLite databases are read in a process of its own (killed if a read stalls): a file of its own too.
+          'foreign-db-reader': resolve(__dirname, 'src/main/sources/foreign-db/foreign-db-reader.mts')
         }
       }
     }

@@ -60,6 +60,11 @@ export interface SnapshotSession {
   mergedInto?: { sessionId: string; mode: 'append' | 'replace'; firstUid: string; messageCount: number; createdAt?: number }
 }
 
+export interface SnapshotRead {
+  sessions: SnapshotSession[]
+  problems: string[]
+}
+
 /**
  * A history kept in a database or a set of JSON files that change in place (LangGraph
  * checkpoints): each import reads the store whole, read-only, and re-imports the sessions whose
@@ -72,7 +77,8 @@ export interface SnapshotSourceAdapter {
   roots(env: NodeJS.ProcessEnv): string[]
   discoverAll(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
   discover(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
-  read(file: HistoryFile): { sessions: SnapshotSession[]; problems: string[] }
+  /** A store kept in SQLite is read in a process of its own (foreign-db/): asynchronously. */
+  read(file: HistoryFile): SnapshotRead | Promise<SnapshotRead>
 }
 
 /**

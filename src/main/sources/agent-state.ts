@@ -17,9 +17,9 @@ export async function workspaceAgentState(workspacePath: string, addedFolders: r
     const deployment = deploymentAt(root)
     if (!deployment) continue
     // The counters are checked against the thread ids alone: no checkpoint needs decoding.
-    const threads = readThreadIds(deployment.checkpointsDb)
-    const state = readCianaParrotState(deployment, threads, now)
-    sources.push({ source: 'cianaparrot', label: 'CianaParrot', location: deployment.root, sections: cianaParrotSections(state, now), problems: state.problems })
+    const { threadIds, problems } = await readThreadIds(deployment.checkpointsDb)
+    const state = readCianaParrotState(deployment, threadIds, now)
+    sources.push({ source: 'cianaparrot', label: 'CianaParrot', location: deployment.root, sections: cianaParrotSections(state, now), problems: [...problems, ...state.problems] })
   }
   // The headless agent's key-value memory (seed 001, "Memory"), for its home opened or added as a folder.
   const added = addedFolders.filter((folder) => folder.source === 'headless-agent').map((folder) => folder.path)

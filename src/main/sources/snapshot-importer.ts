@@ -22,7 +22,7 @@ export async function importSnapshotFile(
   const known = imports.get(workspace.id, file.source, file.path)
   if (known && file.fingerprint !== undefined && known.headSha256 === file.fingerprint) return
   report.files += 1
-  const { sessions, problems } = adapter.read(file)
+  const { sessions, problems } = await adapter.read(file)
   for (const problem of problems) report.skipped.push({ file: file.path, offset: 0, reason: problem })
   // A branch after the session it was forked from (its shared prefix is found there), a
   // continuation after the session it continues; a fork of a fork after its parent fork.

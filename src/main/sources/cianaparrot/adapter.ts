@@ -24,11 +24,11 @@ export const cianaParrotAdapter: SnapshotSourceAdapter = {
   roots,
   discoverAll: (folders) => Promise.resolve(folders.flatMap(historyFile)),
   discover: (workspacePath) => Promise.resolve(historyFile(workspacePath)),
-  read(file) {
+  async read(file) {
     const root = dirname(dirname(file.path))
     const deployment = deploymentAt(root)
     if (!deployment) return { sessions: [], problems: [`${root} is no longer a CianaParrot deployment`] }
-    const db = readCheckpointDb(deployment.checkpointsDb)
+    const db = await readCheckpointDb(deployment.checkpointsDb)
     const threadIds = new Set(db.threads.map((thread) => thread.threadId))
     // Only the tasks name sessions (scheduler threads); the rest of the agent state is the panel's.
     const problems = [...db.problems]

@@ -29,7 +29,7 @@ describe('finding Code Buddy histories', () => {
   it('gives a workspace the sessions recorded in it (with their branches), and nothing to another folder', async () => {
     const [file] = await codeBuddyAdapter.discover(PROJECT, [HOME])
     expect(file).toMatchObject({ source: 'code-buddy', path: join(HOME, 'sessions'), cwd: PROJECT })
-    const { sessions, problems } = codeBuddyAdapter.read(file as never)
+    const { sessions, problems } = await codeBuddyAdapter.read(file as never)
     expect(problems).toEqual([])
     // The 4 session files and the zod session's 4 branches; `branches/default` has no session, so no workspace but the home's.
     expect(sessions.map((session) => session.key).sort()).toEqual(
@@ -49,7 +49,7 @@ describe('finding Code Buddy histories', () => {
 
   it('gives the home itself all its sessions, and import --all puts them in the home folder', async () => {
     const [home] = await codeBuddyAdapter.discover(HOME, ['/nonexistent/.codebuddy'])
-    expect(codeBuddyAdapter.read(home as never).sessions).toHaveLength(9)
+    expect((await codeBuddyAdapter.read(home as never)).sessions).toHaveLength(9)
     const all = await codeBuddyAdapter.discoverAll([HOME, '/nonexistent/.codebuddy'])
     expect(all.map((file) => [file.path, file.cwd])).toEqual([[join(HOME, 'sessions'), HOME]])
   })

@@ -17,9 +17,9 @@ export const headlessAgentAdapter: SnapshotSourceAdapter = {
   roots: headlessAgentRoots,
   discoverAll: discoverHeadlessAgentFiles,
   discover: discoverHeadlessAgentWorkspace,
-  read(file) {
+  async read(file) {
     const home = dirname(file.path)
-    const db = readSessionsDb(file.path)
+    const db = await readSessionsDb(file.path)
     // Memory is agent state, not a session (readHeadlessMemory serves it); read here only so an
     // unreadable memory.json is in the import report.
     const problems = [...db.problems, ...readHeadlessMemory(home).problems]

@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3'
-import { readDatabaseCopy } from '../database-copy'
+import { readForeignDb, ReadTimeLimit, type TableResult } from '../foreign-db/read-foreign-db'
 
 /** A row of the agent's `sessions` table (seed ch. 6 › Schema), with SQL NULLs read as the Go zero value. */
 export interface AgentSessionRow {
@@ -41,66 +40,41 @@ export interface AgentSession {
 
 export interface SessionsDb {
   sessions: AgentSession[]
-  /** What could not be read, for the import report; reading never throws. */
+  /** What could not be read, for the import report. */
   problems: string[]
 }
 
-/** Columns read, with the value a missing one reads as (an older or newer agent's schema). */
-const SESSION_COLUMNS: Record<string, string> = {
-  id: "''",
-  workflow_name: "''",
-  inputs: "''",
-  state: "''",
-  outputs: "''",
-  status: "''",
-  result: "''",
-  error: "''",
-  created_at: 'NULL',
-  updated_at: 'NULL'
-}
-const EVENT_COLUMNS: Record<string, string> = {
-  id: '0',
-  session_id: "''",
-  type: "''",
-  goal: "''",
-  content: "''",
-  tool: "''",
-  args: "'null'",
-  error: "''",
-  duration_ms: '0',
-  timestamp: 'NULL'
-}
+/** Columns read; a missing one (an older or newer agent's schema) reads as its Go zero value (see sessionRow, eventsOf). */
+const SESSION_COLUMNS = ['id', 'workflow_name', 'inputs', 'state', 'outputs', 'status', 'result', 'error', 'created_at', 'updated_at']
+const EVENT_COLUMNS = ['id', 'session_id', 'type', 'goal', 'content', 'tool', 'args', 'error', 'duration_ms', 'timestamp']
 /** Without these a row means nothing: the table is not the agent's. */
 const REQUIRED_SESSION_COLUMNS = ['id']
 const REQUIRED_EVENT_COLUMNS = ['id', 'session_id', 'type']
 
 /**
- * Read the agent's `sessions.db` without touching it: the file and its `-wal` (which holds what
- * a running agent wrote since the last checkpoint) are copied to a temporary folder and the copy
- * opened, so no `-shm` or journal ever appears beside the original — as the LangGraph reader does.
- * Extra columns of a newer agent are ignored; missing ones are reported and read as empty.
+ * Read the agent's `sessions.db` without touching it and without letting it stall Retrace (see
+ * readForeignDb: a copy, with its `-wal`, read in a process of its own after its schema is
+ * checked), as the LangGraph reader does. Extra columns of a newer agent are ignored; missing
+ * ones are reported and read as empty. Only a read stopped at its time limit throws (ReadTimeLimit).
  */
-export function readSessionsDb(path: string): SessionsDb {
-  try {
-    return readDatabaseCopy(path, readOpen)
-  } catch (error) {
-    const message = (error as Error).message
-    const reason = /not a database|file is encrypted/i.test(message) ? 'not a SQLite database' : message
+export async function readSessionsDb(path: string): Promise<SessionsDb> {
+  const read = await readForeignDb(path, {
+    sessions: { columns: SESSION_COLUMNS, required: REQUIRED_SESSION_COLUMNS, orderBy: ['rowid'] },
+    events: { columns: EVENT_COLUMNS, required: REQUIRED_EVENT_COLUMNS, orderBy: ['id'] }
+  })
+  if (!read.ok) {
+    if (read.kind === 'time-limit') throw new ReadTimeLimit(read.problem)
+    if (read.kind === 'refused') return { sessions: [], problems: [read.problem] }
+    const reason = /not a database|file is encrypted/i.test(read.reason) ? 'not a SQLite database' : read.reason
     return { sessions: [], problems: [`sessions.db cannot be read: ${reason}`] }
   }
-}
-
-function readOpen(db: Database.Database): SessionsDb {
+  const { sessions: sessionTable, events: eventTable } = read.tables
+  if (sessionTable?.state !== 'read') return { sessions: [], problems: [sessionTableProblem(sessionTable)] }
   const problems: string[] = []
-  const sessionColumns = columnsOf(db, 'sessions')
-  if (sessionColumns.size === 0) return { sessions: [], problems: ['sessions.db has no sessions table: not a headless agent session database'] }
-  const missingRequired = REQUIRED_SESSION_COLUMNS.filter((column) => !sessionColumns.has(column))
-  if (missingRequired.length > 0) return { sessions: [], problems: [`the sessions table lacks ${missingRequired.join(', ')}: an unknown schema`] }
-  const missingSession = Object.keys(SESSION_COLUMNS).filter((column) => !sessionColumns.has(column))
+  const missingSession = SESSION_COLUMNS.filter((column) => !sessionTable.columns.includes(column))
   if (missingSession.length > 0) problems.push(`the sessions table lacks ${missingSession.join(', ')} (read as empty)`)
-  const rows = db.prepare(`SELECT ${selectList(SESSION_COLUMNS, sessionColumns)} FROM sessions ORDER BY rowid`).all() as Record<string, unknown>[]
   const sessions = new Map<string, AgentSession>()
-  for (const raw of rows) {
+  for (const raw of sessionTable.rows) {
     const row = sessionRow(raw)
     if (!row.id) {
       problems.push('a sessions row without an id was left out')
@@ -112,7 +86,7 @@ function readOpen(db: Database.Database): SessionsDb {
     }
     sessions.set(row.id, { row, events: [] })
   }
-  const events = readEvents(db, problems)
+  const events = eventsOf(eventTable, problems)
   const orphans = new Map<string, AgentEvent[]>()
   for (const event of events) {
     const session = sessions.get(event.sessionId)
@@ -131,21 +105,28 @@ function readOpen(db: Database.Database): SessionsDb {
   return { sessions: [...sessions.values()], problems }
 }
 
-function readEvents(db: Database.Database, problems: string[]): AgentEvent[] {
-  const columns = columnsOf(db, 'events')
-  if (columns.size === 0) {
+function sessionTableProblem(table: Exclude<TableResult, { state: 'read' }> | undefined): string {
+  if (table === undefined || table.state === 'absent') return 'sessions.db has no sessions table: not a headless agent session database'
+  if (table.state === 'lacks') return `the sessions table lacks ${table.missing.join(', ')}: an unknown schema`
+  return `sessions.db cannot be read: ${table.message}`
+}
+
+function eventsOf(table: TableResult | undefined, problems: string[]): AgentEvent[] {
+  if (table === undefined || table.state === 'absent') {
     problems.push('sessions.db has no events table: sessions are imported without their events')
     return []
   }
-  const missingRequired = REQUIRED_EVENT_COLUMNS.filter((column) => !columns.has(column))
-  if (missingRequired.length > 0) {
-    problems.push(`the events table lacks ${missingRequired.join(', ')}: its events are not imported`)
+  if (table.state === 'lacks') {
+    problems.push(`the events table lacks ${table.missing.join(', ')}: its events are not imported`)
     return []
   }
-  const missing = Object.keys(EVENT_COLUMNS).filter((column) => !columns.has(column))
+  if (table.state === 'unreadable') {
+    problems.push(`the events table cannot be read (${table.message}): its events are not imported`)
+    return []
+  }
+  const missing = EVENT_COLUMNS.filter((column) => !table.columns.includes(column))
   if (missing.length > 0) problems.push(`the events table lacks ${missing.join(', ')} (read as empty)`)
-  const rows = db.prepare(`SELECT ${selectList(EVENT_COLUMNS, columns)} FROM events ORDER BY id`).all() as Record<string, unknown>[]
-  return rows.map((raw) => ({
+  return table.rows.map((raw) => ({
     id: integer(raw.id),
     sessionId: text(raw.session_id),
     type: text(raw.type),
@@ -172,18 +153,6 @@ function sessionRow(raw: Record<string, unknown>): AgentSessionRow {
     createdAt: raw.created_at ?? null,
     updatedAt: raw.updated_at ?? null
   }
-}
-
-function columnsOf(db: Database.Database, table: string): Set<string> {
-  const rows = db.prepare('SELECT name FROM pragma_table_info(?)').all(table) as { name: string }[]
-  return new Set(rows.map((row) => row.name))
-}
-
-/** Present columns by name, missing ones as their empty value, so every row has every field. */
-function selectList(wanted: Record<string, string>, present: Set<string>): string {
-  return Object.entries(wanted)
-    .map(([column, empty]) => (present.has(column) ? `"${column}"` : `${empty} AS "${column}"`))
-    .join(', ')
 }
 
 /** TEXT as stored; SQL NULL (never written by the agent, but possible) as ''. */

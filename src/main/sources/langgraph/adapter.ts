@@ -11,8 +11,8 @@ export const langGraphAdapter: SnapshotSourceAdapter = {
   roots: langGraphRoots,
   discoverAll: discoverLangGraphFiles,
   discover: discoverLangGraphWorkspace,
-  read(file) {
-    const db = readCheckpointDb(file.path)
+  async read(file) {
+    const db = await readCheckpointDb(file.path)
     return { sessions: db.threads.flatMap(threadSessions), problems: db.problems }
   }
 }

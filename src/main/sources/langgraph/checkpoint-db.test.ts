@@ -22,8 +22,8 @@ describe('reading a real LangGraph checkpoint database', () => {
     dir = ''
   })
 
-  it('travai: 2 threads of 34 and 20 checkpoints; the first ends with 6 human, 14 AI and 8 tool messages (PROVENANCE.txt)', () => {
-    const db = readCheckpointDb(TRAVAI)
+  it('travai: 2 threads of 34 and 20 checkpoints; the first ends with 6 human, 14 AI and 8 tool messages (PROVENANCE.txt)', async () => {
+    const db = await readCheckpointDb(TRAVAI)
     expect(db.problems).toEqual([])
     expect(db.threads.map((thread) => [thread.threadId, thread.checkpoints.length])).toEqual([
       ['2405d84a-7495-46d4-ba5f-d1e38a423008', 34],
@@ -44,13 +44,13 @@ describe('reading a real LangGraph checkpoint database', () => {
     for (const result of latest?.messages?.filter((message) => message.role === 'tool') ?? []) expect(calls.has(result.toolCallId ?? '')).toBe(true)
   })
 
-  it('email-assistant reads without problems', () => {
-    const db = readCheckpointDb(EMAIL)
+  it('email-assistant reads without problems', async () => {
+    const db = await readCheckpointDb(EMAIL)
     expect(db.problems).toEqual([])
     expect(db.threads.length).toBeGreaterThan(0)
   })
 
-  it('never writes beside the database, and reads the newest checkpoints from its WAL', () => {
+  it('never writes beside the database, and reads the newest checkpoints from its WAL', async () => {
     dir = mkdtempSync(join(tmpdir(), 'retrace-lg-test-'))
     const path = join(dir, 'checkpoints.sqlite')
     copyFileSync(TRAVAI, path)
@@ -63,20 +63,20 @@ describe('reading a real LangGraph checkpoint database', () => {
       'wal-only-thread', '', 'z-1', null, last.type, last.checkpoint, last.metadata
     )
     const before = readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs, statSync(join(dir, name)).size])
-    const db = readCheckpointDb(path)
+    const db = await readCheckpointDb(path)
     expect(db.threads.map((thread) => thread.threadId)).toContain('wal-only-thread')
     expect(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs, statSync(join(dir, name)).size])).toEqual(before)
     writer.close()
   })
 
-  it('refuses pickled checkpoints by name and reads the rest; an unknown schema is reported, not thrown', () => {
+  it('refuses pickled checkpoints by name and reads the rest; an unknown schema is reported, not thrown', async () => {
     dir = mkdtempSync(join(tmpdir(), 'retrace-lg-test-'))
     const path = join(dir, 'checkpoints.sqlite')
     copyFileSync(TRAVAI, path)
     const db = new Database(path)
     db.prepare("UPDATE checkpoints SET type = 'pickle' WHERE checkpoint_id = (SELECT min(checkpoint_id) FROM checkpoints WHERE thread_id LIKE '830d%')").run()
     db.close()
-    const read = readCheckpointDb(path)
+    const read = await readCheckpointDb(path)
     expect(read.problems).toHaveLength(1)
     expect(read.problems[0]).toMatch(/830d.*pickle.*does not read/)
     expect(read.threads[1]?.checkpoints.filter((checkpoint) => checkpoint.messages !== null)).toHaveLength(19)
@@ -85,6 +85,6 @@ describe('reading a real LangGraph checkpoint database', () => {
     const foreign = new Database(other)
     foreign.exec('CREATE TABLE checkpoints (id INTEGER PRIMARY KEY, data BLOB)')
     foreign.close()
-    expect(readCheckpointDb(other)).toEqual({ threads: [], problems: [expect.stringMatching(/lacks thread_id.*unknown schema/) as string] })
+    expect(await readCheckpointDb(other)).toEqual({ threads: [], problems: [expect.stringMatching(/lacks thread_id.*unknown schema/) as string] })
   })
 })

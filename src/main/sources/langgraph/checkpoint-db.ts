@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3'
-import { readDatabaseCopy } from '../database-copy'
+import { readForeignDb, ReadTimeLimit, type TableResult } from '../foreign-db/read-foreign-db'
 import { chatMessage, type ChatMessage } from './messages'
 import { decodeMetadata, decodeStored, UnsupportedSerialization } from './serde'
 
@@ -34,31 +33,40 @@ export interface CheckpointDb {
 const REQUIRED_COLUMNS = ['thread_id', 'checkpoint_id', 'parent_checkpoint_id', 'type', 'checkpoint', 'metadata']
 
 /**
- * Read a LangGraph SqliteSaver / AsyncSqliteSaver database without touching it: the file (and
- * its `-wal`, which may hold the newest checkpoints) is copied to a temporary folder and the copy
- * opened read-only, so not even a shared-memory file appears beside the original. Only the root
- * namespace is read (subgraph checkpoints, `checkpoint_ns` ≠ '', belong to their parent's steps).
+ * Read a LangGraph SqliteSaver / AsyncSqliteSaver database without touching it and without letting
+ * it stall Retrace (see readForeignDb: a copy, read in a process of its own after its schema is
+ * checked). Only the root namespace is read (subgraph checkpoints, `checkpoint_ns` ≠ '', belong to
+ * their parent's steps). What could not be read is in `problems`; only a read stopped at its time
+ * limit throws (ReadTimeLimit), so that the next import tries again.
  */
-export function readCheckpointDb(path: string): CheckpointDb {
-  return readDatabaseCopy(path, readOpen)
-}
-
-/** Only the thread ids of a checkpoint database (no checkpoint decoded); none when it is not one. */
-export function readThreadIds(path: string): string[] {
-  return readDatabaseCopy(path, (db) => {
-    const hasThreads = db.prepare("SELECT 1 FROM pragma_table_info('checkpoints') WHERE name = 'thread_id'").get() !== undefined
-    return hasThreads ? (db.prepare('SELECT DISTINCT thread_id FROM checkpoints ORDER BY thread_id').pluck().all() as string[]) : []
+export async function readCheckpointDb(path: string): Promise<CheckpointDb> {
+  const read = await readForeignDb(path, {
+    checkpoints: { columns: REQUIRED_COLUMNS, required: REQUIRED_COLUMNS, where: { checkpoint_ns: '' }, orderBy: ['thread_id', 'checkpoint_id'] }
   })
+  if (!read.ok && read.kind === 'time-limit') throw new ReadTimeLimit(read.problem)
+  if (!read.ok) return { threads: [], problems: [read.problem] }
+  const table = read.tables.checkpoints
+  if (table?.state !== 'read') return { threads: [], problems: [tableProblem(table)] }
+  return checkpointsOf(table.rows as unknown as Row[])
 }
 
-function readOpen(db: Database.Database): CheckpointDb {
+/** Only the thread ids of a checkpoint database (no checkpoint decoded); none when it is not one, and why. */
+export async function readThreadIds(path: string): Promise<{ threadIds: string[]; problems: string[] }> {
+  const read = await readForeignDb(path, { checkpoints: { columns: ['thread_id'], required: ['thread_id'], distinct: true, orderBy: ['thread_id'] } })
+  if (!read.ok) return { threadIds: [], problems: [read.problem] }
+  const table = read.tables.checkpoints
+  if (table?.state !== 'read') return { threadIds: [], problems: table?.state === 'absent' ? [] : [tableProblem(table)] }
+  return { threadIds: table.rows.map((row) => String(row.thread_id)), problems: [] }
+}
+
+function tableProblem(table: Exclude<TableResult, { state: 'read' }> | undefined): string {
+  if (table === undefined || table.state === 'absent') return 'it has no checkpoints table: not a LangGraph checkpoint database'
+  if (table.state === 'lacks') return `its checkpoints table lacks ${table.missing.join(', ')}: an unknown schema`
+  return `its checkpoints table cannot be read (${table.message})`
+}
+
+function checkpointsOf(rows: Row[]): CheckpointDb {
   const problems: string[] = []
-  const columns = new Set((db.prepare("SELECT name FROM pragma_table_info('checkpoints')").all() as { name: string }[]).map((row) => row.name))
-  if (columns.size === 0) return { threads: [], problems: ['it has no checkpoints table: not a LangGraph checkpoint database'] }
-  const missing = REQUIRED_COLUMNS.filter((column) => !columns.has(column))
-  if (missing.length > 0) return { threads: [], problems: [`its checkpoints table lacks ${missing.join(', ')}: an unknown schema`] }
-  const namespace = columns.has('checkpoint_ns') ? "WHERE checkpoint_ns = ''" : ''
-  const rows = db.prepare(`SELECT thread_id, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints ${namespace} ORDER BY thread_id, checkpoint_id`).all() as Row[]
   const unknownExt = new Set<number>()
   const threads = new Map<string, GraphThread>()
   for (const row of rows) {

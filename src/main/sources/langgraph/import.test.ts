@@ -88,4 +88,27 @@ describe('importing a LangGraph checkpoint database', () => {
     const after = (await call('sessions.list', { workspaceId: workspace.id })).items.map((session) => [session.title, session.id]).sort()
     expect(after).toEqual(before)
   })
+
+  it('lists a checkpoint it cannot read once, even when the thread\'s line and a branch both hold it', async () => {
+    const rt = runtime({})
+    const call = contractCaller(rt)
+    const root = project()
+    // An early checkpoint of the second thread cannot be decoded; time travel from a later one
+    // makes a branch whose line holds it too.
+    const db = new Database(join(root, 'checkpoints.sqlite'))
+    const rows = db.prepare("SELECT * FROM checkpoints WHERE thread_id LIKE '830d%' AND checkpoint_ns = '' ORDER BY checkpoint_id").all() as Record<string, unknown>[]
+    const broken = rows[2] as Record<string, unknown>
+    const forkAt = rows[5] as Record<string, unknown>
+    const later = rows[9] as Record<string, unknown>
+    db.prepare("UPDATE checkpoints SET checkpoint = x'c1' WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?").run(broken.thread_id, broken.checkpoint_id)
+    db.prepare('INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      forkAt.thread_id, '', `${String(forkAt.checkpoint_id)}-fork`, forkAt.checkpoint_id, later.type, later.checkpoint, later.metadata
+    )
+    db.close()
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    expect(report.sessions).toBe(3)
+    const listed = report.skipped.filter((skip) => skip.reason.includes(String(broken.checkpoint_id)))
+    expect(listed).toEqual([{ file: join(root, 'checkpoints.sqlite'), offset: 0, reason: expect.stringMatching(/^thread 830d.*cannot be decoded/) as string }])
+  })
 })

@@ -41,18 +41,18 @@ export function threadSessions(thread: GraphThread): ThreadSession[] {
   if (!main) return []
   const mainLine = lineOf(main)
   const mainIds = new Set(mainLine.map((checkpoint) => checkpoint.id))
-  const sessions = [sessionOf(thread.threadId, thread.threadId, mainLine, null)]
+  const sessions = [sessionOf(thread.threadId, mainLine, null)]
   for (const leaf of others) {
     const line = lineOf(leaf)
     const shared = line.filter((checkpoint) => mainIds.has(checkpoint.id)).at(-1)
     const sharedMessages = shared ? messagesOf(shared) : []
     const forkedFrom = { sessionId: thread.threadId, messageUid: sharedMessages.at(-1)?.id ?? null }
-    sessions.push(sessionOf(`${thread.threadId}@${leaf.id}`, thread.threadId, line, forkedFrom))
+    sessions.push(sessionOf(`${thread.threadId}@${leaf.id}`, line, forkedFrom))
   }
   return sessions
 }
 
-function sessionOf(key: string, threadId: string, line: GraphCheckpoint[], forkedFrom: ThreadSession['forkedFrom']): ThreadSession {
+function sessionOf(key: string, line: GraphCheckpoint[], forkedFrom: ThreadSession['forkedFrom']): ThreadSession {
   const latest = [...line].reverse().find((checkpoint) => checkpoint.messages !== null)
   const startedAt = timeOf(line[0])
   const records: SourceRecord[] = []
@@ -65,7 +65,8 @@ function sessionOf(key: string, threadId: string, line: GraphCheckpoint[], forke
     ...(startedAt !== undefined ? { createdAt: startedAt } : {}),
     ...(forkedFrom ? { forkedFrom } : {})
   })
-  for (const checkpoint of line) if (checkpoint.problem) records.push({ kind: 'skipped', offset: at(), reason: `thread ${threadId}, checkpoint ${checkpoint.id}: ${checkpoint.problem}` })
+  // A checkpoint that cannot be read is the database's problem, reported once by readCheckpointDb;
+  // not again here, for each session whose line holds it.
   const firstSeen = firstAppearance(line)
   for (const message of latest ? messagesOf(latest) : []) records.push(...messageRecords(message, at, firstSeen.get(message.id ?? '')))
   const fingerprint = createHash('sha256')

@@ -1,7 +1,8 @@
 import { dirname } from 'node:path'
 import type { SnapshotSourceAdapter } from '../adapter'
+import { ReadTimeLimit } from '../foreign-db/read-foreign-db'
 import { discoverYAgentFiles, discoverYAgentWorkspace, yAgentRoots } from './discover'
-import { readStoreDb } from './store-db'
+import { readStoreDb, type StoreDb } from './store-db'
 import { storeSessions } from './store-sessions'
 
 /**
@@ -16,14 +17,18 @@ export const yAgentAdapter: SnapshotSourceAdapter = {
   roots: yAgentRoots,
   discoverAll: discoverYAgentFiles,
   discover: discoverYAgentWorkspace,
-  read(file) {
+  async read(file) {
     const dataDir = dirname(file.path)
+    let db: StoreDb
     try {
-      const db = readStoreDb(file.path)
-      // The data folder opened as a workspace shows the whole store; a project, its own sessions.
-      return storeSessions(dataDir, db, file.cwd === dataDir || !file.cwd ? { mode: 'store' } : { mode: 'project', cwd: file.cwd })
+      db = await readStoreDb(file.path)
     } catch (error) {
-      return { sessions: [], problems: [`the y-agent database cannot be read: ${(error as Error).message}`] }
+      // Too slow to read this time: thrown on, so the store is read again at the next import.
+      if (error instanceof ReadTimeLimit) throw error
+      // The message names the file and says why (not SQLite, refused).
+      return { sessions: [], problems: [(error as Error).message] }
     }
+    // The data folder opened as a workspace shows the whole store; a project, its own sessions.
+    return storeSessions(dataDir, db, file.cwd === dataDir || !file.cwd ? { mode: 'store' } : { mode: 'project', cwd: file.cwd })
   }
 }

@@ -27,16 +27,16 @@ export function yAgentRoots(env: NodeJS.ProcessEnv): string[] {
  * (every session of the store), and each store under the roots some of whose sessions worked in
  * the workspace (those sessions).
  */
-export function discoverYAgentWorkspace(workspacePath: string, roots: string[]): Promise<HistoryFile[]> {
+export async function discoverYAgentWorkspace(workspacePath: string, roots: string[]): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
   const own = historyFile(workspacePath, workspacePath)
   if (own) files.push(own)
   for (const root of roots) {
     if (resolve(root) === resolve(workspacePath)) continue
     const file = historyFile(root, workspacePath)
-    if (file && storeFolders(root, file.fingerprint ?? '').includes(workspacePath)) files.push(file)
+    if (file && (await storeFolders(root, file.fingerprint ?? '')).includes(workspacePath)) files.push(file)
   }
-  return Promise.resolve(files)
+  return files
 }
 
 /** Whether `folder` is a y-agent data folder itself (its database is right in it). */
@@ -45,14 +45,14 @@ export function isYAgentDataFolder(folder: string): boolean {
 }
 
 /** Every store under the roots, once per project its sessions worked in (`retrace import --all`). */
-export function discoverYAgentFiles(roots: string[]): Promise<HistoryFile[]> {
+export async function discoverYAgentFiles(roots: string[]): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
   for (const root of new Set(roots.map((root) => resolve(root)))) {
     const probe = historyFile(root, root)
     if (!probe) continue
-    for (const folder of storeFolders(root, probe.fingerprint ?? '')) files.push({ ...probe, cwd: folder })
+    for (const folder of await storeFolders(root, probe.fingerprint ?? '')) files.push({ ...probe, cwd: folder })
   }
-  return Promise.resolve(files)
+  return files
 }
 
 /**
@@ -74,12 +74,12 @@ function historyFile(dataDir: string, cwd: string): HistoryFile | null {
 /** Projects the store's sessions worked in; read again only when the store changed. */
 const folderCache = new Map<string, { fingerprint: string; folders: string[] }>()
 
-function storeFolders(dataDir: string, fingerprint: string): string[] {
+async function storeFolders(dataDir: string, fingerprint: string): Promise<string[]> {
   const cached = folderCache.get(dataDir)
   if (cached?.fingerprint === fingerprint) return cached.folders
   let folders: string[] = []
   try {
-    folders = [...new Set([...workingDirs(readStoreDb(join(dataDir, DB_NAME))).values()].filter((dir): dir is string => dir !== null))]
+    folders = [...new Set([...workingDirs(await readStoreDb(join(dataDir, DB_NAME))).values()].filter((dir): dir is string => dir !== null))]
   } catch {
     // Unreadable (being replaced, not SQLite): nothing to match now; an import of the folder itself reports why.
   }

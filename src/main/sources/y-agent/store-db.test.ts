@@ -19,8 +19,8 @@ interface Expected {
 const countBy = <T>(items: T[], key: (item: T) => string) => items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {})
 
 describe('reading a y-agent database (from a temporary copy)', () => {
-  it('reads every table of data/ with the counts of expected.json', () => {
-    const db = readStoreDb(join(DATA, 'y-agent.db'))
+  it('reads every table of data/ with the counts of expected.json', async () => {
+    const db = await readStoreDb(join(DATA, 'y-agent.db'))
     const want = expected.data
     expect(db.problems).toEqual([])
     expect(db.migrations.map((migration) => migration.version)).toEqual(want.migrations.versions)
@@ -48,8 +48,8 @@ describe('reading a y-agent database (from a temporary copy)', () => {
     expect(sum((observation) => observation.costUsd)).toBeCloseTo(want.traces.totalCostUsd, 6)
   })
 
-  it('finds the project both session trees worked in from the paths their tools touched', () => {
-    const dirs = workingDirs(readStoreDb(join(DATA, 'y-agent.db')))
+  it('finds the project both session trees worked in from the paths their tools touched', async () => {
+    const dirs = workingDirs(await readStoreDb(join(DATA, 'y-agent.db')))
     const main = expected.data.sessions.list.filter((session) => !session.id.startsWith('d8c5') && !session.id.startsWith('ee3b') && !session.id.startsWith('c62b'))
     for (const session of main) expect(dirs.get(session.id)).toBe('/home/dev/weatherly')
     // The canonical conversation's tree touched no file.
@@ -59,8 +59,8 @@ describe('reading a y-agent database (from a temporary copy)', () => {
   it.each([
     ['schema-newer', /schema version 7 is newer than the newest this importer knows \(6\): migration 7 \(add session pins\)/],
     ['missing-table', /table chat_checkpoints is missing, although migration 4 is recorded as applied/]
-  ])('%s: reports the problem and reads what it can as in the base', (variant, problem) => {
-    const db = readStoreDb(join(FIXTURES, 'y-agent/malformed', variant, 'y-agent.db'))
+  ])('%s: reports the problem and reads what it can as in the base', async (variant, problem) => {
+    const db = await readStoreDb(join(FIXTURES, 'y-agent/malformed', variant, 'y-agent.db'))
     const base = expected.malformedBase
     expect(db.problems).toEqual([expect.stringMatching(problem) as string])
     expect(db.sessions).toHaveLength(base.sessions.total)
@@ -69,8 +69,8 @@ describe('reading a y-agent database (from a temporary copy)', () => {
     expect(db.traces).toHaveLength(base.traces.total)
   })
 
-  it('wal-pending: the transaction only in y-agent.db-wal is read', () => {
-    const db = readStoreDb(join(FIXTURES, 'y-agent/malformed/wal-pending/y-agent.db'))
+  it('wal-pending: the transaction only in y-agent.db-wal is read', async () => {
+    const db = await readStoreDb(join(FIXTURES, 'y-agent/malformed/wal-pending/y-agent.db'))
     expect([db.sessions.length, db.checkpoints.length, db.traces.length]).toEqual([3, 5, 5])
   })
 })

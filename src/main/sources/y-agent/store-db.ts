@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3'
-import { readDatabaseCopy } from '../database-copy'
+import { readForeignDb, ReadTimeLimit, type TableRead, type TableResult } from '../foreign-db/read-foreign-db'
 import { isRecord } from '../plain-data'
 
 /** The database file in a y-agent data folder (y-agent's default `db_path` is `data/y-agent.db`). */
@@ -12,16 +11,40 @@ export const DB_NAME = 'y-agent.db'
  */
 export const KNOWN_SCHEMA_VERSION = 6
 
-/** The tables read, with the migration that creates each (to say what is missing, and why it matters). */
+/** The tables read, with the migration that creates each (to say what is missing, and why it matters), and the columns read. */
 const TABLES = {
-  session_metadata: { migration: 1, without: 'no session can be imported' },
-  chat_checkpoints: { migration: 4, without: 'no chat checkpoint was read (turns still follow the prompts; an undone turn is found from its rolled-back journal scope)' },
-  file_journal_scopes: { migration: 5, without: 'journal entries are not linked to their turns' },
-  file_journal_entries: { migration: 5, without: 'no file change was read' },
-  file_journal_rollbacks: { migration: 5, without: 'no rollback was read' },
-  diag_traces: { migration: 6, without: 'no token usage, cost or undone-turn content was read' },
-  diag_observations: { migration: 6, without: 'no token usage or tool status was read' }
+  session_metadata: {
+    migration: 1,
+    without: 'no session can be imported',
+    columns: ['id', 'parent_id', 'depth', 'session_type', 'state', 'agent_id', 'title', 'channel', 'message_count', 'transcript_path', 'compaction_count', 'created_at']
+  },
+  chat_checkpoints: {
+    migration: 4,
+    without: 'no chat checkpoint was read (turns still follow the prompts; an undone turn is found from its rolled-back journal scope)',
+    columns: ['checkpoint_id', 'session_id', 'turn_number', 'message_count_before', 'journal_scope_id', 'invalidated', 'created_at']
+  },
+  file_journal_scopes: { migration: 5, without: 'journal entries are not linked to their turns', columns: ['scope_id', 'scope_type', 'status', 'trace_id'] },
+  file_journal_entries: {
+    migration: 5,
+    without: 'no file change was read',
+    columns: ['entry_id', 'scope_id', 'file_path', 'operation', 'from_path', 'original_content', 'original_hash', 'timestamp', 'storage_strategy', 'blob_path', 'git_ref', 'rolled_back', 'observation_id']
+  },
+  file_journal_rollbacks: {
+    migration: 5,
+    without: 'no rollback was read',
+    columns: ['rollback_id', 'scope_id', 'session_id', 'checkpoint_id', 'started_at', 'completed_at', 'restored', 'skipped', 'conflicts']
+  },
+  diag_traces: { migration: 6, without: 'no token usage, cost or undone-turn content was read', columns: ['id', 'session_id', 'name', 'status', 'user_input', 'metadata', 'started_at', 'completed_at'] },
+  diag_observations: {
+    migration: 6,
+    without: 'no token usage or tool status was read',
+    columns: [
+      'id', 'trace_id', 'parent_id', 'session_id', 'obs_type', 'name', 'status', 'model', 'input_tokens', 'output_tokens', 'cost_usd', 'input', 'output', 'metadata', 'sequence', 'error_message', 'started_at', 'completed_at'
+    ]
+  }
 } as const
+
+const MIGRATIONS: TableRead = { columns: ['version', 'description', 'success'], orderBy: ['version'] }
 
 export type SessionType = 'main' | 'child' | 'branch' | 'ephemeral' | 'sub_agent' | 'canonical'
 
@@ -149,38 +172,40 @@ export interface StoreDb {
 }
 
 /**
- * Read a y-agent database without touching it. SQLite creates `-wal` and `-shm` files beside a
- * WAL database even when it is opened read-only, and a running (or crashed) y-agent keeps its
- * newest transactions in the `-wal` only: so the file and its `-wal` are copied to a temporary
- * folder and the copy is opened (writable, so SQLite replays the WAL copy), then only queried.
+ * Read a y-agent database without touching it and without letting it stall Retrace (see
+ * readForeignDb: a copy, with its `-wal`, read in a process of its own after its schema is
+ * checked). Throws, with a message naming the file, when the database cannot be read at all
+ * (ReadTimeLimit when the read was stopped at its time limit).
  */
-export function readStoreDb(dbPath: string): StoreDb {
-  return readDatabaseCopy(dbPath, readOpen)
+export async function readStoreDb(dbPath: string): Promise<StoreDb> {
+  const reads: Record<string, TableRead> = { _sqlx_migrations: MIGRATIONS }
+  // Every column by name: a newer schema's extra columns are ignored, a missing one reads as
+  // empty. Rows come in insertion order; callers sort by time.
+  for (const [table, { columns }] of Object.entries(TABLES)) reads[table] = { columns }
+  const read = await readForeignDb(dbPath, reads)
+  if (!read.ok) throw read.kind === 'time-limit' ? new ReadTimeLimit(read.problem) : new Error(read.problem)
+  return storeOf(read.tables)
 }
 
 type Row = Record<string, unknown>
 
-function readOpen(db: Database.Database): StoreDb {
+function storeOf(tables: Record<string, TableResult>): StoreDb {
   const problems: string[] = []
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name))
-  const migrations = tables.has('_sqlx_migrations') ? readMigrations(db, problems) : []
-  if (!tables.has('_sqlx_migrations')) problems.push('the database has no _sqlx_migrations table: its schema version is unknown; the tables found are read as version 6')
+  const migrationTable = tables._sqlx_migrations
+  const migrations = migrationTable?.state === 'read' ? readMigrations(migrationTable.rows, problems) : []
+  if (migrationTable?.state === 'absent') problems.push('the database has no _sqlx_migrations table: its schema version is unknown; the tables found are read as version 6')
+  else if (migrationTable?.state === 'unreadable') problems.push(`table _sqlx_migrations cannot be read (${migrationTable.message}): its schema version is unknown; the tables found are read as version 6`)
   const applied = new Set(migrations.map((migration) => migration.version))
   const rows = (table: keyof typeof TABLES): Row[] => {
-    if (!tables.has(table)) {
-      const { migration, without } = TABLES[table]
+    const result = tables[table]
+    const { migration, without } = TABLES[table]
+    if (result?.state === 'read') return result.rows
+    if (result?.state === 'unreadable') problems.push(`table ${table} cannot be read (${result.message}): ${without}`)
+    else {
       const recorded = applied.has(migration) ? `, although migration ${migration} is recorded as applied` : ''
       problems.push(`table ${table} is missing${recorded}: ${without}`)
-      return []
     }
-    // `SELECT *` and reading columns by name: a newer schema's extra columns are ignored, a
-    // missing one reads as empty. Rows come in insertion order; callers sort by time.
-    try {
-      return db.prepare(`SELECT * FROM ${table}`).all() as Row[]
-    } catch (error) {
-      problems.push(`table ${table} cannot be read (${(error as Error).message}): ${TABLES[table].without}`)
-      return []
-    }
+    return []
   }
   return {
     migrations,
@@ -195,8 +220,7 @@ function readOpen(db: Database.Database): StoreDb {
   }
 }
 
-function readMigrations(db: Database.Database, problems: string[]): StoreDb['migrations'] {
-  const rows = db.prepare('SELECT version, description, success FROM _sqlx_migrations ORDER BY version').all() as Row[]
+function readMigrations(rows: Row[], problems: string[]): StoreDb['migrations'] {
   const migrations = rows.map((row) => ({ version: num(row.version), description: str(row.description) ?? '', success: row.success !== 0 }))
   for (const migration of migrations) {
     if (!migration.success) problems.push(`migration ${migration.version} (${migration.description}) is recorded as failed: its tables may be incomplete`)
