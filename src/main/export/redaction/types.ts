@@ -4,6 +4,11 @@ export interface TextPlace {
   id: string
   /** What the user sees in the review list, e.g. "turn 3 · tool input (Bash)". */
   label: string
+  /**
+   * A file's bytes read as text (see binary-text.ts): a redaction here must keep every
+   * character's offset, so it hides a secret with a marker of the secret's own length.
+   */
+  binary?: true
 }
 
 /** One secret found in one text, as the review list shows it and as `redactText` hides it. */
