@@ -20,11 +20,12 @@ describe('scanForSecrets on planted secrets', () => {
   const texts: ScanInput[] = background.map((input) => ({ ...input }))
   // The first set goes into real transcript texts (start, middle, end of long ones); the second
   // becomes texts of their own between them, so both batching paths carry secrets.
+  const spacing = Math.floor(texts.length / (inside.length + 1))
   inside.forEach((planted, index) => {
-    const target = texts[40 + index * 61]
+    const target = texts[20 + index * spacing]
     if (target) target.text = plantInto(target.text, planted.text, [0, 0.5, 1][index % 3] ?? 0)
   })
-  alone.forEach((planted, index) => texts.splice(20 + index * 67, 0, { place: place(`alone-${index}`), text: planted.text }))
+  alone.forEach((planted, index) => texts.splice(10 + index * spacing, 0, { place: place(`alone-${index}`), text: planted.text }))
   const planted = [...inside, ...alone]
 
   it('finds each planted secret exactly once, at exactly its range, and nothing else', async () => {
