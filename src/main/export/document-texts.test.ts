@@ -82,6 +82,19 @@ describe('the texts of an export document', () => {
     expect(places.has(`file:${'b'.repeat(64)}`)).toBe(false)
   })
 
+  it('never quotes a tool input field name that does not read as a name: it can be the secret', () => {
+    const doc = fullDocument()
+    const token = ['gh', 'p_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('')
+    const call = doc.messages[1]
+    if (call) call.toolInput = { env: { [token]: 'x', HOME: '/home/dev' }, 'odd/key~name': [{ deep: 'y' }] }
+    const labels = documentTexts(doc).map((t) => t.place.label)
+    expect(labels).toContain('Turn 1 · Bash call: input › env › ••• (field name) (message 2)')
+    expect(labels).toContain('Turn 1 · Bash call: input › env › ••• (message 2)')
+    expect(labels).toContain('Turn 1 · Bash call: input › env › HOME (message 2)')
+    expect(labels).toContain('Turn 1 · Bash call: input › odd/key~name › 0 › deep (message 2)')
+    expect(labels.join('\n')).not.toContain(token.slice(4, 12))
+  })
+
   it('redacts every finding in a copy, leaving the original as it was', () => {
     const { doc } = plantMarkers(fullDocument())
     const before = JSON.stringify(doc)

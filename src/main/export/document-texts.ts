@@ -1,5 +1,5 @@
 import { binaryText } from './binary-text'
-import { redactInPlace, redactText, type SecretFinding, type TextPlace } from './redaction'
+import { HIDDEN, readsAsName, redactInPlace, redactText, type SecretFinding, type TextPlace } from './redaction'
 import type { ExportDocument, ExportMessage } from './document-schema'
 import { roleLabel, type JsonValue } from './present'
 
@@ -93,10 +93,24 @@ function editMessage(message: ExportMessage, visit: Visit): void {
   }
   if (message.toolInput !== null) {
     message.toolInput = editJson(message.toolInput, '', (pointer, text, isKey) => {
-      const field = pointer === '' ? '' : ` › ${pointer.slice(1).replace(/\//g, ' › ')}`
+      const field = pointer === '' ? '' : ` › ${fieldPath(pointer)}`
       return visit(`${id}.toolInput${pointer}${isKey ? '#key' : ''}`, `${where}: input${field}${isKey ? ' (field name)' : ''} ${at}`, text) ?? text
     })
   }
+}
+
+/**
+ * A JSON pointer as a label shows it: `nested › list › 1 › deep`. A field name is the agent's
+ * text and can be the secret itself (`{"ghp_…": true}`), so a name that does not read as one
+ * shows as ••• (context-mask.ts); array positions show as they are.
+ */
+function fieldPath(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((name) => (/^\d{1,6}$/.test(name) || readsAsName(name) ? name : HIDDEN))
+    .join(' › ')
 }
 
 type EditJsonString = (pointer: string, text: string, isKey: boolean) => string

@@ -3,3 +3,4 @@
 export type { ScanInput, ScanOptions, SecretFinding, TextPlace } from './types'
 export { scanForSecrets } from './scan'
 export { redactInPlace, redactText } from './redact'
+export { HIDDEN, readsAsName } from './context-mask'

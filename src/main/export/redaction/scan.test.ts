@@ -60,6 +60,28 @@ describe('scanForSecrets on planted secrets', () => {
   })
 })
 
+describe('scanForSecrets excerpts', () => {
+  const fake = createFakeSecrets(404)
+
+  it('show nothing of a secret no rule finds beside one a rule finds', async () => {
+    const unknowns = [fake.opaqueKey(), fake.opaqueKey(), fake.opaqueKey(), `${fake.password()}x`]
+    const found = [fake.githubToken(), fake.stripeLiveKey(), fake.jwt(), fake.githubToken()]
+    const texts = inputs([
+      `gh auth login --with-token <<< ${found[0]} && acme login ${unknowns[0]}`,
+      JSON.stringify({ stripe: found[1], acme: unknowns[1] }),
+      `${unknowns[2]}:${found[2]}`,
+      `mysql -p${unknowns[3]} -e "select 1" # token ${found[3]}`
+    ])
+    const findings = await scanForSecrets(texts)
+    expect(findings.map((finding) => secretOf(texts, finding))).toEqual(found)
+    for (const [index, unknown] of unknowns.entries()) {
+      const excerpt = findings[index]?.excerpt ?? ''
+      for (let i = 0; i + 5 <= unknown.length; i++) expect(excerpt, `excerpt ${index}: ${excerpt}`).not.toContain(unknown.slice(i, i + 5))
+    }
+    expect(findings[0]?.excerpt).toMatch(/^gh auth login --with-token <<< ghp_…\(\d+ more\)…\w{3} && acme login •••$/)
+  })
+})
+
 describe('scanForSecrets on ordinary text', () => {
   it('finds nothing in the real Claude Code transcripts of fixtures/claude-code', async () => {
     const texts = fixtureTexts()

@@ -26,7 +26,11 @@ export interface SecretFinding {
   end: number
   /** The secret with most of it hidden, e.g. "AKIA…(13 more)…XYZ": never the whole secret. */
   masked: string
-  /** ~40 characters of context either side, every secret in it masked, newlines shown as ⏎. */
+  /**
+   * ~40 characters of context either side, newlines shown as ⏎: every secret found in it
+   * masked as `masked` is, and of the rest only punctuation and words that read as names, any
+   * other run of characters (a secret no rule knows) shown as •••.
+   */
   excerpt: string
 }
 
