@@ -16,7 +16,7 @@ import { generateSessionTexts, type BenchSession } from './session-texts'
 
 const settings = {
   messages: envInt('RETRACE_BENCH_EXPORT_MESSAGES', 10_000),
-  /** Sets of planted secrets, each one of every kind the engine finds (14 secrets a set). */
+  /** Sets of planted secrets, each one of every kind the engine finds (19 secrets a set). */
   secretSets: envInt('RETRACE_BENCH_EXPORT_SECRET_SETS', 20),
   repeat: { n: envInt('RETRACE_BENCH_EXPORT_N', 7), warmup: 1 },
   seed: 20250301

@@ -37,8 +37,13 @@ export function generateSessionTexts(options: { messages: number; secretSets: nu
   }
   // Each set is one secret of every kind the engine finds, planted at random places.
   const planted = Array.from({ length: options.secretSets }, (_, set) => plantedSecrets(createFakeSecrets(options.seed + set))).flat()
+  // One secret a text: planted into a text that holds one already, a snippet can land inside
+  // the other (a line break in a PEM key) and cut it in two.
+  const holding = new Set<ScanInput>()
   for (const secret of planted) {
-    const target = rng.pick(texts)
+    let target = rng.pick(texts)
+    while (holding.has(target)) target = rng.pick(texts)
+    holding.add(target)
     target.text = plantInto(target.text, secret.text, rng.next())
   }
   const bytes = texts.reduce((sum, input) => sum + Buffer.byteLength(input.text), 0)

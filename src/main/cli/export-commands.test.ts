@@ -1,7 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { parseExportJson } from '../export/json-format'
+import { createFakeSecrets } from '../export/redaction/testing/fake-secrets'
 import { recordSampleSession } from '../export/testing/sample-session'
+import { agentWorkspace } from '../journal/testing/agent-workspace'
 import { tempDir } from '../testing/temp-runtime'
 import { runCli } from './main'
 
@@ -86,5 +89,38 @@ describe('retrace export / import-json', () => {
     expect(err.at(-1)).toBe('retrace: This JSON is not a Retrace session export (its "format" is not "retrace-session-export").')
     expect(await run('import-json', join(dir, 'missing.json'))).toBe(1)
     expect(err.at(-1)).toContain('There is no file at')
+  })
+
+  it('finds secrets in a file that is not UTF-8, never says there are none, and the import says the file was redacted', async () => {
+    const fake = createFakeSecrets(99)
+    const [github, stripe] = [fake.githubToken(), fake.stripeLiveKey()]
+    const ws = agentWorkspace()
+    const files = tempDir('retrace-export-cli-')
+    cleanups.push(() => ws.dispose(), () => files.dispose())
+    out = []
+    err = []
+    ws.writer.append({ role: 'user', content: 'Cache the credentials.' })
+    ws.agent.write('cache/creds.bin', Buffer.concat([Buffer.from([0x00, 0xff]), Buffer.from(`gh=${github}`), Buffer.from([0x00]), Buffer.from(`stripe=${stripe}`), Buffer.from([0x00])]))
+    ws.writer.closeTurn()
+    const run = (...args: string[]) => runCli([...args, '--data-dir', ws.rt.store.dataDir], io, {})
+    const json = join(files.path, 'session.json')
+    expect(await run('export', ws.writer.id, '--format', 'json', '--with-files', '--out', json)).toBe(0)
+    const review = err.join('\n')
+    expect(review).not.toContain('found no secrets')
+    expect(review).toMatch(/Redaction: 2 possible secrets found; 2 will be hidden\./)
+    expect(review).toContain('GitHub Token')
+    expect(review).toContain('Stripe')
+    expect(review).not.toContain(github)
+    expect(review).not.toContain(stripe)
+    const carried = Object.values(parseExportJson(readFileSync(json, 'utf8')).document.fileContents ?? {})
+    const bytes = carried.map((content) => (content.encoding === 'base64' ? Buffer.from(content.base64, 'base64').toString('latin1') : '')).join()
+    expect(bytes).toContain('[REDACTED: GitHub Token]')
+    expect(bytes).not.toContain(github)
+    expect(bytes).not.toContain(stripe)
+    const target = join(files.path, 'colleague')
+    const { mkdirSync } = await import('node:fs')
+    mkdirSync(target)
+    expect(await run('import-json', json, '--workspace', target)).toBe(0)
+    expect(out.join('\n')).toContain('1 file version was redacted in the export: imported as it is (cache/creds.bin).')
   })
 })

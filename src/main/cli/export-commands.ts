@@ -46,7 +46,7 @@ export async function exportCommand(call: CliCall, options: ExportOptions): Prom
   let rendered: MethodOutput<'export.render'>
   if (options.redact) {
     const review = await call('export.review', request)
-    printFindings(review.findings, options.keep, io)
+    printFindings(review, options.keep, io)
     rendered = await call('export.render', { ...request, redact: true, keep: options.keep, token: review.token })
   } else {
     rendered = await call('export.render', { ...request, redact: false })
@@ -63,10 +63,10 @@ export async function exportCommand(call: CliCall, options: ExportOptions): Prom
   io.out(`Wrote ${out} (${formatSize(rendered.size)}${hidden}).`)
 }
 
-function printFindings(findings: MethodOutput<'export.review'>['findings'], keep: string[], io: Output): void {
+function printFindings({ findings, scannedTexts }: MethodOutput<'export.review'>, keep: string[], io: Output): void {
   const kept = new Set(keep)
   for (const id of kept) if (!findings.some((f) => f.id === id)) io.err(`retrace: --keep ${id} matches no finding of this export; ignored.`)
-  if (findings.length === 0) return io.err('Redaction: the scan found no secrets.')
+  if (findings.length === 0) return io.err(`Redaction: the scan found no secrets in the ${scannedTexts} texts this export carries (messages, tool calls, diffs, file names and file contents).`)
   const hidden = findings.filter((f) => !kept.has(f.id)).length
   io.err(`Redaction: ${findings.length} possible secret${findings.length === 1 ? '' : 's'} found; ${hidden} will be hidden.`)
   io.err(table(['id', 'rule', 'place', 'excerpt', ''], findings.map((f) => [f.id, f.ruleName, f.placeLabel, f.excerpt, kept.has(f.id) ? 'kept' : ''])))
@@ -100,7 +100,11 @@ export async function importJsonCommand(runtime: Runtime, call: CliCall, options
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   const workspace = runtime.store.workspaces.get(workspaceId)
   options.io.out(`Imported "${result.title}" as session ${result.sessionId} into ${workspace?.path ?? ''}: ${result.messages} messages, ${result.checkpoints} checkpoints, ${result.fileChanges} file changes.`)
-  if (result.contentsChanged > 0) options.io.out(`${result.contentsChanged} file version${result.contentsChanged === 1 ? ' was' : 's were'} redacted in the export: imported as they are.`)
+  if (result.contentsChanged > 0) {
+    const one = result.contentsChanged === 1
+    const files = result.contentsChangedPaths.slice(0, 20).join(', ') + (result.contentsChangedPaths.length > 20 ? `, and ${result.contentsChangedPaths.length - 20} more` : '')
+    options.io.out(`${result.contentsChanged} file version${one ? ' was' : 's were'} redacted in the export: imported as ${one ? 'it is' : 'they are'} (${files}).`)
+  }
   if (result.skipped.length === 0) return
   options.io.out(`${result.skipped.length} file change${result.skipped.length === 1 ? '' : 's'} could not be journaled:`)
   options.io.out(table(['turn', 'path', 'why'], result.skipped.slice(0, 20).map((s) => [String(s.turn), s.path, s.reason])))

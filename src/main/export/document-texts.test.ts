@@ -6,11 +6,13 @@ import { fullDocument } from './testing/full-document'
 
 /**
  * Fields that hold nobody's text, so the walker skips them on purpose: Retrace's ids and enums,
- * sha256 hashes, path ids (recomputed from a redacted path), base64 file bytes, and the notes
- * Retrace itself writes for omitted files. Any other string field a future change adds gets a
- * marker below and fails the test until the walker covers it.
+ * sha256 hashes, path ids (recomputed from a redacted path), and the notes Retrace itself
+ * writes for omitted files. Any other string field a future change adds gets a marker below
+ * and fails the test until the walker covers it. File bytes carried as base64 get theirs
+ * between a NUL and a byte that is not UTF-8, as a binary file would hold it.
  */
-const NOT_TEXT = new Set(['id', 'source', 'kind', 'role', 'op', 'observed', 'status', 'encoding', 'pathId', 'hash', 'base64', 'reason'])
+const NOT_TEXT = new Set(['id', 'source', 'kind', 'role', 'op', 'observed', 'status', 'encoding', 'pathId', 'hash', 'reason'])
+const inBytes = (marker: string): string => Buffer.concat([Buffer.from([0, 0xff]), Buffer.from(marker), Buffer.from([0])]).toString('base64')
 const MARKER = /MARK\d{4}Z/g
 
 /** A copy of `doc` with a unique marker in every text string, tool input field names included. */
@@ -22,6 +24,7 @@ function plantMarkers(doc: ExportDocument): { doc: ExportDocument; markers: stri
     return marker
   }
   const walk = (value: unknown, key: string, inJson: boolean): unknown => {
+    if (typeof value === 'string' && key === 'base64' && !inJson) return inBytes(mark())
     if (typeof value === 'string') return !inJson && NOT_TEXT.has(key) ? value : mark()
     if (Array.isArray(value)) return value.map((item) => walk(item, key, inJson))
     if (value === null || typeof value !== 'object') return value
@@ -74,8 +77,22 @@ describe('the texts of an export document', () => {
     expect(places.get('f1.from.path')).toEqual({ label: 'Former name of file 1 of 1 changed in turn 2', text: 'old/name.bin' })
     expect(places.get('f0.diff')?.label).toBe('Diff of file 1 of 1 changed in turn 1')
     expect(places.get(`file:${'a'.repeat(64)}`)?.label).toBe('Contents of file 1 of 1 changed in turn 1, before')
-    // Bytes carried as base64 and Retrace's own notes are not text to scan.
-    expect([...places.keys()].some((id) => id === `file:${'b'.repeat(64)}` || id === `file:${'c'.repeat(64)}`)).toBe(false)
+    // Bytes carried as base64 are read one character a byte; Retrace's own notes are not text to scan.
+    expect(places.get(`file:${'c'.repeat(64)}`)).toEqual({ label: 'Contents of file 1 of 1 changed in turn 2, before (binary)', text: '\u0000\u0001' })
+    expect(places.has(`file:${'b'.repeat(64)}`)).toBe(false)
+  })
+
+  it('never quotes a tool input field name that does not read as a name: it can be the secret', () => {
+    const doc = fullDocument()
+    const token = ['gh', 'p_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('')
+    const call = doc.messages[1]
+    if (call) call.toolInput = { env: { [token]: 'x', HOME: '/home/dev' }, 'odd/key~name': [{ deep: 'y' }] }
+    const labels = documentTexts(doc).map((t) => t.place.label)
+    expect(labels).toContain('Turn 1 · Bash call: input › env › ••• (field name) (message 2)')
+    expect(labels).toContain('Turn 1 · Bash call: input › env › ••• (message 2)')
+    expect(labels).toContain('Turn 1 · Bash call: input › env › HOME (message 2)')
+    expect(labels).toContain('Turn 1 · Bash call: input › odd/key~name › 0 › deep (message 2)')
+    expect(labels.join('\n')).not.toContain(token.slice(4, 12))
   })
 
   it('redacts every finding in a copy, leaving the original as it was', () => {
@@ -85,6 +102,9 @@ describe('the texts of an export document', () => {
     expect(JSON.stringify(doc)).toBe(before)
     expect(JSON.stringify(redacted)).not.toMatch(MARKER)
     expect(redacted.messages[0]?.content).toBe('[REDACTED: Marker]')
+    // Bytes keep their length: a 9-character secret is too short for "[REDACTED]", so stars.
+    const bytes = Object.values(redacted.fileContents ?? {}).flatMap((content) => (content.encoding === 'base64' ? [Buffer.from(content.base64, 'base64')] : []))
+    expect(bytes.map((b) => b.toString('latin1'))).toEqual(['\u0000\u00ff*********\u0000'])
     // A redacted file name leaves no trace in the path id, which is the name's bytes.
     for (const change of redacted.fileChanges) {
       expect(Buffer.from(change.pathId, 'base64').toString()).toBe(change.path)

@@ -1,4 +1,5 @@
-import { redactText, type SecretFinding, type TextPlace } from './redaction'
+import { binaryText } from './binary-text'
+import { HIDDEN, readsAsName, redactInPlace, redactText, type SecretFinding, type TextPlace } from './redaction'
 import type { ExportDocument, ExportMessage } from './document-schema'
 import { roleLabel, type JsonValue } from './present'
 
@@ -7,9 +8,13 @@ import { roleLabel, type JsonValue } from './present'
 // (collect) and the redaction (replace), so a string cannot be scanned and then left
 // unredacted, or the other way round.
 //
+// File contents carried as base64 (not UTF-8: a NUL, a stray byte, UTF-16) are walked as
+// their bytes read as text (binary-text.ts), and redacted in place, so a secret in them is
+// found and hidden like one in a text file.
+//
 // Not walked, on purpose: Retrace's own ids (session ids, tool-less enums such as role, kind,
-// op), sha256 hashes, path ids (recomputed from a redacted path), binary file contents carried
-// as base64 (no text to find a secret in) and the reasons Retrace writes for omitted files.
+// op), sha256 hashes, path ids (recomputed from a redacted path) and the reasons Retrace writes
+// for omitted files.
 
 export interface DocumentText {
   place: TextPlace
@@ -41,16 +46,17 @@ export function redactDocument(doc: ExportDocument, findings: readonly SecretFin
   const copy = structuredClone(doc)
   editTexts(copy, (place, text) => {
     const found = byPlace.get(place.id)
-    return found ? redactText(text, found) : undefined
+    if (!found) return undefined
+    return place.binary ? redactInPlace(text, found) : redactText(text, found)
   })
   return copy
 }
 
 /** Walk every text place of `doc`, writing back whatever `edit` returns. */
 function editTexts(doc: ExportDocument, edit: Edit): void {
-  const visit = (id: string, label: string, text: string | null): string | null => {
+  const visit: Visit = (id, label, text, binary) => {
     if (text === null || text === '') return text
-    return edit({ id, label }, text) ?? text
+    return edit(binary ? { id, label, binary } : { id, label }, text) ?? text
   }
   const { session, workspace, tree } = doc
   session.title = visit('session.title', 'Session title', session.title) ?? ''
@@ -69,7 +75,7 @@ function editTexts(doc: ExportDocument, edit: Edit): void {
   editFiles(doc, visit)
 }
 
-type Visit = (id: string, label: string, text: string | null) => string | null
+type Visit = (id: string, label: string, text: string | null, binary?: true) => string | null
 
 function editMessage(message: ExportMessage, visit: Visit): void {
   const id = `m${message.seq}`
@@ -87,10 +93,24 @@ function editMessage(message: ExportMessage, visit: Visit): void {
   }
   if (message.toolInput !== null) {
     message.toolInput = editJson(message.toolInput, '', (pointer, text, isKey) => {
-      const field = pointer === '' ? '' : ` › ${pointer.slice(1).replace(/\//g, ' › ')}`
+      const field = pointer === '' ? '' : ` › ${fieldPath(pointer)}`
       return visit(`${id}.toolInput${pointer}${isKey ? '#key' : ''}`, `${where}: input${field}${isKey ? ' (field name)' : ''} ${at}`, text) ?? text
     })
   }
+}
+
+/**
+ * A JSON pointer as a label shows it: `nested › list › 1 › deep`. A field name is the agent's
+ * text and can be the secret itself (`{"ghp_…": true}`), so a name that does not read as one
+ * shows as ••• (context-mask.ts); array positions show as they are.
+ */
+function fieldPath(pointer: string): string {
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((name) => (/^\d{1,6}$/.test(name) || readsAsName(name) ? name : HIDDEN))
+    .join(' › ')
 }
 
 type EditJsonString = (pointer: string, text: string, isKey: boolean) => string
@@ -134,8 +154,12 @@ function editFiles(doc: ExportDocument, visit: Visit): void {
     if (change.after && !firstUse.has(change.after.hash)) firstUse.set(change.after.hash, `${file}, after`)
   })
   for (const [hash, content] of Object.entries(doc.fileContents ?? {})) {
-    if (content.encoding !== 'utf8') continue
-    content.text = visit(`file:${hash}`, `Contents of ${firstUse.get(hash) ?? `file version ${hash.slice(0, 12)}`}`, content.text) ?? ''
+    const label = `Contents of ${firstUse.get(hash) ?? `file version ${hash.slice(0, 12)}`}`
+    if (content.encoding === 'utf8') content.text = visit(`file:${hash}`, label, content.text) ?? ''
+    if (content.encoding !== 'base64') continue
+    const bytes = binaryText(Buffer.from(content.base64, 'base64'))
+    const text = visit(`file:${hash}`, `${label} (binary)`, bytes.text, true)
+    if (text !== null && text !== bytes.text) content.base64 = bytes.toBytes(text).toString('base64')
   }
 }
 

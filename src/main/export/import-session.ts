@@ -61,7 +61,8 @@ export function importExportedSession(ctx: ImportContext, text: string, workspac
     checkpoints: doc.checkpoints.length,
     fileChanges: outcome.journaled,
     skipped: outcome.skipped,
-    contentsChanged: outcome.contentsChanged
+    contentsChanged: outcome.contentsChanged,
+    contentsChangedPaths: outcome.contentsChangedPaths
   }
 }
 
@@ -69,6 +70,7 @@ function journalChanges(ctx: ImportContext, doc: ExportDocument, scope: { worksp
   const { journal } = ctx
   const skipped: Skipped[] = []
   const changedHashes = new Set<string>()
+  const changedPaths = new Set<string>()
   // By hash: two versions can share bytes but not their kind or mode (a chmod).
   const blobs = new Map<string, { hash: string; size: number } | string>()
   const dictionary = journal.blobs.dictionaries.ofWorkspace(scope.workspaceId)
@@ -113,8 +115,9 @@ function journalChanges(ctx: ImportContext, doc: ExportDocument, scope: { worksp
     }
     journal.repo.addEntry({ scopeId: journal.turnScope(scope.workspaceId, scope.sessionRowId, change.turn), op: change.op, path, fromPath, before, after, observed: change.observed })
     journaled += 1
+    if ([change.before, change.after].some((version) => version && changedHashes.has(version.hash))) changedPaths.add(change.path)
   }
-  return { journaled, skipped, contentsChanged: changedHashes.size }
+  return { journaled, skipped, contentsChanged: changedHashes.size, contentsChangedPaths: [...changedPaths] }
 }
 
 /** What the schema cannot say: the parts of the document agree with each other. */

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
+import { contractCaller } from '../sources/testing/import-testbed'
+import { tempDir, tempRuntime } from '../testing/temp-runtime'
 import { ExportService } from './export-service'
+import { parseExportJson } from './json-format'
 import { createFakeSecrets } from './redaction/testing/fake-secrets'
 
 // The issue's redaction test: secrets planted in every place a string of an export can hide —
@@ -70,3 +73,64 @@ function masks(masked: string, secret: string): boolean {
   const [head = '', tail = ''] = masked.split(/…\(\d+ more\)…|…/)
   return secret.startsWith(head) && secret.endsWith(tail)
 }
+
+// Files that are not UTF-8 go into a JSON export with files as base64: a NUL, a stray Latin-1
+// byte, a UTF-16 text from a Windows editor. Their secrets are secrets all the same.
+describe('a JSON export with files that are not UTF-8', () => {
+  let ws: AgentWorkspace
+  const others: (() => void)[] = []
+  afterEach(() => {
+    ws.dispose()
+    others.splice(0).forEach((dispose) => dispose())
+  })
+
+  function plantInBytes() {
+    const fake = createFakeSecrets(777)
+    const secrets = { nul: fake.githubToken(), afterNul: fake.stripeLiveKey(), latin1: fake.githubToken(), utf16: fake.stripeLiveKey() }
+    const files = {
+      // A NUL and an 0xFF byte each side: no decoder takes this as text.
+      'data/cache.bin': Buffer.concat([Buffer.from([0x00, 0x01, 0xff]), Buffer.from(`token=${secrets.nul}`), Buffer.from([0x00]), Buffer.from(`STRIPE_KEY=${secrets.afterNul}`), Buffer.from([0xfe, 0x00])]),
+      // Latin-1 "café": the 0xE9 byte is not UTF-8, right before the line with the token.
+      'config/legacy.env': Buffer.concat([Buffer.from('NAME=caf'), Buffer.from([0xe9]), Buffer.from(`\nGITHUB_TOKEN=${secrets.latin1}\n`)]),
+      // UTF-16LE with its byte-order mark, as Notepad saves "Unicode".
+      'notes/keys.txt': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`stripe: ${secrets.utf16}\r\n`, 'utf16le')])
+    }
+    ws = agentWorkspace()
+    ws.writer.append({ role: 'user', content: 'Save the caches.' })
+    for (const [path, bytes] of Object.entries(files)) ws.agent.write(path, bytes)
+    ws.writer.closeTurn()
+    return { secrets, files }
+  }
+
+  it('finds the secrets in their bytes and carries the files redacted, at their size, never in clear', async () => {
+    const { secrets, files } = plantInBytes()
+    const service = new ExportService(ws.rt)
+    const review = await service.review({ sessionId: ws.writer.id, format: 'json', withFiles: true })
+    for (const secret of Object.values(secrets)) expect(review.findings.some((finding) => masks(finding.masked, secret)), `${secret.slice(0, 6)}… found`).toBe(true)
+    expect(review.findings.every((finding) => finding.placeLabel.includes('(binary)'))).toBe(true)
+    const rendered = await service.render({ sessionId: ws.writer.id, format: 'json', withFiles: true, redact: true, keep: [], token: review.token })
+    const contents = Object.values(parseExportJson(rendered.content).document.fileContents ?? {})
+    const carried = contents.map((content) => (content.encoding === 'base64' ? Buffer.from(content.base64, 'base64') : Buffer.alloc(0)))
+    expect(carried.map((bytes) => bytes.length).sort()).toEqual(Object.values(files).map((bytes) => bytes.length).sort())
+    for (const secret of Object.values(secrets)) {
+      expect(rendered.content).not.toContain(secret)
+      for (const bytes of carried) {
+        expect(bytes.includes(Buffer.from(secret, 'latin1'))).toBe(false)
+        expect(bytes.includes(Buffer.from(secret, 'utf16le'))).toBe(false)
+      }
+    }
+    expect(carried.map((bytes) => bytes.toString('latin1')).join()).toContain('[REDACTED: GitHub Token]')
+    expect(carried.map((bytes) => bytes.toString('utf16le')).join()).toContain('[REDACTED: Stripe')
+  })
+
+  it('imports such an export, saying the redacted files were imported as carried', async () => {
+    const { files } = plantInBytes()
+    const exported = await contractCaller(ws.rt)('export.render', { sessionId: ws.writer.id, format: 'json', withFiles: true })
+    const other = tempRuntime()
+    const folder = tempDir('retrace-import-binary-')
+    others.push(() => other.dispose(), () => folder.dispose())
+    const imported = await contractCaller(other)('export.importJson', { workspaceId: other.store.workspaces.open(folder.path, 'colleague'), json: exported.content })
+    expect(imported).toMatchObject({ fileChanges: Object.keys(files).length, skipped: [], contentsChanged: Object.keys(files).length })
+    expect([...imported.contentsChangedPaths].sort()).toEqual(Object.keys(files).sort())
+  })
+})

@@ -99,7 +99,9 @@ export const exportMethods = {
       /** File changes that could not be journaled, and why (content not in the export, a refused path). */
       skipped: z.array(z.object({ turn: z.number().int(), path: z.string(), reason: z.string() })),
       /** File versions whose content no longer matches its recorded hash (a redacted export): imported as carried. */
-      contentsChanged: z.number().int().nonnegative()
+      contentsChanged: z.number().int().nonnegative(),
+      /** The files of those versions, each once, in the order of their changes. */
+      contentsChangedPaths: z.array(z.string())
     })
   ),
 

@@ -33,9 +33,35 @@ describe('toFinding', () => {
   })
 
   it('cuts long context to ~40 characters either side, marked with …', () => {
-    const text = `${'a'.repeat(100)}SECRETSECRET${'b'.repeat(100)}`
+    const text = `${'word '.repeat(20)}SECRETSECRET ${'more '.repeat(20)}`
     const finding = toFinding(place, text, match(100, 112), [match(100, 112)])
-    expect(finding.excerpt).toBe(`…${'a'.repeat(40)}${finding.masked}${'b'.repeat(40)}…`)
+    expect(finding.excerpt).toBe(`…${'word '.repeat(8)}${finding.masked} ${'more '.repeat(7)}more…`)
+  })
+
+  it('shows nothing of a neighbour no rule found: only punctuation and names', () => {
+    const unknown = 'Zq8kLmNo4PxR2vWy7TbHs1Jd'
+    const text = `export GH_TOKEN=${'s'.repeat(20)} ACME_KEY=${unknown} # deploy, see "docs/setup.md"`
+    const start = text.indexOf('s')
+    const finding = toFinding(place, text, match(start, start + 20), [match(start, start + 20)])
+    expect(finding.excerpt).toBe(`export GH_TOKEN=${finding.masked} ACME_KEY=••• # deploy…`)
+    for (let i = 0; i + 3 <= unknown.length; i++) expect(finding.excerpt).not.toContain(unknown.slice(i, i + 3))
+  })
+
+  it('judges a run the window edge cuts as a whole: its tail does not pass for a word', () => {
+    const text = `Q${'q'.repeat(59)}${' '.repeat(20)}SECRETSECRET`
+    const finding = toFinding(place, text, match(80, 92), [match(80, 92)])
+    expect(finding.excerpt).not.toMatch(/qq/)
+    expect(finding.excerpt).toBe(`•••${' '.repeat(20)}${finding.masked}`)
+  })
+
+  it('prints no control or direction-changing character (a binary file, a terminal escape)', () => {
+    const text = `\u0000\u001b[31mkey\u0007=SECRETSECRET\u202e\u0000tail\u009b`
+    const start = text.indexOf('S')
+    const finding = toFinding(place, text, match(start, start + 12), [match(start, start + 12)])
+    const secretWithEscape = `\u001b${'S'.repeat(11)}`
+    expect(toFinding(place, secretWithEscape, match(0, 12), [match(0, 12)]).masked).toBe('·SS…(7 more)…SS')
+    expect([...finding.excerpt].filter((char) => /\p{Cc}|\u202e/u.test(char))).toEqual([])
+    expect(finding.excerpt).toBe(`•••[•••=${finding.masked}•••`)
   })
 
   it('masks a neighbouring secret in the excerpt, even one the window cuts', () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { maskContext, runEnd, runStart } from './context-mask'
 import type { RawMatch } from './raw-match'
 import type { SecretFinding, TextPlace } from './types'
 
@@ -7,7 +8,9 @@ const EXCERPT_CONTEXT = 40
 
 /**
  * A finding for the review list. `others` are all merged matches of the same text (this one
- * included), so a neighbouring secret inside the excerpt is masked too, never shown.
+ * included), so a neighbouring secret inside the excerpt is masked too, never shown; the rest
+ * of the excerpt shows only punctuation and names (context-mask.ts), so a neighbour no rule
+ * found is not shown either.
  */
 export function toFinding(place: TextPlace, text: string, match: RawMatch, others: readonly RawMatch[]): SecretFinding {
   return {
@@ -37,7 +40,7 @@ export function maskSecret(secret: string): string {
   const head = Math.min(4, Math.floor(secret.length / 4))
   const tail = Math.min(3, Math.floor(secret.length / 6))
   const hidden = secret.length - head - tail
-  return oneLine(`${secret.slice(0, head)}…(${hidden} more)…${secret.slice(secret.length - tail)}`)
+  return printable(`${secret.slice(0, head)}…(${hidden} more)…${secret.slice(secret.length - tail)}`)
 }
 
 function excerpt(text: string, match: RawMatch, others: readonly RawMatch[]): string {
@@ -49,24 +52,25 @@ function excerpt(text: string, match: RawMatch, others: readonly RawMatch[]): st
     from = Math.min(from, other.start)
     to = Math.max(to, other.end)
   }
-  from = avoidSplitPair(text, from)
-  to = avoidSplitPair(text, to)
+  // So is a run of characters the edge cuts: judged whole, a value's last letters cannot pass as a word.
+  from = runStart(text, from)
+  to = runEnd(text, to)
   let out = from > 0 ? '…' : ''
   let at = from
   for (const other of inWindow) {
-    out += oneLine(text.slice(at, other.start)) + maskSecret(text.slice(other.start, other.end))
+    out += maskContext(text.slice(at, other.start)) + maskSecret(text.slice(other.start, other.end))
     at = other.end
   }
-  out += oneLine(text.slice(at, to))
+  out += maskContext(text.slice(at, to))
   return to < text.length ? `${out}…` : out
 }
 
-/** Moves an offset off the middle of a surrogate pair (an emoji cut in half shows as �). */
-function avoidSplitPair(text: string, at: number): number {
-  const code = text.charCodeAt(at)
-  return at > 0 && at < text.length && code >= 0xdc00 && code <= 0xdfff ? at - 1 : at
-}
-
-function oneLine(value: string): string {
-  return value.replace(/\r\n|\r|\n/g, '⏎')
+/**
+ * One line of printable text: newlines as ⏎, and control and direction-changing characters
+ * (a binary file's bytes, a terminal escape) as `·`, so a review printed in a terminal shows
+ * what it says and nothing else.
+ */
+function printable(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/\r\n|\r|\n/g, '⏎').replace(/[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '·')
 }

@@ -2,4 +2,5 @@
 // where JSON escaping hides keys), let the user review the findings, redact the chosen ones.
 export type { ScanInput, ScanOptions, SecretFinding, TextPlace } from './types'
 export { scanForSecrets } from './scan'
-export { redactText } from './redact'
+export { redactInPlace, redactText } from './redact'
+export { HIDDEN, readsAsName } from './context-mask'

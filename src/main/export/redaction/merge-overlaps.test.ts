@@ -15,8 +15,8 @@ describe('mergeOverlaps', () => {
     expect(merged).toEqual([match('@secretlint/secretlint-rule-stripe', 12, 70)])
   })
 
-  it('ranks the yielding rules: JWT over connection strings over basic auth over passwords, the AWS fallback over all', () => {
-    const rules = ['retrace/password-assignment', '@secretlint/secretlint-rule-basicauth', '@secretlint/secretlint-rule-database-connection-string', 'retrace/jwt', 'retrace/aws-secret-access-key']
+  it('ranks the yielding rules: JWT over connection strings over basic auth over bearer tokens over key assignments over passwords, the AWS fallback over all', () => {
+    const rules = ['retrace/password-assignment', 'retrace/secret-assignment', 'retrace/bearer-token', '@secretlint/secretlint-rule-basicauth', '@secretlint/secretlint-rule-database-connection-string', 'retrace/jwt', 'retrace/aws-secret-access-key']
     for (let i = 1; i < rules.length; i++) {
       const [lower = '', higher = ''] = [rules[i - 1], rules[i]]
       expect(mergeOverlaps([match(higher, 5, 10), match(lower, 0, 30)])[0]?.ruleId).toBe(higher)

@@ -2,13 +2,16 @@ import type { RawMatch } from './raw-match'
 
 /**
  * Rules that yield when their finding overlaps another's, least specific first: those that
- * match a shape rather than one provider's key format (a `password=` whose value is a Stripe
- * key, a JWT in a connection string: the more specific rule names the secret better), and last
+ * match a shape rather than one provider's key format (a `password=` or `*_API_KEY=` whose value
+ * is a Stripe key, a JWT after `Bearer` or in a connection string: the more specific rule names
+ * the secret better), and last
  * Retrace's fallback for a key the preset's own rule also found. Every other rule (the preset's
  * provider rules) ranks above these.
  */
 const YIELDING_RULES = [
   'retrace/password-assignment',
+  'retrace/secret-assignment',
+  'retrace/bearer-token',
   '@secretlint/secretlint-rule-basicauth',
   '@secretlint/secretlint-rule-database-connection-string',
   'retrace/jwt',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { redactText } from './redact'
+import { redactInPlace, redactText } from './redact'
 import type { SecretFinding } from './types'
 
 const finding = (start: number, end: number, ruleName = 'Token'): SecretFinding => ({
@@ -32,5 +32,22 @@ describe('redactText', () => {
     expect(redactText(text, [])).toBe(text)
     expect(redactText('abc SECRET', [finding(4, 99)])).toBe('abc [REDACTED: Token]')
     expect(redactText('abc', [finding(5, 9), finding(2, 2)])).toBe('abc')
+  })
+})
+
+describe('redactInPlace', () => {
+  const bytes = `\u0000\u00ffkey=${'A'.repeat(30)}\u0000pin=1234\u0000`
+  const at = (word: string): [number, number] => [bytes.indexOf(word), bytes.indexOf(word) + word.length]
+
+  it('hides each secret with a marker of its own length, so every other byte keeps its offset', () => {
+    const redacted = redactInPlace(bytes, [finding(...at('A'.repeat(30)), 'GitHub Token'), finding(...at('1234'), 'PIN')])
+    expect(redacted).toBe(`\u0000\u00ffkey=[REDACTED: GitHub Token]******\u0000pin=****\u0000`)
+    expect(redacted).toHaveLength(bytes.length)
+  })
+
+  it('names the rule when it fits, says [REDACTED] when only that fits, and merges overlaps', () => {
+    const [start] = at('A'.repeat(30))
+    expect(redactInPlace(bytes, [finding(start, start + 12, 'Long rule name')]).slice(start, start + 12)).toBe('[REDACTED]**')
+    expect(redactInPlace(bytes, [finding(start, start + 10), finding(start + 5, start + 30)])).toBe(redactInPlace(bytes, [finding(start, start + 30)]))
   })
 })

@@ -95,3 +95,103 @@ describe('retrace/password-assignment', () => {
     expect(flagged(text, 'retrace/password-assignment')).toEqual([])
   })
 })
+
+describe('retrace/google-api-key', () => {
+  const key = fake.googleApiKey()
+
+  it.each([
+    ['a query string', `https://maps.googleapis.com/maps/api/js?key=${key}&callback=init`],
+    ['a JSON config', JSON.stringify({ apiKey: key, authDomain: 'acme.firebaseapp.com' })],
+    ['an env line', `GOOGLE_MAPS_KEY=${key}`]
+  ])('finds the key in %s', (_where, text) => {
+    expect(flagged(text, 'retrace/google-api-key')).toEqual([key])
+  })
+
+  it.each([
+    ['a key one character short', `key=${key.slice(0, -1)}`],
+    ['the prefix inside a longer run', `data=${key}abc`],
+    ['another word starting AIza', 'the AIzaWordThatIsNotAKey here']
+  ])('ignores %s', (_what, text) => {
+    expect(flagged(text, 'retrace/google-api-key')).toEqual([])
+  })
+})
+
+describe('retrace/azure-storage-account-key', () => {
+  const key = fake.azureStorageKey()
+
+  it.each([
+    ['a connection string', `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${key};EndpointSuffix=core.windows.net`],
+    ['an env line, quoted', `AZURE_STORAGE_CONNECTION_STRING="AccountName=acme;AccountKey=${key}"`],
+    ['the end of a text', `accountkey=${key}`]
+  ])('finds the key in %s', (_where, text) => {
+    expect(flagged(text, 'retrace/azure-storage-account-key')).toEqual([key])
+  })
+
+  it.each([
+    ['a placeholder', 'AccountName=acme;AccountKey=<your-account-key>;EndpointSuffix=core.windows.net'],
+    ['a key of the wrong length', `AccountKey=${key.slice(2)}`],
+    ['a longer base64 run', `AccountKey=${key.slice(0, -2)}${key}`]
+  ])('ignores %s', (_what, text) => {
+    expect(flagged(text, 'retrace/azure-storage-account-key')).toEqual([])
+  })
+})
+
+describe('retrace/bearer-token', () => {
+  const token = fake.opaqueKey()
+
+  it.each([
+    ['a curl header', `curl -H "Authorization: Bearer ${token}" https://api.example.com/v1/items`, token],
+    ['a raw HTTP request', `GET /v1/me HTTP/1.1\r\nHost: api.example.com\r\nauthorization: bearer ${token}\r\n`, token],
+    ['a dotted OAuth token', 'Authorization: Bearer ya29.a0AfH6SMBx3kQ9vZ-2pLq_7WcR', 'ya29.a0AfH6SMBx3kQ9vZ-2pLq_7WcR'],
+    ['a JSON header map', JSON.stringify({ headers: { Authorization: `Bearer ${token}` } }), token]
+  ])('finds the token in %s', (_where, text, secret) => {
+    expect(flagged(text, 'retrace/bearer-token')).toEqual([secret])
+  })
+
+  it.each([
+    ['templates and variables', 'Authorization: Bearer ${TOKEN}\n-H "Authorization: Bearer $API_TOKEN"\nBearer <token>\nheaders = {"Authorization": f"Bearer {token}"}\n`Bearer ${token}`'],
+    ['masks and examples', 'Authorization: Bearer xxxxxxxxxxxxxxxx\nAuthorization: Bearer sk-...\nAuthorization: Bearer YOUR_ACCESS_TOKEN'],
+    ['prose', 'Use Bearer authentication with the token from the settings page; Bearer tokens expire.']
+  ])('ignores %s', (_what, text) => {
+    expect(flagged(text, 'retrace/bearer-token')).toEqual([])
+  })
+})
+
+describe('retrace/secret-assignment', () => {
+  const key = fake.opaqueKey()
+
+  it.each([
+    ['an env line', `WEATHER_API_KEY=${key}`, key],
+    ['an exported *_SECRET', `export GITHUB_CLIENT_SECRET='${key}'`, key],
+    ['SECRET_KEY, a plain word (an env line carries the value itself)', 'SECRET_KEY=supersecretvalue', 'supersecretvalue'],
+    ['a *_TOKEN in a docker run', `docker run -e BOT_TOKEN=${key} acme/bot`, key],
+    ['a JSON field', JSON.stringify({ x_api_key: key, region: 'eu' }), key],
+    ['a camelCase JSON field inside a tool input', JSON.stringify({ content: JSON.stringify({ clientSecret: key }) }), key],
+    ['YAML', `service:\n  api_key: ${key}\n`, key],
+    ['a quoted assignment in code', `API_KEY = "${key}"`, key],
+    ['a flag', `deploy --api-key=${key} --env prod`, key],
+    ['an HTTP header', `curl -H "X-Api-Key: ${key}" https://api.example.com`, key]
+  ])('finds the value in %s', (_where, text, secret) => {
+    expect(flagged(text, 'retrace/secret-assignment')).toEqual([secret])
+  })
+
+  it.each([
+    ['placeholders', 'OPENAI_API_KEY=your-key-here\nAPI_KEY=<your api key>\nAPI_KEY=${API_KEY}\nAPI_KEY=$API_KEY\nSECRET_KEY=xxx\nAPI_KEY=\n"api_key": ""\nCLIENT_SECRET=xxxxxxxxxxxx\nSTRIPE_SECRET=sk_test_...\nAPI_KEY=YOUR_API_KEY\napi_key: "<API_KEY>"\nSECRET_KEY={{ secret_key }}\nAPI_KEY=%API_KEY%\nTOKEN=$(gh auth token)\napi_key: ${{ secrets.API_KEY }}'],
+    ['code that reads a key', 'api_key = os.environ["API_KEY"]\nconst apiKey = process.env.API_KEY\napiKey: config.apiKey,\ntoken = get_token()\nsecret: this.secret\n"token": token'],
+    ['types and schemas', 'api_key: str\napiKey?: string\ntoken: Optional[str] = None\nsecret_key: SecretStr\n"api_key": {"type": "string"}'],
+    ['words and counts', 'max_token: 4096\n{"token": "hello", "logprob": -0.25}\nsecret: true\nToken: none\ncsrf_token: abc'],
+    ['other keys', 'secret_key_base_file: /run/secrets/base\ntokens: 12\ntokenizer: gpt2\nsecretRef: db-credentials\nnosecret=abc123def456\nmytoken=abc123def456'],
+    ['paths and URLs', 'api_key_file = ./keys/api_key2.txt\ntoken: /var/run/secrets/token2\nsecret: https://vault.example.com/v1/kv2']
+  ])('ignores %s', (_what, text) => {
+    expect(flagged(text, 'retrace/secret-assignment')).toEqual([])
+  })
+})
+
+describe('values in a binary file read as text', () => {
+  it('end at a control character: a NUL closes an unquoted value', () => {
+    const key = fake.opaqueKey()
+    const text = `\u0000\u00fftoken=${key}\u0000password=hunter2\u0000\u0001more`
+    expect(flagged(text, 'retrace/secret-assignment')).toEqual([key])
+    expect(flagged(text, 'retrace/password-assignment')).toEqual(['hunter2'])
+  })
+})

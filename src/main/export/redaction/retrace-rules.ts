@@ -1,3 +1,4 @@
+import { isAssignmentOfLiteral, isCodeReference, isKeyPlaceholder, looksLikeCredential, startsNamePart } from './key-values'
 import type { RawMatch } from './raw-match'
 import { isPasswordPlaceholder, looksLikeCodeReference, looksLikeSecretValue } from './password-values'
 
@@ -22,6 +23,11 @@ export interface RetraceRule {
   regex: RegExp
   /** Rejects what the regex alone cannot (placeholders, a header that is not JSON). */
   validate?: (secret: string, match: RegExpExecArray) => boolean
+  /**
+   * Strings one of which every match contains: a text with none of them is not searched. A
+   * regex pass over a long text costs ten times an indexOf, and most texts hold no Azure key.
+   */
+  needles?: readonly string[]
 }
 
 export const RETRACE_RULES: readonly RetraceRule[] = [
@@ -48,14 +54,17 @@ export const RETRACE_RULES: readonly RetraceRule[] = [
     // `password=…`, `DB_PASSWORD: …`, `"password": "…"`, `--password=…`, also as they appear in
     // a tool input's JSON text (`\"password\": \"…\"`). Only the value is the secret. The key
     // must end in password/passwd/passphrase, so `password_hash` or `passwords` do not count.
-    // A quoted value of one line, or an unquoted one up to a delimiter; an unquoted value
+    // A quoted value of one line, or an unquoted one up to a delimiter (a control character is
+    // one: in a binary file read as text, a NUL ends a value); an unquoted value
     // followed by `(` or `[` is code (`password = getpass()`), not a literal. The regex starts
     // at the word itself: a prefix pattern (`\w*password`) would rescan every long base64 run
     // from each of its characters.
     id: 'retrace/password-assignment',
     name: 'Password',
     regex:
-      /(?:password|passwd|passphrase)\\?["'`]?[ \t]*(?<separator>:=|=>|=(?!=)|:)[ \t]*(?:(?<open>\\?["'`])(?<secret>[^\r\n"'`\\]{1,200})\k<open>|(?<secretBare>[^\s"'`\\;,&()[\]{}<>|]{1,200})(?=[\s"'`\\;,&)\]}<>|]|$))/dgi,
+      // Control characters on purpose: they end a value (see above).
+      // eslint-disable-next-line no-control-regex
+      /(?:password|passwd|passphrase)\\?["'`]?[ \t]*(?<separator>:=|=>|=(?!=)|:)[ \t]*(?:(?<open>\\?["'`])(?<secret>[^\x00-\x08\x0a-\x1f"'`\\]{1,200})\k<open>|(?<secretBare>[^\s\x00-\x1f"'`\\;,&()[\]{}<>|]{1,200})(?=[\s\x00-\x1f"'`\\;,&)\]}<>|]|$))/dgi,
     validate: (secret, match) => {
       if (isPasswordPlaceholder(secret)) return false
       if (match.groups?.secretBare === undefined) return true
@@ -65,6 +74,50 @@ export const RETRACE_RULES: readonly RetraceRule[] = [
       // string or a properties file carries the value itself. Elsewhere (`password: …` in
       // prose, YAML or a type annotation) an unquoted word is a secret only if it looks like one.
       return isAssignmentOfLiteral(match) || looksLikeSecretValue(secret)
+    }
+  },
+  {
+    // Google API keys (Maps, Firebase, Gemini…): "AIza" and 35 base64url characters, alone.
+    id: 'retrace/google-api-key',
+    name: 'Google API Key',
+    regex: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/dg,
+    needles: ['AIza']
+  },
+  {
+    // An Azure storage connection string's `AccountKey=`: 64 random bytes, 88 base64 characters.
+    id: 'retrace/azure-storage-account-key',
+    name: 'Azure Storage Account Key',
+    regex: /(?<![A-Za-z0-9])[Aa]ccount[Kk]ey[ \t]*=[ \t]*(?<secret>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])/dg,
+    needles: ['ccountKey', 'ccountkey']
+  },
+  {
+    // An opaque token after `Bearer` (an Authorization header, a curl -H): RFC 6750's token
+    // characters. Words and templates are not tokens: `Bearer ${TOKEN}`, `Bearer <token>`,
+    // "Bearer authentication" fail the credential check.
+    id: 'retrace/bearer-token',
+    name: 'Bearer token',
+    regex: /(?<![A-Za-z0-9])(?:[Bb]earer|BEARER)[ \t]+(?<secret>[A-Za-z0-9\-._~+/]{8,}=*)(?![A-Za-z0-9\-._~+/=])/dg,
+    validate: (secret) => !isKeyPlaceholder(secret) && looksLikeCredential(secret),
+    needles: ['earer', 'EARER']
+  },
+  {
+    // `*_API_KEY=`, `*_SECRET=`, `SECRET_KEY=`, `*_TOKEN=`, `client_secret: …`,
+    // `"x_api_key": "…"`, also as a tool input's JSON text shows them (`\"apiKey\": \"…\"`).
+    // The provider's own rule names a key it knows (`OPENAI_API_KEY=sk-…`); this one catches
+    // the keys no rule knows. Like the password rule, it starts at the keyword itself and looks
+    // back for the rest of the name in the validator.
+    id: 'retrace/secret-assignment',
+    name: 'API key or secret',
+    regex:
+      // eslint-disable-next-line no-control-regex
+      /(?:api[_-]?key|secret(?:[_-]?key)?|token)\\?["'`]?[ \t]*(?<separator>:=|=>|=(?!=)|:)[ \t]*(?:(?<open>\\?["'`])(?<secret>[^\x00-\x08\x0a-\x1f"'`\\]{1,300})\k<open>|(?<secretBare>[^\s\x00-\x1f"'`\\;,&()[\]{}<>|]{1,300})(?=[\s\x00-\x1f"'`\\;,&)\]}<>|]|$))/dgi,
+    validate: (secret, match) => {
+      if (!startsNamePart(match.input, match.index) || isKeyPlaceholder(secret)) return false
+      if (/^\d{1,19}$/.test(secret)) return false
+      if (match.groups?.secretBare !== undefined && isCodeReference(secret)) return false
+      // `API_KEY=x`, `--token=x`: an environment line or a flag carries the value itself.
+      // Elsewhere (JSON, YAML, code, prose) it has to look like a credential, not a word.
+      return (isAssignmentOfLiteral(match) && secret.length >= 4) || looksLikeCredential(secret)
     }
   }
 ]
@@ -78,24 +131,11 @@ function jwtHeaderHasAlg(header: string): boolean {
   }
 }
 
-/**
- * `KEY=value` with nothing between: an upper-case environment variable, a `--flag=`, a
- * `?query=`/`&query=` parameter or a dotted properties key (`spring.datasource.password=`).
- */
-function isAssignmentOfLiteral(match: RegExpExecArray): boolean {
-  if (match.groups?.separator !== '=' || !/^[a-z]+=/i.test(match[0])) return false
-  // The whole key: the matched word and the name characters before it (`DB_`, `--`, `PG`).
-  let keyStart = match.index
-  while (keyStart > 0 && /[A-Za-z0-9_-]/.test(match.input.charAt(keyStart - 1))) keyStart--
-  const key = match.input.slice(keyStart, match.index + match[0].indexOf('='))
-  const before = match.input.charAt(keyStart - 1)
-  return key === key.toUpperCase() || key.startsWith('-') || before === '?' || before === '&' || before === '.'
-}
-
 /** Every match of every Retrace rule in one text, offsets into that text. */
 export function findRetraceMatches(text: string, rules: readonly RetraceRule[] = RETRACE_RULES): RawMatch[] {
   const found: RawMatch[] = []
   for (const rule of rules) {
+    if (rule.needles && !rule.needles.some((needle) => text.includes(needle))) continue
     for (const match of text.matchAll(rule.regex)) {
       const [start, end] = secretIndices(match)
       const secret = text.slice(start, end)

@@ -20,11 +20,12 @@ describe('scanForSecrets on planted secrets', () => {
   const texts: ScanInput[] = background.map((input) => ({ ...input }))
   // The first set goes into real transcript texts (start, middle, end of long ones); the second
   // becomes texts of their own between them, so both batching paths carry secrets.
+  const spacing = Math.floor(texts.length / (inside.length + 1))
   inside.forEach((planted, index) => {
-    const target = texts[40 + index * 61]
+    const target = texts[20 + index * spacing]
     if (target) target.text = plantInto(target.text, planted.text, [0, 0.5, 1][index % 3] ?? 0)
   })
-  alone.forEach((planted, index) => texts.splice(20 + index * 67, 0, { place: place(`alone-${index}`), text: planted.text }))
+  alone.forEach((planted, index) => texts.splice(10 + index * spacing, 0, { place: place(`alone-${index}`), text: planted.text }))
   const planted = [...inside, ...alone]
 
   it('finds each planted secret exactly once, at exactly its range, and nothing else', async () => {
@@ -56,6 +57,28 @@ describe('scanForSecrets on planted secrets', () => {
       expect(finding.excerpt).toContain(finding.masked)
       expect(finding.placeLabel).toBe(texts.find((input) => input.place.id === finding.placeId)?.place.label)
     }
+  })
+})
+
+describe('scanForSecrets excerpts', () => {
+  const fake = createFakeSecrets(404)
+
+  it('show nothing of a secret no rule finds beside one a rule finds', async () => {
+    const unknowns = [fake.opaqueKey(), fake.opaqueKey(), fake.opaqueKey(), `${fake.password()}x`]
+    const found = [fake.githubToken(), fake.stripeLiveKey(), fake.jwt(), fake.githubToken()]
+    const texts = inputs([
+      `gh auth login --with-token <<< ${found[0]} && acme login ${unknowns[0]}`,
+      JSON.stringify({ stripe: found[1], acme: unknowns[1] }),
+      `${unknowns[2]}:${found[2]}`,
+      `mysql -p${unknowns[3]} -e "select 1" # token ${found[3]}`
+    ])
+    const findings = await scanForSecrets(texts)
+    expect(findings.map((finding) => secretOf(texts, finding))).toEqual(found)
+    for (const [index, unknown] of unknowns.entries()) {
+      const excerpt = findings[index]?.excerpt ?? ''
+      for (let i = 0; i + 5 <= unknown.length; i++) expect(excerpt, `excerpt ${index}: ${excerpt}`).not.toContain(unknown.slice(i, i + 5))
+    }
+    expect(findings[0]?.excerpt).toMatch(/^gh auth login --with-token <<< ghp_…\(\d+ more\)…\w{3} && acme login •••$/)
   })
 })
 

@@ -23,12 +23,19 @@ describe('the preset misses what Retrace adds a rule for', () => {
   const jwt = fake.jwt()
   // The preset's pattern ends in `\b`, which a key ending in `/` or `+` never meets before a newline or quote.
   const awsSecretEndingInSlash = `${fake.awsSecretAccessKey().slice(0, 39)}/`
+  const google = fake.googleApiKey()
+  const azure = fake.azureStorageKey()
+  const opaque = fake.opaqueKey()
   it.each([
-    ['a JWT', `Authorization: Bearer ${jwt}`, jwt, 'retrace/jwt'],
+    ['a JWT', `curl -b "session=${jwt}" https://api.example.com`, jwt, 'retrace/jwt'],
     ['an AWS secret access key ending in "/"', `[default]\naws_secret_access_key = ${awsSecretEndingInSlash}\nregion = us-east-1`, awsSecretEndingInSlash, 'retrace/aws-secret-access-key'],
     ['an AWS secret access key ending in "+", in JSON', JSON.stringify({ SecretAccessKey: `${awsSecretEndingInSlash.slice(0, 39)}+` }), `${awsSecretEndingInSlash.slice(0, 39)}+`, 'retrace/aws-secret-access-key'],
     ['a password in an env line', `DB_PASSWORD=${password}`, password, 'retrace/password-assignment'],
-    ['a password in JSON', JSON.stringify({ user: 'admin', password }), password, 'retrace/password-assignment']
+    ['a password in JSON', JSON.stringify({ user: 'admin', password }), password, 'retrace/password-assignment'],
+    ['a Google API key', `const maps = loadMaps({ key: '${google}' })`, google, 'retrace/google-api-key'],
+    ['an Azure storage account key', `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${azure};EndpointSuffix=core.windows.net`, azure, 'retrace/azure-storage-account-key'],
+    ['an API key of no known format in an env line', `WEATHER_API_KEY=${opaque}`, opaque, 'retrace/secret-assignment'],
+    ['an opaque bearer token', `curl -H 'Authorization: Bearer ${opaque}' https://api.example.com`, opaque, 'retrace/bearer-token']
   ])('%s', async (_what, text, secret, ruleId) => {
     expect(await secrets(presetAlone, text)).toEqual([])
     expect(await secrets(retraceConfigured, text)).toEqual([])
@@ -46,7 +53,7 @@ describe('the preset already finds these, so Retrace adds no rule for them', () 
 
   it.each([
     ['a Stripe live secret key', `STRIPE_KEY=${live}`, live, '@secretlint/secretlint-rule-stripe'],
-    ['a Stripe live restricted key', `stripe.api_key = "${restricted}"`, restricted, '@secretlint/secretlint-rule-stripe'],
+    ['a Stripe live restricted key', `new Stripe("${restricted}")`, restricted, '@secretlint/secretlint-rule-stripe'],
     ['a PEM private key inside a JSON string (`\\n` escapes)', jsonPem, escapedPem, '@secretlint/secretlint-rule-privatekey']
   ])('%s', async (_what, text, secret, ruleId) => {
     const found = await presetAlone(text)

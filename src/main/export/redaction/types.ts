@@ -4,6 +4,11 @@ export interface TextPlace {
   id: string
   /** What the user sees in the review list, e.g. "turn 3 · tool input (Bash)". */
   label: string
+  /**
+   * A file's bytes read as text (see binary-text.ts): a redaction here must keep every
+   * character's offset, so it hides a secret with a marker of the secret's own length.
+   */
+  binary?: true
 }
 
 /** One secret found in one text, as the review list shows it and as `redactText` hides it. */
@@ -21,7 +26,11 @@ export interface SecretFinding {
   end: number
   /** The secret with most of it hidden, e.g. "AKIA…(13 more)…XYZ": never the whole secret. */
   masked: string
-  /** ~40 characters of context either side, every secret in it masked, newlines shown as ⏎. */
+  /**
+   * ~40 characters of context either side, newlines shown as ⏎: every secret found in it
+   * masked as `masked` is, and of the rest only punctuation and words that read as names, any
+   * other run of characters (a secret no rule knows) shown as •••.
+   */
   excerpt: string
 }
 

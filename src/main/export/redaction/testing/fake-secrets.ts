@@ -43,7 +43,11 @@ export function createFakeSecrets(seed = 1) {
     password: (): string => `${chars(LOWER, 6)}${chars(DIGITS, 3)}${chars('!#%+', 1)}${chars(UPPER, 2)}`,
     privateKeyPem: pem,
     openAiKey: (): string => ['sk-', 'proj-', chars(BASE64URL.replace(/[-_]/g, ''), 74), 'T3Blbk', 'FJ', chars(BASE64URL.replace(/[-_]/g, ''), 74)].join(''),
-    anthropicKey: (): string => ['sk-', 'ant-', 'api03-', chars(BASE64URL, 93), 'AA'].join('')
+    anthropicKey: (): string => ['sk-', 'ant-', 'api03-', chars(BASE64URL, 93), 'AA'].join(''),
+    googleApiKey: (): string => ['AI', 'za', chars(BASE64URL, 35)].join(''),
+    azureStorageKey: (): string => `${chars(BASE64, 86)}==`,
+    /** A key of no format any rule knows: what a provider without a rule hands out. */
+    opaqueKey: (): string => chars(ALNUM, 40)
   }
 }
 
@@ -72,6 +76,9 @@ export function plantedSecrets(fake: FakeSecretFactory = createFakeSecrets()): F
   const pem = fake.privateKeyPem()
   const openAi = fake.openAiKey()
   const anthropic = fake.anthropicKey()
+  const google = fake.googleApiKey()
+  const azure = fake.azureStorageKey()
+  const [envKey, jsonSecret, bearer] = [fake.opaqueKey(), fake.opaqueKey(), fake.opaqueKey()]
   return [
     { kind: 'aws access key id', secret: awsId, text: `export AWS_ACCESS_KEY_ID=${awsId}` },
     { kind: 'aws secret access key', secret: awsSecret, text: `[default]\naws_secret_access_key = ${awsSecret}\nregion = eu-west-1` },
@@ -86,7 +93,12 @@ export function plantedSecrets(fake: FakeSecretFactory = createFakeSecrets()): F
     { kind: 'private key (pem)', secret: pem, text: `Here is the key file you asked for:\n${pem}\n` },
     { kind: 'private key (json \\n)', secret: jsonEscaped, text: jsonText },
     { kind: 'openai key', secret: openAi, text: `OPENAI_API_KEY=${openAi} python run.py` },
-    { kind: 'anthropic key', secret: anthropic, text: `client = Anthropic(api_key="${anthropic}")` }
+    { kind: 'anthropic key', secret: anthropic, text: `client = Anthropic(api_key="${anthropic}")` },
+    { kind: 'google api key', secret: google, text: `curl "https://maps.googleapis.com/maps/api/geocode/json?address=Paris&key=${google}"` },
+    { kind: 'azure storage account key', secret: azure, text: `AZURE_STORAGE_CONNECTION_STRING="DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey=${azure};EndpointSuffix=core.windows.net"` },
+    { kind: 'api key of no known format (env)', secret: envKey, text: `WEATHER_API_KEY=${envKey}` },
+    { kind: 'client secret of no known format (json)', secret: jsonSecret, text: JSON.stringify({ client_id: 'acme-web', client_secret: jsonSecret }) },
+    { kind: 'opaque bearer token', secret: bearer, text: `curl -H "Authorization: Bearer ${bearer}" https://api.example.com/v1/items` }
   ]
 }
 

@@ -152,7 +152,7 @@ function Review({
   if (findings.length === 0) {
     return (
       <p className="export-review-none" data-testid="export-review" data-findings="0">
-        No secrets found in {plural(review.data.scannedTexts, 'text')} (messages, tool calls, diffs, file names).
+        No secrets found in {plural(review.data.scannedTexts, 'text')} (messages, tool calls, diffs, file names and, with files, their contents).
       </p>
     )
   }

@@ -36,7 +36,9 @@ export function OpenExport({ workspaceId }: { workspaceId: number }) {
       useUiStore.getState().selectSession(imported.sessionId)
       useReplayStore.getState().start(imported.sessionId)
       const skipped = imported.skipped.length > 0 ? `; ${plural(imported.skipped.length, 'file change')} could not be brought back (${imported.skipped[0]?.reason ?? ''})` : ''
-      setState({ kind: 'done', text: `Opened “${imported.title}”: ${plural(imported.messages, 'message')}, ${plural(imported.fileChanges, 'file change')}${skipped}. Press Play to replay it.` })
+      const changed = imported.contentsChangedPaths
+      const redacted = changed.length > 0 ? `; ${plural(changed.length, 'file')} came redacted and ${changed.length === 1 ? 'was' : 'were'} opened as carried (${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''})` : ''
+      setState({ kind: 'done', text: `Opened “${imported.title}”: ${plural(imported.messages, 'message')}, ${plural(imported.fileChanges, 'file change')}${skipped}${redacted}. Press Play to replay it.` })
     } catch (error) {
       setState({ kind: 'error', text: errorMessage(error) })
     }
