@@ -5,6 +5,7 @@ import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
 import type { JournalEntry } from '../journal-repository'
 import type { PathKey } from '../paths'
+import { whyNotAWorkspace } from '../protected-folders'
 import type { ScannedFile } from '../scan/types'
 import { fileStatesOf } from '../scan/file-states'
 import { realFsOps, WorkspaceFs, type FsOps } from '../workspace-fs'
@@ -103,7 +104,7 @@ export class RewindService {
     if (rewind.status !== 'applied') throw new RetraceError('CONFLICT', `Rewind ${rewindId} is ${rewind.status}; only an applied rewind can be undone.`)
     const workspace = this.store.workspaces.get(rewind.workspace_id)
     if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
-    const fs = new WorkspaceFs(workspace.path)
+    const fs = this.workspaceFs(workspace.path)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
     warmRewindThreads(targets.length)
     return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspace_id, targets)), fs, rewind }
@@ -225,9 +226,18 @@ export class RewindService {
     const session = this.store.sessions.require(sessionId)
     const workspace = this.store.workspaces.get(session.workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone.`)
-    const refused = this.refuseFolder(workspace.path)
+    return { session, fs: this.workspaceFs(workspace.path) }
+  }
+
+  /**
+   * The workspace's files, unless the folder must never have files rewound in it: a workspace
+   * row an earlier version made for the home folder or `/` (see protected-folders.ts), or one
+   * `refuseFolder` names.
+   */
+  private workspaceFs(path: string): WorkspaceFs {
+    const refused = whyNotAWorkspace(path) ?? this.refuseFolder(path)
     if (refused) throw new RetraceError('CONFLICT', refused)
-    return { session, fs: new WorkspaceFs(workspace.path) }
+    return new WorkspaceFs(path)
   }
 }
 
