@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import type { ExportDocument } from '../document-schema'
-import { EXPORT_FORMAT_NAME, EXPORT_FORMAT_VERSION, ExportFileSchema, type ExportFile } from '../json-format'
+
+// Self-contained on purpose (no import of the schema): the end-to-end tests build their hostile
+// exports with it too, outside the main process's sources. The importer validates what it gets.
 
 /** One side of a crafted change: a file's text (or a link's target), with any mode. */
 export interface CraftedVersion {
@@ -15,7 +16,7 @@ export interface CraftedChange {
   before: CraftedVersion | null
   after: CraftedVersion | null
   /** What the export claims saw the change (a hostile export may claim a workspace scan). */
-  observed?: ExportDocument['fileChanges'][number]['observed']
+  observed?: 'tool' | 'scan' | 'backup' | 'patch' | 'rewind'
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
@@ -26,7 +27,7 @@ const pathRef = (path: string) => ({ path, pathId: Buffer.from(path).toString('b
  * carried): valid against the format, consistent, and saying whatever its author wants about
  * kinds, modes, link targets and how each change was observed. One user message per turn.
  */
-export function craftedExport(changes: CraftedChange[], options: { turnCount?: number; sessionId?: string } = {}): string {
+export function craftedExport(changes: CraftedChange[], options: { turnCount?: number; sessionId?: string; title?: string } = {}): string {
   const turnCount = options.turnCount ?? Math.max(1, ...changes.map((change) => change.turn))
   const fileContents: Record<string, { encoding: 'utf8'; text: string }> = {}
   const version = (side: CraftedVersion | null) => {
@@ -57,16 +58,16 @@ export function craftedExport(changes: CraftedChange[], options: { turnCount?: n
     sourceRef: null
   }))
   const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }
-  const file: ExportFile = ExportFileSchema.parse({
-    format: EXPORT_FORMAT_NAME,
-    version: EXPORT_FORMAT_VERSION,
+  const file = {
+    format: 'retrace-session-export',
+    version: 1,
     exportedAt: 2_000,
     generator: { name: 'Retrace', version: '0.1.0' },
     redaction: { applied: false, hidden: 0 },
     document: {
       session: {
         id: options.sessionId ?? 'crafted-session',
-        title: 'A helpful session',
+        title: options.title ?? 'A helpful session',
         source: 'native',
         kind: 'main',
         status: 'closed',
@@ -86,6 +87,6 @@ export function craftedExport(changes: CraftedChange[], options: { turnCount?: n
       fileChanges,
       fileContents
     }
-  })
+  }
   return JSON.stringify(file)
 }
