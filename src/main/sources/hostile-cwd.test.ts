@@ -111,6 +111,21 @@ describe('a hostile history cannot make the home folder or / a workspace', () =>
     await expect(call('export.importJson', { workspaceId, json })).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('your home folder') as string })
   })
 
+  it('the hooks\' checkpoint and import-json from the CLI refuse the home folder too', async () => {
+    const { runCli } = await import('../cli/main')
+    const err: string[] = []
+    const io = { out: () => undefined, err: (text: string) => err.push(text) }
+    const env = { HOME: home, CLAUDE_CONFIG_DIR: '/nonexistent', CODEX_HOME: '/nonexistent' }
+    const dataDir = join(tempDir(), 'data')
+    expect(await runCli(['checkpoint', 'begin', '--workspace', home, '--session', 'agent-1', '--data-dir', dataDir], io, env)).toBe(1)
+    expect(err.join('\n')).toContain(`"${home}" as a workspace: it is your home folder`)
+    const exported = join(tempDir(), 'export.json')
+    writeFileSync(exported, craftedExport([{ turn: 1, path: 'notes.md', before: { content: 'x' }, after: null }]))
+    err.length = 0
+    expect(await runCli(['import-json', exported, '--workspace', home, '--data-dir', dataDir], io, env)).toBe(1)
+    expect(err.join('\n')).toContain('your home folder')
+  })
+
   it('retrace import --all prints the sessions it did not take, with the folder and why', async () => {
     const { runCli } = await import('../cli/main')
     const homeFile = writeRollout(codexHome, HOME_SESSION, home, [PLANT, REMOVE])

@@ -1,4 +1,4 @@
-import { displayPath, splitSegments, type RelPath } from '../paths'
+import { displayPath, type RelPath } from '../paths'
 
 /**
  * Files that run code without anyone asking, or that grant access to the account: a rewind
@@ -91,7 +91,7 @@ function table(entries: Record<string, string>): ReadonlyMap<string, string> {
  * ("runs code in every new shell (a shell start file): .bashrc"), or null for an ordinary file.
  */
 export function sensitiveReason(path: RelPath): string | null {
-  const segments = splitSegments(path).map((segment) => segment.toString('utf8').toLowerCase())
+  const segments = path.toString('utf8').toLowerCase().split('/') // one decode per path: a large rewind vets thousands
   const name = segments.at(-1) ?? ''
   const why =
     NAMES.get(name) ??
