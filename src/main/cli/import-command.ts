@@ -4,6 +4,7 @@ import { resolveReadableFolder } from '../services/folder-access'
 import { openWorkspace } from '../services/workspace-service'
 import { SourceFolderRepository } from '../sources/source-folders'
 import type { SourceName } from '../sources/adapter'
+import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/record-writer'
 import { SOURCE_NAMES } from '../sources/registry'
 import type { Output } from './commands'
@@ -32,7 +33,8 @@ export async function importCommand(
     const report = await runtime.imports.importAll(common)
     if (options.json) return options.io.out(JSON.stringify(report, null, 2))
     options.io.out(`${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} found.`)
-    return printReport(options.io, report)
+    printReport(options.io, report)
+    return printRefused(options.io, report.refused)
   }
   const workspaceId = openWorkspace(runtime, options.workspace ?? process.cwd())
   if (options.path !== undefined && options.source) new SourceFolderRepository(runtime.store.db).add(workspaceId, options.source, resolveReadableFolder(options.path))
@@ -51,6 +53,17 @@ function printReport(io: Output, report: ImportReport): void {
   if (report.skipped.length === 0) return
   io.out(`${report.skipped.length} line${report.skipped.length === 1 ? '' : 's'} skipped (--json lists them all):`)
   for (const line of report.skipped.slice(0, 10)) io.out(`  ${line.file}:${line.offset}  ${line.reason}`)
+}
+
+/** The sessions --all did not take, by recorded folder, with the reason and their files. */
+function printRefused(io: Output, refused: WorkspaceImportReport['refused']): void {
+  const count = refused.reduce((sum, folder) => sum + folder.sessions.length, 0)
+  if (count === 0) return
+  io.out(`${count} session${count === 1 ? ' was' : 's were'} not imported:`)
+  for (const folder of refused) {
+    io.out(`  ${folder.reason}`)
+    for (const session of folder.sessions) io.out(`    ${session.source} ${session.sessionId}  ${session.file}`)
+  }
 }
 
 /** One line to stderr per file, only when there are several (a quick re-import stays quiet). */

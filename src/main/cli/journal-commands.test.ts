@@ -32,7 +32,7 @@ describe('retrace changes / diff / rewind / undo', () => {
   it('previews with --dry-run without writing, applies with --yes, names the rewind in JSON, and undoes it', async () => {
     setup()
     expect(await run('rewind', ws.writer.id, '--turn', '1', '--dry-run')).toBe(0)
-    expect(out.join('\n')).toMatch(/restore\s+notes\.md/)
+    expect(out.join('\n')).toMatch(/restore\s+file\s+notes\.md/)
     expect(ws.text('todo.txt')).toBe('ship it\n')
     out = []
     expect(await run('rewind', ws.writer.id, '--turn', '1')).toBe(2) // not a terminal and no --yes: refuse
@@ -61,5 +61,34 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('merge', fork.sessionId, '--mode', 'append')).toBe(0)
     expect(out.join('\n')).toContain(`Merged into ${ws.writer.id} (append)`)
     expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(1)
+  })
+
+  it('previews the workspace, kinds and modes, and writes a foreign file that runs code only with --allow-sensitive', async () => {
+    ws = agentWorkspace({ '.envrc': 'export A=1\n', 'run.sh': '#!/bin/sh\n' })
+    out = []
+    err = []
+    ws.agent.turn()
+    ws.agent.write('.envrc', 'export A=2\n')
+    ws.agent.write('run.sh', '#!/bin/sh\necho\n', 0o755)
+
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--dry-run')).toBe(0)
+    const preview = out.join('\n')
+    expect(preview).toContain(`Workspace: ${ws.root}`)
+    expect(preview).toMatch(/action\s+kind\s+path\s+mode\s+note/)
+    expect(preview).toMatch(/restore\s+file\s+\.envrc\s+644\s+needs confirmation: runs code when a shell enters the folder \(direnv\): \.envrc/)
+    expect(preview).toMatch(/restore\s+file\s+run\.sh\s+755 → 644/)
+    expect(preview).toContain('1 file that runs code or grants access comes from a history this computer did not record; it is left alone unless you pass --allow-sensitive: .envrc.')
+
+    out = []
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--yes')).toBe(0)
+    expect(out.join('\n')).toContain('refused .envrc: not confirmed: it runs code when a shell enters the folder (direnv): .envrc')
+    expect(ws.text('.envrc')).toBe('export A=2\n')
+    expect(ws.text('run.sh')).toBe('#!/bin/sh\n')
+
+    out = []
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--yes', '--allow-sensitive')).toBe(0)
+    expect(out.join('\n')).toContain('--allow-sensitive: 1 file that runs code or grants access will be written, from a history this computer did not record: .envrc.')
+    expect(out.join('\n')).toContain('1 changed, 0 skipped, 0 refused')
+    expect(ws.text('.envrc')).toBe('export A=1\n')
   })
 })

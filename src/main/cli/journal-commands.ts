@@ -1,8 +1,9 @@
 import { createInterface } from 'node:readline/promises'
-import { RetraceError, type MethodOutput } from '../../shared/contract'
+import { RetraceError } from '../../shared/contract'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 import { table } from './format'
+import { needingConfirmation, printConfirmationNote, printPlan, printResult, type Plan, type RewindResult } from './rewind-preview'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -38,14 +39,6 @@ export async function diffCommand(call: CliCall, options: { sessionId: string; t
   options.io.out(diff.patch ? `${header}\n${diff.patch}` : `${options.file} did not change in turn ${options.turn}.`)
 }
 
-type Plan = MethodOutput<'rewind.plan'>
-
-function printPlan(plan: Plan, io: Output): void {
-  const changing = plan.items.filter((item) => item.action !== 'none')
-  if (changing.length === 0) return io.out('Nothing to do: every file already matches that checkpoint.')
-  io.out(table(['action', 'path', 'note'], changing.map((item) => [item.refused ? 'refused' : item.action, item.path, item.refused ?? (item.conflict ? `conflict: ${item.conflict}` : '')])))
-}
-
 /** Ask on a terminal; refuse (rather than assume yes) when nobody can answer. */
 async function confirm(question: string, io: Output): Promise<boolean> {
   if (!process.stdin.isTTY) {
@@ -64,43 +57,46 @@ interface ApplyFlags {
   dryRun: boolean
   yes: boolean
   onConflict: ConflictChoice | undefined
+  /** Confirm the files the preview lists as running code or granting access (from a foreign history). */
+  allowSensitive: boolean
   json: boolean
   io: Output
 }
 
-async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultChoice: ConflictChoice) => Promise<MethodOutput<'rewind.apply'>>): Promise<number> {
+async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultChoice: ConflictChoice, confirmed: string[]) => Promise<RewindResult>): Promise<number> {
   const conflicts = plan.items.filter((item) => item.conflict && !item.refused).length
   if (flags.dryRun) {
     if (flags.json) flags.io.out(JSON.stringify({ dryRun: true, plan }, null, 2))
-    else printPlan(plan, flags.io)
+    else {
+      printPlan(plan, flags.io)
+      printConfirmationNote(plan, flags.allowSensitive, flags.io)
+    }
     return 0
   }
   if (!flags.json) printPlan(plan, flags.io)
   if (plan.items.every((item) => item.action === 'none')) return 0
   const choice = flags.onConflict ?? 'skip'
   if (conflicts > 0 && !flags.onConflict && !flags.json) flags.io.out(`${conflicts} conflict(s) will be skipped (files changed since the agent wrote them). Use --on-conflict overwrite|keep-both to change that.`)
+  if (!flags.json) printConfirmationNote(plan, flags.allowSensitive, flags.io)
   if (!flags.yes && !(await confirm('Apply this rewind?', flags.io))) return flags.yes ? 0 : 2
-  const result = await apply(choice)
-  if (flags.json) {
-    flags.io.out(JSON.stringify(result, null, 2))
-  } else {
-    flags.io.out(`Rewind ${result.rewindId}: ${result.changed.length} changed, ${result.skipped.length} skipped, ${result.refused.length} refused.`)
-    for (const kept of result.changed.filter((c) => c.keptAs)) flags.io.out(`  kept your version of ${kept.path} as ${kept.keptAs ?? ''}`)
-    flags.io.out(`Undo with: retrace undo ${result.rewindId}`)
-  }
+  // Exactly the files this preview named: one that appears only at the apply is refused.
+  const confirmed = flags.allowSensitive ? needingConfirmation(plan).map((item) => item.pathId) : []
+  const result = await apply(choice, confirmed)
+  if (flags.json) flags.io.out(JSON.stringify(result, null, 2))
+  else printResult(result, flags.io)
   return 0
 }
 
 /** `retrace rewind <session-id> --turn N`: files back to before turn N, after a preview. */
 export async function rewindCommand(call: CliCall, options: { sessionId: string; turn: number } & ApplyFlags): Promise<number> {
   const plan = await call('rewind.plan', { sessionId: options.sessionId, turn: options.turn })
-  return previewAndApply(plan, options, (defaultChoice) => call('rewind.apply', { sessionId: options.sessionId, turn: options.turn, token: plan.token, defaultChoice }))
+  return previewAndApply(plan, options, (defaultChoice, confirmed) => call('rewind.apply', { sessionId: options.sessionId, turn: options.turn, token: plan.token, defaultChoice, confirmed }))
 }
 
 /** `retrace undo <rewind-id>`: put back what a rewind replaced. */
 export async function undoCommand(call: CliCall, options: { rewindId: string } & ApplyFlags): Promise<number> {
   const plan = await call('rewind.planUndo', { rewindId: options.rewindId })
-  return previewAndApply(plan, options, (defaultChoice) => call('rewind.undo', { rewindId: options.rewindId, token: plan.token, defaultChoice }))
+  return previewAndApply(plan, options, (defaultChoice, confirmed) => call('rewind.undo', { rewindId: options.rewindId, token: plan.token, defaultChoice, confirmed }))
 }
 
 export function parseTurn(value: string | undefined, required: boolean): number | undefined {
@@ -120,17 +116,22 @@ export function parseChoice(value: string | undefined): ConflictChoice | undefin
 }
 
 /** `retrace fork <session-id> --turn N [--name NAME] [--with-files]`: a branch from before turn N. */
-export async function forkCommand(call: CliCall, options: { sessionId: string; turn: number; name: string | undefined; withFiles: boolean; onConflict: ConflictChoice | undefined; json: boolean; io: Output }): Promise<void> {
+export async function forkCommand(call: CliCall, options: { sessionId: string; turn: number; name: string | undefined; withFiles: boolean; onConflict: ConflictChoice | undefined; allowSensitive: boolean; json: boolean; io: Output }): Promise<void> {
+  // With files, what --allow-sensitive confirms is what a preview names now; its token makes sure the fork sees the same.
+  const plan = options.withFiles && options.allowSensitive ? await call('rewind.plan', { sessionId: options.sessionId, turn: options.turn }) : null
   const result = await call('sessions.fork', {
     sessionId: options.sessionId,
     turn: options.turn,
     withFiles: options.withFiles,
     defaultChoice: options.onConflict ?? 'skip',
+    ...(plan ? { token: plan.token, confirmed: needingConfirmation(plan).map((item) => item.pathId) } : {}),
     ...(options.name ? { title: options.name } : {})
   })
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   options.io.out(`Branch ${result.sessionId} forked from before turn ${options.turn}.`)
-  if (result.rewind) options.io.out(`Files rewound with it: ${result.rewind.changed.length} changed, ${result.rewind.skipped.length} skipped (undo with: retrace undo ${result.rewind.rewindId}).`)
+  if (!result.rewind) return
+  options.io.out(`Files rewound with it: ${result.rewind.changed.length} changed, ${result.rewind.skipped.length} skipped, ${result.rewind.refused.length} refused (undo with: retrace undo ${result.rewind.rewindId}).`)
+  for (const refused of result.rewind.refused) options.io.out(`  refused ${refused.path}: ${refused.reason}`)
 }
 
 /** `retrace merge <branch-id> [--mode append|replace]`. */

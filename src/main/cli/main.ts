@@ -25,10 +25,13 @@ Usage:
                                              the files each turn changed
   retrace diff <session-id> --turn N --file PATH
                                              what turn N did to one file
-  retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--json]
-                                             files back to before turn N (turns count from 1), after a preview
+  retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--allow-sensitive] [--json]
+                                             files back to before turn N (turns count from 1), after a preview;
+                                             files that run code or grant access (.bashrc, .ssh/, .envrc…) from
+                                             a history this computer did not record are only written with
+                                             --allow-sensitive, which confirms those the preview names
   retrace undo <rewind-id> [--yes] [--json]  put back what a rewind replaced
-  retrace fork <session-id> --turn N [--name NAME] [--with-files]
+  retrace fork <session-id> --turn N [--name NAME] [--with-files] [--allow-sensitive]
                                              a branch with the conversation before turn N (and its files)
   retrace merge <branch-id> [--mode append|replace]
                                              merge a branch back into its parent
@@ -86,6 +89,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         'dry-run': { type: 'boolean', default: false },
         yes: { type: 'boolean', short: 'y', default: false },
         'on-conflict': { type: 'string' },
+        'allow-sensitive': { type: 'boolean', default: false },
         name: { type: 'string' },
         'with-files': { type: 'boolean', default: false },
         mode: { type: 'string' },
@@ -157,14 +161,14 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'rewind':
       case 'undo': {
         const live = await open()
-        const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), json: values.json, io }
+        const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), allowSensitive: values['allow-sensitive'], json: values.json, io }
         return command === 'rewind'
           ? await rewindCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, ...flags })
           : await undoCommand(cliCaller(live), { rewindId: argument('rewind-id'), ...flags })
       }
       case 'fork': {
         const live = await open()
-        await forkCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), json: values.json, io })
+        await forkCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), allowSensitive: values['allow-sensitive'], json: values.json, io })
         return 0
       }
       case 'merge': {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { RetraceError, type MethodOutput } from '../../shared/contract'
 import type { FileVersion } from '../journal/journal-repository'
 import { checkRelPath, type RelPath } from '../journal/paths'
+import { whyNotAWorkspace } from '../journal/protected-folders'
 import type { ServiceContext } from '../services/context'
 import type { ExportDocument, ExportFileChange } from './document-schema'
 import { parseExportJson } from './json-format'
@@ -27,7 +28,11 @@ export function importExportedSession(ctx: ImportContext, text: string, workspac
   const { store } = ctx
   const doc = parseExportJson(text).document
   checkConsistency(doc)
-  if (!store.workspaces.get(workspaceId)) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again, then import.`)
+  const workspace = store.workspaces.get(workspaceId)
+  if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again, then import.`)
+  // A workspace row an earlier version made for the home folder or `/`: its files are never rewound.
+  const refusal = whyNotAWorkspace(workspace.path)
+  if (refusal) throw new RetraceError('VALIDATION', refusal)
   const existing = store.sessions.bySourceId(workspaceId, IMPORTED_SOURCE, doc.session.id)
   if (existing) throw new RetraceError('CONFLICT', `This export is already imported in this workspace, as "${existing.title}" (${existing.id}).`)
 

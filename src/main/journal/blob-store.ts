@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
 import { lookUpInBatches } from '../store/batched-lookup'
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateFolder, privateTree } from '../store/private-files'
 import type { Db } from '../store/database'
 import { collectUnreferencedBlobs } from './blob-garbage'
 import { pageFillingOrder } from './blob-pages'
@@ -81,7 +82,10 @@ export class BlobStore {
     private readonly db: Db,
     readonly dir: string
   ) {
-    mkdirSync(this.tempDir, { recursive: true })
+    // Snapshots of the user's files: private (see private-files.ts). A blobs folder found open
+    // to others was left so by an earlier Retrace: everything in it is tightened once.
+    if (privateFolder(dir)) privateTree(dir)
+    privateFolder(this.tempDir)
     this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
     this.getStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash = ?')
     // Without `data`: an inline blob's bytes are most of its row.
@@ -182,7 +186,7 @@ export class BlobStore {
     } else {
       const temp = this.tempPath()
       try {
-        writeDurably(temp, gzipSync(content, { level: 1 }))
+        writeDurably(temp, gzipSync(content, { level: 1 }), PRIVATE_FILE_MODE)
         this.commitFile(temp, hash)
       } catch (error) {
         rmSync(temp, { force: true }) // e.g. ENOSPC: leave no partial file behind
@@ -206,7 +210,7 @@ export class BlobStore {
     const temp = this.tempPath()
     const digest = new Digest()
     try {
-      await pipeline(createReadStream(path), digest, createGzip({ level: 1 }), createWriteStream(temp))
+      await pipeline(createReadStream(path), digest, createGzip({ level: 1 }), createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
       fsyncPath(temp)
     } catch (error) {
       rmSync(temp, { force: true })
@@ -371,7 +375,10 @@ export class BlobStore {
 
   private commitFile(temp: string, hash: string): void {
     const final = this.filePath(hash)
-    mkdirSync(join(this.dir, hash.slice(0, 2)), { recursive: true })
+    mkdirSync(join(this.dir, hash.slice(0, 2)), { recursive: true, mode: PRIVATE_FOLDER_MODE })
+    // Exactly 0600 whoever wrote the temp (a worker, under any umask); the folder's creation
+    // mode is filtered by the umask too, but it sits in the 0700 blobs folder.
+    if (process.platform !== 'win32') chmodSync(temp, PRIVATE_FILE_MODE)
     renameSync(temp, final)
     fsyncPath(join(this.dir, hash.slice(0, 2)))
   }

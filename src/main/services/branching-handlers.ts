@@ -5,14 +5,14 @@ import type { Handlers } from '../rpc/dispatcher'
 import { mergeBranch, planMerge } from '../transcripts/merge'
 import type { ServiceContext } from './context'
 import { pathFromId } from './journal-service'
-import { resultOutput } from './rewind-handlers'
+import { confirmedSet, resultOutput } from './rewind-handlers'
 
 type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge'>
 
 export function branchingHandlers(ctx: ServiceContext): BranchingHandlers {
   const { store, recorder, rewinds } = ctx
   return {
-    'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice }) => {
+    'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice, confirmed }) => {
       const fork = { atTurn: turn, ...(title ? { title } : {}) }
       if (!withFiles) return { sessionId: recorder.fork(sessionId, fork).id, rewind: null }
       await ctx.ready
@@ -22,6 +22,7 @@ export function branchingHandlers(ctx: ServiceContext): BranchingHandlers {
         ...(token ? { token } : {}),
         choices: new Map<PathKey, ConflictChoice>(choices.map((c) => [keyOf(pathFromId(c.pathId)), c.choice])),
         defaultChoice,
+        confirmed: confirmedSet(confirmed),
         forkSessionUid: uid,
         alsoInTransaction: () => void recorder.fork(sessionId, { ...fork, uid })
       })

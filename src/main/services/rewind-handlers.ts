@@ -2,6 +2,7 @@ import type { PathKey } from '../journal/paths'
 import { keyOf } from '../journal/paths'
 import type { RewindResult } from '../journal/rewind/rewind-service'
 import type { RewindPlan } from '../journal/rewind/plan'
+import type { WorkspaceFs } from '../journal/workspace-fs'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
 import type { ServiceContext } from './context'
@@ -9,17 +10,28 @@ import { pathFromId, pathRef } from './journal-service'
 
 type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
 
-const planOutput = (plan: RewindPlan) => ({
+/** A preview as the contract carries it: per path what happens, its kind, mode and link target, and where. */
+export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) => ({
   token: plan.token,
+  root: fs.root.toString('utf8'),
   items: plan.items.map((item) => ({
     ...pathRef(item.path),
     action: item.action,
     conflict: item.conflict,
     refused: item.refused,
     currentSize: item.current && 'size' in item.current ? item.current.size : null,
-    targetSize: item.target?.size ?? null
+    targetSize: item.target?.size ?? null,
+    currentKind: item.current?.kind ?? null,
+    targetKind: item.target?.kind ?? null,
+    currentMode: item.current?.kind === 'file' ? item.current.mode & 0o7777 : null,
+    targetMode: item.target?.kind === 'file' ? item.target.mode & 0o7777 : null,
+    linkTarget: item.linkTarget ? item.linkTarget.toString('utf8') : null,
+    needsConfirmation: item.needsConfirmation
   }))
 })
+
+/** The paths a request confirmed (see `rewind.apply`'s `confirmed`). */
+export const confirmedSet = (pathIds: string[]): Set<PathKey> => new Set(pathIds.map((pathId) => keyOf(pathFromId(pathId))))
 
 /** A rewind's outcome as the contract carries it. */
 export const resultOutput = (result: RewindResult) => ({
@@ -41,17 +53,17 @@ export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
   return {
     'rewind.plan': async ({ sessionId, turn }) => {
       await ctx.ready
-      const { plan } = await rewinds.planTurn(sessionId, turn)
+      const planned = await rewinds.planTurn(sessionId, turn)
       // A missing snapshot invalidates the checkpoint (see RewindService.invalidate): show it.
-      if (plan.items.some((item) => item.snapshotMissing)) feed.changed(['checkpoints'], { workspaceId: store.sessions.require(sessionId).workspaceId, sessionIds: [sessionId] })
-      return planOutput(plan)
+      if (planned.plan.items.some((item) => item.snapshotMissing)) feed.changed(['checkpoints'], { workspaceId: store.sessions.require(sessionId).workspaceId, sessionIds: [sessionId] })
+      return planOutput(planned)
     },
 
-    'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice }) => {
+    'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice, confirmed }) => {
       await ctx.ready
       const session = store.sessions.require(sessionId)
       try {
-        return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, onProgress: progress(sessionId) }))
+        return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(sessionId) }))
       } finally {
         announce(session.workspaceId, sessionId)
       }
@@ -59,15 +71,15 @@ export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
 
     'rewind.planUndo': async ({ rewindId }) => {
       await ctx.ready
-      return planOutput((await rewinds.planUndo(rewindId)).plan)
+      return planOutput(await rewinds.planUndo(rewindId))
     },
 
-    'rewind.undo': async ({ rewindId, token, choices, defaultChoice }) => {
+    'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed }) => {
       await ctx.ready
       const { rewind } = await rewinds.planUndo(rewindId)
       const session = rewind.session_id === null ? null : store.sessions.ref(rewind.session_id)
       try {
-        return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, onProgress: progress(session?.id ?? null) }))
+        return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(session?.id ?? null) }))
       } finally {
         announce(rewind.workspace_id, session?.id)
       }

@@ -3,6 +3,7 @@ import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import type { Handlers } from '../rpc/dispatcher'
 import type { ServiceContext } from './context'
 import { followWorkspace } from './import-handlers'
+import { whyNotAWorkspace } from '../journal/protected-folders'
 import { folderName, listSubfolders, resolveReadableFolder } from './folder-access'
 import { workspaceAgentState } from '../sources/agent-state'
 import { SourceFolderRepository } from '../sources/source-folders'
@@ -60,6 +61,8 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
 /** Validate a folder and remember it as a workspace; returns its id. */
 export function openWorkspace(ctx: ServiceContext, requestedPath: string): number {
   const path = resolveReadableFolder(requestedPath)
+  const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
+  if (refusal) throw new RetraceError('VALIDATION', refusal)
   const id = ctx.store.workspaces.open(path, folderName(path))
   ctx.feed.changed(['workspaces'], { workspaceId: id })
   return id

@@ -6,6 +6,7 @@ import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { importHistoryFile } from './file-importer'
 import { importSnapshotFile } from './snapshot-importer'
+import { whyNotAWorkspace } from '../journal/protected-folders'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder, SourceFolderRepository } from './source-folders'
@@ -21,6 +22,8 @@ export interface ImportOptions {
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
+  /** Sessions not imported because their recorded folder can never be a workspace (the home folder, `/`…), and why. */
+  refused: { cwd: string; reason: string; sessions: { source: string; sessionId: string; file: string }[] }[]
 }
 
 /** How often an open workspace's history files are checked for new lines. */
@@ -132,8 +135,15 @@ export class ImportService {
         byCwd.set(cwd, list)
       }
     }
-    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [] }
+    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [] }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
+      // as a workspace would let a rewind write anywhere in the account.
+      const refusal = whyNotAWorkspace(cwd, { homes: [this.env.HOME] })
+      if (refusal) {
+        total.refused.push({ cwd, reason: refusal, sessions: files.map(({ file }) => ({ source: file.source, sessionId: file.sessionId, file: file.path })) })
+        continue
+      }
       const id = this.deps.store.workspaces.getByPath(cwd)?.id ?? this.deps.store.workspaces.open(cwd, basename(cwd) || cwd)
       total.workspaces.push({ id, path: cwd })
       const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options))

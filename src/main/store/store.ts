@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { openDatabase, type Db } from './database'
+import { privateFile, privateFolder } from './private-files'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { RewindRepository } from './repositories/rewinds'
@@ -36,7 +37,12 @@ export interface Store {
 }
 
 export function openStore(dataDir: string): Store {
-  const db = openDatabase(join(dataDir, DATABASE_FILE))
+  // The folder first: whatever SQLite creates in it is out of others' reach from the start.
+  privateFolder(dataDir)
+  const dbPath = join(dataDir, DATABASE_FILE)
+  const db = openDatabase(dbPath)
+  // SQLite gives a new WAL and shared-memory file the database file's mode.
+  for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) privateFile(file)
   const walCheckpoints = new WalCheckpoints(db)
   return {
     db,

@@ -58,12 +58,27 @@ export const RewindPlanItemSchema = PathRefSchema.extend({
   /** Cannot be done safely (hostile path, missing snapshot, link, case collision). */
   refused: z.string().nullable(),
   currentSize: z.number().int().nullable(),
-  targetSize: z.number().int().nullable()
+  targetSize: z.number().int().nullable(),
+  /** What is at the path now (null: nothing), and what the rewind puts there (null: nothing). */
+  currentKind: z.enum(['file', 'symlink', 'directory', 'other']).nullable(),
+  targetKind: z.enum(['file', 'symlink']).nullable(),
+  /** Permission bits now and after the rewind (a file's; null where there is none). */
+  currentMode: z.number().int().nonnegative().nullable(),
+  targetMode: z.number().int().nonnegative().nullable(),
+  /** Where a restored link points. */
+  linkTarget: z.string().nullable(),
+  /**
+   * A file that runs code or grants access, from a history this computer did not record: the
+   * apply writes it only if the request names it in `confirmed`. Says what it does and names it.
+   */
+  needsConfirmation: z.string().nullable()
 })
 
 export const RewindPlanSchema = z.object({
   /** Pass back to apply: if the disk changed since this preview, nothing is written. */
   token: z.string(),
+  /** The workspace folder the rewind writes in. */
+  root: z.string(),
   items: z.array(RewindPlanItemSchema)
 })
 

@@ -16,6 +16,8 @@ import type { MethodSpec } from './methods'
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> => ({ input, output })
 const Turn = z.number().int().positive()
 const Choices = z.array(z.object({ pathId: PathIdSchema, choice: ConflictChoiceSchema })).max(100_000).default([])
+/** The paths, among those the preview says need confirmation (`needsConfirmation`), that the user confirmed; the others are refused. */
+const Confirmed = z.array(PathIdSchema).max(100_000).default([])
 
 /** File journal and rewind methods (merged into the contract in methods.ts). */
 export const journalMethods = {
@@ -48,7 +50,7 @@ export const journalMethods = {
 
   /** Rewind a session's files to before `turn`, with a choice per conflict; refused if the disk changed since the preview token. */
   'rewind.apply': method(
-    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip') }).strict(),
+    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
     RewindResultSchema
   ),
 
@@ -57,7 +59,7 @@ export const journalMethods = {
 
   /** Undo a rewind: itself a rewind, so it can be undone too. */
   'rewind.undo': method(
-    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip') }).strict(),
+    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
     RewindResultSchema
   ),
 
@@ -76,7 +78,8 @@ export const journalMethods = {
         /** With files: the rewind preview's token (omit to accept the current state). */
         token: z.string().min(1).optional(),
         choices: Choices,
-        defaultChoice: ConflictChoiceSchema.default('skip')
+        defaultChoice: ConflictChoiceSchema.default('skip'),
+        confirmed: Confirmed
       })
       .strict(),
     z.object({ sessionId: SessionIdSchema, rewind: RewindResultSchema.nullable() })

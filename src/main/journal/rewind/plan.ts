@@ -5,6 +5,7 @@ import type { FileVersion, JournalEntry } from '../journal-repository'
 import { caseFoldKey, displayPath, keyOf, type PathKey, type RelPath } from '../paths'
 import type { ScannedFile } from '../scan/types'
 import { sameContent, sameVersion, type DiskState, type StatStamp, type WorkspaceFs } from '../workspace-fs'
+import { vetTargets, type VetContext, type Vetted } from './provenance'
 
 /** For one path: what the rewind should put there, and what the journal last saw there. */
 export interface PathTarget {
@@ -29,6 +30,13 @@ export interface PlanItem extends PathTarget {
   refused: string | null
   /** Refused because the saved content it needs is gone from the store: the checkpoint can never be fully restored. */
   snapshotMissing?: true
+  /** What a restored link will point to (the target is a symlink), as stored. */
+  linkTarget: Buffer | null
+  /**
+   * A file that runs code or grants access, from a history this computer did not record
+   * (provenance.ts): the apply writes it only if the request confirms it by path.
+   */
+  needsConfirmation: string | null
 }
 
 export interface RewindPlan {
@@ -63,14 +71,23 @@ export function targetsFromEntries(entries: JournalEntry[]): PathTarget[] {
 /**
  * Compare each target with the disk and decide what a rewind would do, without writing
  * anything. `scanned` holds the workspace's last scan of the target paths, so files whose stat
- * still matches it need not be read (see `WorkspaceFs.stampedState`).
+ * still matches it need not be read (see `WorkspaceFs.stampedState`). `seenHere` tells which
+ * target versions this machine saw itself (provenance.ts); without it every version is foreign.
  */
-export async function planFromTargets(targets: PathTarget[], fs: WorkspaceFs, blobs: BlobStore, scanned?: Map<PathKey, ScannedFile>): Promise<RewindPlan> {
+export async function planFromTargets(
+  targets: PathTarget[],
+  fs: WorkspaceFs,
+  blobs: BlobStore,
+  scanned?: Map<PathKey, ScannedFile>,
+  seenHere: VetContext['seenHere'] = () => []
+): Promise<RewindPlan> {
   const items: PlanItem[] = []
+  const unavailable = blobs.unavailableOf(targets.flatMap((target) => (target.target ? [target.target.hash] : [])))
   const context: PlanContext = {
     fs,
     checkedFolders: new Set<string>(), // each folder on the way looked at once (see WorkspaceFs.resolve)
-    unavailable: blobs.unavailableOf(targets.flatMap((target) => (target.target ? [target.target.hash] : [])))
+    unavailable,
+    vetted: vetTargets(targets, { blobs, ...(scanned ? { scanned } : {}), unavailable, seenHere })
   }
   for (const target of targets) items.push(await planItem(target, context, scanned?.get(keyOf(target.path))))
   refuseCaseCollisions(items)
@@ -85,10 +102,14 @@ interface PlanContext {
   checkedFolders: Set<string>
   /** Target hashes whose saved content is missing from the store. */
   unavailable: Set<string>
+  /** Each target as its provenance allows it (provenance.ts). */
+  vetted: Map<PathKey, Vetted>
 }
 
-async function planItem(target: PathTarget, { fs, checkedFolders, unavailable }: PlanContext, scanned: ScannedFile | undefined): Promise<PlanItem> {
-  const item: PlanItem = { ...target, key: keyOf(target.path), current: null, stamp: null, action: 'none', conflict: null, refused: null }
+async function planItem(original: PathTarget, { fs, checkedFolders, unavailable, vetted }: PlanContext, scanned: ScannedFile | undefined): Promise<PlanItem> {
+  const vet = vetted.get(keyOf(original.path))
+  const target = vet ? { ...original, target: vet.target } : original
+  const item: PlanItem = { ...target, key: keyOf(target.path), current: null, stamp: null, action: 'none', conflict: null, refused: null, linkTarget: vet?.linkTarget ?? null, needsConfirmation: null }
   try {
     const { state, stamp } = await fs.stampedState(target.path, scanned, checkedFolders)
     item.current = state
@@ -108,6 +129,11 @@ async function planItem(target: PathTarget, { fs, checkedFolders, unavailable }:
     item.refused = `${displayPath(target.path)} is now a ${item.current.kind === 'directory' ? 'folder' : 'special file'}; Retrace does not replace it`
     return item
   }
+  if (vet?.refused) {
+    item.refused = vet.refused
+    return item
+  }
+  if (item.action !== 'delete') item.needsConfirmation = vet?.needsConfirmation ?? null
   if (!sameVersion(item.current, target.expected) && !(item.action === 'mode' && sameContent(item.current, target.expected))) {
     item.conflict = describeConflict(item.current, target.expected)
   }

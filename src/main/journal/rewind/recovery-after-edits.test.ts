@@ -19,7 +19,7 @@ import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 const ROOT = resolve(__dirname, '../../../..')
 const VITE_NODE = join(ROOT, 'node_modules/vite-node/dist/cli.mjs')
 const CRASH_CHILD = join(__dirname, 'testing/crash-child.ts')
-const CLI_CHILD = join(ROOT, 'src/main/cli/testing/cli-child.ts')
+const CLI_CHILD = join(ROOT, 'src/main/testing/cli-process.ts')
 
 const FILES = 240 // more than a rewind needs to be batched onto its writer threads (apply.ts BATCH_FROM_WRITES)
 const name = (i: number) => `src/f${String(i).padStart(3, '0')}.txt`

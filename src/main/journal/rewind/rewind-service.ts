@@ -4,13 +4,15 @@ import type { Store } from '../../store/store'
 import type { RewindRow } from '../../store/repositories/rewinds'
 import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
-import type { JournalEntry } from '../journal-repository'
-import type { PathKey } from '../paths'
+import { versionsSeenHere, type JournalEntry } from '../journal-repository'
+import type { PathKey, RelPath } from '../paths'
+import { whyNotAWorkspace } from '../protected-folders'
 import type { ScannedFile } from '../scan/types'
 import { fileStatesOf } from '../scan/file-states'
 import { realFsOps, WorkspaceFs, type FsOps } from '../workspace-fs'
 import { applyPlan, warmRewindThreads, type ApplyOutcome, type ConflictChoice } from './apply'
 import { planFromTargets, targetsFromEntries, type PathTarget, type RewindPlan } from './plan'
+import { SOURCES_RECORDED_HERE } from './provenance'
 import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
 import type { Step } from './steps'
 
@@ -20,6 +22,12 @@ export interface ApplyOptions {
   choices?: Map<PathKey, ConflictChoice>
   /** For conflicts without an explicit choice. Skipping is the only choice that cannot lose work. */
   defaultChoice?: ConflictChoice
+  /**
+   * The files the user confirmed by path among those the plan says need it (a file that runs
+   * code or grants access, from a history this computer did not record: see provenance.ts).
+   * Any other such file is refused, not written.
+   */
+  confirmed?: ReadonlySet<PathKey>
   ops?: FsOps
   onProgress?: (done: number, total: number, path: string) => void
   afterStep?: (index: number) => void
@@ -86,7 +94,7 @@ export class RewindService {
     await this.finishInterrupted(fs)
     const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, turn))
     warmRewindThreads(targets.length)
-    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(session.workspaceId, targets))
+    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(session.workspaceId, targets), this.seenHere(session.workspaceId))
     // Saved snapshots found missing: rewinding to this checkpoint would leave some files as they
     // are, so the transcript shows it invalidated (never cleared: the content is gone).
     if (plan.items.some((item) => item.snapshotMissing)) this.store.checkpoints.invalidate(session.rowId, turn)
@@ -107,11 +115,11 @@ export class RewindService {
     if (rewind.status !== 'applied') throw new RetraceError('CONFLICT', `Rewind ${rewindId} is ${rewind.status}; only an applied rewind can be undone.`)
     const workspace = this.store.workspaces.get(rewind.workspace_id)
     if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
-    const fs = new WorkspaceFs(workspace.path)
+    const fs = this.workspaceFs(workspace.path)
     await this.finishInterrupted(fs)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
     warmRewindThreads(targets.length)
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspace_id, targets)), fs, rewind }
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspace_id, targets), this.seenHere(rewind.workspace_id)), fs, rewind }
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
@@ -127,6 +135,11 @@ export class RewindService {
   /** The last scan's record of each target path (see planFromTargets). */
   private scannedStates(workspaceId: number, targets: PathTarget[]): Map<PathKey, ScannedFile> {
     return fileStatesOf(this.store.db, workspaceId, targets.map((target) => target.path))
+  }
+
+  /** The versions of some paths this machine saw itself (see provenance.ts). */
+  private seenHere(workspaceId: number) {
+    return (paths: RelPath[]) => versionsSeenHere(this.store.db, workspaceId, paths, SOURCES_RECORDED_HERE)
   }
 
   /**
@@ -177,6 +190,7 @@ export class RewindService {
     if (options.token !== undefined && options.token !== plan.token) {
       throw new RetraceError('CONFLICT', 'Files changed since the preview was made; nothing was written. Review the new preview.')
     }
+    refuseUnconfirmed(plan, options.confirmed ?? new Set())
     const rewindId = randomUUID()
     let recorded = false
     this.running.add(rewindId)
@@ -256,9 +270,26 @@ export class RewindService {
     const session = this.store.sessions.require(sessionId)
     const workspace = this.store.workspaces.get(session.workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone.`)
-    const refused = this.refuseFolder(workspace.path)
+    return { session, fs: this.workspaceFs(workspace.path) }
+  }
+
+  /**
+   * The workspace's files, unless the folder must never have files rewound in it: a workspace
+   * row an earlier version made for the home folder or `/` (see protected-folders.ts), or one
+   * `refuseFolder` names.
+   */
+  private workspaceFs(path: string): WorkspaceFs {
+    const refused = whyNotAWorkspace(path) ?? this.refuseFolder(path)
     if (refused) throw new RetraceError('CONFLICT', refused)
-    return { session, fs: new WorkspaceFs(workspace.path) }
+    return new WorkspaceFs(path)
+  }
+}
+
+/** A file that needed the user's confirmation and did not get it is refused, with the reason and what to do. */
+function refuseUnconfirmed(plan: RewindPlan, confirmed: ReadonlySet<PathKey>): void {
+  for (const item of plan.items) {
+    if (!item.needsConfirmation || item.refused || item.action === 'none' || confirmed.has(item.key)) continue
+    item.refused = `not confirmed: it ${item.needsConfirmation}, and it comes from a history this computer did not record. Tick it in the preview (or pass --allow-sensitive) to let the rewind write it.`
   }
 }
 

@@ -6,10 +6,10 @@ import { useUiStore } from '../../state/ui-store'
 import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions/queries'
-import { buildChoices, countChanges, type RewindResult } from '../rewind/plan-model'
+import { buildChoices, buildConfirmed, countChanges, type RewindResult } from '../rewind/plan-model'
 import { PlanPreview } from '../rewind/PlanPreview'
 import { useRewindPlan } from '../rewind/queries'
-import { ApplyFailed, ApplyProgress, UncapturedNote, useChoices } from '../rewind/RewindDialog'
+import { ApplyFailed, ApplyProgress, UncapturedNote, useChoices, useConfirmations } from '../rewind/RewindDialog'
 import { RewindResultView } from '../rewind/RewindResultView'
 import { branchTitle, defaultBranchName } from './branch-model'
 import { useForkSession } from './mutations'
@@ -38,6 +38,7 @@ export function ForkDialog({
   const [name, setName] = useState(() => (detail.data ? defaultBranchName(detail.data.title, turn) : ''))
   const [withFiles, setWithFiles] = useState(false)
   const [choices, choose] = useChoices()
+  const [confirmed, confirm] = useConfirmations()
   const plan = useRewindPlan({ kind: 'turn', sessionId, turn }, withFiles)
   const fork = useForkSession()
   const selectSession = useUiStore((state) => state.selectSession)
@@ -47,13 +48,13 @@ export function ForkDialog({
 
   const checkpoint = detail.data?.checkpoints.find((c) => c.turn === turn)
   const planReady = !withFiles || (plan.data !== undefined && !plan.isFetching && !plan.isError)
-  const fileChanges = withFiles && plan.data ? countChanges(plan.data.items, choices) : 0
+  const fileChanges = withFiles && plan.data ? countChanges(plan.data.items, choices, confirmed) : 0
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!planReady || fork.isPending) return
     fork.mutate(
-      { sessionId, turn, title: branchTitle(name), files: withFiles && plan.data ? { token: plan.data.token, choices: buildChoices(plan.data.items, choices) } : null },
+      { sessionId, turn, title: branchTitle(name), files: withFiles && plan.data ? { token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed) } : null },
       {
         onSuccess: (result) => {
           selectSession(result.sessionId)
@@ -165,7 +166,7 @@ export function ForkDialog({
             ) : !plan.data || plan.isFetching ? (
               <Loading label="Comparing the recorded files with the disk…" />
             ) : (
-              <PlanPreview items={plan.data.items} choices={choices} onChoose={choose} />
+              <PlanPreview items={plan.data.items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} />
             )}
           </div>
         ) : null}

@@ -7,40 +7,74 @@ import {
   countChanges,
   groupPlan,
   isConflict,
+  kindNote,
+  modeChange,
+  needsConsent,
   sizeChange,
   type Choices,
+  type Confirmations,
   type ConflictChoice,
   type PlanItem
 } from './plan-model'
 
 const CHOICES: ConflictChoice[] = ['skip', 'overwrite', 'keep-both']
 
+export interface PlanPreviewProps {
+  items: readonly PlanItem[]
+  /** The workspace folder the rewind writes in. */
+  root: string
+  choices: Choices
+  onChoose: (pathIds: string[], choice: ConflictChoice) => void
+  confirmed: Confirmations
+  onConfirm: (pathId: string, confirmed: boolean) => void
+}
+
 /**
- * A rewind's preview, before anything is written: what will be restored, re-created, deleted
- * or get its permissions back; what conflicts (with a choice per file); what Retrace refuses to
- * touch and why; what already matches.
+ * A rewind's preview, before anything is written: in which folder; what will be restored,
+ * re-created, deleted or get its permissions back, with each entry's kind, mode change and link
+ * target; what conflicts (with a choice per file); which files run code or grant access and
+ * come from a history this computer did not record (each written only if ticked); what Retrace
+ * refuses to touch and why; what already matches.
  */
-export function PlanPreview({ items, choices, onChoose }: { items: readonly PlanItem[]; choices: Choices; onChoose: (pathIds: string[], choice: ConflictChoice) => void }) {
+export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm }: PlanPreviewProps) {
   const { groups, refused, unchanged, conflicts } = groupPlan(items)
-  const changes = countChanges(items, choices)
+  const changes = countChanges(items, choices, confirmed)
+  const consent = items.filter(needsConsent)
   const allId = useId()
+  const where = (
+    <p className="plan-root" data-testid="rewind-root">
+      In <span className="mono">{root}</span>
+    </p>
+  )
 
   if (groups.length === 0 && refused.length === 0) {
     return (
-      <p className="plan-nothing" data-testid="rewind-nothing" role="status">
-        Nothing to do: every file this rewind covers already matches that point{unchanged.length > 0 ? ` (${plural(unchanged.length, 'file')})` : ''}.
-      </p>
+      <>
+        {where}
+        <p className="plan-nothing" data-testid="rewind-nothing" role="status">
+          Nothing to do: every file this rewind covers already matches that point{unchanged.length > 0 ? ` (${plural(unchanged.length, 'file')})` : ''}.
+        </p>
+      </>
     )
   }
 
   return (
     <div className="plan" data-testid="rewind-plan">
+      {where}
       <p className="plan-summary" role="status">
         {changes === 0 ? 'No file will change' : `${plural(changes, 'file')} will change`}
         {conflicts.length > 0 ? ` · ${plural(conflicts.length, 'conflict')}` : ''}
+        {consent.length > 0 ? ` · ${consent.length} to confirm` : ''}
         {refused.length > 0 ? ` · ${refused.length} refused` : ''}
         {unchanged.length > 0 ? ` · ${unchanged.length} already matching` : ''}
       </p>
+
+      {consent.length > 0 ? (
+        <p className="dialog-warning" role="note" data-testid="rewind-consent-note">
+          {consent.length === 1 ? 'One file runs code or grants access' : `${consent.length} files run code or grant access`} (named below) and{' '}
+          {consent.length === 1 ? 'comes' : 'come'} from a history this computer did not record: an imported or foreign history can plant such files. Each is written only if you tick it.
+        </p>
+      ) : null}
 
       {conflicts.length > 1 ? (
         <div className="plan-bulk">
@@ -71,7 +105,14 @@ export function PlanPreview({ items, choices, onChoose }: { items: readonly Plan
           <p className="plan-explain muted">{group.explain}</p>
           <ul className="plan-items">
             {group.items.map((item) => (
-              <PlanRow key={item.pathId} item={item} choice={choiceFor(item, choices)} onChoose={(choice) => onChoose([item.pathId], choice)} />
+              <PlanRow
+                key={item.pathId}
+                item={item}
+                choice={choiceFor(item, choices)}
+                onChoose={(choice) => onChoose([item.pathId], choice)}
+                confirmed={confirmed.has(item.pathId)}
+                onConfirm={(on) => onConfirm(item.pathId, on)}
+              />
             ))}
           </ul>
         </section>
@@ -86,6 +127,7 @@ export function PlanPreview({ items, choices, onChoose }: { items: readonly Plan
             {refused.map((item) => (
               <li key={item.pathId} className="plan-item" data-testid="plan-item" data-path={item.path}>
                 <span className="plan-path mono">{item.path}</span>
+                <EntryFacts item={item} />
                 <span className="plan-reason">{item.refused}</span>
               </li>
             ))}
@@ -111,15 +153,63 @@ export function PlanPreview({ items, choices, onChoose }: { items: readonly Plan
   )
 }
 
-function PlanRow({ item, choice, onChoose }: { item: PlanItem; choice: ConflictChoice; onChoose: (choice: ConflictChoice) => void }) {
-  const selectId = useId()
-  const conflict = isConflict(item)
+/** Size, kind and mode change of an entry, in one muted line. */
+function EntryFacts({ item }: { item: PlanItem }) {
+  const kind = kindNote(item)
+  const mode = modeChange(item)
   return (
-    <li className={`plan-item${conflict ? ' conflict' : ''}`} data-testid="plan-item" data-path={item.path} data-conflict={conflict ? 'true' : undefined}>
+    <span className="plan-size muted">
+      {kind ? (
+        <span className="plan-kind mono" data-testid="plan-kind" title="A symbolic link, and where it will point">
+          {kind}
+        </span>
+      ) : null}
+      {mode ? (
+        <span className="plan-mode mono" data-testid="plan-mode" title="Permissions now → after the rewind (as ls -l shows them in octal)">
+          {mode}
+        </span>
+      ) : null}
+      <span title="Size now → size after the rewind">{sizeChange(item)}</span>
+    </span>
+  )
+}
+
+function PlanRow({
+  item,
+  choice,
+  onChoose,
+  confirmed,
+  onConfirm
+}: {
+  item: PlanItem
+  choice: ConflictChoice
+  onChoose: (choice: ConflictChoice) => void
+  confirmed: boolean
+  onConfirm: (confirmed: boolean) => void
+}) {
+  const selectId = useId()
+  const consentId = useId()
+  const conflict = isConflict(item)
+  const consent = needsConsent(item)
+  return (
+    <li
+      className={`plan-item${conflict ? ' conflict' : ''}${consent ? ' consent' : ''}`}
+      data-testid="plan-item"
+      data-path={item.path}
+      data-conflict={conflict ? 'true' : undefined}
+      data-consent={consent ? (confirmed ? 'ticked' : 'unticked') : undefined}
+    >
       <span className="plan-path mono">{item.path}</span>
-      <span className="plan-size muted" title="Size now → size after the rewind">
-        {sizeChange(item)}
-      </span>
+      <EntryFacts item={item} />
+      {consent ? (
+        <div className="plan-consent">
+          <input id={consentId} type="checkbox" data-testid="confirm-sensitive" checked={confirmed} onChange={(event) => onConfirm(event.target.checked)} />
+          <label htmlFor={consentId}>
+            <strong>Write {item.path}</strong>: it {withoutPath(item.needsConfirmation ?? '', item.path)}.{' '}
+            <span className="muted">{confirmed ? 'It will be written.' : 'Left as it is unless you tick this.'}</span>
+          </label>
+        </div>
+      ) : null}
       {conflict ? (
         <div className="plan-conflict">
           <p className="plan-conflict-why">
@@ -141,6 +231,12 @@ function PlanRow({ item, choice, onChoose }: { item: PlanItem; choice: ConflictC
       ) : null}
     </li>
   )
+}
+
+/** "runs code … (direnv): .envrc" → "runs code … (direnv)": the server names the path, the row shows it already. */
+function withoutPath(reason: string, path: string): string {
+  const suffix = `: ${path}`
+  return reason.endsWith(suffix) ? reason.slice(0, -suffix.length) : reason
 }
 
 /** "changed since…" → "Changed since….": the server's phrase as a sentence. */

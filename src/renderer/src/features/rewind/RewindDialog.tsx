@@ -8,7 +8,7 @@ import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions/queries'
 import { useApplyPlan } from './mutations'
-import { buildChoices, countChanges, type ConflictChoice } from './plan-model'
+import { buildChoices, buildConfirmed, countChanges, type ConflictChoice, type Confirmations } from './plan-model'
 import { PlanPreview } from './PlanPreview'
 import { useRewindPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
@@ -45,6 +45,22 @@ export function useChoices(): [Map<string, ConflictChoice>, (pathIds: string[], 
 }
 
 /**
+ * The files the user ticked among those a preview says need confirmation, kept across "Preview
+ * again" like the choices (only this plan's are sent: see buildConfirmed).
+ */
+export function useConfirmations(): [Confirmations, (pathId: string, confirmed: boolean) => void, () => void] {
+  const [confirmed, setConfirmed] = useState<Confirmations>(() => new Set<string>())
+  const confirm = (pathId: string, on: boolean) =>
+    setConfirmed((previous) => {
+      const next = new Set(previous)
+      if (on) next.add(pathId)
+      else next.delete(pathId)
+      return next
+    })
+  return [confirmed, confirm, () => setConfirmed(new Set<string>())]
+}
+
+/**
  * "Rewind files to before this turn", and the undo of a rewind (itself a rewind): the preview
  * (nothing is written until Apply), then progress, then what changed with an Undo — which
  * leads to the undo's own preview in the same dialog. If the disk changed since the preview,
@@ -53,6 +69,7 @@ export function useChoices(): [Map<string, ConflictChoice>, (pathIds: string[], 
 export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: PlanTarget; onClose: () => void; returnFocusTo: HTMLElement | null }) {
   const [target, setTarget] = useState<PlanTarget>(initial)
   const [choices, choose, resetChoices] = useChoices()
+  const [confirmed, confirm, resetConfirmed] = useConfirmations()
   const plan = useRewindPlan(target)
   const apply = useApplyPlan(target)
   const [progress, resetProgress] = useRewindProgress(target.sessionId)
@@ -64,7 +81,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
 
   const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : 'Undo a rewind'
   const items = plan.data?.items ?? []
-  const changes = countChanges(items, choices)
+  const changes = countChanges(items, choices, confirmed)
 
   const previewAgain = () => {
     apply.reset()
@@ -75,12 +92,13 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     apply.reset()
     resetProgress()
     resetChoices()
+    resetConfirmed()
     setTarget({ kind: 'undo', sessionId: target.sessionId, rewindId })
   }
   const run = () => {
     if (!plan.data) return
     resetProgress()
-    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices) })
+    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed) })
   }
 
   let body
@@ -144,7 +162,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     body = (
       <>
         <PreviewIntro target={target} />
-        <PlanPreview items={items} choices={choices} onChoose={choose} />
+        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} />
       </>
     )
     const nothing = items.every((item) => item.action === 'none' || item.refused !== null)
@@ -154,7 +172,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
       </button>
     ) : (
       <>
-        {changes === 0 ? <span className="footer-note">Every change is a skipped conflict: choose overwrite or keep both to change something.</span> : null}
+        {changes === 0 ? <span className="footer-note">Nothing left to apply: every change is a skipped conflict or an unticked file. Choose overwrite or keep both, or tick a file, to change something.</span> : null}
         <button type="button" className="button" onClick={onClose}>
           Cancel
         </button>

@@ -30,7 +30,7 @@ export function RewindResultView({ result, undo, turn, historyOf = null }: { res
         <ResultList title="Changed" items={result.changed.map((change) => ({ key: `${change.pathId}:${change.action}`, path: change.path, note: describeChange(change) }))} />
       ) : null}
       {result.skipped.length > 0 ? <ResultList title="Skipped (left as they were)" items={result.skipped.map((item) => ({ key: item.pathId, path: item.path, note: 'conflict skipped' }))} /> : null}
-      {result.refused.length > 0 ? <ResultList title="Refused (not touched)" items={result.refused.map((item) => ({ key: item.pathId, path: item.path, note: item.reason }))} /> : null}
+      {result.refused.length > 0 ? <ResultList title="Refused (not touched)" wide items={result.refused.map((item) => ({ key: item.pathId, path: item.path, note: item.reason }))} /> : null}
       <p className="muted">
         {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}. Rewind id{' '}
         <span className="mono">{result.rewindId}</span>.
@@ -39,7 +39,8 @@ export function RewindResultView({ result, undo, turn, historyOf = null }: { res
   )
 }
 
-function ResultList({ title, items }: { title: string; items: { key: string; path: string; note: string }[] }) {
+/** `wide`: notes are sentences (a refusal's reason), shown under the path rather than beside it. */
+function ResultList({ title, items, wide = false }: { title: string; items: { key: string; path: string; note: string }[]; wide?: boolean }) {
   return (
     <section className="result-list" aria-label={title}>
       <h3 className="plan-group-title">
@@ -47,9 +48,9 @@ function ResultList({ title, items }: { title: string; items: { key: string; pat
       </h3>
       <ul className="plan-items">
         {items.map((item) => (
-          <li key={item.key} className="plan-item">
+          <li key={item.key} className="plan-item" data-testid="result-item" data-path={item.path}>
             <span className="plan-path mono">{item.path}</span>
-            <span className="muted">{item.note}</span>
+            <span className={wide ? 'result-note-wide muted' : 'muted'}>{item.note}</span>
           </li>
         ))}
       </ul>

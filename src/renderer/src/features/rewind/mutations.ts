@@ -7,6 +7,8 @@ import { rewindKeys } from './queries'
 export interface ApplyInput {
   token: string
   choices: { pathId: string; choice: ConflictChoice }[]
+  /** The ticked files among those the preview says need confirmation. */
+  confirmed: string[]
 }
 
 /**
@@ -18,10 +20,10 @@ export interface ApplyInput {
 export function useApplyPlan(target: PlanTarget) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ token, choices }: ApplyInput): Promise<RewindResult> =>
+    mutationFn: ({ token, choices, confirmed }: ApplyInput): Promise<RewindResult> =>
       target.kind === 'turn'
-        ? call('rewind.apply', { sessionId: target.sessionId, turn: target.turn, token, choices, defaultChoice: 'skip' })
-        : call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip' }),
+        ? call('rewind.apply', { sessionId: target.sessionId, turn: target.turn, token, choices, defaultChoice: 'skip', confirmed })
+        : call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip', confirmed }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: rewindKeys.list(target.sessionId) })
   })
 }

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { buildChoices, changedPathCount, choiceEffect, countChanges, formatBytes, groupPlan, keptCopies, sizeChange, type Choices, type PlanItem, type RewindResult } from './plan-model'
+import {
+  buildChoices,
+  buildConfirmed,
+  changedPathCount,
+  choiceEffect,
+  countChanges,
+  formatBytes,
+  groupPlan,
+  keptCopies,
+  kindNote,
+  modeChange,
+  sizeChange,
+  type Choices,
+  type PlanItem,
+  type RewindResult
+} from './plan-model'
 
 const item = (path: string, action: PlanItem['action'], extra: Partial<PlanItem> = {}): PlanItem => ({
   path,
@@ -9,6 +24,12 @@ const item = (path: string, action: PlanItem['action'], extra: Partial<PlanItem>
   refused: null,
   currentSize: 10,
   targetSize: 20,
+  currentKind: action === 'create' ? null : 'file',
+  targetKind: action === 'delete' ? null : 'file',
+  currentMode: action === 'create' ? null : 0o644,
+  targetMode: action === 'delete' ? null : 0o644,
+  linkTarget: null,
+  needsConfirmation: null,
   ...extra
 })
 
@@ -71,6 +92,40 @@ describe('countChanges', () => {
   it('counts what an apply would change: skipped conflicts, refused and unchanged paths do not count', () => {
     expect(countChanges(plan, new Map())).toBe(4)
     expect(countChanges(plan, new Map([[btoa('src/a.ts'), 'overwrite']]))).toBe(5)
+  })
+})
+
+describe('files that need confirmation', () => {
+  const envrc = item('.envrc', 'create', { needsConfirmation: 'runs code when a shell enters the folder (direnv): .envrc' })
+  const items = [item('a.ts', 'restore'), envrc, item('.bashrc', 'none', { needsConfirmation: 'runs code: .bashrc' }), item('x', 'create', { needsConfirmation: 'y', refused: 'z' })]
+
+  it('change something only once ticked', () => {
+    expect(countChanges(items, new Map())).toBe(1)
+    expect(countChanges(items, new Map(), new Set([envrc.pathId]))).toBe(2)
+  })
+
+  it('are confirmed to the server only if ticked and still in this plan', () => {
+    expect(buildConfirmed(items, new Set())).toEqual([])
+    expect(buildConfirmed(items, new Set([envrc.pathId, btoa('.bashrc'), btoa('x'), btoa('gone')]))).toEqual([envrc.pathId])
+  })
+})
+
+describe('kind and mode of an entry', () => {
+  it('shows a mode that changes, and a new file\'s mode unless it is the ordinary 644', () => {
+    expect(modeChange(item('a', 'restore'))).toBeNull()
+    expect(modeChange(item('a', 'mode', { currentMode: 0o644, targetMode: 0o755 }))).toBe('mode 644 → 755')
+    expect(modeChange(item('a', 'create'))).toBeNull()
+    expect(modeChange(item('a', 'create', { targetMode: 0o777 }))).toBe('mode 777')
+    expect(modeChange(item('a', 'create', { targetMode: 0o4755 }))).toBe('mode 4755')
+    expect(modeChange(item('a', 'delete'))).toBeNull()
+  })
+
+  it('names links and where they point', () => {
+    expect(kindNote(item('a', 'restore'))).toBeNull()
+    expect(kindNote(item('l', 'create', { targetKind: 'symlink', targetMode: null, linkTarget: '../README.md' }))).toBe('link → ../README.md')
+    expect(kindNote(item('l', 'restore', { targetKind: 'symlink', targetMode: null, linkTarget: 'b' }))).toBe('file → link → b')
+    expect(kindNote(item('l', 'restore', { currentKind: 'symlink', currentMode: null }))).toBe('link → file')
+    expect(kindNote(item('l', 'delete', { currentKind: 'symlink', currentMode: null }))).toBe('link')
   })
 })
 

@@ -8,6 +8,10 @@ export type RewindResult = MethodOutput<'rewind.apply'>
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 /** The user's choice per conflicting path, keyed by pathId. */
 export type Choices = ReadonlyMap<string, ConflictChoice>
+/** The pathIds of the files the user ticked among those that need confirmation. */
+export type Confirmations = ReadonlySet<string>
+
+const NONE_CONFIRMED: Confirmations = new Set()
 
 /** The order and wording of the groups a preview shows; `none` is collapsed apart. */
 export const ACTION_GROUPS: { action: Exclude<PlanAction, 'none'>; title: string; explain: string }[] = [
@@ -71,9 +75,47 @@ export function buildChoices(items: readonly PlanItem[], choices: Choices): { pa
   return items.filter(isConflict).map((item) => ({ pathId: item.pathId, choice: choiceFor(item, choices) }))
 }
 
-/** How many paths an apply with these choices would change (skipped conflicts and refused paths do not count). */
-export function countChanges(items: readonly PlanItem[], choices: Choices): number {
-  return items.filter((item) => item.refused === null && item.action !== 'none' && (!isConflict(item) || choiceFor(item, choices) !== 'skip')).length
+/** A file that runs code or grants access, from a history this computer did not record: written only if ticked. */
+export function needsConsent(item: PlanItem): boolean {
+  return item.needsConfirmation !== null && item.refused === null && item.action !== 'none'
+}
+
+/** The `confirmed` to send with an apply: the ticked files of *this* plan that need it (a tick left from an earlier preview is dropped). */
+export function buildConfirmed(items: readonly PlanItem[], confirmed: Confirmations): string[] {
+  return items.filter((item) => needsConsent(item) && confirmed.has(item.pathId)).map((item) => item.pathId)
+}
+
+/**
+ * How many paths an apply with these choices would change (skipped conflicts, refused paths and
+ * files left unticked that need confirmation do not count).
+ */
+export function countChanges(items: readonly PlanItem[], choices: Choices, confirmed: Confirmations = NONE_CONFIRMED): number {
+  return items.filter(
+    (item) => item.refused === null && item.action !== 'none' && (!isConflict(item) || choiceFor(item, choices) !== 'skip') && (!needsConsent(item) || confirmed.has(item.pathId))
+  ).length
+}
+
+/** Permission bits as people read them in `ls -l`'s octal: 0o755 → "755" (setuid and the like as four digits). */
+export function octalMode(mode: number): string {
+  return mode.toString(8).padStart(3, '0')
+}
+
+/**
+ * The mode change a file's entry shows: "644 → 755"; for a new file its mode unless it is the
+ * ordinary 644; null when nothing about the mode is worth saying.
+ */
+export function modeChange(item: PlanItem): string | null {
+  const { currentMode: now, targetMode: after } = item
+  if (item.action === 'delete' || after === null) return null
+  if (now === null) return after === 0o644 ? null : `mode ${octalMode(after)}`
+  return now === after ? null : `mode ${octalMode(now)} → ${octalMode(after)}`
+}
+
+/** What kind of entry it is, when it is not simply a file: "link → ../README.md", "link → file". */
+export function kindNote(item: PlanItem): string | null {
+  if (item.targetKind === 'symlink') return `${item.currentKind === 'file' ? 'file → ' : ''}link → ${item.linkTarget ?? '?'}`
+  if (item.currentKind === 'symlink') return item.targetKind === 'file' ? 'link → file' : 'link'
+  return null
 }
 
 /** `dir/name.ext` → the name the server keeps a conflicting file under (or a numbered one if taken). */
