@@ -3,8 +3,9 @@ import { open, type FileHandle } from 'node:fs/promises'
 import type { HistoryFile, LineSourceAdapter } from './adapter'
 import { ImportFileRepository, type ImportFileRow } from './import-files'
 import { readImportState } from './import-state'
+import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../transcripts/json-nesting'
 import { readCompleteLines } from './line-reader'
-import type { SourceRecord } from './records'
+import type { LineParser, SourceRecord } from './records'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
 
 /** Lines parsed and committed together: one transaction, one saved offset. */
@@ -78,7 +79,7 @@ export async function importHistoryFile(
     for await (const line of readCompleteLines(handle, offset)) {
       options.signal?.throwIfAborted()
       if ('tooLong' in line) chunk.push({ kind: 'skipped', offset: line.offset, reason: `line of ${line.tooLong} bytes is too long to import` })
-      else chunk.push(...parser.feed(line.text, line.offset))
+      else chunk.push(...recordsOfLine(parser, line.text, line.offset))
       chunkEnd = line.end
       lines += 1
       if (lines >= CHUNK_LINES) await commit()
@@ -87,6 +88,16 @@ export async function importHistoryFile(
   } finally {
     await handle.close()
   }
+}
+
+/**
+ * What one line gives. A line nested deeper than Retrace walks values recursively (validators,
+ * serialisers, the window) is refused before a parser sees it: it is skipped like any malformed
+ * line and the import goes on after it, instead of failing the file at the same line forever.
+ */
+function recordsOfLine(parser: LineParser, text: string, offset: number): SourceRecord[] {
+  if (jsonTextNestsDeeper(text)) return [{ kind: 'skipped', offset, reason: `JSON nested more than ${MAX_JSON_NESTING} levels deep, not imported` }]
+  return parser.feed(text, offset)
 }
 
 async function sameFile(handle: FileHandle, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): Promise<boolean> {
