@@ -4,12 +4,17 @@ import type { HistoryFile, LineSourceAdapter } from './adapter'
 import { ImportFileRepository, type ImportFileRow } from './import-files'
 import { readImportState } from './import-state'
 import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../transcripts/json-nesting'
-import { readCompleteLines } from './line-reader'
+import { MAX_LINE_BYTES, readCompleteLines } from './line-reader'
 import type { LineParser, SourceRecord } from './records'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
 
-/** Lines parsed and committed together: one transaction, one saved offset. */
+/**
+ * Lines parsed and committed together: one transaction, one saved offset. A chunk ends at 500
+ * lines or once its lines hold 8 MB, whichever comes first: what a chunk keeps in memory until
+ * its commit grows with its bytes, and a line can hold tens of megabytes (a large tool result).
+ */
 const CHUNK_LINES = 500
+const CHUNK_BYTES = 8 * 1024 * 1024
 /** How much of a file's start identifies it (a file rewritten in place has other first bytes). */
 const HEAD_BYTES = 4096
 
@@ -78,11 +83,11 @@ export async function importHistoryFile(
     }
     for await (const line of readCompleteLines(handle, offset)) {
       options.signal?.throwIfAborted()
-      if ('tooLong' in line) chunk.push({ kind: 'skipped', offset: line.offset, reason: `line of ${line.tooLong} bytes is too long to import` })
+      if ('tooLong' in line) chunk.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
       else chunk.push(...recordsOfLine(parser, line.text, line.offset))
       chunkEnd = line.end
       lines += 1
-      if (lines >= CHUNK_LINES) await commit()
+      if (lines >= CHUNK_LINES || chunkEnd - offset >= CHUNK_BYTES) await commit()
     }
     if (lines > 0 || !known) await commit()
   } finally {
@@ -98,6 +103,10 @@ export async function importHistoryFile(
 function recordsOfLine(parser: LineParser, text: string, offset: number): SourceRecord[] {
   if (jsonTextNestsDeeper(text)) return [{ kind: 'skipped', offset, reason: `JSON nested more than ${MAX_JSON_NESTING} levels deep, not imported` }]
   return parser.feed(text, offset)
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 }
 
 async function sameFile(handle: FileHandle, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): Promise<boolean> {
