@@ -20,6 +20,12 @@ const HEAD_BYTES = 4096
 
 export interface FileImportOptions {
   signal?: AbortSignal
+  /**
+   * Report bytes after the last complete line (a line without its newline): the caller knows
+   * the agent is no longer writing it (a one-shot import, or a file quiet for a while). Each
+   * such line is reported once; it is imported as usual if it is completed later.
+   */
+  reportIncompleteLine?: boolean
   /** Called after each committed chunk with the bytes consumed so far and the file's size. */
   onProgress?: (done: number, total: number) => void
 }
@@ -90,6 +96,14 @@ export async function importHistoryFile(
       if (lines >= CHUNK_LINES || chunkEnd - offset >= CHUNK_BYTES) await commit()
     }
     if (lines > 0 || !known) await commit()
+    if (options.reportIncompleteLine && state.incompleteLineReported !== offset) {
+      const unfinished = (await handle.stat()).size - offset
+      if (unfinished > 0) {
+        report.skipped.push({ file: file.path, offset, reason: incompleteLineReason(unfinished) })
+        state.incompleteLineReported = offset
+        await commit()
+      }
+    }
   } finally {
     await handle.close()
   }
@@ -103,6 +117,10 @@ export async function importHistoryFile(
 function recordsOfLine(parser: LineParser, text: string, offset: number): SourceRecord[] {
   if (jsonTextNestsDeeper(text)) return [{ kind: 'skipped', offset, reason: `JSON nested more than ${MAX_JSON_NESTING} levels deep, not imported` }]
   return parser.feed(text, offset)
+}
+
+function incompleteLineReason(bytes: number): string {
+  return `last line incomplete (${bytes} bytes with no end of line): it is imported if the agent completes it; if the agent has stopped, it was cut off (a crash or a full disk) and cannot be imported`
 }
 
 function megabytes(bytes: number): string {
