@@ -202,7 +202,7 @@ export class RecordWriter {
       content: record.content,
       ...(record.toolName !== undefined ? { toolName: record.toolName } : {}),
       ...(record.toolCallId !== undefined ? { toolCallId: record.toolCallId } : {}),
-      ...(record.toolInput !== undefined ? { toolInput: record.toolInput as never } : {}),
+      ...(record.toolInput !== undefined ? { toolInput: record.toolInput } : {}),
       ...(record.isError !== undefined ? { isError: record.isError } : {}),
       ...(record.model !== undefined ? { model: record.model } : {}),
       ...(record.usage !== undefined ? { usage: record.usage } : {}),
