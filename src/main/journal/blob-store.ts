@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, closeSync, createReadStream, existsSync, createWriteStream, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { Transform, type TransformCallback } from 'node:stream'
+import type { FileHandle } from 'node:fs/promises'
+import { type Readable, Transform, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
@@ -207,10 +208,32 @@ export class BlobStore {
       const content = readFileSync(path)
       if (content.length <= INLINE_MAX_BYTES) return this.putBuffer(content, dictionary)
     }
+    return this.putStream(createReadStream(path))
+  }
+
+  /**
+   * As `putFile`, for a file the caller opened (and checked, e.g. opened without following a
+   * link): what is stored is what this handle reads, from its start. The handle stays open.
+   */
+  async putOpenFile(handle: FileHandle, dictionary: WorkspaceDictionary | null = null): Promise<BlobRef> {
+    if ((await handle.stat()).size <= INLINE_MAX_BYTES) {
+      const content = Buffer.alloc(INLINE_MAX_BYTES + 1)
+      let length = 0
+      for (;;) {
+        const { bytesRead } = await handle.read(content, length, content.length - length, length)
+        length += bytesRead
+        if (bytesRead === 0 || length === content.length) break
+      }
+      if (length <= INLINE_MAX_BYTES) return this.putBuffer(content.subarray(0, length), dictionary)
+    }
+    return this.putStream(handle.createReadStream({ start: 0, autoClose: false }))
+  }
+
+  private async putStream(source: Readable): Promise<BlobRef> {
     const temp = this.tempPath()
     const digest = new Digest()
     try {
-      await pipeline(createReadStream(path), digest, createGzip({ level: 1 }), createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
+      await pipeline(source, digest, createGzip({ level: 1 }), createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
       fsyncPath(temp)
     } catch (error) {
       rmSync(temp, { force: true })

@@ -3,17 +3,29 @@ import { open, type FileHandle } from 'node:fs/promises'
 import type { HistoryFile, LineSourceAdapter } from './adapter'
 import { ImportFileRepository, type ImportFileRow } from './import-files'
 import { readImportState } from './import-state'
-import { readCompleteLines } from './line-reader'
-import type { SourceRecord } from './records'
+import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../transcripts/json-nesting'
+import { MAX_LINE_BYTES, readCompleteLines } from './line-reader'
+import type { LineParser, SourceRecord } from './records'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
 
-/** Lines parsed and committed together: one transaction, one saved offset. */
+/**
+ * Lines parsed and committed together: one transaction, one saved offset. A chunk ends at 500
+ * lines or once its lines hold 8 MB, whichever comes first: what a chunk keeps in memory until
+ * its commit grows with its bytes, and a line can hold tens of megabytes (a large tool result).
+ */
 const CHUNK_LINES = 500
+const CHUNK_BYTES = 8 * 1024 * 1024
 /** How much of a file's start identifies it (a file rewritten in place has other first bytes). */
 const HEAD_BYTES = 4096
 
 export interface FileImportOptions {
   signal?: AbortSignal
+  /**
+   * Report bytes after the last complete line (a line without its newline): the caller knows
+   * the agent is no longer writing it (a one-shot import, or a file quiet for a while). Each
+   * such line is reported once; it is imported as usual if it is completed later.
+   */
+  reportIncompleteLine?: boolean
   /** Called after each committed chunk with the bytes consumed so far and the file's size. */
   onProgress?: (done: number, total: number) => void
 }
@@ -77,16 +89,42 @@ export async function importHistoryFile(
     }
     for await (const line of readCompleteLines(handle, offset)) {
       options.signal?.throwIfAborted()
-      if ('tooLong' in line) chunk.push({ kind: 'skipped', offset: line.offset, reason: `line of ${line.tooLong} bytes is too long to import` })
-      else chunk.push(...parser.feed(line.text, line.offset))
+      if ('tooLong' in line) chunk.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
+      else chunk.push(...recordsOfLine(parser, line.text, line.offset))
       chunkEnd = line.end
       lines += 1
-      if (lines >= CHUNK_LINES) await commit()
+      if (lines >= CHUNK_LINES || chunkEnd - offset >= CHUNK_BYTES) await commit()
     }
     if (lines > 0 || !known) await commit()
+    if (options.reportIncompleteLine && state.incompleteLineReported !== offset) {
+      const unfinished = (await handle.stat()).size - offset
+      if (unfinished > 0) {
+        report.skipped.push({ file: file.path, offset, reason: incompleteLineReason(unfinished) })
+        state.incompleteLineReported = offset
+        await commit()
+      }
+    }
   } finally {
     await handle.close()
   }
+}
+
+/**
+ * What one line gives. A line nested deeper than Retrace walks values recursively (validators,
+ * serialisers, the window) is refused before a parser sees it: it is skipped like any malformed
+ * line and the import goes on after it, instead of failing the file at the same line forever.
+ */
+function recordsOfLine(parser: LineParser, text: string, offset: number): SourceRecord[] {
+  if (jsonTextNestsDeeper(text)) return [{ kind: 'skipped', offset, reason: `JSON nested more than ${MAX_JSON_NESTING} levels deep, not imported` }]
+  return parser.feed(text, offset)
+}
+
+function incompleteLineReason(bytes: number): string {
+  return `last line incomplete (${bytes} bytes with no end of line): it is imported if the agent completes it; if the agent has stopped, it was cut off (a crash or a full disk) and cannot be imported`
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 }
 
 async function sameFile(handle: FileHandle, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): Promise<boolean> {

@@ -5,6 +5,8 @@ import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { importHistoryFile } from './file-importer'
+import { ImportFileRepository } from './import-files'
+import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
@@ -18,6 +20,12 @@ export interface ImportOptions {
   onProgress?: (progress: { done: number; total: number; file: string }) => void
   /** A file was read to its end (also during an import that is later cancelled). */
   onFileDone?: (path: string) => void
+  /**
+   * Report a last line left without its newline. Default: in one-shot processes (the CLI),
+   * where nothing is followed and the line is not being written any more; live following
+   * reports it once its file has been quiet for a while (see quiet-files.ts).
+   */
+  reportIncompleteLines?: boolean
 }
 
 export interface WorkspaceImportReport extends ImportReport {
@@ -69,6 +77,7 @@ export class ImportService {
    * demo) can watch an import's progress and cancel it. Unset (0) everywhere else.
    */
   private readonly fileDelayMs: number
+  private readonly incompleteLineAfterMs: number
   private readonly queues = new Map<number, Promise<unknown>>()
   private readonly watchers = new Map<number, () => void>()
   private readonly workspaces = new Map<number, WorkspaceImports>()
@@ -81,6 +90,7 @@ export class ImportService {
   ) {
     const delay = Number(env.RETRACE_IMPORT_FILE_DELAY_MS)
     this.fileDelayMs = Number.isFinite(delay) && delay > 0 ? Math.min(delay, 10_000) : 0
+    this.incompleteLineAfterMs = incompleteLineAfterMs(env)
   }
 
   /** The environment the sources' locations are read from (CLAUDE_CONFIG_DIR, CODEX_HOME…). */
@@ -169,6 +179,10 @@ export class ImportService {
     if (entry.state !== 'running') entry.state = 'idle'
     const sizes = new Map<string, number | string>()
     const imported = new Map<string, number | string>()
+    const quiet = new QuietFiles(this.incompleteLineAfterMs)
+    const importRows = new ImportFileRepository(this.deps.store.db)
+    /** Bytes after the last complete line that was imported: a line not finished (yet). */
+    const endsUnfinished = (file: HistoryFile) => (importRows.get(workspaceId, file.source, file.path)?.offset ?? 0) < Number(sizes.get(file.path))
     let tick = 0
     let stopped = false
     let files: HistoryFile[] = []
@@ -177,25 +191,32 @@ export class ImportService {
       if (!workspace) return stop()
       if (tick % REDISCOVER_EVERY === 0) files = (await this.discoverWorkspace({ id: workspace.id, path: workspace.path })).map(({ file }) => file)
       tick += 1
+      const now = Date.now()
       let grown = false
       for (const file of files) {
         // A snapshot store changes in place (its WAL grows): its fingerprint, refreshed with discovery, says so.
-        const size = file.fingerprint ?? (await stat(file.path).then((s) => s.size, () => -1))
+        const size = file.fingerprint ?? (await stat(file.path).then((s) => (quiet.observe(file.path, s.size, s.mtimeMs, now), s.size), () => -1))
         if (imported.get(file.path) !== size) grown = true
         sizes.set(file.path, size)
       }
-      if (!grown) return
       // Files a cancel left over wait for `imports.run`; the rest are followed as usual.
       const pending = this.entry(workspaceId).pending
-      const changed = files.filter((file) => sizes.get(file.path) !== imported.get(file.path) && !pending.has(file.path))
-      if (changed.length === 0) return
       const onFileDone = (path: string) => imported.set(path, sizes.get(path) ?? -1)
-      try {
-        await this.queued(workspaceId, () => this.importFiles({ id: workspace.id, path: workspace.path }, changed.map((file) => ({ adapter: adapterOf(file), file })), { onFileDone }))
-      } catch (error) {
-        // A cancel stops this step's import, not the following.
-        if (!isImportCancelled(error)) throw error
+      const step = async (some: HistoryFile[], options: ImportOptions) => {
+        if (some.length === 0) return
+        try {
+          await this.queued(workspaceId, () => this.importFiles({ id: workspace.id, path: workspace.path }, some.map((file) => ({ adapter: adapterOf(file), file })), { ...options, onFileDone }))
+        } catch (error) {
+          // A cancel stops this step's import, not the following.
+          if (!isImportCancelled(error)) throw error
+        }
       }
+      if (grown) await step(files.filter((file) => sizes.get(file.path) !== imported.get(file.path) && !pending.has(file.path)), {})
+      // A last line still unfinished once its file has been quiet for a while is reported.
+      const quietWithUnfinishedLine = files.filter(
+        (file) => !file.fingerprint && !pending.has(file.path) && imported.get(file.path) === sizes.get(file.path) && quiet.takeDue(file.path, now) && endsUnfinished(file)
+      )
+      await step(quietWithUnfinishedLine, { reportIncompleteLines: true })
     }
     const loop = () => {
       if (stopped) return
@@ -288,7 +309,7 @@ export class ImportService {
         if (this.fileDelayMs > 0) await sleep(this.fileDelayMs, undefined, { signal })
         try {
           if (adapter.kind === 'snapshot') await importSnapshotFile(this.deps, adapter, workspace, file, report, { signal })
-          else await importHistoryFile(this.deps, adapter, workspace, file, report, { signal })
+          else await importHistoryFile(this.deps, adapter, workspace, file, report, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
         } catch (error) {
           if (signal.aborted) throw error
           // One unreadable file must not stop the others; it is reported like a skipped line.

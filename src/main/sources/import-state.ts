@@ -30,7 +30,9 @@ export const FileImportStateSchema = z.object({
   /** The last content each path was journaled with in this file's sessions (hash, or null: absent). */
   lastContent: z.record(z.string(), z.string().nullable()).default({}),
   /** Shell commands per session and turn not yet counted on a checkpoint (the turn is still open). */
-  uncaptured: z.record(z.string(), z.record(z.string(), z.number())).default({})
+  uncaptured: z.record(z.string(), z.record(z.string(), z.number())).default({}),
+  /** Where an unfinished last line starts that was reported already (it is reported once). */
+  incompleteLineReported: z.number().nullable().default(null)
 })
 export type FileImportState = z.infer<typeof FileImportStateSchema>
 

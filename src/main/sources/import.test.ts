@@ -81,7 +81,7 @@ describe('importing real Claude Code sessions', () => {
     expect(fingerprint(home.root)).toEqual(before)
   })
 
-  it('waits for a partly written last line, then takes it once it is complete', async () => {
+  it('waits for a partly written last line (a one-shot import reports it, once), then takes it once it is complete', async () => {
     const home = new ClaudeHome(join(tempDir(), 'claude'))
     const workspace = tempDir()
     const session = home.session(workspace)
@@ -92,7 +92,9 @@ describe('importing real Claude Code sessions', () => {
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ sessions: 1, messages: 2 })
 
     const line = JSON.stringify({ type: 'user', uuid: 'late', parentUuid: null, sessionId: session.sessionId, cwd: workspace, timestamp: '2026-01-01T00:01:00.000Z', message: { role: 'user', content: 'second question' } })
+    const offset = statSync(session.path).size
     session.raw(line.slice(0, 40), true)
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ messages: 0, skipped: [{ file: session.path, offset, reason: expect.stringContaining('last line incomplete (40 bytes') as string }] })
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ messages: 0, skipped: [] })
     appendFileSync(session.path, `${line.slice(40)}\n`)
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ messages: 1, skipped: [] })

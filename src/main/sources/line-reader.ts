@@ -2,10 +2,12 @@ import type { FileHandle } from 'node:fs/promises'
 
 const CHUNK_BYTES = 1024 * 1024
 /**
- * Claude Code `progress` lines have been seen at 70–95 MB each. Longer lines than this are
- * reported as skipped instead of being held in memory and parsed.
+ * Longer lines are reported as skipped, never held in memory. While a line is imported it is in
+ * memory several times over (its bytes, its text, its parsed values, SQLite's copies of what is
+ * stored), so this bounds what one line can cost. Claude Code `progress` lines (streaming
+ * snapshots the parser ignores anyway) have been seen at 70–95 MB: they are reported as skipped.
  */
-export const MAX_LINE_BYTES = 128 * 1024 * 1024
+export const MAX_LINE_BYTES = 48 * 1024 * 1024
 
 /** A complete line: where it starts, where the next one starts, and its text (or its length, if too long). */
 export type ReadLine = { offset: number; end: number; text: string } | { offset: number; end: number; tooLong: number }
@@ -14,13 +16,15 @@ export type ReadLine = { offset: number; end: number; text: string } | { offset:
  * The complete lines of a file from byte `start`, each with the byte offset it starts at. A
  * last line without its newline is not returned: the agent may still be writing it, and the
  * next read starts there. Blank lines are passed over silently.
+ *
+ * Lines within one chunk are decoded from it directly. A line that spans chunks is not
+ * gathered piece by piece: once its end is found, it is read again in one go into a buffer of
+ * its size (the bytes are in the page cache), so a long line is in memory once as bytes and
+ * once as text, never as pieces plus their concatenation.
  */
 export async function* readCompleteLines(handle: FileHandle, start: number): AsyncGenerator<ReadLine> {
   let position = start
   let lineStart = start
-  let pending: Buffer[] = []
-  let pendingBytes = 0
-  let oversized = false
   const buffer = Buffer.alloc(CHUNK_BYTES)
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position)
@@ -29,29 +33,35 @@ export async function* readCompleteLines(handle: FileHandle, start: number): Asy
     for (;;) {
       const newline = buffer.indexOf(0x0a, from)
       if (newline === -1 || newline >= bytesRead) break
-      const tail = buffer.subarray(from, newline)
       const end = position + newline + 1
-      if (oversized) {
-        yield { offset: lineStart, end, tooLong: pendingBytes + tail.length }
-      } else {
-        const line = pending.length ? Buffer.concat([...pending, tail]) : tail
-        const text = line.toString('utf8').replace(/\r$/, '')
+      const length = end - 1 - lineStart
+      let text: string | null
+      if (lineStart >= position) text = buffer.toString('utf8', from, newline)
+      else if (length > MAX_LINE_BYTES) text = null
+      else {
+        text = await readText(handle, lineStart, length)
+        if (text === null) return // the file shrank under us: the next import sees it and starts again
+      }
+      if (text === null) yield { offset: lineStart, end, tooLong: length }
+      else {
+        if (text.endsWith('\r')) text = text.slice(0, -1)
         if (text.trim() !== '') yield { offset: lineStart, end, text }
       }
       lineStart = end
       from = newline + 1
-      pending = []
-      pendingBytes = 0
-      oversized = false
-    }
-    const rest = buffer.subarray(from, bytesRead)
-    pendingBytes += rest.length
-    if (pendingBytes > MAX_LINE_BYTES) {
-      oversized = true
-      pending = []
-    } else if (!oversized) {
-      pending.push(Buffer.from(rest))
     }
     position += bytesRead
   }
+}
+
+/** Bytes `position` to `position + length` as text; the bytes are garbage as soon as it returns. */
+async function readText(handle: FileHandle, position: number, length: number): Promise<string | null> {
+  const bytes = Buffer.allocUnsafe(length)
+  let done = 0
+  while (done < length) {
+    const { bytesRead } = await handle.read(bytes, done, length - done, position + done)
+    if (bytesRead === 0) return null
+    done += bytesRead
+  }
+  return bytes.toString('utf8')
 }

@@ -1,4 +1,5 @@
 // Small readers for the untyped JSON every source parses: what a value is, and the text in it.
+import { valueNestsDeeper } from '../transcripts/json-nesting'
 
 /** A JSON object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -20,13 +21,16 @@ export function textOfContent(content: unknown): string {
 
 /**
  * A tool call's arguments as the value they encode: OpenAI-style calls carry them as a JSON
- * string. Text that is not JSON is kept as text; anything else is returned as it is.
+ * string. Text that is not JSON, or that nests deeper than Retrace walks, is kept as text;
+ * anything else is returned as it is.
  */
 export function toolArguments(value: unknown): unknown {
   if (typeof value !== 'string') return value
+  let decoded: unknown
   try {
-    return JSON.parse(value) as unknown
+    decoded = JSON.parse(value) as unknown
   } catch {
     return value
   }
+  return valueNestsDeeper(decoded) ? value : decoded
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { ZodError } from 'zod'
 import { RetraceError } from '../../shared/contract'
@@ -10,6 +9,7 @@ import type { SessionWriter } from '../transcripts/session-writer'
 import { ImportedSessions } from './imported-sessions'
 import type { HistoryFile } from './adapter'
 import { applyHunks } from './apply-hunks'
+import { openBackupFile } from './claude-code/backup-file'
 import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
 import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
@@ -51,8 +51,8 @@ const BACKUP_NAME = /^[0-9a-f]{16}@v\d{1,9}$/
  * the file's new offset), so an interrupted import leaves either a whole chunk or none of it.
  */
 export class RecordWriter {
-  /** Backup file name → blob hash, copied by `prepare` before the transaction. */
-  private readonly copiedBackups = new Map<string, string>()
+  /** Backup file name → blob hash, copied by `prepare` before the transaction (null: refused). */
+  private readonly copiedBackups = new Map<string, string | null>()
   /** The line being skipped as a fork's copy of its parent (records of one line share its offset). */
   private copiedLineOffset = -1
   /** Turns whose checkpoint the source invalidated: marked once the turn is closed (`finish`). */
@@ -83,9 +83,19 @@ export class RecordWriter {
       for (const backup of record.files) {
         const name = backup.backupFileName
         if (!name || !BACKUP_NAME.test(name) || this.copiedBackups.has(name)) continue
-        const path = join(dir, name)
-        if (!existsSync(path)) continue // purged: the transcript's own edit results still apply
-        this.copiedBackups.set(name, (await this.deps.journal.blobs.putFile(path, this.dictionary())).hash)
+        const opened = await openBackupFile(join(dir, name))
+        if (opened === null) continue // purged: the transcript's own edit results still apply
+        if ('refused' in opened) {
+          // Refused once per name: the snapshots of later turns name it again.
+          this.copiedBackups.set(name, null)
+          this.skip(record.offset, opened.refused)
+          continue
+        }
+        try {
+          this.copiedBackups.set(name, (await this.deps.journal.blobs.putOpenFile(opened.handle, this.dictionary())).hash)
+        } finally {
+          await opened.handle.close()
+        }
       }
     }
   }
@@ -202,7 +212,7 @@ export class RecordWriter {
       content: record.content,
       ...(record.toolName !== undefined ? { toolName: record.toolName } : {}),
       ...(record.toolCallId !== undefined ? { toolCallId: record.toolCallId } : {}),
-      ...(record.toolInput !== undefined ? { toolInput: record.toolInput as never } : {}),
+      ...(record.toolInput !== undefined ? { toolInput: record.toolInput } : {}),
       ...(record.isError !== undefined ? { isError: record.isError } : {}),
       ...(record.model !== undefined ? { model: record.model } : {}),
       ...(record.usage !== undefined ? { usage: record.usage } : {}),

@@ -1,5 +1,15 @@
 import { z } from 'zod'
 import { MessageRoleSchema, SessionKindSchema, SourceIdSchema, SourceRefSchema, UsageSchema } from '../../shared/contract'
+import { MAX_JSON_NESTING, valueNestsDeeper } from './json-nesting'
+
+/**
+ * A tool call's input: JSON of bounded depth. The depth is checked first, without recursion,
+ * because `z.json()` (and every later reader) recurses and would overflow the stack.
+ */
+const ToolInputSchema = z
+  .unknown()
+  .refine((value) => !valueNestsDeeper(value), { message: `nested more than ${MAX_JSON_NESTING} levels deep`, abort: true })
+  .pipe(z.json())
 
 /** A message as a recorder client hands it over. */
 export const AppendMessageSchema = z
@@ -8,7 +18,7 @@ export const AppendMessageSchema = z
     content: z.string().max(50_000_000).default(''),
     toolName: z.string().min(1).max(200).optional(),
     toolCallId: z.string().min(1).max(200).optional(),
-    toolInput: z.json().optional(),
+    toolInput: ToolInputSchema.optional(),
     isError: z.boolean().optional(),
     model: z.string().max(200).optional(),
     usage: UsageSchema.partial().optional(),

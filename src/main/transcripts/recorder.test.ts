@@ -116,6 +116,25 @@ describe('recorder', () => {
     expect(() => current.startSubAgent()).toThrow(/at most 32 levels/)
   })
 
+  it('refuses a tool input nested thousands of levels deep as invalid, without overflowing the stack', () => {
+    const writer = rt.recorder.startSession({ workspaceId })
+    let deep: unknown = 1
+    for (let level = 0; level < 5000; level++) deep = level % 2 ? { a: deep } : [deep]
+    const refusal = (() => {
+      try {
+        writer.append({ role: 'tool_call', toolName: 'Bash', toolInput: deep })
+      } catch (error) {
+        return error
+      }
+    })()
+    expect(refusal).toBeInstanceOf(ZodError)
+    expect((refusal as ZodError).issues).toMatchObject([{ path: ['toolInput'], message: 'nested more than 128 levels deep' }])
+    let shallow: unknown = 1
+    for (let level = 0; level < 128; level++) shallow = { a: shallow }
+    writer.append({ role: 'tool_call', toolName: 'Bash', toolInput: shallow })
+    expect(messagesOf(writer.id)[0]?.toolInput).toEqual(shallow)
+  })
+
   it('announces writes on the change feed, merged per tick', async () => {
     const events: unknown[] = []
     rt.feed.subscribe((event) => events.push(event))

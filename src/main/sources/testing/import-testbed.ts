@@ -34,13 +34,13 @@ export function importTestbed(prefix = 'retrace-import-') {
     return dir
   }
 
-  /** A runtime on a fresh data folder (or `dataDir`), its importers reading only `roots`. */
-  const runtime = (roots: AgentRoots, options: { followImports?: boolean; dataDir?: string } = {}): Runtime => {
+  /** A runtime on a fresh data folder (or `dataDir`), its importers reading only `roots` (`env`: more variables). */
+  const runtime = (roots: AgentRoots, options: { followImports?: boolean; dataDir?: string; env?: NodeJS.ProcessEnv } = {}): Runtime => {
     const rt = createRuntime({
       dataDir: options.dataDir ?? join(tempDir(), 'data'),
       host: { binding: 'web' },
       version: 'test',
-      env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: roots.claude ?? '/nonexistent', CODEX_HOME: roots.codex ?? '/nonexistent' },
+      env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: roots.claude ?? '/nonexistent', CODEX_HOME: roots.codex ?? '/nonexistent', ...options.env },
       followImports: options.followImports ?? false
     })
     runtimes.push(rt)

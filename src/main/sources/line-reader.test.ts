@@ -1,0 +1,49 @@
+import { open } from 'node:fs/promises'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { MAX_LINE_BYTES, readCompleteLines, type ReadLine } from './line-reader'
+import { importTestbed } from './testing/import-testbed'
+
+const { tempDir } = importTestbed('retrace-line-reader-')
+
+async function readAll(content: Buffer | string, start = 0): Promise<ReadLine[]> {
+  const path = join(tempDir(), 'history.jsonl')
+  writeFileSync(path, content)
+  const handle = await open(path, 'r')
+  try {
+    const lines: ReadLine[] = []
+    for await (const line of readCompleteLines(handle, start)) lines.push(line)
+    return lines
+  } finally {
+    await handle.close()
+  }
+}
+
+describe('reading the complete lines of a history file', () => {
+  it('returns each line with its byte offsets, long lines across chunks and characters cut by a chunk boundary included', async () => {
+    // Multi-byte characters (2, 3 and 4 bytes) repeated so that chunk boundaries fall inside them.
+    const long = `{"text":"${'é日😀'.repeat(300_000)}"}`
+    const lines = ['{"a":1}', long, '{"b":"CRLF"}\r', '   ', '', `{"c":"${'x'.repeat(3 * 1024 * 1024)}"}`, '{"partial":']
+    const content = lines.join('\n')
+    const read = await readAll(content)
+    const offsetOf = (index: number) => Buffer.byteLength(lines.slice(0, index).map((line) => `${line}\n`).join(''))
+    expect(read).toEqual([
+      { offset: 0, end: offsetOf(1), text: '{"a":1}' },
+      { offset: offsetOf(1), end: offsetOf(2), text: long },
+      { offset: offsetOf(2), end: offsetOf(3), text: '{"b":"CRLF"}' },
+      { offset: offsetOf(5), end: offsetOf(6), text: lines[5] }
+    ]) // blank lines passed over, the last line (no newline yet) left for the next read
+    expect(await readAll(content, offsetOf(2))).toEqual(read.slice(2))
+  })
+
+  it('reports a line longer than the limit by its length, without reading it, and goes on after it', async () => {
+    const tooLong = Buffer.alloc(MAX_LINE_BYTES + 1, 'x')
+    const read = await readAll(Buffer.concat([Buffer.from('{"a":1}\n'), tooLong, Buffer.from('\n{"b":2}\n')]))
+    expect(read).toEqual([
+      { offset: 0, end: 8, text: '{"a":1}' },
+      { offset: 8, end: 8 + tooLong.length + 1, tooLong: tooLong.length },
+      { offset: 8 + tooLong.length + 1, end: 8 + tooLong.length + 9, text: '{"b":2}' }
+    ])
+  })
+})
