@@ -15,7 +15,6 @@ export function branchingHandlers(ctx: ServiceContext): BranchingHandlers {
     'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice, confirmed }) => {
       const fork = { atTurn: turn, ...(title ? { title } : {}) }
       if (!withFiles) return { sessionId: recorder.fork(sessionId, fork).id, rewind: null }
-      await ctx.ready
       const uid = randomUUID()
       const session = store.sessions.require(sessionId)
       const result = await rewinds.applyTurn(sessionId, turn, {

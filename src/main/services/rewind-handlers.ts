@@ -52,7 +52,6 @@ export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
 
   return {
     'rewind.plan': async ({ sessionId, turn }) => {
-      await ctx.ready
       const planned = await rewinds.planTurn(sessionId, turn)
       // A missing snapshot invalidates the checkpoint (see RewindService.invalidate): show it.
       if (planned.plan.items.some((item) => item.snapshotMissing)) feed.changed(['checkpoints'], { workspaceId: store.sessions.require(sessionId).workspaceId, sessionIds: [sessionId] })
@@ -60,7 +59,6 @@ export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
     },
 
     'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice, confirmed }) => {
-      await ctx.ready
       const session = store.sessions.require(sessionId)
       try {
         return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(sessionId) }))
@@ -70,12 +68,10 @@ export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
     },
 
     'rewind.planUndo': async ({ rewindId }) => {
-      await ctx.ready
       return planOutput(await rewinds.planUndo(rewindId))
     },
 
     'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed }) => {
-      await ctx.ready
       const { rewind } = await rewinds.planUndo(rewindId)
       const session = rewind.session_id === null ? null : store.sessions.ref(rewind.session_id)
       try {
