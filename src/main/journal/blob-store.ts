@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { chmodSync, closeSync, createReadStream, existsSync, createWriteStream, fchmodSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { FileHandle } from 'node:fs/promises'
-import { type Readable, Transform, type TransformCallback } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
@@ -14,6 +14,7 @@ import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import type { StoredContent } from './blob-writer-protocol'
 import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-dictionary'
+import { DigestStream } from './digest-stream'
 import { explainDiskFull, isDiskFull } from './disk-full'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
 
@@ -48,20 +49,6 @@ export interface BlobRef {
 }
 
 export const sha256 = (content: Buffer): string => createHash('sha256').update(content).digest('hex')
-
-/** Streams bytes through unchanged while hashing and counting them. */
-class Digest extends Transform {
-  private readonly hasher = createHash('sha256')
-  size = 0
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.hasher.update(chunk)
-    this.size += chunk.length
-    done(null, chunk)
-  }
-  hex(): string {
-    return this.hasher.digest('hex')
-  }
-}
 
 /**
  * Content-addressed storage for file snapshots. A blob is registered in SQLite only once its
@@ -231,7 +218,7 @@ export class BlobStore {
 
   private async putStream(source: Readable): Promise<BlobRef> {
     const temp = this.tempPath()
-    const digest = new Digest()
+    const digest = new DigestStream()
     try {
       await pipeline(source, digest, createGzip({ level: 1 }), createWriteStream(temp, { mode: PRIVATE_FILE_MODE }))
       fsyncPath(temp)
@@ -309,7 +296,7 @@ export class BlobStore {
       }
       return
     }
-    const digest = new Digest()
+    const digest = new DigestStream()
     try {
       await pipeline(createReadStream(this.filePath(hash)), createGunzip(), digest, createWriteStream(target, { mode, flags: 'wx' }))
       chmodSync(target, mode) // exactly: open's mode is filtered by the umask

@@ -222,11 +222,11 @@ export class RewindService {
         ...(options.threadFault ? { threadFault: options.threadFault } : {}),
         ...(options.flushFault ? { flushFault: options.flushFault } : {})
       })
-      this.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
+      this.store.rewinds.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
       return { rewindId, ...outcome }
     } catch (error) {
       if (recorded) {
-        this.finish(rewindId, 'failed')
+        this.store.rewinds.finish(rewindId, 'failed')
         if (options.forkSessionUid) this.removeSession(options.forkSessionUid)
       }
       throw error
@@ -254,10 +254,6 @@ export class RewindService {
       this.journal.repo.closeScope(scopeId)
       this.store.rewinds.insert({ id: rewindId, workspaceId: meta.workspaceId, sessionRowId: meta.sessionRowId, targetTurn: meta.targetTurn, undoOf: meta.undoOf, beforeScopeId: scopeId })
     })
-  }
-
-  private finish(rewindId: string, status: RewindRow['status'], summary?: object): void {
-    this.store.rewinds.finish(rewindId, status, summary)
   }
 
   private requireRewind(rewindId: string): RewindRow {

@@ -120,19 +120,19 @@ export async function revertStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, 
   if (sameVersion(state, step.pre)) return UNCHANGED
   if (!sameVersion(state, step.post)) return { outcome: 'left', path: step.path, found: state }
   const absolute = fs.resolve(step.path)
-  const stillAsWritten = async (): Promise<boolean> => (stamp ? hasStamp(absolute, stamp) : false) || sameVersion(await fs.state(step.path), step.post)
-  if (step.pre === null) {
-    if (!(await stillAsWritten())) return { outcome: 'left', path: step.path, found: await fs.state(step.path) }
-    await ops.unlink(absolute)
-  } else if (step.kind === 'mode' && state !== null && state.kind === step.pre.kind) {
-    if (!(await stillAsWritten())) return { outcome: 'left', path: step.path, found: await fs.state(step.path) }
-    await ops.chmod(absolute, step.pre.mode & 0o7777)
-  } else {
-    const temp = await prepareTemp(fs, blobs, ops, step.path, step.pre)
-    if (!(await stillAsWritten())) {
-      await ops.unlink(temp).catch(() => undefined)
-      return { outcome: 'left', path: step.path, found: await fs.state(step.path) }
+  const modeOnly = step.kind === 'mode' && step.pre !== null && state !== null && state.kind === step.pre.kind
+  const temp = step.pre !== null && !modeOnly ? await prepareTemp(fs, blobs, ops, step.path, step.pre) : null
+  // Checked again just before the change: somebody may be writing the file right now.
+  if (!(stamp && hasStamp(absolute, stamp))) {
+    const now = await fs.state(step.path)
+    if (!sameVersion(now, step.post)) {
+      if (temp) await ops.unlink(temp).catch(() => undefined)
+      return { outcome: 'left', path: step.path, found: now }
     }
+  }
+  if (step.pre === null) await ops.unlink(absolute)
+  else if (temp === null) await ops.chmod(absolute, step.pre.mode & 0o7777)
+  else {
     await renameIntoPlace(ops, temp, absolute)
     fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
   }

@@ -115,8 +115,9 @@ function SaveVersion({ workspaceId, hash, path }: { workspaceId: number; hash: s
   const name = `${path.split('/').pop() ?? 'file'}.before-rewind`
   if (!version.data) return null
   if (version.data.truncated) return <span className="muted">Too large to save from here: use `retrace recovery` in a terminal.</span>
-  const bytes = version.data.text !== null ? new TextEncoder().encode(version.data.text) : Uint8Array.from(atob(version.data.base64 ?? ''), (char) => char.charCodeAt(0))
+  const { text, base64 } = version.data
   const save = () => {
+    const bytes = text !== null ? new TextEncoder().encode(text) : Uint8Array.from(atob(base64 ?? ''), (char) => char.charCodeAt(0))
     const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }))
     const link = document.createElement('a')
     link.href = url
