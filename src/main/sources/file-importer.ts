@@ -142,7 +142,7 @@ async function headHash(handle: FileHandle, bytes: number): Promise<string> {
 function forget(deps: ImportDeps, imports: ImportFileRepository, known: ImportFileRow): void {
   deps.store.transaction(() => {
     const state = readImportState(known.importState)
-    for (const uid of [state.sessionUid, ...Object.values(state.subAgents)]) {
+    for (const uid of [state.sessionUid, ...Object.values(state.subAgents), ...Object.values(state.branches)]) {
       const session = uid ? deps.store.sessions.get(uid) : undefined
       if (session) deps.store.sessions.delete(session.rowId)
     }

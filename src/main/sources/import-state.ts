@@ -10,6 +10,8 @@ export const FileImportStateSchema = z.object({
   sessionUid: z.string().nullable().default(null),
   /** Inline sidechain lines (oldest Claude Code layout): agent id → its sub-agent session. */
   subAgents: z.record(z.string(), z.string()).default({}),
+  /** Lines the user left by rewinding inside the agent: first message's uid → its branch session. */
+  branches: z.record(z.string(), z.string()).default({}),
   /** Sub-agent links seen in this file: agent id → the tool call that started it. */
   links: z.record(z.string(), z.string()).default({}),
   title: z.string().nullable().default(null),

@@ -91,7 +91,7 @@ describe('importing real Claude Code sessions', () => {
     const id = rt.store.workspaces.open(workspace, 'ws')
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ sessions: 1, messages: 2 })
 
-    const line = JSON.stringify({ type: 'user', uuid: 'late', parentUuid: null, sessionId: session.sessionId, cwd: workspace, timestamp: '2026-01-01T00:01:00.000Z', message: { role: 'user', content: 'second question' } })
+    const line = JSON.stringify({ type: 'user', uuid: 'late', parentUuid: session.tip, sessionId: session.sessionId, cwd: workspace, timestamp: '2026-01-01T00:01:00.000Z', message: { role: 'user', content: 'second question' } })
     const offset = statSync(session.path).size
     session.raw(line.slice(0, 40), true)
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ messages: 0, skipped: [{ file: session.path, offset, reason: expect.stringContaining('last line incomplete (40 bytes') as string }] })

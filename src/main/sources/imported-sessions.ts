@@ -4,7 +4,8 @@ import type { SessionRecord } from '../store/repositories/sessions'
 import type { SessionWriter } from '../transcripts/session-writer'
 import type { HistoryFile } from './adapter'
 import type { FileImportState } from './import-state'
-import type { CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
+import type { AgentRewindRecord, CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
+import { splitRewoundLine } from './rewound-lines'
 import type { ImportDeps, ImportReport } from './record-writer'
 
 /**
@@ -63,7 +64,31 @@ export class ImportedSessions {
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
     const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
     if (!parent || !child) return
-    store.sessions.link(child.rowId, { parentRowId: parent.rowId, forkSeq: store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null, depth: parent.depth + 1 })
+    store.sessions.link(child.rowId, this.placeAt(parent, toolCallId))
+  }
+
+  /**
+   * Where a session started by `parent`'s tool call hangs: at the call, which may be on a line
+   * the user left by rewinding in the agent (then the session hangs below that branch).
+   */
+  private placeAt(parent: SessionRecord, toolCallId: string | undefined): { parentRowId: number; forkSeq: number | null; depth: number } {
+    const owner = toolCallId ? this.deps.store.splits.toolCallOwner(parent.rowId, toolCallId) : undefined
+    return owner ? { parentRowId: owner.rowId, forkSeq: owner.seq, depth: owner.depth + 1 } : { parentRowId: parent.rowId, forkSeq: null, depth: parent.depth + 1 }
+  }
+
+  /**
+   * The user went back inside the agent: the line left moves to a branch (rewound-lines.ts). The
+   * session's open turn is closed first, so the left line's last turn is a checkpoint too, and
+   * its writer is made afresh afterwards, from the counters the split left.
+   */
+  splitRewoundLine(record: AgentRewindRecord): void {
+    const mainUid = this.state.sessionUid
+    if (!mainUid || this.file.role === 'sub-agent') return
+    const split = splitRewoundLine(this.deps.store, this.workspace.id, this.file, this.state, record, () => this.writer(mainUid).closeTurn())
+    if (!split) return
+    this.writers.delete(mainUid)
+    this.announced(split.branchUid)
+    this.deps.recorder.announce(this.workspace.id, mainUid)
   }
 
   /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
@@ -157,9 +182,7 @@ export class ImportedSessions {
       sourceSessionId: child.sourceSessionId,
       title: child.title,
       kind: child.kind,
-      parentRowId: parent?.rowId ?? null,
-      forkSeq: parent && child.toolCallId ? (store.messages.seqOfToolCall(parent.rowId, child.toolCallId) ?? null) : null,
-      depth: parent ? parent.depth + 1 : 0,
+      ...(parent ? this.placeAt(parent, child.toolCallId) : { parentRowId: null, forkSeq: null, depth: 0 }),
       model: null,
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt: child.createdAt

@@ -164,6 +164,8 @@ export class RecordWriter {
         return this.applyUsage(record)
       case 'note':
         return
+      case 'agent-rewind':
+        return this.sessions.splitRewoundLine(record)
     }
   }
 

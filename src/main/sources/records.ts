@@ -170,6 +170,22 @@ export interface UsageRecord {
   createdAt?: number
 }
 
+/**
+ * The user went back inside the agent (Claude Code: Esc Esc, `/rewind`, an edited prompt, a
+ * retry): a new prompt, or a new answer to the same prompt, hangs below the same message as an
+ * earlier one, so the history forks inside one file. The line that went on from `abandonedUid`
+ * was left; the records after this one continue from `atUid`. Emitted just before the record of
+ * the new prompt (or answer).
+ */
+export interface AgentRewindRecord {
+  kind: 'agent-rewind'
+  offset: number
+  /** The message both lines hang below (null: both start the session). */
+  atUid: string | null
+  /** The first message of the line that was left. */
+  abandonedUid: string
+}
+
 /** Something noted for the user without becoming a message (Codex `ghost_snapshot`). */
 export interface NoteRecord {
   kind: 'note'
@@ -188,6 +204,7 @@ export type SourceRecord =
   | SkippedRecord
   | NoteRecord
   | UsageRecord
+  | AgentRewindRecord
 
 /**
  * A streaming parser of one history file. `feed` takes one complete line (without its newline)

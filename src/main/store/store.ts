@@ -5,6 +5,7 @@ import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { RewindRepository } from './repositories/rewinds'
 import { SessionRepository } from './repositories/sessions'
+import { SessionSplitRepository } from './repositories/session-splits'
 import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
 import { WalCheckpoints } from './wal-checkpoints'
@@ -21,6 +22,8 @@ export interface Store {
   readonly checkpoints: CheckpointRepository
   /** Rewinds of files, and what start-up recovery did with interrupted ones. */
   readonly rewinds: RewindRepository
+  /** Lines of an agent's history split off a session (in-agent rewinds). */
+  readonly splits: SessionSplitRepository
   /** The session graph of a workspace (read-only). */
   readonly tree: TreeRepository
   /** Run `work` in one synchronous transaction (no awaits inside). */
@@ -52,6 +55,7 @@ export function openStore(dataDir: string): Store {
     messages: new MessageRepository(db),
     checkpoints: new CheckpointRepository(db),
     rewinds: new RewindRepository(db),
+    splits: new SessionSplitRepository(db),
     tree: new TreeRepository(db),
     transaction: (work) => db.transaction(work)(),
     durableTransaction: (work) => {

@@ -69,6 +69,11 @@ export const SessionSummarySchema = z.object({
   updatedAt: Timestamp,
   messageCount: z.number().int().nonnegative(),
   turnCount: z.number().int().nonnegative(),
+  /**
+   * A branch the agent's own history holds: a line the user left by going back inside the agent
+   * (Claude Code's rewind, an edited prompt, a retry), not a fork made in Retrace.
+   */
+  rewoundInAgent: z.boolean(),
   usage: UsageSchema
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>

@@ -26,7 +26,9 @@ export const TreeNodeSchema = z.object({
    * files is what one query can give for thousands of sessions.
    */
   filesChanged: z.number().int().nonnegative(),
-  status: SessionStatusSchema
+  status: SessionStatusSchema,
+  /** A line the user left by rewinding inside the agent (see SessionSummary). */
+  rewoundInAgent: z.boolean()
 })
 export type TreeNode = z.infer<typeof TreeNodeSchema>
 

@@ -18,6 +18,7 @@ import {
   UserLineSchema,
   describeIssue
 } from './schema'
+import type { ObservedLine } from './rewinds'
 import { ParserState } from './state'
 import { systemText } from './system'
 import { fileEditRecord, subAgentLinkRecord } from './tool-results'
@@ -137,7 +138,11 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
     default:
       if (!IGNORED_TYPES.has(base.data.type)) current.skip(`unknown line type "${base.data.type}"`)
   }
-  return current.finish()
+  const records = current.finish()
+  const started = current.lineStart()
+  const rewind = started && state.rewinds.observe(started, offset)
+  // Before the new line's records: the line that was left is split off first.
+  return rewind ? [rewind, ...records] : records
 }
 
 type Parsed<T> = { success: true; data: T } | { success: false; error: z.ZodError }
@@ -150,6 +155,8 @@ class Line {
   private metaRecord: SessionMetaRecord | null = null
   private readonly parentUid: string | null
   private readonly createdAt: number | undefined
+  /** The API response of an assistant line (`message.id`). */
+  private messageId: string | null = null
 
   constructor(
     private readonly state: ParserState,
@@ -205,6 +212,20 @@ class Line {
       else if (this.uids.length > 1) this.state.aliases.set(uuid, this.uids[this.uids.length - 1] ?? uuid)
     }
     return this.records
+  }
+
+  /**
+   * The line as a start of a prompt or an answer, for finding rewinds; null for other lines and
+   * sidechain lines (a sub-agent's lines are not the session's).
+   */
+  lineStart(): ObservedLine | null {
+    if (this.base.isSidechain === true) return null
+    const first = this.records.find((record): record is MessageRecord => record.kind === 'message')
+    if (!first?.uid || first.uid !== this.base.uuid) return null
+    const timestamp = this.base.timestamp ?? null
+    if (first.startsTurn) return { kind: 'prompt', uid: first.uid, parentUid: first.parentUid, timestamp, messageId: null }
+    if (this.base.type !== 'assistant') return null
+    return { kind: 'answer', uid: first.uid, parentUid: first.parentUid, timestamp, messageId: this.messageId }
   }
 
   /** A session-meta record with whatever this line changes (cwd, branch, session, fork, model). */
@@ -360,6 +381,7 @@ class Line {
     const parsed = AssistantLineSchema.safeParse(this.json)
     if (!parsed.success) return this.skip(`assistant line: ${describeIssue(parsed.error)}`)
     const { message, isApiErrorMessage } = parsed.data
+    this.messageId = message.id ?? null
     const model = message.model && message.model !== '<synthetic>' ? message.model : undefined
     this.meta(model)
     const from = this.records.length

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { BoundedMap } from './bounded-map'
+import { RewindTracker } from './rewinds'
 
 /** How many entries each remembered map keeps (oldest dropped first). */
 export const LIMITS = {
@@ -15,37 +17,6 @@ export const LIMITS = {
    */
   aliases: 500
 } as const
-
-/** An insertion-ordered map that forgets its oldest entries beyond `limit`. */
-export class BoundedMap<V> {
-  private readonly map = new Map<string, V>()
-  constructor(
-    private readonly limit: number,
-    entries: Iterable<readonly [string, V]> = []
-  ) {
-    for (const [key, value] of entries) this.set(key, value)
-  }
-  get(key: string): V | undefined {
-    return this.map.get(key)
-  }
-  has(key: string): boolean {
-    return this.map.has(key)
-  }
-  set(key: string, value: V): void {
-    this.map.delete(key)
-    this.map.set(key, value)
-    if (this.map.size > this.limit) {
-      const oldest = this.map.keys().next()
-      if (!oldest.done) this.map.delete(oldest.value)
-    }
-  }
-  delete(key: string): void {
-    this.map.delete(key)
-  }
-  entries(): [string, V][] {
-    return [...this.map.entries()]
-  }
-}
 
 /** Token counts already attributed to one `message.id`: input, output, cache read, cache write. */
 export type Attributed = [number, number, number, number]
@@ -72,7 +43,14 @@ const StateSchema = z.object({
   /** A `compact_boundary` seen and not yet followed by its summary line. */
   boundary: z
     .object({ trigger: z.string().nullable(), preTokens: z.number().nullable() })
-    .nullable()
+    .nullable(),
+  /** Where lines start, to find rewinds inside the session (absent in state saved before they were). */
+  rewinds: z
+    .object({
+      lines: z.array(z.tuple([z.string(), z.tuple([z.string(), z.enum(['prompt', 'answer']), z.string().nullable(), z.string().nullable()])])),
+      prompts: z.array(z.string())
+    })
+    .optional()
 })
 type SerializedState = z.infer<typeof StateSchema>
 
@@ -86,6 +64,7 @@ export class ParserState {
   readonly aliases: BoundedMap<string | null>
   meta: MetaState
   boundary: BoundaryState | null
+  readonly rewinds: RewindTracker
 
   constructor(saved?: unknown) {
     const parsed = StateSchema.safeParse(saved)
@@ -105,6 +84,7 @@ export class ParserState {
       firstPrompt: false
     }
     this.boundary = state?.boundary ?? null
+    this.rewinds = new RewindTracker(state?.rewinds)
   }
 
   toJSON(): SerializedState {
@@ -114,7 +94,8 @@ export class ParserState {
       pending: this.pending.entries(),
       aliases: this.aliases.entries(),
       meta: { ...this.meta },
-      boundary: this.boundary ? { ...this.boundary } : null
+      boundary: this.boundary ? { ...this.boundary } : null,
+      rewinds: this.rewinds.toJSON()
     }
   }
 }

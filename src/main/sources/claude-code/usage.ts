@@ -1,6 +1,7 @@
 import type { Usage } from '../../../shared/contract'
 import type { ApiUsage } from './schema'
-import type { Attributed, BoundedMap } from './state'
+import type { BoundedMap } from './bounded-map'
+import type { Attributed } from './state'
 
 const KEYS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const
 

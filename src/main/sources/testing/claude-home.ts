@@ -51,6 +51,19 @@ export class ClaudeSessionFile {
     writeFileSync(path, '', { flag: 'a' })
   }
 
+  /**
+   * Go back inside Claude Code (Esc Esc, `/rewind`): the next line hangs below `uuid`, as the
+   * prompt that replaces a later one does.
+   */
+  rewindTo(uuid: string | null): void {
+    this.last = uuid
+  }
+
+  /** The uuid the next line will hang below. */
+  get tip(): string | null {
+    return this.last
+  }
+
   /** Append one raw line (no newline added when `partial`). */
   raw(text: string, partial = false): void {
     appendFileSync(this.path, partial ? text : `${text}\n`)
@@ -126,6 +139,20 @@ export class ClaudeSessionFile {
       userModified: false,
       replaceAll: false
     })
+  }
+
+  /**
+   * A Task call that ran a sub-agent, and the sub-agent's own file in `<session>/subagents/` as
+   * Claude Code 2.1 lays it out (its lines are sidechain lines naming the parent session).
+   */
+  task(description: string, agentId: string, prompt = description): string {
+    const folder = join(this.path.replace(/\.jsonl$/, ''), 'subagents')
+    mkdirSync(folder, { recursive: true })
+    const base = { isSidechain: true, agentId, userType: 'external', cwd: this.cwd, sessionId: this.sessionId, version: '2.1.39' }
+    const first = { ...base, parentUuid: null, type: 'user', uuid: `${agentId}-1`, timestamp: nextTimestamp(), message: { role: 'user', content: prompt } }
+    const answer = { ...base, parentUuid: `${agentId}-1`, type: 'assistant', uuid: `${agentId}-2`, timestamp: nextTimestamp(), message: { id: `msg_${randomUUID()}`, model: 'claude-test', role: 'assistant', content: [{ type: 'text', text: `done: ${description}` }] } }
+    writeFileSync(join(folder, `agent-${agentId}.jsonl`), `${JSON.stringify(first)}\n${JSON.stringify(answer)}\n`)
+    return this.tool('Task', { description, prompt, subagent_type: 'general-purpose' }, { status: 'completed', agentId, content: [{ type: 'text', text: `done: ${description}` }] })
   }
 
   bash(command: string, output = ''): string {

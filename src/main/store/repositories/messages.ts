@@ -121,7 +121,7 @@ export class MessageRepository {
     this.searchAllStmt = db.prepare(searchSql(false))
     this.searchWorkspaceStmt = db.prepare(searchSql(true))
     this.rowsFromStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`)
-    this.bySourceUidStmt = db.prepare('SELECT id, seq, turn FROM messages WHERE session_id = ? AND source_uid = ? ORDER BY seq LIMIT 1')
+    this.bySourceUidStmt = db.prepare('SELECT id, seq, turn, role, created_at AS createdAt FROM messages WHERE session_id = ? AND source_uid = ? ORDER BY seq LIMIT 1')
     this.attachmentStmt = db.prepare('INSERT INTO message_attachments (message_id, media_type, name, data) VALUES (?, ?, ?, ?)')
     this.byToolCallStmt = db.prepare("SELECT seq FROM messages WHERE session_id = ? AND tool_call_id = ? AND role = 'tool_call' ORDER BY seq LIMIT 1")
     this.latestOfRoleStmt = db.prepare('SELECT id FROM messages WHERE session_id = ? AND role = ? ORDER BY seq DESC LIMIT 1')
@@ -166,8 +166,8 @@ export class MessageRepository {
   }
 
   /** The first message of a session with this source id (an imported line's uuid), if any. */
-  bySourceUid(sessionRowId: number, sourceUid: string): { id: number; seq: number; turn: number } | undefined {
-    return this.bySourceUidStmt.get(sessionRowId, sourceUid) as { id: number; seq: number; turn: number } | undefined
+  bySourceUid(sessionRowId: number, sourceUid: string): { id: number; seq: number; turn: number; role: MessageRole; createdAt: number | null } | undefined {
+    return this.bySourceUidStmt.get(sessionRowId, sourceUid) as { id: number; seq: number; turn: number; role: MessageRole; createdAt: number | null } | undefined
   }
 
   /** The seq of the tool call with this id (where a sub-agent it started branches off). */

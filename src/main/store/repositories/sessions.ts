@@ -27,6 +27,8 @@ export interface NewSession {
   model?: string | null
   cwd?: string | null
   createdAt: number
+  /** A line the user left by rewinding inside the agent (see migration 010). */
+  rewoundInAgent?: boolean
 }
 
 export interface SessionListFilter {
@@ -77,6 +79,7 @@ interface SessionRow {
   cache_read_tokens: number
   cache_write_tokens: number
   cost_usd: number | null
+  rewound_in_agent: number
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -110,9 +113,9 @@ export class SessionRepository {
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO sessions (uid, workspace_id, source, source_session_id, title, kind, parent_id, fork_seq, depth,
-         predecessor_id, model, cwd, created_at, updated_at)
+         predecessor_id, model, cwd, created_at, updated_at, rewound_in_agent)
        VALUES (@uid, @workspaceId, @source, @sourceSessionId, @title, @kind, @parentRowId, @forkSeq, @depth,
-         @predecessorRowId, @model, @cwd, @createdAt, @createdAt)`
+         @predecessorRowId, @model, @cwd, @createdAt, @createdAt, @rewoundInAgent)`
     )
     this.byUidStmt = db.prepare(`${SELECT} WHERE s.uid = ?`)
     this.refStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE id = ?')
@@ -150,7 +153,8 @@ export class SessionRepository {
       predecessorRowId: null,
       model: null,
       cwd: null,
-      ...session
+      ...session,
+      rewoundInAgent: session.rewoundInAgent ? 1 : 0
     })
     return Number(result.lastInsertRowid)
   }
@@ -328,6 +332,7 @@ function toRecord(row: SessionRow): SessionRecord {
     updatedAt: row.updated_at,
     messageCount: row.message_count,
     turnCount: row.turn_count,
+    rewoundInAgent: row.rewound_in_agent === 1,
     contextStartSeq: row.context_start_seq,
     usage: {
       inputTokens: row.input_tokens,
@@ -356,6 +361,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     updatedAt: record.updatedAt,
     messageCount: record.messageCount,
     turnCount: record.turnCount,
+    rewoundInAgent: record.rewoundInAgent,
     usage: record.usage
   }
 }

@@ -15,6 +15,7 @@ interface TreeRow {
   message_count: number
   files_changed: number
   status: 'active' | 'closed'
+  rewound_in_agent: number
 }
 
 interface MergeRow {
@@ -29,7 +30,7 @@ interface MergeRow {
 // distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
 // the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope.
 const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid, s.fork_seq, pr.uid AS predecessor_uid,
-    s.created_at, s.updated_at, s.turn_count, s.message_count, s.status,
+    s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed
   FROM sessions s
@@ -69,7 +70,8 @@ export class TreeRepository {
       turnCount: row.turn_count,
       messageCount: row.message_count,
       filesChanged: row.files_changed,
-      status: row.status
+      status: row.status,
+      rewoundInAgent: row.rewound_in_agent === 1
     }))
   }
 
