@@ -253,6 +253,21 @@ describe('importing real Codex CLI rollouts', () => {
     expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
     expect(fingerprint(join(FIXTURES, 'codex/codemie'))).toEqual(before)
   })
+
+  it('counts one turn per user_message event in sanitised rollouts, whose context markers are redacted', async () => {
+    const rt = runtime({ codex: join(FIXTURES, 'codex/localpush') })
+    expect(await rt.imports.importAll()).toMatchObject({ files: 6, sessions: 6 })
+    // The peer's golden message_count = count(event_msg user_message); before: 10, 3, 13, 46, 4, 3.
+    const turns = rt.store.db.prepare("SELECT substr(source_session_id, 1, 8) AS id, turn_count FROM sessions WHERE source = 'codex' ORDER BY id").all()
+    expect(turns).toEqual([
+      { id: '019c8a4c', turn_count: 5 },
+      { id: '019c8a4d', turn_count: 1 },
+      { id: '019c8a53', turn_count: 7 },
+      { id: '019c8a59', turn_count: 38 },
+      { id: '019c8a70', turn_count: 1 },
+      { id: '019c8bfe', turn_count: 1 }
+    ])
+  })
 })
 
 describe('retrace import', () => {
