@@ -52,7 +52,8 @@ describe('importing real Claude Code sessions', () => {
 
     const spotter = sessionsOf(rt, SPOTTER_CWD)
     const main = spotter.find((s) => s.kind === 'main')
-    expect(main).toMatchObject({ source: 'claude-code', turnCount: 3 })
+    // Two typed prompts; the /compact between them is a local command, not a turn.
+    expect(main).toMatchObject({ source: 'claude-code', turnCount: 2 })
     const detail = rt.store.sessions.require(main?.id ?? '')
     expect(detail.contextStartSeq).toBeGreaterThan(0) // the /compact moved the context start
 

@@ -72,7 +72,9 @@ const StateSchema = z.object({
   /** A `compact_boundary` seen and not yet followed by its summary line. */
   boundary: z
     .object({ trigger: z.string().nullable(), preTokens: z.number().nullable() })
-    .nullable()
+    .nullable(),
+  /** The uuid of the last local-command caveat line: a slash command below it is a local one. */
+  caveat: z.string().nullable().default(null)
 })
 type SerializedState = z.infer<typeof StateSchema>
 
@@ -86,6 +88,7 @@ export class ParserState {
   readonly aliases: BoundedMap<string | null>
   meta: MetaState
   boundary: BoundaryState | null
+  caveat: string | null
 
   constructor(saved?: unknown) {
     const parsed = StateSchema.safeParse(saved)
@@ -105,6 +108,7 @@ export class ParserState {
       firstPrompt: false
     }
     this.boundary = state?.boundary ?? null
+    this.caveat = state?.caveat ?? null
   }
 
   toJSON(): SerializedState {
@@ -114,7 +118,8 @@ export class ParserState {
       pending: this.pending.entries(),
       aliases: this.aliases.entries(),
       meta: { ...this.meta },
-      boundary: this.boundary ? { ...this.boundary } : null
+      boundary: this.boundary ? { ...this.boundary } : null,
+      caveat: this.caveat
     }
   }
 }
