@@ -25,14 +25,25 @@ const CASES = [
   { file: '-src-deep-manifest/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl', turns: 7, localCommands: ['/context', '/model'], interruptions: 1 }
 ]
 
-function parse(path: string): SourceRecord[] {
-  const parser = createClaudeCodeParser()
+function linesOf(path: string): { text: string; offset: number }[] {
+  const lines: { text: string; offset: number }[] = []
   let offset = 0
-  const records: SourceRecord[] = []
   for (const text of readFileSync(path, 'utf8').split('\n')) {
-    if (text.trim() !== '') records.push(...parser.feed(text, offset))
+    if (text.trim() !== '') lines.push({ text, offset })
     offset += Buffer.byteLength(text) + 1
   }
+  return lines
+}
+
+/** The file's records; `cut`: fed to two parsers, the second made from the first's state saved as JSON. */
+function parse(path: string, cut?: number): SourceRecord[] {
+  const lines = linesOf(path)
+  let parser = createClaudeCodeParser()
+  const records: SourceRecord[] = []
+  lines.forEach((line, index) => {
+    if (index === cut) parser = createClaudeCodeParser(JSON.parse(JSON.stringify(parser.state())))
+    records.push(...parser.feed(line.text, line.offset))
+  })
   return records
 }
 
@@ -50,6 +61,12 @@ describe('Claude Code turns on real sessions', () => {
       expect(system.filter((m) => m.content.startsWith('[Request interrupted by user'))).toHaveLength(interruptions)
     })
   }
+
+  it('knows a local command when the import stopped between it and its caveat', () => {
+    const path = join(SETS, CASES[0]!.file)
+    const whole = parse(path)
+    for (let cut = 0; cut <= linesOf(path).length; cut++) expect(parse(path, cut), `cut at line ${cut}`).toEqual(whole)
+  })
 
   it('keeps a command that prompts the model (/init, then its expansion) as a turn', () => {
     const list = messages(parse(join(SETS, CASES[2]!.file)))
