@@ -52,7 +52,8 @@ describe('importing real Claude Code sessions', () => {
 
     const spotter = sessionsOf(rt, SPOTTER_CWD)
     const main = spotter.find((s) => s.kind === 'main')
-    expect(main).toMatchObject({ source: 'claude-code', turnCount: 3 })
+    // Two typed prompts; the /compact between them is a local command, not a turn.
+    expect(main).toMatchObject({ source: 'claude-code', turnCount: 2 })
     const detail = rt.store.sessions.require(main?.id ?? '')
     expect(detail.contextStartSeq).toBeGreaterThan(0) // the /compact moved the context start
 
@@ -252,6 +253,21 @@ describe('importing real Codex CLI rollouts', () => {
     expect(a).toEqual({ input_tokens: 22_474 - 14_848, cache_read_tokens: 14_848, output_tokens: 300 })
     expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
     expect(fingerprint(join(FIXTURES, 'codex/codemie'))).toEqual(before)
+  })
+
+  it('counts one turn per user_message event in sanitised rollouts, whose context markers are redacted', async () => {
+    const rt = runtime({ codex: join(FIXTURES, 'codex/localpush') })
+    expect(await rt.imports.importAll()).toMatchObject({ files: 6, sessions: 6 })
+    // The peer's golden message_count = count(event_msg user_message); before: 10, 3, 13, 46, 4, 3.
+    const turns = rt.store.db.prepare("SELECT substr(source_session_id, 1, 8) AS id, turn_count FROM sessions WHERE source = 'codex' ORDER BY id").all()
+    expect(turns).toEqual([
+      { id: '019c8a4c', turn_count: 5 },
+      { id: '019c8a4d', turn_count: 1 },
+      { id: '019c8a53', turn_count: 7 },
+      { id: '019c8a59', turn_count: 38 },
+      { id: '019c8a70', turn_count: 1 },
+      { id: '019c8bfe', turn_count: 1 }
+    ])
   })
 })
 

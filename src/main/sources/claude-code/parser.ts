@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { CompactionRecord, LineParser, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
-import { classifyUserText, flattenBlocks, oneLine, stripAnsi, summarizeToolInput } from './content'
+import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, stripAnsi, summarizeToolInput } from './content'
 import { deltaRecord, snapshotRecord } from './file-history'
 import {
   AiTitleLineSchema,
@@ -338,6 +338,7 @@ class Line {
     if (flat.text.trim() === '' && flat.attachments.length === 0) return
     const attachments = flat.attachments.length ? { attachments: flat.attachments } : {}
     const text = classifyUserText(flat.text)
+    if (isLocalCommandCaveat(flat.text)) this.state.caveat = this.base.uuid ?? null
     if (isMeta) {
       // Skill bodies, caveats and other context Claude Code injected in the user's name.
       const content = text.kind === 'system' ? text.text : stripAnsi(flat.text).trim()
@@ -354,6 +355,12 @@ class Line {
         this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })
         return
       case 'command':
+        if (this.parentUid !== null && this.parentUid === this.state.caveat) {
+          // A local command: Claude Code answered it itself (as it does for the ones it writes
+          // as `local_command` system lines); no request to the agent, no turn.
+          this.message({ role: 'system', content: text.text, ...attachments })
+          return
+        }
         // `/mcp` alone says little about a session; `/review the auth module` does.
         if (text.args) this.firstPrompt(text.text)
         this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })

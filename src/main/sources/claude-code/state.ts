@@ -50,7 +50,9 @@ const StateSchema = z.object({
       lines: z.array(z.tuple([z.string(), z.tuple([z.string(), z.enum(['prompt', 'answer']), z.string().nullable(), z.string().nullable()])])),
       prompts: z.array(z.string())
     })
-    .optional()
+    .optional(),
+  /** The uuid of the last local-command caveat line: a slash command below it is a local one. */
+  caveat: z.string().nullable().default(null)
 })
 type SerializedState = z.infer<typeof StateSchema>
 
@@ -65,6 +67,7 @@ export class ParserState {
   meta: MetaState
   boundary: BoundaryState | null
   readonly rewinds: RewindTracker
+  caveat: string | null
 
   constructor(saved?: unknown) {
     const parsed = StateSchema.safeParse(saved)
@@ -85,6 +88,7 @@ export class ParserState {
     }
     this.boundary = state?.boundary ?? null
     this.rewinds = new RewindTracker(state?.rewinds)
+    this.caveat = state?.caveat ?? null
   }
 
   toJSON(): SerializedState {
@@ -95,7 +99,8 @@ export class ParserState {
       aliases: this.aliases.entries(),
       meta: { ...this.meta },
       boundary: this.boundary ? { ...this.boundary } : null,
-      rewinds: this.rewinds.toJSON()
+      rewinds: this.rewinds.toJSON(),
+      caveat: this.caveat
     }
   }
 }

@@ -1,15 +1,20 @@
-// Record emission for one line: held events and the user-prompt / compaction de-duplication windows.
+// Record emission for one line: held events, deferred user items and the compaction de-duplication window.
 import type { z } from 'zod'
-import type { SourceRecord } from '../records'
+import type { MessageRecord, SourceRecord } from '../records'
 import type { CodexParserState, Held } from './parser-state'
 import { describeIssues } from './schemas'
-
-/** Cap on remembered user prompts; the window is cleared by any non-user record anyway. */
-const PENDING_USER_MAX = 8
+import { asContext, isUserMessage, mergePrompt, waitsBehindUserItem } from './user-prompts'
 
 /**
- * Collects the records of the line being fed, keeping the parser state's held events and
- * de-duplication windows up to date (see the notes at the top of `parser.ts`).
+ * Cap on the records held back behind undecided user items in a file that has shown no
+ * `user_message` event yet: past it, the items are taken as prompts (markers already said they
+ * are not context), so the state stays small.
+ */
+const DEFERRED_MAX = 32
+
+/**
+ * Collects the records of the line being fed, keeping the parser state's held events, deferred
+ * user items and de-duplication windows up to date (see the notes at the top of `parser.ts`).
  */
 export class Emitter {
   private out: SourceRecord[] = []
@@ -30,11 +35,81 @@ export class Emitter {
   }
 
   private push(record: SourceRecord): void {
+    const deferred = this.state.deferred
+    if (deferred) {
+      if (!this.state.userEvents && waitsBehindUserItem(record) && deferred.length < DEFERRED_MAX) {
+        deferred.push(record)
+        return
+      }
+      // The waiting user items got no user_message event: context in a file that writes those
+      // events; in one that has shown none (yet), prompts, the model now answering them.
+      this.settleDeferred(!this.state.userEvents)
+    }
+    this.write(record)
+  }
+
+  private write(record: SourceRecord): void {
     if (record.kind === 'message' && record.role !== 'system') {
-      if (record.role !== 'user') this.state.pendingUser = []
+      this.state.promptEvent = null
       this.state.compactionOpen = false
     }
     this.out.push(record)
+  }
+
+  /** Writes the deferred records, their user items as prompts or as context; `keepLast`: the last one is a prompt. */
+  private settleDeferred(asPrompts: boolean, keepLast = false): void {
+    const deferred = this.state.deferred ?? []
+    this.state.deferred = null
+    deferred.forEach((record, index) => {
+      const prompt = asPrompts || (keepLast && index === deferred.length - 1)
+      this.write(!prompt && isUserMessage(record) ? asContext(record) : record)
+    })
+  }
+
+  /**
+   * A user `message` item not marked as context (`record`: as a prompt): held back until the
+   * next record-producing line tells whether the user_message event of a prompt follows it.
+   */
+  deferUserItem(record: MessageRecord): void {
+    const restated = this.state.promptEvent
+    if (restated !== null && normalize(restated) === normalize(record.content)) {
+      // Event first, then its item (no known release writes this order, but it costs nothing).
+      this.state.promptEvent = null
+      return
+    }
+    this.releaseHeld()
+    this.state.compactionOpen = false
+    const deferred = this.state.deferred
+    if (deferred && (this.state.userEvents || deferred.length >= DEFERRED_MAX)) this.settleDeferred(!this.state.userEvents)
+    ;(this.state.deferred ??= []).push(record)
+  }
+
+  /**
+   * A user_message event of a prompt (`record`, built from the event). Codex writes the prompt's
+   * item on the line before its event: when the last record held back is a user item, the two
+   * are one prompt, merged; every other waiting user item is context.
+   */
+  promptEvent(record: MessageRecord): void {
+    // Held events first: they belong to what came before, read as it was.
+    this.releaseHeld()
+    this.state.userEvents = true
+    const deferred = this.state.deferred
+    const last = deferred?.[deferred.length - 1]
+    if (deferred && last && isUserMessage(last)) {
+      deferred[deferred.length - 1] = mergePrompt(last, record)
+      this.settleDeferred(false, true)
+      return
+    }
+    if (deferred) this.settleDeferred(false)
+    this.write(record)
+    this.state.promptEvent = record.content
+  }
+
+  /** A user_message event of context (a `kind` other than plain, or a context marker): the item before it is context too. */
+  contextEvent(): void {
+    if (this.state.deferred) this.releaseHeld()
+    this.state.userEvents = true
+    if (this.state.deferred) this.settleDeferred(false)
   }
 
   private releaseHeld(): void {
@@ -75,22 +150,6 @@ export class Emitter {
     if (!matches) return false
     this.state.held = null
     return true
-  }
-
-  /** A user prompt seen on one channel: true when it restates one just seen on the other. */
-  isUserDuplicate(from: 'item' | 'event', text: string): boolean {
-    const other = from === 'item' ? 'event' : 'item'
-    const pending = this.state.pendingUser
-    let index = pending.findIndex((p) => p.from === other && normalize(p.text) === normalize(text))
-    // Codex writes exactly one event per user item; accept a restatement that differs in form.
-    if (index === -1) index = pending.findIndex((p) => p.from === other)
-    if (index !== -1) {
-      pending.splice(index, 1)
-      return true
-    }
-    pending.push({ from, text })
-    if (pending.length > PENDING_USER_MAX) pending.splice(0, pending.length - PENDING_USER_MAX)
-    return false
   }
 
   skip(offset: number, reason: string): void {

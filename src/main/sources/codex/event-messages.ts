@@ -1,8 +1,7 @@
 // `event_msg` lines: user prompts, held agent messages / reasoning, token counts, notices.
 import type { Usage } from '../../../shared/contract'
-import type { Attachment, MessageRecord, UsageRecord } from '../records'
+import type { MessageRecord, UsageRecord } from '../records'
 import { handleContextCompactedEvent } from './compaction'
-import { imageAttachment, isContextualText } from './content'
 import type { Emitter } from './emitter'
 import { messageRecord } from './record-builders'
 import {
@@ -11,10 +10,10 @@ import {
   MessageEventSchema,
   TokenCountEventSchema,
   TurnAbortedEventSchema,
-  TypedPayloadSchema,
-  UserMessageEventSchema
+  TypedPayloadSchema
 } from './schemas'
 import { sameTotals, subtractTotals, toTotals, type Totals } from './token-totals'
+import { handleUserMessageEvent } from './user-prompts'
 
 /** Events that restate what other lines already record, or UI life-cycle only: no record. */
 const IGNORED_EVENTS = new Set([
@@ -59,7 +58,7 @@ export function handleEvent(em: Emitter, payload: unknown, offset: number, creat
   if (!typed) return
   switch (typed.type) {
     case 'user_message':
-      return userMessageEvent(em, payload, offset, createdAt)
+      return handleUserMessageEvent(em, payload, offset, createdAt)
     case 'agent_message': {
       const event = em.check(AgentMessageEventSchema, payload, offset, 'event_msg agent_message')
       if (!event) return
@@ -96,24 +95,6 @@ export function handleEvent(em: Emitter, payload: unknown, offset: number, creat
       if (IGNORED_EVENTS.has(typed.type)) return
       em.skip(offset, `event_msg type '${typed.type}' is not imported`)
   }
-}
-
-function userMessageEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
-  const event = em.check(UserMessageEventSchema, payload, offset, 'event_msg user_message')
-  if (!event) return
-  // Some releases tag context messages with a kind; their items are the system messages.
-  if ((event.kind && event.kind !== 'plain') || isContextualText(event.message)) return
-  if (em.isUserDuplicate('event', event.message)) return
-  const attachments: Attachment[] = [
-    ...(event.images ?? []).map(imageAttachment),
-    ...(event.local_images ?? []).flatMap((image) => {
-      const path = typeof image === 'string' ? image : image && typeof image === 'object' ? (image as Record<string, unknown>).path : null
-      return typeof path === 'string' ? [imageAttachment(path)] : []
-    })
-  ]
-  const extra: Partial<MessageRecord> = { startsTurn: true }
-  if (attachments.length > 0) extra.attachments = attachments
-  em.emit(messageRecord(offset, 'user', event.message, createdAt, extra))
 }
 
 function tokenCountEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {

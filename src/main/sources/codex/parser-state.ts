@@ -6,10 +6,12 @@ import { TotalsSchema } from './token-totals'
 
 export const PARSER_VERSION = 1
 
+const RecordSchema = z.custom<SourceRecord>((value) => typeof value === 'object' && value !== null)
+
 export const HeldSchema = z.object({
   kind: z.enum(['assistant', 'reasoning', 'compaction']),
   texts: z.array(z.string()),
-  records: z.array(z.custom<SourceRecord>((value) => typeof value === 'object' && value !== null))
+  records: z.array(RecordSchema)
 })
 export type Held = z.infer<typeof HeldSchema>
 
@@ -20,8 +22,15 @@ export const StateSchema = z.object({
   model: z.string().nullable(),
   /** Tool calls without their output yet: call id → tool name. */
   calls: z.record(z.string(), z.string()),
-  /** User prompts written by one channel (item or event) that the other may restate. */
-  pendingUser: z.array(z.object({ from: z.enum(['item', 'event']), text: z.string() })),
+  /** The file writes a `user_message` event for each prompt (one was seen): user items without one are context. */
+  userEvents: z.boolean().default(false),
+  /**
+   * Records held back behind user items not yet known to be prompts or context (see `parser.ts`),
+   * in file order; the first is such a user item. Null when nothing waits.
+   */
+  deferred: z.array(RecordSchema).nullable().default(null),
+  /** The text of a prompt just read from a lone `user_message` event, which a user item may restate next. */
+  promptEvent: z.string().nullable().default(null),
   held: HeldSchema.nullable(),
   lastTotals: TotalsSchema.nullable(),
   /** A compaction record was emitted and no conversation record since: more compaction lines are its copies. */
@@ -36,7 +45,9 @@ export function freshState(): CodexParserState {
     cwd: null,
     model: null,
     calls: {},
-    pendingUser: [],
+    userEvents: false,
+    deferred: null,
+    promptEvent: null,
     held: null,
     lastTotals: null,
     compactionOpen: false

@@ -399,19 +399,21 @@ describe('Codex parser on made-up lines', () => {
     expect(messages(records, 'assistant')).toHaveLength(3)
   })
 
-  it('treats boilerplate user items as system messages that start no turn', () => {
+  it('in a file without user_message events, treats boilerplate user items as system messages that start no turn', () => {
     const records = parseObjects([
       meta(),
       userItem('<user_instructions>\nBe terse.\n</user_instructions>'),
       userItem('# AGENTS.md instructions for /work/proj\n\n<INSTRUCTIONS>x</INSTRUCTIONS>'),
       item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }, { type: 'input_image', image_url: 'data:image/jpeg;base64,/9j/' }] }),
-      item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>…' }] })
+      item({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>…' }] }),
+      assistantItem('hi')
     ])
     expect(messages(records).map((m) => [m.role, m.startsTurn])).toEqual([
       ['system', false],
       ['system', false],
       ['user', true],
-      ['system', false]
+      ['system', false],
+      ['assistant', false]
     ])
     expect(messages(records, 'user')[0]!.attachments).toEqual([{ mediaType: 'image/jpeg', data: '/9j/' }])
   })

@@ -14,14 +14,32 @@ export type { CodexParserState } from './parser-state'
  * Parser of one Codex CLI rollout (`rollout-<ts>-<uuid>.jsonl`), one `{timestamp, type, payload}`
  * line at a time. Pure: no I/O; everything an incremental resume needs is in `state()`.
  *
+ * ## User prompts: the `user_message` events
+ *
+ * A turn is a prompt the user sent. Codex records each one as a `user_message` event, and rebuilds
+ * a session's turns from those events alone when it reopens it (codex-rs app-server
+ * `thread_history.rs`); its user `message` items are what the model was sent, which also carries
+ * context: AGENTS.md and user instructions, the environment, skills, context re-sent mid-session.
+ * Codex writes a prompt's item and then its event on the next line (`record_user_prompt_and_emit_
+ * turn_item`: record the item, emit the event; the 0.77, 0.104 and 0.125 fixtures all show it),
+ * and no event for context. Codex Desktop 0.128 writes only the event. So:
+ * - a user item marked as context (`content.ts`) is a system message at once;
+ * - any other user item waits for the next record-producing line. If that is a `user_message`
+ *   event, item and event are one prompt (the event's text, the item's place: `user-prompts.ts`).
+ *   If not, and the file has shown a `user_message` event, the item is context (a system message);
+ *   in a file that has shown none yet, records wait behind it until either an event comes (the file
+ *   has them: the items before it are context) or the model answers (a file without events: the
+ *   items are prompts, markers being all there is). That is what tells a sanitised file, where
+ *   every marker is redacted, from an old one, and it also reads a rollout a newer Codex resumed.
+ *   What waits is in the state; a prompt that nothing follows yet appears with the next line.
+ * - a `user_message` event with no item before it is a prompt (an item right after it with the
+ *   same text is its copy: no known release writes that order, but it costs nothing); tagged with
+ *   a `kind` other than plain, or marked as context, it is context (and so is the item before it).
+ *
  * ## Duplicates between `response_item` and `event_msg` lines
  *
  * Codex persists both the model-facing items (`response_item`) and some UI events (`event_msg`)
- * that restate them. What the fixtures show:
- * - user prompts: 0.77 and 0.125 write the `message` item, then a `user_message` event with the
- *   same text on the next line. Codex Desktop 0.128 writes ONLY the `user_message` event (no user
- *   items at all). So an event is dropped when it restates a user item just written, and becomes
- *   the prompt otherwise. The reverse order (event, then item) is handled the same way.
+ * that restate them. Besides user prompts (above), what the fixtures show:
  * - assistant text: 0.125 writes an `agent_message` event immediately BEFORE each assistant
  *   `message` item (13 of 13); Desktop 0.128 writes the items only.
  * - reasoning: 0.77 writes an `agent_reasoning` event immediately before the `reasoning` item whose

@@ -1,7 +1,7 @@
 // `response_item` lines: dispatch by payload type, and the message and reasoning items.
 import type { MessageRecord } from '../records'
 import { handleCompactionItem } from './compaction'
-import { flattenContent, isContextualUserMessage } from './content'
+import { flattenContent } from './content'
 import type { Emitter } from './emitter'
 import { messageRecord } from './record-builders'
 import { GhostSnapshotSchema, MessageItemSchema, ReasoningItemSchema, TypedPayloadSchema } from './schemas'
@@ -12,6 +12,7 @@ import {
   handleToolOutput,
   handleWebSearchCall
 } from './tool-call-items'
+import { handleUserItem } from './user-prompts'
 
 const ENCRYPTED_REASONING = '(reasoning encrypted by the provider)'
 const EMPTY_REASONING = '(reasoning without text)'
@@ -58,14 +59,7 @@ function messageItem(em: Emitter, payload: unknown, offset: number, createdAt: n
   if (attachments.length > 0) extra.attachments = attachments
   switch (item.role) {
     case 'user':
-      if (isContextualUserMessage(texts)) {
-        // Context Codex gives the model (AGENTS.md, environment, skills…): kept, not a turn.
-        em.emit(messageRecord(offset, 'system', text, createdAt, extra))
-        return
-      }
-      if (em.isUserDuplicate('item', text)) return
-      em.emit(messageRecord(offset, 'user', text, createdAt, { ...extra, startsTurn: true }))
-      return
+      return handleUserItem(em, texts, offset, createdAt, extra)
     case 'assistant':
       // Positional: the agent_message event right before an assistant item is its copy.
       em.takeHeld('assistant', null)
