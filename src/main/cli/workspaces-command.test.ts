@@ -27,7 +27,7 @@ describe('the retrace command on histories whose folders are gone (in a process 
   it('lists the workspaces the copied histories record, folders missing; sessions of one; a rewind refused there, a fork without files made', () => {
     const listed = retrace('workspaces')
     expect(listed.err).toBe('')
-    expect(listed.out).toContain('5 workspaces, 5 of them with no folder here (still browsable: `retrace sessions PATH`).')
+    expect(listed.out).toContain('5 workspaces (no folder here for 5: still browsable with `retrace sessions PATH`, not rewindable).')
     expect(listed.out).toMatch(new RegExp(`2026-02-12 \\d\\d:\\d\\d\\s+3\\s+missing\\s+no\\s+claude-code 3\\s+${RECORDED.spotter}`))
 
     const json = JSON.parse(retrace('workspaces', '--json').out) as WorkspaceListing[]

@@ -18,11 +18,11 @@ export async function workspacesCommand(call: CliCall, options: { json: boolean;
   }
   const usable = items.filter((item) => item.refused === null)
   const missing = usable.filter((item) => !item.folderExists).length
-  options.io.out(`${plural(usable.length, 'workspace')}${missing > 0 ? `, ${missing} of them with no folder here (still browsable: \`retrace sessions PATH\`)` : ''}.\n`)
+  options.io.out(`${plural(usable.length, 'workspace')}${missing > 0 ? ` (no folder here for ${missing}: still browsable with \`retrace sessions PATH\`, not rewindable)` : ''}.\n`)
   options.io.out(table(['active', 'sessions', 'folder', 'imported', 'sources', 'path'], usable.map(row)))
   const refused = items.filter((item) => item.refused !== null)
   if (refused.length === 0) return
-  options.io.out(`\n${plural(refused.length, 'recorded folder')} cannot be a workspace (their sessions are not imported):`)
+  options.io.out(`\n${plural(refused.length, 'recorded folder')} cannot be a workspace (the sessions recorded there are not imported):`)
   for (const item of refused) options.io.out(`  ${item.refused}`)
 }
 
