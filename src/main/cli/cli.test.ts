@@ -70,7 +70,7 @@ describe('retrace CLI', () => {
 
   it('fails with a clear message and exit code 1 on a bad path or id', async () => {
     expect(await run('sessions', '/definitely/not/here')).toBe(1)
-    expect(err.at(-1)).toBe('retrace: There is no folder at /definitely/not/here. Check the path, or choose another folder.')
+    expect(err.at(-1)).toBe('retrace: There is no folder at /definitely/not/here, and no agent history records it. Check the path, or choose another folder (`retrace workspaces` lists the recorded ones).')
     expect(await run('show', 'no-such-session')).toBe(1)
     expect(err.at(-1)).toContain('No session with id no-such-session')
     expect(await run('show')).toBe(2)

@@ -1,7 +1,7 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { Message, MethodOutput, SessionSummary } from '../../shared/contract'
 import type { Runtime } from '../runtime'
-import { resolveReadableFolder } from '../services/folder-access'
+import { expandHome } from '../services/folder-access'
 import { startWebServer } from '../web/server'
 import type { CliCall } from './call'
 import { formatMessage, formatTime, sessionRows, table } from './format'
@@ -25,9 +25,15 @@ export async function serveCommand(runtime: Runtime, call: CliCall, options: { d
   return () => server.close()
 }
 
-/** `retrace sessions <workspace-path>`: the sessions of a workspace, newest first. */
+/**
+ * `retrace sessions <workspace-path>`: the sessions of a workspace, newest first, after importing
+ * what its agents added since (as opening it in the window does). The folder need not be here any
+ * more if a history records it (see open-path.ts).
+ */
 export async function sessionsCommand(call: CliCall, options: { path: string; json: boolean; io: Output }): Promise<void> {
-  const workspace = await call('workspaces.open', { path: resolveReadableFolder(options.path) })
+  const opened = await call('workspaces.open', { path: absolutePath(options.path) })
+  await call('imports.run', { workspaceId: opened.id })
+  const workspace = await call('workspaces.get', { workspaceId: opened.id })
   const items: SessionSummary[] = []
   let cursor: string | null = null
   do {
@@ -67,7 +73,7 @@ export async function showCommand(call: CliCall, options: { sessionId: string; j
 
 /** `retrace search <query>`: full-text search across workspaces. */
 export async function searchCommand(call: CliCall, options: { query: string; workspace?: string | undefined; json: boolean; io: Output }): Promise<void> {
-  const workspaceId = options.workspace ? (await call('workspaces.open', { path: resolveReadableFolder(options.workspace) })).id : undefined
+  const workspaceId = options.workspace ? (await call('workspaces.open', { path: absolutePath(options.workspace) })).id : undefined
   const result = await call('search.messages', { query: options.query, workspaceId, limit: 50 })
   if (options.json) return options.io.out(JSON.stringify(result.items, null, 2))
   if (result.items.length === 0) return options.io.out(`No messages match "${options.query}".`)
@@ -75,4 +81,9 @@ export async function searchCommand(call: CliCall, options: { query: string; wor
     const snippet = hit.snippet.map((part) => (part.match ? `[${part.text}]` : part.text)).join('').replace(/\s+/g, ' ')
     options.io.out(`${hit.workspaceName} › ${hit.sessionTitle} (turn ${hit.turn}, ${hit.role})  ${hit.sessionId}\n    ${snippet}`)
   }
+}
+
+/** A path as typed in this shell (`~`, relative to the current folder), made absolute. */
+function absolutePath(path: string): string {
+  return resolve(expandHome(path.trim()))
 }

@@ -1,7 +1,7 @@
 import { RetraceError } from '../../shared/contract'
 import type { Runtime } from '../runtime'
-import { resolveReadableFolder } from '../services/folder-access'
-import { openWorkspace } from '../services/workspace-service'
+import { folderIsHere, resolveReadableFolder } from '../services/folder-access'
+import { openWorkspacePath } from '../services/open-path'
 import { SourceFolderRepository } from '../sources/source-folders'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
@@ -31,12 +31,17 @@ export async function importCommand(
   if (options.all) {
     if (options.workspace) throw new RetraceError('VALIDATION', 'Give a workspace folder or --all, not both.')
     const report = await runtime.imports.importAll(common)
-    if (options.json) return options.io.out(JSON.stringify(report, null, 2))
-    options.io.out(`${report.workspaces.length} workspace${report.workspaces.length === 1 ? '' : 's'} found.`)
+    const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path) }))
+    if (options.json) return options.io.out(JSON.stringify({ ...report, workspaces }, null, 2))
+    const missing = workspaces.filter((workspace) => !workspace.folderExists).length
+    options.io.out(
+      `${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'} found.` +
+        (missing === 0 ? '' : ` ${missing === 1 ? '1 of them has' : `${missing} of them have`} no folder here (deleted, moved, or from another computer): browsable, not rewindable.`)
+    )
     printReport(options.io, report)
     return printRefused(options.io, report.refused)
   }
-  const workspaceId = openWorkspace(runtime, options.workspace ?? process.cwd())
+  const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
   if (options.path !== undefined && options.source) new SourceFolderRepository(runtime.store.db).add(workspaceId, options.source, resolveReadableFolder(options.path))
   const report = await runtime.imports.importWorkspace(workspaceId, common)
   const workspace = runtime.store.workspaces.get(workspaceId)

@@ -11,12 +11,17 @@ import { importCommand, parseSource } from './import-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
+import { workspacesCommand } from './workspaces-command'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
 
 Usage:
   retrace serve [--demo] [--port N]          serve the app on http://127.0.0.1 (token in the printed URL)
-  retrace sessions <workspace-path> [--json] list a workspace's sessions, newest first
+  retrace workspaces [--json]                every workspace: those opened or imported, and every folder the
+                                             agents' histories record, with sources, sessions, last activity,
+                                             and whether the folder is still here (a missing one is browsable)
+  retrace sessions <workspace-path> [--json] list a workspace's sessions, newest first (importing what its
+                                             agents added since); the folder may be gone if a history records it
   retrace show <session-id> [--json] [--context]
                                              print a session's transcript (--context: what the model saw)
   retrace search <query> [--workspace PATH] [--json]
@@ -138,6 +143,9 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         await stop()
         return 0
       }
+      case 'workspaces':
+        await workspacesCommand(cliCaller(await open()), { json: values.json, io })
+        return 0
       case 'sessions':
         await sessionsCommand(cliCaller(await open()), { path: argument('workspace-path'), json: values.json, io })
         return 0

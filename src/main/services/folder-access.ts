@@ -62,6 +62,15 @@ function isFolder(parent: string, entry: { name: string; isDirectory(): boolean;
   }
 }
 
+/** A folder is at the path now (false when nothing, or a file, is there). */
+export function folderIsHere(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 export function folderName(path: string): string {
   return basename(path) || path
 }

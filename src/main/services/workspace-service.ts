@@ -3,14 +3,15 @@ import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import type { Handlers } from '../rpc/dispatcher'
 import type { ServiceContext } from './context'
 import { followWorkspace } from './import-handlers'
-import { whyNotAWorkspace } from '../journal/protected-folders'
-import { folderName, listSubfolders, resolveReadableFolder } from './folder-access'
+import { listSubfolders } from './folder-access'
+import { openWorkspacePath } from './open-path'
+import { listAllWorkspaces } from './workspace-listing'
 import { workspaceAgentState } from '../sources/agent-state'
 import { SourceFolderRepository } from '../sources/source-folders'
 
 type WorkspaceHandlers = Pick<
   Handlers,
-  'workspaces.listRecent' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.agentState' | 'workspaces.pickFolder' | 'folders.list'
+  'workspaces.listRecent' | 'workspaces.listAll' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.agentState' | 'workspaces.pickFolder' | 'folders.list'
 >
 
 export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
@@ -24,8 +25,10 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
   return {
     'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit) }),
 
-    'workspaces.open': ({ path }) => {
-      const id = openWorkspace(ctx, path)
+    'workspaces.listAll': async () => ({ items: await listAllWorkspaces(ctx) }),
+
+    'workspaces.open': async ({ path }) => {
+      const id = await openWorkspacePath(ctx, path)
       followWorkspace(ctx, id)
       return requireWorkspace(id)
     },
@@ -58,12 +61,4 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
   }
 }
 
-/** Validate a folder and remember it as a workspace; returns its id. */
-export function openWorkspace(ctx: ServiceContext, requestedPath: string): number {
-  const path = resolveReadableFolder(requestedPath)
-  const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
-  if (refusal) throw new RetraceError('VALIDATION', refusal)
-  const id = ctx.store.workspaces.open(path, folderName(path))
-  ctx.feed.changed(['workspaces'], { workspaceId: id })
-  return id
-}
+export { openWorkspace } from './open-path'

@@ -10,6 +10,7 @@ import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
+import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder, SourceFolderRepository } from './source-folders'
 
@@ -133,18 +134,7 @@ export class ImportService {
 
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */
   async importAll(options: ImportOptions = {}): Promise<WorkspaceImportReport> {
-    const byCwd = new Map<string, { adapter: SourceAdapter; file: HistoryFile }[]>()
-    for (const adapter of adaptersFor(options.sources)) {
-      const files = await adapter.discoverAll(adapter.roots(this.env), options.signal)
-      const cwdOfSession = new Map(files.filter((f) => f.role === 'main' && f.cwd).map((f) => [f.sessionId, f.cwd as string]))
-      for (const file of files) {
-        const cwd = file.role === 'sub-agent' ? (cwdOfSession.get(file.parentSessionId ?? '') ?? file.cwd) : file.cwd
-        if (!cwd) continue
-        const list = byCwd.get(cwd) ?? []
-        list.push({ adapter, file })
-        byCwd.set(cwd, list)
-      }
-    }
+    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, options.signal)
     const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [] }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`

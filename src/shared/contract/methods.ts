@@ -16,6 +16,7 @@ import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoS
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { SessionTreeSchema } from './tree'
+import { WorkspaceListingSchema } from './workspace-listing'
 
 /** A method of the contract: its input and output schemas. The doc comment sits on its key. */
 export interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
@@ -57,7 +58,17 @@ export const methods = {
     z.object({ items: z.array(WorkspaceSummarySchema) })
   ),
 
-  /** Open (and remember) a folder as a workspace; fails with a clear error if it is missing, a file or unreadable. */
+  /**
+   * Every workspace: those in Retrace's store and every folder the agents' histories record as a
+   * session's cwd, with sources, session counts, last activity and whether the folder is still
+   * here; most recent activity first. Reads only the heads of the history files.
+   */
+  'workspaces.listAll': method(NoInput, z.object({ items: z.array(WorkspaceListingSchema) })),
+
+  /**
+   * Open (and remember) a folder as a workspace; fails with a clear error if it is a file, unreadable,
+   * or missing. A missing folder opens when Retrace or an agent's history recorded it: its history is browsable.
+   */
   'workspaces.open': method(
     z.object({ path: z.string().min(1).max(4096) }).strict(),
     WorkspaceSummarySchema

@@ -15,6 +15,7 @@ import { planFromTargets, targetsFromEntries, type PathTarget, type RewindPlan }
 import { SOURCES_RECORDED_HERE } from './provenance'
 import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
 import type { Step } from './steps'
+import { refuseMissingFolder } from './missing-folder'
 
 export interface ApplyOptions {
   /** The token of the plan the user reviewed: if the disk changed since, nothing is written. */
@@ -266,15 +267,16 @@ export class RewindService {
     const session = this.store.sessions.require(sessionId)
     const workspace = this.store.workspaces.get(session.workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `The workspace of session ${sessionId} is gone.`)
-    return { session, fs: this.workspaceFs(workspace.path) }
+    return { session, fs: this.workspaceFs(workspace.path, sessionId) }
   }
 
   /**
    * The workspace's files, unless the folder must never have files rewound in it: a workspace
    * row an earlier version made for the home folder or `/` (see protected-folders.ts), or one
-   * `refuseFolder` names.
+   * `refuseFolder` names; and not when the folder is gone.
    */
-  private workspaceFs(path: string): WorkspaceFs {
+  private workspaceFs(path: string, sessionId?: string): WorkspaceFs {
+    refuseMissingFolder(path, sessionId)
     const refused = whyNotAWorkspace(path) ?? this.refuseFolder(path)
     if (refused) throw new RetraceError('CONFLICT', refused)
     return new WorkspaceFs(path)

@@ -22,6 +22,7 @@ export class WorkspaceRepository {
   private readonly byIdStmt
   private readonly byPathStmt
   private readonly recentStmt
+  private readonly allStmt
   private readonly sourcesStmt
   private readonly touchStmt
 
@@ -36,6 +37,7 @@ export class WorkspaceRepository {
     this.recentStmt = db.prepare(
       `SELECT ${SUMMARY_COLUMNS} FROM workspaces w ORDER BY w.last_opened_at DESC NULLS LAST, w.id DESC LIMIT ?`
     )
+    this.allStmt = db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM workspaces w ORDER BY w.id`)
     this.sourcesStmt = db.prepare(
       'SELECT source, count(*) AS count FROM sessions WHERE workspace_id = ? GROUP BY source ORDER BY count DESC, source'
     )
@@ -69,6 +71,11 @@ export class WorkspaceRepository {
 
   listRecent(limit: number): WorkspaceSummary[] {
     return (this.recentStmt.all(limit) as WorkspaceRow[]).map((row) => this.toSummary(row))
+  }
+
+  /** Every workspace, oldest first. */
+  listAll(): WorkspaceSummary[] {
+    return (this.allStmt.all() as WorkspaceRow[]).map((row) => this.toSummary(row))
   }
 
   private toSummary(row: WorkspaceRow): WorkspaceSummary {

@@ -28,7 +28,7 @@ export function FirstScreen() {
         </div>
         <div className="first-columns">
           <section aria-labelledby="recent-heading" className="panel">
-            <h2 id="recent-heading">Recent workspaces</h2>
+            <h2 id="recent-heading">Workspaces</h2>
             <RecentWorkspaces />
           </section>
           <section aria-labelledby="open-heading" className="panel">

@@ -11,6 +11,7 @@ function useOnOpened(): (workspace: WorkspaceSummary) => void {
   return (workspace) => {
     queryClient.setQueryData(workspaceKeys.detail(workspace.id), workspace)
     void queryClient.invalidateQueries({ queryKey: workspaceKeys.recent() })
+    void queryClient.invalidateQueries({ queryKey: workspaceKeys.every() })
     openWorkspace(workspace.id)
   }
 }

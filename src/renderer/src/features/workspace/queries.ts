@@ -7,6 +7,7 @@ const RECENT_LIMIT = 50
 export const workspaceKeys = {
   all: ['workspaces'] as const,
   recent: () => [...workspaceKeys.all, 'recent'] as const,
+  every: () => [...workspaceKeys.all, 'every'] as const,
   detail: (workspaceId: number) => [...workspaceKeys.all, 'detail', workspaceId] as const
 }
 
@@ -21,6 +22,11 @@ export function useAppInfo() {
 
 export function useRecentWorkspaces() {
   return useQuery({ queryKey: workspaceKeys.recent(), queryFn: () => call('workspaces.listRecent', { limit: RECENT_LIMIT }) })
+}
+
+/** Every workspace: opened, imported, or only recorded in the agents' histories (the server reads their heads). */
+export function useAllWorkspaces() {
+  return useQuery({ queryKey: workspaceKeys.every(), queryFn: () => call('workspaces.listAll', {}) })
 }
 
 export function useWorkspace(workspaceId: number) {

@@ -1,0 +1,42 @@
+import type { WorkspaceListing } from '../../shared/contract'
+import type { CliCall } from './call'
+import type { Output } from './commands'
+import { formatTime, table } from './format'
+
+/**
+ * `retrace workspaces [--json]`: every workspace, from Retrace's store and from the agents'
+ * histories, most recent activity first; a folder that is gone is marked, not left out.
+ */
+export async function workspacesCommand(call: CliCall, options: { json: boolean; io: Output }): Promise<void> {
+  const { items } = await call('workspaces.listAll', {})
+  if (options.json) return options.io.out(JSON.stringify(items, null, 2))
+  if (items.length === 0) {
+    const sources = await call('sources.list', {})
+    options.io.out('No workspaces yet: no folder was opened, and no agent history was found. Where the sources look:')
+    for (const source of sources.items) options.io.out(`  ${source.label}: ${source.looksIn}`)
+    return
+  }
+  const usable = items.filter((item) => item.refused === null)
+  const missing = usable.filter((item) => !item.folderExists).length
+  options.io.out(`${plural(usable.length, 'workspace')}${missing > 0 ? ` (no folder here for ${missing}: still browsable with \`retrace sessions PATH\`, not rewindable)` : ''}.\n`)
+  options.io.out(table(['active', 'sessions', 'folder', 'imported', 'sources', 'path'], usable.map(row)))
+  const refused = items.filter((item) => item.refused !== null)
+  if (refused.length === 0) return
+  options.io.out(`\n${plural(refused.length, 'recorded folder')} cannot be a workspace (the sessions recorded there are not imported):`)
+  for (const item of refused) options.io.out(`  ${item.refused}`)
+}
+
+function row(item: WorkspaceListing): string[] {
+  return [
+    formatTime(item.lastActivityAt),
+    String(item.sessionCount),
+    item.folderExists ? 'here' : 'missing',
+    item.workspaceId === null ? 'no' : 'yes',
+    item.sources.map(({ source, sessions }) => `${source} ${sessions}`).join(', ') || '—',
+    item.path
+  ]
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}

@@ -1,0 +1,40 @@
+import { isAbsolute, resolve } from 'node:path'
+import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
+import { adaptersFor } from './registry'
+
+export interface FoundFile {
+  adapter: SourceAdapter
+  file: HistoryFile
+}
+
+/**
+ * Every history file under the sources' own folders (CLAUDE_CONFIG_DIR, CODEX_HOME…), grouped by
+ * the folder its session recorded as its cwd: the workspace `import --all` imports it into, and
+ * `retrace workspaces` lists. Discovery reads only each file's head. A sub-agent goes where the
+ * session that started it went, whatever cwd it recorded itself. Whether the folder still exists
+ * plays no part: a history outlives its folder.
+ */
+export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: SourceName[], signal?: AbortSignal): Promise<Map<string, FoundFile[]>> {
+  const byCwd = new Map<string, FoundFile[]>()
+  for (const adapter of adaptersFor(only)) {
+    const files = await adapter.discoverAll(adapter.roots(env), signal)
+    const cwdOfSession = new Map(files.filter((f) => f.role === 'main' && f.cwd).map((f) => [f.sessionId, f.cwd as string]))
+    for (const file of files) {
+      const recorded = file.role === 'sub-agent' ? (cwdOfSession.get(file.parentSessionId ?? '') ?? file.cwd) : file.cwd
+      if (!recorded) continue
+      const cwd = normalisedFolder(recorded)
+      const list = byCwd.get(cwd) ?? []
+      list.push({ adapter, file })
+      byCwd.set(cwd, list)
+    }
+  }
+  return byCwd
+}
+
+/**
+ * One spelling per folder (`/a/b/` and `/a/./b` are `/a/b`), so a recorded cwd meets the workspace
+ * a user typed. Only absolute paths: anything else is kept as written, for the workspace check to refuse.
+ */
+export function normalisedFolder(path: string): string {
+  return isAbsolute(path) ? resolve(path) : path
+}
