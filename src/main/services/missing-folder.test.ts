@@ -113,6 +113,8 @@ describe('history whose folder is gone (a copied ~/.claude and ~/.codex)', () =>
     try {
       const workspace = await call('workspaces.open', { path: RECORDED.spotter })
       await vi.waitFor(() => expect(rt.store.sessions.bySourceId(workspace.id, 'claude-code', SPOTTER_SESSION)).toBeDefined(), { timeout: 20_000, interval: 100 })
+      // The first import commits in chunks: count once it is over.
+      await vi.waitFor(async () => expect((await call('imports.status', { workspaceId: workspace.id })).state).toBe('done'), { timeout: 20_000, interval: 100 })
       const sessionId = rt.store.sessions.bySourceId(workspace.id, 'claude-code', SPOTTER_SESSION)?.id ?? ''
       const before = (await call('sessions.get', { sessionId })).messageCount
       const file = spotterFile(roots.claude, `${SPOTTER_SESSION}.jsonl`)
