@@ -157,6 +157,37 @@ describe('Claude Code rewinds inside a session', () => {
     expect(await placement(call, live.workspace)).toEqual({ parentIsBranch: true, atTaskCall: 'Task' })
   })
 
+  it('splits a real Claude Code 2.1.42 session at the prompt the user went back to', async () => {
+    // claude-code-log's real project "-experiments-ideas" (fixtures/conformance/claude-code-log-ideas-fork):
+    // after three prompts the user went back to after the first answer and asked the opposite.
+    // Its recorded folder is not on this machine: it opens as a history whose folder is gone.
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    home.addFixtureProject(join(FIXTURES, 'conformance/claude-code-log-ideas-fork/projects/-experiments-ideas'), IDEAS_CWD)
+    const call = contractCaller(testRuntime({ claude: home.root }))
+    const opened = await call('workspaces.open', { path: IDEAS_CWD })
+    const report = await call('imports.run', { workspaceId: opened.id })
+    expect(report.skipped).toEqual([])
+    const sessions = (await call('sessions.list', { workspaceId: opened.id })).items.filter((s) => s.title !== '')
+    const main = only(sessions, (s) => s.kind === 'main' && s.turnCount > 1)
+    const branch = only(sessions, (s) => s.kind === 'branch')
+    expect(branch).toMatchObject({ parentId: main.id, rewoundInAgent: true })
+    const prompts = async (id: string) =>
+      (await call('transcript.page', { sessionId: id, limit: 200 })).items.filter((m) => m.role === 'user').map((m) => m.content.slice(0, 40))
+    expect(await prompts(main.id)).toEqual([
+      "Ok, so there's isn't much to see here, m",
+      "I actually don't like much this idea, an",
+      'Ok, so, to be fair, maybe also list 5 st',
+      'Fair enough. Can you write a balanced op'
+    ])
+    expect(await prompts(branch.id)).toEqual([
+      "Ok, so there's isn't much to see here, m",
+      'I very much like this idea, and I used i',
+      'OK, so, to be fair, maybe also list 5 we',
+      'Fair enough. Can you write a balanced op'
+    ])
+    expect([main.turnCount, branch.turnCount]).toEqual([4, 4])
+  })
+
   it('finds no rewind in real sessions whose lines have several children for other reasons', () => {
     // Real files of Claude Code 2.0.64 and 2.1.38-39 (see their PROVENANCE.txt): progress lines
     // beside tool results, parallel tool calls, responses split over lines, sub-agents.
@@ -174,6 +205,8 @@ describe('Claude Code rewinds inside a session', () => {
     }
   })
 })
+
+const IDEAS_CWD = '/home/user/project'
 
 function realSessionFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })

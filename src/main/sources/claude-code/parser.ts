@@ -222,10 +222,10 @@ class Line {
     if (this.base.isSidechain === true) return null
     const first = this.records.find((record): record is MessageRecord => record.kind === 'message')
     if (!first?.uid || first.uid !== this.base.uuid) return null
-    const timestamp = this.base.timestamp ?? null
-    if (first.startsTurn) return { kind: 'prompt', uid: first.uid, parentUid: first.parentUid, timestamp, messageId: null }
+    const line = { uid: first.uid, writtenParent: this.base.parentUuid ?? null, parentUid: first.parentUid, timestamp: this.base.timestamp ?? null }
+    if (first.startsTurn) return { kind: 'prompt', ...line, messageId: null }
     if (this.base.type !== 'assistant') return null
-    return { kind: 'answer', uid: first.uid, parentUid: first.parentUid, timestamp, messageId: this.messageId }
+    return { kind: 'answer', ...line, messageId: this.messageId }
   }
 
   /** A session-meta record with whatever this line changes (cwd, branch, session, fork, model). */

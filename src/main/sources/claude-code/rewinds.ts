@@ -32,23 +32,25 @@ export class RewindTracker {
    * that start neither a prompt nor an answer are not looked at.
    */
   observe(line: ObservedLine, offset: number): AgentRewindRecord | null {
-    const { uid, parentUid } = line
+    const { uid, writtenParent } = line
     let start: LineStart
     if (line.kind === 'prompt') {
       this.prompts.set(uid, true)
       start = [uid, 'prompt', line.timestamp, null]
     } else {
       // Only an answer to a prompt can be retried; the other assistant lines continue a turn.
-      if (parentUid === null || !this.prompts.has(parentUid)) return null
+      if (writtenParent === null || !this.prompts.has(writtenParent)) return null
       start = [uid, 'answer', line.timestamp, line.messageId]
     }
-    const key = parentUid ?? ''
+    // Keyed by the parent as written: Claude Code gives the new prompt exactly the parent of the
+    // one it replaces, however far back, whatever lines (progress, hooks) that parent stands for.
+    const key = writtenParent ?? ''
     const earlier = this.lines.get(key)
     this.lines.set(key, start)
     if (!earlier || earlier[0] === uid || earlier[1] !== start[1]) return null
     if (start[1] === 'answer' && earlier[3] !== null && earlier[3] === start[3]) return null
     if (earlier[2] !== null && earlier[2] === start[2]) return null
-    return { kind: 'agent-rewind', offset, atUid: parentUid, abandonedUid: earlier[0] }
+    return { kind: 'agent-rewind', offset, atUid: line.parentUid, abandonedUid: earlier[0] }
   }
 
   toJSON(): SavedRewinds {
@@ -60,7 +62,9 @@ export class RewindTracker {
 export interface ObservedLine {
   kind: 'prompt' | 'answer'
   uid: string
-  /** Resolved: lines that made no message stand for the message above them. */
+  /** The line's `parentUuid` as written. */
+  writtenParent: string | null
+  /** The message that parent stands for (lines that made no message stand for the one above them). */
   parentUid: string | null
   timestamp: string | null
   /** The API response an answer belongs to (`message.id`). */
