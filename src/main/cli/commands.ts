@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path'
-import type { Message, MethodOutput, SessionSummary } from '../../shared/contract'
+import type { Message, MethodOutput, SessionDetail, SessionSummary } from '../../shared/contract'
+import { rewoundInLabel, turnAtSeq } from '../../shared/source-labels'
 import type { Runtime } from '../runtime'
 import { expandHome } from '../services/folder-access'
 import { startWebServer } from '../web/server'
@@ -59,16 +60,34 @@ export async function showCommand(call: CliCall, options: { sessionId: string; j
   } while (cursor)
   if (options.json) return options.io.out(JSON.stringify({ session, messages }, null, 2))
   options.io.out(`${session.title || '(untitled)'}\n${session.kind} · ${session.source} · ${session.turnCount} turns · ${session.messageCount} messages · updated ${formatTime(session.updatedAt)}`)
-  if (session.parent) options.io.out(`parent: ${session.parent.title} (${session.parent.id})`)
+  if (session.parent) options.io.out(`parent: ${session.parent.title} (${session.parent.id})${parentPlace(session)}`)
   if (session.predecessor) options.io.out(`continues: ${session.predecessor.title} (${session.predecessor.id})`)
+  const leftLines = await rewoundLinesOf(call, session)
   let turn = -1
   for (const message of messages) {
+    for (const left of leftLines.filter((line) => line.forkSeq === message.seq)) {
+      options.io.out(`\n⎇ ${rewoundInLabel(session.source)} here: the line the user left goes on in branch "${left.title}" (${left.id})`)
+    }
     if (message.turn !== turn) {
       turn = message.turn
       options.io.out(`\n── Turn ${turn} ${'─'.repeat(40)}`)
     }
     options.io.out(formatMessage(message))
   }
+}
+
+/** For a line left by rewinding in the agent: where it left its parent. */
+function parentPlace(session: SessionDetail): string {
+  if (!session.rewoundInAgent || session.forkSeq === null) return session.forkSeq === null ? '' : `, forked at message #${session.forkSeq}`
+  const turn = turnAtSeq(session.checkpoints, session.forkSeq)
+  return `\n${rewoundInLabel(session.source)}: the user went back${turn === undefined ? '' : ` to turn ${turn}`} and continued in the parent; this is the line left`
+}
+
+/** The branches split off `session` where the user went back inside the agent, with where they start. */
+async function rewoundLinesOf(call: CliCall, session: SessionDetail): Promise<SessionDetail[]> {
+  const branches = session.children.filter((child) => child.kind === 'branch')
+  const details = await Promise.all(branches.map((branch) => call('sessions.get', { sessionId: branch.id })))
+  return details.filter((detail) => detail.rewoundInAgent && detail.forkSeq !== null)
 }
 
 /** `retrace search <query>`: full-text search across workspaces. */

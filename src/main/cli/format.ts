@@ -19,7 +19,7 @@ export function table(header: string[], rows: string[][]): string {
 export function sessionRows(sessions: SessionSummary[]): string[][] {
   return sessions.map((s) => [
     formatTime(s.updatedAt),
-    s.kind,
+    s.rewoundInAgent ? 'branch (rewound)' : s.kind,
     s.source,
     String(s.turnCount),
     String(s.messageCount),

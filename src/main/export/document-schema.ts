@@ -92,7 +92,15 @@ export const ExportTreeSchema = z
     depth: Count,
     predecessor: SessionRefSchema.nullable(),
     successors: z.array(SessionRefSchema),
-    children: z.array(SessionRefSchema)
+    children: z.array(SessionRefSchema),
+    /**
+     * Where the user went back inside the agent: for a line left that way (`left`: this session),
+     * the turn it left its parent at; for a session, each line left from it and its turn.
+     * Absent in documents exported before Retrace read these rewinds.
+     */
+    agentRewinds: z
+      .array(z.object({ turn: z.number().int().positive().nullable(), left: SessionRefSchema, from: SessionRefSchema }).strict())
+      .optional()
   })
   .strict()
 

@@ -1,6 +1,8 @@
 import { RetraceError, type Message, type SessionDetail, type SessionRef, type Usage } from '../../shared/contract'
 import type { ServiceContext } from '../services/context'
+import { turnAtSeq } from '../../shared/source-labels'
 import { sessionDetail } from '../services/session-service'
+import type { SessionRecord } from '../store/repositories/sessions'
 import type { ExportDocument, ExportMessage } from './document-schema'
 import { exportFileChanges, exportFileContents } from './file-changes'
 
@@ -59,7 +61,8 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
         depth: detail.depth,
         predecessor: detail.predecessor,
         successors: detail.successors,
-        children: detail.children
+        children: detail.children,
+        agentRewinds: agentRewindsOf(store, detail)
       },
       messages,
       checkpoints: detail.checkpoints.filter((checkpoint) => inRange(checkpoint.turn)),
@@ -67,6 +70,23 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
       fileContents: options.withFiles ? exportFileContents(journal, fileChanges) : null
     }
   })
+}
+
+/** The lines left by rewinding inside the agent that this session is, or that start from it. */
+function agentRewindsOf(store: DocumentContext['store'], detail: SessionDetail): NonNullable<ExportDocument['tree']['agentRewinds']> {
+  const self = { id: detail.id, title: detail.title, kind: detail.kind }
+  const rewind = (left: SessionRecord) => {
+    const turn = left.forkSeq === null ? null : (turnAtSeq(store.checkpoints.list(left.rowId), left.forkSeq) ?? null)
+    return { turn, left: { id: left.id, title: left.title, kind: left.kind } }
+  }
+  if (detail.rewoundInAgent) {
+    const record = store.sessions.require(detail.id)
+    return detail.parent ? [{ ...rewind(record), from: detail.parent }] : []
+  }
+  return detail.children
+    .map((child) => store.sessions.get(child.id))
+    .filter((child): child is SessionRecord => child !== undefined && child.rewoundInAgent)
+    .map((child) => ({ ...rewind(child), from: self }))
 }
 
 function usageOf(messages: readonly ExportMessage[]): Usage {

@@ -2,7 +2,7 @@ import type { ExportDocument } from './document-schema'
 import { escapeAttribute, escapeHtml } from './html-escape'
 import { EXPORT_STYLE, styleHashSource } from './html-style'
 import { renderTurn } from './html-turn'
-import { firstLine, formatTime, plural, redactionNote, sourcesOf, turnsOf, usageLine } from './present'
+import { agentRewindLines, firstLine, formatTime, plural, redactionNote, sourcesOf, turnsOf, usageLine } from './present'
 import type { ExportMeta } from './export-meta'
 
 /**
@@ -53,6 +53,7 @@ function renderFacts(doc: ExportDocument, meta: ExportMeta): string {
   rows.push(['Session tree', `<span class="crumbs">${crumbs.join('')}</span>`])
   if (tree.predecessor) rows.push(['Continues', escapeHtml(tree.predecessor.title || 'Untitled')])
   if (tree.children.length > 0) rows.push(['Branches', escapeHtml(tree.children.map((c) => `${c.title || 'Untitled'} (${c.kind})`).join(' · '))])
+  for (const line of agentRewindLines(doc)) rows.push([escapeHtml(line.term), escapeHtml(line.text)])
   if (tree.successors.length > 0) rows.push(['Continued in', escapeHtml(tree.successors.map((s) => s.title || 'Untitled').join(' · '))])
   rows.push(['Workspace', `${escapeHtml(workspace.name)} <span class="note mono">${escapeHtml(workspace.path)}</span>`])
   const sources = sourcesOf(doc)

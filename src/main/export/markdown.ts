@@ -1,6 +1,6 @@
 import type { ExportDocument, ExportFileChange, ExportMessage } from './document-schema'
 import type { ExportMeta } from './export-meta'
-import { changeCounts, firstLine, formatTime, inputFields, OP_LABEL, plural, redactionNote, roleLabel, sourcesOf, toolGist, turnsOf, usageLine, type TurnView } from './present'
+import { agentRewindLines, changeCounts, firstLine, formatTime, inputFields, OP_LABEL, plural, redactionNote, roleLabel, sourcesOf, toolGist, turnsOf, usageLine, type TurnView } from './present'
 
 // Markdown viewers render raw HTML and links, so no user text is ever Markdown here: prose,
 // tool input and output and diffs go in fenced blocks longer than any backtick run inside
@@ -44,6 +44,7 @@ export function renderMarkdown(doc: ExportDocument, meta: ExportMeta): string {
     ['Exported', `${formatTime(meta.exportedAt)} by Retrace ${mdText(meta.appVersion)}`]
   ]
   if (tree.predecessor) facts.splice(1, 0, ['Continues', mdText(tree.predecessor.title || 'Untitled')])
+  for (const line of agentRewindLines(doc)) facts.splice(1, 0, [mdText(line.term), mdText(line.text)])
   if (tree.children.length > 0) facts.splice(1, 0, ['Branches', tree.children.map((c) => `${mdText(c.title || 'Untitled')} (${c.kind})`).join(' · ')])
   out.push('| | |\n|---|---|\n' + facts.map(([term, value]) => `| ${term} | ${value} |`).join('\n') + '\n')
   const turns = turnsOf(doc)

@@ -2,6 +2,7 @@ import type { Checkpoint, Usage } from '../../shared/contract'
 import type { ExportDocument, ExportFileChange, ExportMessage } from './document-schema'
 import type { ExportMeta } from './export-meta'
 import { ROLE_LABELS } from '../transcripts/role-labels'
+import { rewoundInLabel } from '../../shared/source-labels'
 
 // What the Markdown and HTML renderers share: how a document reads as turns, and the words and
 // numbers a reader sees. Nothing here escapes anything: each renderer escapes for its own syntax.
@@ -148,4 +149,15 @@ export function changeCounts(change: ExportFileChange): string {
     case 'unavailable':
       return 'snapshot unavailable'
   }
+}
+
+/** What the document says of rewinds inside the agent: a term ("Rewound in Claude Code") and a sentence per line left. */
+export function agentRewindLines(doc: ExportDocument): { term: string; text: string }[] {
+  const term = rewoundInLabel(doc.session.source).replace(/^r/, 'R')
+  return (doc.tree.agentRewinds ?? []).map(({ turn, left, from }) => {
+    const at = turn === null ? '' : ` to turn ${turn}`
+    return left.id === doc.session.id
+      ? { term, text: `This is the line the user left: they went back${at} and continued in “${from.title || 'Untitled'}”.` }
+      : { term, text: `The user went back${at}; the line they left is the branch “${left.title || 'Untitled'}”.` }
+  })
 }

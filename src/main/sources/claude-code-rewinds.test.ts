@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionSummary } from '../../shared/contract'
+import { showCommand } from '../cli/commands'
 import { createClaudeCodeParser } from './claude-code/parser'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
 import { contractCaller, importTestbed } from './testing/import-testbed'
@@ -80,6 +81,33 @@ describe('Claude Code rewinds inside a session', () => {
 
     // Usage is counted once: each line has its own answers' (10 input tokens per spoken answer).
     expect([main.usage.inputTokens, branch.usage.inputTokens]).toEqual([20, 10])
+  })
+
+  it('says where the session forked in retrace show and in its exports', async () => {
+    const { workspace, home, rewind } = rewoundSession()
+    rewind()
+    const call = contractCaller(testRuntime({ claude: home.root }))
+    const { sessions } = await imported(call, workspace)
+    const main = only(sessions, (s) => s.kind === 'main')
+    const branch = only(sessions, (s) => s.kind === 'branch')
+    const shown = async (sessionId: string) => {
+      const lines: string[] = []
+      await showCommand(call as never, { sessionId, json: false, transcript: 'display', io: { out: (text: string) => lines.push(text), err: () => {} } as never })
+      return lines.join('\n')
+    }
+    const mainText = await shown(main.id)
+    // The marker stands right before the prompt the session went on with.
+    const marker = mainText.indexOf(`⎇ rewound in Claude Code here: the line the user left goes on in branch "make beta louder" (${branch.id})`)
+    expect(marker).toBeGreaterThan(mainText.indexOf('Done: todo.md'))
+    expect(marker).toBeLessThan(mainText.indexOf('── Turn 2'))
+    expect(await shown(branch.id)).toContain('rewound in Claude Code: the user went back to turn 2 and continued in the parent; this is the line left')
+
+    const html = (await call('export.render', { sessionId: main.id, format: 'html', redact: false })).content
+    expect(html).toContain('<dt>Rewound in Claude Code</dt><dd>The user went back to turn 2; the line they left is the branch “make beta louder”.</dd>')
+    const markdown = (await call('export.render', { sessionId: branch.id, format: 'md', redact: false })).content
+    expect(markdown).toContain('| Rewound in Claude Code | This is the line the user left: they went back to turn 2 and continued in “write a todo list”. |')
+    const json = JSON.parse((await call('export.render', { sessionId: branch.id, format: 'json', redact: false })).content) as { document: { tree: { agentRewinds: unknown } } }
+    expect(json.document.tree.agentRewinds).toEqual([{ turn: 2, left: { id: branch.id, title: 'make beta louder', kind: 'branch' }, from: { id: main.id, title: 'write a todo list', kind: 'main' } }])
   })
 
   it('splits a session that grows while followed the same way as one imported whole, with the same branch id', async () => {

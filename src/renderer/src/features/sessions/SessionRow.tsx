@@ -37,7 +37,7 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
         </span>
       </div>
       <div className="session-row-meta">
-        <KindBadge kind={session.kind} />
+        <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <span className="source">{session.source}</span>
         <RelativeTime at={session.updatedAt} />
         <span className="counts">

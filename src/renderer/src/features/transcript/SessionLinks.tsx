@@ -1,4 +1,5 @@
 import type { SessionDetail, SessionRef } from '../../../../shared/contract'
+import { rewoundInLabel, turnAtSeq } from '../../../../shared/source-labels'
 import { useUiStore } from '../../state/ui-store'
 
 /** Where this session sits in the tree: parent, the session it continues, and what came after. */
@@ -19,13 +20,23 @@ export function SessionLinks({ detail }: { detail: SessionDetail }) {
           {refs.map((ref) => (
             <dd key={ref.id}>
               <SessionLink sessionRef={ref} />
-              {label === 'Parent' && detail.forkSeq !== null ? <span className="link-kind"> at message #{detail.forkSeq}</span> : null}
+              {label === 'Parent' && detail.forkSeq !== null ? <span className="link-kind"> {forkPlace(detail, detail.forkSeq)}</span> : null}
             </dd>
           ))}
         </div>
       ))}
     </dl>
   )
+}
+
+/**
+ * Where the session left its parent. A line left by rewinding inside the agent starts at the
+ * turn the user went back to (shown as a turn: that is how the user chose it in the agent).
+ */
+function forkPlace(detail: SessionDetail, forkSeq: number): string {
+  if (!detail.rewoundInAgent) return `at message #${forkSeq}`
+  const turn = turnAtSeq(detail.checkpoints, forkSeq)
+  return turn === undefined ? `at message #${forkSeq}, ${rewoundInLabel(detail.source)}` : `from turn ${turn} on, ${rewoundInLabel(detail.source)}`
 }
 
 function SessionLink({ sessionRef }: { sessionRef: SessionRef }) {

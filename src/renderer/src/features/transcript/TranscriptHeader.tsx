@@ -17,7 +17,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
     <header className="transcript-header">
       <div className="transcript-title-row">
         <h2 className="transcript-title">{detail.title || 'Untitled session'}</h2>
-        <KindBadge kind={detail.kind} />
+        <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
         <SessionActions detail={detail} tools={tools} />
         <ModeToggle />
       </div>

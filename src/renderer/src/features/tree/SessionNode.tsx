@@ -47,7 +47,7 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
     <div className={className} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
       <Anchors merges={merges} />
       <div className="tree-node-meta">
-        <KindBadge kind={session.kind} />
+        <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <span className="tree-node-source">{session.source}</span>
         <span className="tree-node-time">
           <RelativeTime at={session.updatedAt} />
