@@ -92,7 +92,7 @@ describe('Claude Code rewinds inside a session', () => {
     const branch = only(sessions, (s) => s.kind === 'branch')
     const shown = async (sessionId: string) => {
       const lines: string[] = []
-      await showCommand(call as never, { sessionId, json: false, transcript: 'display', io: { out: (text: string) => lines.push(text), err: () => {} } as never })
+      await showCommand(call, { sessionId, json: false, transcript: 'display', io: { out: (text: string) => lines.push(text), err: () => {} } })
       return lines.join('\n')
     }
     const mainText = await shown(main.id)
