@@ -27,6 +27,8 @@ export const TreeNodeSchema = z.object({
    */
   filesChanged: z.number().int().nonnegative(),
   status: SessionStatusSchema,
+  /** For a branch: the first turn of its own (the parent's turns before it are copied). */
+  forkTurn: z.number().int().positive().nullable(),
   /** A line the user left by rewinding inside the agent (see SessionSummary). */
   rewoundInAgent: z.boolean()
 })

@@ -16,6 +16,7 @@ interface TreeRow {
   files_changed: number
   status: 'active' | 'closed'
   rewound_in_agent: number
+  fork_turn: number | null
 }
 
 interface MergeRow {
@@ -32,7 +33,9 @@ interface MergeRow {
 const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid, s.fork_seq, pr.uid AS predecessor_uid,
     s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
-      WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed
+      WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
+    CASE WHEN s.kind = 'branch' AND s.fork_seq IS NOT NULL THEN
+      (SELECT max(c.turn) FROM checkpoints c WHERE c.session_id = s.id AND c.messages_before <= s.fork_seq) END AS fork_turn
   FROM sessions s
   LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id = s.workspace_id
   LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id = s.workspace_id
@@ -71,7 +74,8 @@ export class TreeRepository {
       messageCount: row.message_count,
       filesChanged: row.files_changed,
       status: row.status,
-      rewoundInAgent: row.rewound_in_agent === 1
+      rewoundInAgent: row.rewound_in_agent === 1,
+      forkTurn: row.fork_turn
     }))
   }
 

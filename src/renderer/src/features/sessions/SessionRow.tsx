@@ -38,7 +38,8 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
       </div>
       <div className="session-row-meta">
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
-        <span className="source">{session.source}</span>
+        {/* The badge names the agent already. */}
+        {session.rewoundInAgent ? null : <span className="source">{session.source}</span>}
         <RelativeTime at={session.updatedAt} />
         <span className="counts">
           {plural(session.turnCount, 'turn')} · {plural(session.messageCount, 'msg')}

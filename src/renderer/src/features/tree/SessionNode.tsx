@@ -48,7 +48,8 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
       <Anchors merges={merges} />
       <div className="tree-node-meta">
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
-        <span className="tree-node-source">{session.source}</span>
+        {/* The badge names the agent already. */}
+        {session.rewoundInAgent ? null : <span className="tree-node-source">{session.source}</span>}
         <span className="tree-node-time">
           <RelativeTime at={session.updatedAt} />
         </span>

@@ -15,8 +15,9 @@ export const EDGE_LABELS: Record<TreeEdgeKind, string> = {
  * they do not run over the fork edge going the other way, nor through other cards.
  */
 export function toFlowEdge(edge: TreeEdge): Edge {
-  // An edge is fully described by its id (kind, ends): reuse the object React Flow already knows.
-  const known = made.get(edge.id)
+  // An edge is fully described by its id (kind, ends) and label: reuse the object React Flow already knows.
+  const key = edge.label ? `${edge.id}|${edge.label}` : edge.id
+  const known = made.get(key)
   if (known) return known
   if (made.size >= 50_000) made.clear()
   const merge = edge.kind === 'merge'
@@ -29,11 +30,12 @@ export function toFlowEdge(edge: TreeEdge): Edge {
     type: 'default',
     className: `tree-edge tree-edge-${edge.kind}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: `var(--tree-edge-${edge.kind})` },
-    ariaLabel: `${EDGE_LABELS[edge.kind]}: from ${edge.source} to ${edge.target}`,
+    ariaLabel: `${EDGE_LABELS[edge.kind]}${edge.label ? ` ${edge.label}` : ''}: from ${edge.source} to ${edge.target}`,
+    ...(edge.label ? { label: edge.label, labelClassName: 'tree-edge-label', labelBgPadding: [4, 2] as [number, number], labelBgBorderRadius: 4 } : {}),
     focusable: false,
     selectable: false
   }
-  made.set(edge.id, flowEdge)
+  made.set(key, flowEdge)
   return flowEdge
 }
 

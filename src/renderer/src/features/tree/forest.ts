@@ -1,7 +1,7 @@
 import type { TreeNode } from '../../../../shared/contract'
 
 /** What the layout reads of a session: its links and when it started, nothing that changes per message. */
-export type LayoutSession = Pick<TreeNode, 'id' | 'kind' | 'parentId' | 'predecessorId' | 'createdAt'>
+export type LayoutSession = Pick<TreeNode, 'id' | 'kind' | 'parentId' | 'predecessorId' | 'createdAt'> & Partial<Pick<TreeNode, 'forkTurn' | 'rewoundInAgent'>>
 
 /**
  * The sessions as a forest: each session hangs off one owner (its parent, else its

@@ -24,6 +24,8 @@ export interface TreeEdge {
   source: string
   target: string
   kind: TreeEdgeKind
+  /** The turn a branch starts its own line at ("turn 3"; the gap between cards is narrow), when known. */
+  label?: string
 }
 
 export interface TreeLayout {
@@ -111,15 +113,16 @@ export function planLayout(sessions: readonly LayoutSession[], merges: readonly 
   const visible = (id: string) => forest.byId.has(id) && !hiddenBy.has(id)
   const edges: TreeEdge[] = []
   const seen = new Set<string>()
-  const add = (kind: TreeEdgeKind, source: string, target: string, suffix = '') => {
+  const add = (kind: TreeEdgeKind, source: string, target: string, suffix = '', label?: string) => {
     if (source === target || !visible(source) || !visible(target)) return
     const id = `${kind}:${source}->${target}${suffix}`
     if (seen.has(id)) return
     seen.add(id)
-    edges.push({ id, source, target, kind })
+    edges.push({ id, source, target, kind, ...(label ? { label } : {}) })
   }
   for (const session of forest.ordered) {
-    if (session.parentId) add(session.kind === 'sub-agent' ? 'sub-agent' : 'fork', session.parentId, session.id)
+    const label = session.kind === 'branch' && session.forkTurn != null ? `turn ${session.forkTurn}` : undefined
+    if (session.parentId) add(session.kind === 'sub-agent' ? 'sub-agent' : 'fork', session.parentId, session.id, '', label)
     if (session.predecessorId) add('successor', session.predecessorId, session.id)
   }
   merges.forEach((merge, index) => add('merge', merge.branchId, merge.intoId, `#${index}`))
