@@ -39,4 +39,41 @@ test.describe('agent histories', () => {
       rmSync(root, { recursive: true, force: true })
     }
   })
+
+  test('a rewind inside Claude Code while the window follows the session shows up live as a branch', async ({ page, consoleErrors }, testInfo) => {
+    const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-rewind-'))
+    const workspace = join(root, 'shop')
+    const home = new ClaudeHome(join(root, 'claude'))
+    mkdirSync(workspace)
+    const session = home.session(workspace)
+    session.prompt('Add a README for the shop')
+    const endOfTurn1 = session.say('I added README.md with a title.')
+    session.prompt('Now translate it to French')
+    session.say('Voilà: README.md est en français.')
+    const server = await startRetraceServer([], { CLAUDE_CONFIG_DIR: home.root })
+    try {
+      const first = new FirstScreen(page)
+      await first.goto(server.url)
+      await first.openPath(workspace)
+      const view = new WorkspaceView(page)
+      await view.openSession('Add a README for the shop')
+      await expect(view.transcript.getByText('Voilà: README.md est en français.')).toBeVisible()
+
+      // Esc Esc in Claude Code: the next prompt hangs below the end of turn 1.
+      session.rewindTo(endOfTurn1)
+      session.prompt('Actually, translate it to German')
+      session.say('Fertig: README.md ist auf Deutsch.')
+      await expect(view.transcript.getByText('Fertig: README.md ist auf Deutsch.')).toBeVisible({ timeout: 5000 })
+      await expect(view.transcript.getByText('Voilà: README.md est en français.')).toHaveCount(0)
+      const branch = view.session('Now translate it to French')
+      await expect(branch.getByTestId('rewound-in-agent')).toHaveText('rewound in Claude Code')
+      await snapshot(page, testInfo, 'claude-code-rewind-live')
+      await view.openSession('Now translate it to French')
+      await expect(view.transcript.getByText('Voilà: README.md est en français.')).toBeVisible()
+      expect(consoleErrors).toEqual([])
+    } finally {
+      await server.stop()
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
 })
