@@ -234,6 +234,20 @@ describe('importing real Claude Code sessions', () => {
     const old = sessions.find((s) => s.title === 'old topic')
     expect(sessions.find((s) => s.id !== old?.id)).toMatchObject({ predecessorId: old?.id })
   })
+
+  it('links a real session begun with /clear after its caveat line to the one before it', async () => {
+    // Claude Code 1.0.x writes the local-command caveat first, so the session exists before /clear is read.
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const cwd = '/Users/dain/workspace/claude-code-log'
+    home.addFixtureProject(join(FIXTURES, 'claude-code/claude-code-log-turns/-Users-dain-workspace-claude-code-log-sample'), cwd)
+    const rt = runtime({ claude: home.root })
+    await rt.imports.importWorkspace(rt.store.workspaces.open(cwd, 'claude-code-log'))
+    const sessions = sessionsOf(rt, cwd)
+    const before = sessions.find((s) => rt.store.sessions.get(s.id)?.sourceSessionId === '0d3a8e6f-290f-4105-a327-a2496e5e2a83')
+    const cleared = sessions.find((s) => rt.store.sessions.get(s.id)?.sourceSessionId === '937c6e6b-27e7-4edd-86f1-ad28f9731841')
+    expect(before).toBeDefined()
+    expect(cleared).toMatchObject({ predecessorId: before?.id })
+  })
 })
 
 describe('importing real Codex CLI rollouts', () => {

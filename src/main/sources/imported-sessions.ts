@@ -91,6 +91,20 @@ export class ImportedSessions {
     this.deps.recorder.announce(this.workspace.id, mainUid)
   }
 
+  /**
+   * The file's session began with `/clear`: it continues the session of the same source last
+   * active before it started (as when `/clear` comes first, see createMain). A fork or a
+   * session hanging below another keeps its place.
+   */
+  continueAfterClear(): void {
+    const { store } = this.deps
+    const session = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
+    if (!session || session.kind !== 'main' || session.predecessorRowId !== null) return
+    const predecessor = store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', session.rowId, session.createdAt)
+    const predecessorRowId = predecessor ? store.sessions.get(predecessor)?.rowId : undefined
+    if (predecessorRowId !== undefined) store.sessions.setPredecessor(session.rowId, predecessorRowId)
+  }
+
   /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
   isForkCopy(sourceUid: string): boolean {
     const parent = this.forkParentSession()

@@ -202,8 +202,12 @@ export class RecordWriter {
 
   private applyMessage(record: MessageRecord): void {
     const clear = isClearCommand(record)
-    if (clear && !this.state.sawPrompt) this.state.startedByClear = true
     const uid = this.sessions.sessionFor(record)
+    // Claude Code writes a caveat line before `/clear`: the session exists by then.
+    if (clear && !this.state.sawPrompt && !this.state.startedByClear) {
+      this.state.startedByClear = true
+      this.sessions.continueAfterClear()
+    }
     if (record.uid && this.sessions.isForkCopy(record.uid)) {
       this.copiedLineOffset = record.offset
       return
@@ -330,9 +334,10 @@ export class RecordWriter {
   }
 }
 
-/** `/clear` as Claude Code writes it: a command prompt (`/clear`) or a local-command line. */
+/** `/clear` as Claude Code writes it: a command (a prompt, or a local command shown as a system line) or a local-command line. */
 function isClearCommand(record: MessageRecord): boolean {
-  return (record.role === 'user' && /^\/clear\b/.test(record.content.trim())) || (record.role === 'system' && record.content.includes(CLEAR_COMMAND))
+  const command = (record.role === 'user' || record.role === 'system') && /^\/clear\b/.test(record.content.trim())
+  return command || (record.role === 'system' && record.content.includes(CLEAR_COMMAND))
 }
 
 function toBuffer(content: string | null): Buffer | null {

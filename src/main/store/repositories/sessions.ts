@@ -108,6 +108,7 @@ export class SessionRepository {
   private readonly linkStmt
   private readonly latestOfSourceStmt
   private readonly deleteStmt
+  private readonly predecessorStmt
   private readonly listStatements = new Map<string, ReturnType<Db['prepare']>>()
 
   constructor(private readonly db: Db) {
@@ -142,6 +143,7 @@ export class SessionRepository {
       'SELECT uid FROM sessions WHERE workspace_id = ? AND source = ? AND kind = ? AND id != ? AND created_at <= ? ORDER BY updated_at DESC, id DESC LIMIT 1'
     )
     this.deleteStmt = db.prepare('DELETE FROM sessions WHERE id = ?')
+    this.predecessorStmt = db.prepare('UPDATE sessions SET predecessor_id = ? WHERE id = ? AND predecessor_id IS NULL')
   }
 
   insert(session: NewSession): number {
@@ -191,6 +193,11 @@ export class SessionRepository {
   }
 
   /** The most recently active other session of a source and kind, created no later than `before`. */
+  /** Link a session to the one it continues (a reset learnt after the session was made); an existing link stays. */
+  setPredecessor(rowId: number, predecessorRowId: number): void {
+    this.predecessorStmt.run(predecessorRowId, rowId)
+  }
+
   latestOfSource(workspaceId: number, source: string, kind: SessionKind, exceptRowId: number, before: number): string | undefined {
     return (this.latestOfSourceStmt.get(workspaceId, source, kind, exceptRowId, before) as { uid: string } | undefined)?.uid
   }
