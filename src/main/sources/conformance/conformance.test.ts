@@ -11,9 +11,10 @@ import { importSet } from './import-set'
  * here, and then replace Retrace's current figure in the comparison. See docs/conformance.md.
  */
 const TURNED_ON = new Set<string>([
-  // 'item 1', // Claude Code in-session forks become branch sessions
+  'item 1', // Claude Code in-session forks become branch sessions
   // 'item 2', // every sub-agent in its place
-  // 'item 3' // Codex: a turn is a real prompt (event_msg user_message)
+  'item 3', // Codex: a turn is a real prompt (event_msg user_message)
+  'bug: LangGraph cached input counted twice'
 ])
 
 const testbed = importTestbed('retrace-conformance-')

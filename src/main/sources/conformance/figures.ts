@@ -17,7 +17,7 @@ export interface Figures {
   unplacedSubAgents: number
   /** Sub-agents drawn off the very tool call (Task / Agent) that started them. */
   subAgentsAtTheirCall: number
-  /** Branch sessions, by the agent's session id of the session they branch off: their turn counts. */
+  /** Branch sessions, by the agent's session id of the session they branch off: their own turns (not the copied ones). */
   branches: Record<string, number[]>
   messages: number
   roles: Record<string, number>
@@ -34,6 +34,15 @@ export interface Figures {
 
 type Row = Record<string, number | string | null>
 
+/**
+ * A branch starts with a copy of its parent's messages before the fork: they are counted once,
+ * in the parent. Its own turns start at the turn of its first own message.
+ */
+const OWN_MESSAGES = `(SELECT m.* FROM messages m JOIN sessions s ON s.id = m.session_id
+  WHERE NOT (s.kind = 'branch' AND s.fork_seq IS NOT NULL AND m.seq < s.fork_seq))`
+const OWN_TURNS = `(s.turn_count - CASE WHEN s.kind = 'branch' AND s.fork_seq IS NOT NULL
+  THEN coalesce((SELECT m.turn FROM messages m WHERE m.session_id = s.id AND m.seq = s.fork_seq), 1) - 1 ELSE 0 END)`
+
 export function figuresOf(rt: Runtime, report: ImportReport): Figures {
   const db = rt.store.db
   const one = (sql: string) => db.prepare(sql).get() as Row
@@ -41,13 +50,13 @@ export function figuresOf(rt: Runtime, report: ImportReport): Figures {
   const counted = (sql: string) => Object.fromEntries(all(sql).map((row) => [String(row.k), Number(row.n)]))
   const usageOf = (row: Row) => ({ input: Number(row.input), output: Number(row.output), cacheRead: Number(row.cacheRead), cacheWrite: Number(row.cacheWrite) })
   const USAGE = 'input_tokens AS input, output_tokens AS output, cache_read_tokens AS cacheRead, cache_write_tokens AS cacheWrite'
-  const totals = one(`SELECT count(*) AS sessions, coalesce(sum(turn_count), 0) AS turns,
+  const totals = one(`SELECT count(*) AS sessions, coalesce(sum(${OWN_TURNS}), 0) AS turns,
     coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output,
     coalesce(sum(cache_read_tokens), 0) AS cacheRead, coalesce(sum(cache_write_tokens), 0) AS cacheWrite,
-    coalesce(sum(parent_id IS NULL), 0) AS roots, coalesce(sum(message_count = 0), 0) AS empty FROM sessions`)
+    coalesce(sum(parent_id IS NULL), 0) AS roots, coalesce(sum(message_count = 0), 0) AS empty FROM sessions s`)
   const branches: Record<string, number[]> = {}
-  for (const row of all(`SELECT p.source_session_id AS parent, s.turn_count AS turns FROM sessions s JOIN sessions p ON p.id = s.parent_id
-    WHERE s.kind = 'branch' ORDER BY s.turn_count`)) {
+  for (const row of all(`SELECT p.source_session_id AS parent, ${OWN_TURNS} AS turns FROM sessions s JOIN sessions p ON p.id = s.parent_id
+    WHERE s.kind = 'branch' ORDER BY turns`)) {
     ;(branches[String(row.parent)] ??= []).push(Number(row.turns))
   }
   const skipped: Record<string, number> = {}
@@ -55,7 +64,7 @@ export function figuresOf(rt: Runtime, report: ImportReport): Figures {
     const kind = reason.split(/:|\(/)[0]?.trim() ?? reason
     skipped[kind] = (skipped[kind] ?? 0) + 1
   }
-  const mains = all(`SELECT source_session_id AS id, turn_count AS turns, ${USAGE} FROM sessions WHERE parent_id IS NULL AND kind = 'main' AND source_session_id IS NOT NULL`)
+  const mains = all(`SELECT source_session_id AS id, turn_count AS turns, ${USAGE} FROM sessions s WHERE parent_id IS NULL AND kind = 'main' AND source_session_id IS NOT NULL`)
   return {
     workspaces: Number(one('SELECT count(*) AS n FROM workspaces').n),
     sessions: Number(totals.sessions),
@@ -69,9 +78,9 @@ export function figuresOf(rt: Runtime, report: ImportReport): Figures {
         WHERE s.kind = 'sub-agent' AND m.role = 'tool_call' AND m.tool_name IN ('Task', 'Agent')`).n
     ),
     branches,
-    messages: Number(one('SELECT count(*) AS n FROM messages').n),
-    roles: counted('SELECT role AS k, count(*) AS n FROM messages GROUP BY role'),
-    toolCalls: Number(one("SELECT count(*) AS n FROM messages WHERE role = 'tool_call'").n),
+    messages: Number(one(`SELECT count(*) AS n FROM ${OWN_MESSAGES}`).n),
+    roles: counted(`SELECT role AS k, count(*) AS n FROM ${OWN_MESSAGES} GROUP BY role`),
+    toolCalls: Number(one(`SELECT count(*) AS n FROM ${OWN_MESSAGES} WHERE role = 'tool_call'`).n),
     turns: Number(totals.turns),
     usage: usageOf(totals),
     skipped,

@@ -15,7 +15,7 @@ export interface ChatMessage {
   toolName: string | null
   isError: boolean
   model: string | null
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number } | null
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } | null
 }
 
 const ROLE_BY_CLASS: Record<string, ChatMessage['role']> = {
@@ -72,9 +72,16 @@ function toolCalls(value: unknown): ChatMessage['toolCalls'] {
   return value.flatMap((call) => (isRecord(call) && typeof call.name === 'string' ? [{ id: typeof call.id === 'string' ? call.id : '', name: call.name, args: call.args ?? null }] : []))
 }
 
+/**
+ * LangChain's `usage_metadata`. Its `input_tokens` are the sum of every input token type, the
+ * cached ones (`input_token_details.cache_read`, `cache_creation`) included; Retrace keeps input
+ * without cache, as it does for every agent, so cached tokens are counted once.
+ */
 function usageOf(value: unknown): ChatMessage['usage'] {
   if (!isRecord(value)) return null
   const details = isRecord(value.input_token_details) ? value.input_token_details : {}
   const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.round(n) : 0)
-  return { inputTokens: count(value.input_tokens), outputTokens: count(value.output_tokens), cacheReadTokens: count(details.cache_read) }
+  const cacheRead = count(details.cache_read)
+  const cacheWrite = count(details.cache_creation)
+  return { inputTokens: Math.max(0, count(value.input_tokens) - cacheRead - cacheWrite), outputTokens: count(value.output_tokens), cacheReadTokens: cacheRead, cacheWriteTokens: cacheWrite }
 }

@@ -119,7 +119,7 @@ function messageRecords(message: ChatMessage, at: () => number, createdAt: numbe
       ]
     case 'assistant': {
       const records: SourceRecord[] = []
-      const usage = message.usage ? { inputTokens: message.usage.inputTokens, outputTokens: message.usage.outputTokens, cacheReadTokens: message.usage.cacheReadTokens } : undefined
+      const usage = message.usage ? { ...message.usage } : undefined
       const model = message.model ? { model: message.model } : {}
       // The uid goes on the first record only: a fork's shared prefix is recognised by it.
       let uid = message.id
