@@ -6,6 +6,7 @@ import type { HistoryFile } from './adapter'
 import type { FileImportState } from './import-state'
 import type { CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
 import type { ImportDeps, ImportReport } from './record-writer'
+import { adoptOrphans, parentOfSubAgentFile } from './sub-agent-parents'
 
 /**
  * The sessions one foreign file's records go to, made when first needed: the file's own (a main
@@ -39,7 +40,7 @@ export class ImportedSessions {
     const main = this.state.sessionUid ?? this.createFileSession(record)
     const agentId = record.kind === 'message' ? record.agentId : null
     if (!agentId || this.file.role === 'sub-agent') return main
-    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.state.links[agentId]))
+    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.file.sessionId, this.state.links[agentId]))
   }
 
   /** The writer of a session (resumed once, then kept). */
@@ -89,7 +90,7 @@ export class ImportedSessions {
     if (this.hangsBelow && !this.state.forkedFrom) {
       const link = this.hangsBelow
       const parent = store.sessions.bySourceId(this.workspace.id, this.file.source, link.sessionId)
-      return this.createChild({ uid: this.newSessionUid(), sourceSessionId: this.file.sessionId, title: this.state.title ?? '', kind: link.kind, parent, toolCallId: link.toolCallId, createdAt })
+      return this.createChild({ uid: this.newSessionUid(), sourceSessionId: this.file.sessionId, title: this.state.title ?? '', kind: link.kind, parent, parentSourceId: link.sessionId, toolCallId: link.toolCallId, createdAt })
     }
     const parent = this.forkParentSession()
     const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
@@ -129,17 +130,20 @@ export class ImportedSessions {
   }
 
   private createSubAgentOfFile(): string {
-    const parent = this.file.parentSessionId ? this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, this.file.parentSessionId) : undefined
-    const agentId = this.file.agentId ?? ''
-    return this.existing(this.file.sessionId) ?? this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.parentLinks()[agentId])
+    const existing = this.existing(this.file.sessionId)
+    if (existing) return existing
+    const parent = parentOfSubAgentFile(this.deps, this.workspace, this.file, this.state.cwd ?? this.file.cwd, (uid) => this.announced(uid))
+    // The call that started it: from the parent's tool result, or from the agent's own metadata.
+    const toolCallId = this.parentLinks()[this.file.agentId ?? ''] ?? this.file.startedBy
+    return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, this.file.title)
   }
 
-  private createSubAgent(sourceSessionId: string, parentUid: string | null, toolCallId: string | undefined): string {
+  private createSubAgent(sourceSessionId: string, parentUid: string | null, parentSourceId: string | null, toolCallId: string | undefined, title = ''): string {
     const existing = this.existing(sourceSessionId)
     if (existing) return existing
     const parent = parentUid ? this.deps.store.sessions.get(parentUid) : undefined
     // Untitled: the writer names it after its first prompt (the task it was given).
-    return this.createChild({ uid: randomUUID(), sourceSessionId, title: '', kind: 'sub-agent', parent, toolCallId, createdAt: Date.now() })
+    return this.createChild({ uid: randomUUID(), sourceSessionId, title, kind: 'sub-agent', parent, parentSourceId, toolCallId, createdAt: Date.now() })
   }
 
   /**
@@ -147,7 +151,17 @@ export class ImportedSessions {
    * ephemeral session): placed at the parent's tool call that started it, when known. A parent
    * not imported (yet) leaves it a root.
    */
-  private createChild(child: { uid: string; sourceSessionId: string; title: string; kind: SessionKind; parent: SessionRecord | undefined; toolCallId: string | undefined; createdAt: number }): string {
+  private createChild(child: {
+    uid: string
+    sourceSessionId: string
+    title: string
+    kind: SessionKind
+    parent: SessionRecord | undefined
+    /** The source's id of the parent: kept, so a parent imported later adopts it (and, until then, it says which is missing). */
+    parentSourceId: string | null
+    toolCallId: string | undefined
+    createdAt: number
+  }): string {
     const { store } = this.deps
     const { parent } = child
     store.sessions.insert({
@@ -158,6 +172,7 @@ export class ImportedSessions {
       title: child.title,
       kind: child.kind,
       parentRowId: parent?.rowId ?? null,
+      parentSourceId: child.parentSourceId,
       forkSeq: parent && child.toolCallId ? (store.messages.seqOfToolCall(parent.rowId, child.toolCallId) ?? null) : null,
       depth: parent ? parent.depth + 1 : 0,
       model: null,
@@ -168,6 +183,7 @@ export class ImportedSessions {
   }
 
   private announced(uid: string): string {
+    adoptOrphans(this.deps, uid)
     this.report.sessions += 1
     this.deps.recorder.announce(this.workspace.id, uid)
     return uid

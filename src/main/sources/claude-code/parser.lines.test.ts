@@ -315,7 +315,7 @@ describe('messages', () => {
 describe('session meta', () => {
   it('takes titles from summary, custom-title and ai-title lines, and the first prompt only when none came first', () => {
     const records = parse([
-      JSON.stringify({ type: 'summary', summary: 'Fix the login bug', leafUuid: 'x' }),
+      JSON.stringify({ type: 'summary', summary: 'Fix the login bug' }),
       user('please fix login'),
       JSON.stringify({ type: 'ai-title', aiTitle: 'Login fix' }),
       JSON.stringify({ type: 'custom-title', customTitle: 'My login work' }),
@@ -325,6 +325,14 @@ describe('session meta', () => {
       ['summary', 'Fix the login bug'],
       ['ai', 'Login fix'],
       ['custom', 'My login work']
+    ])
+  })
+
+  it('gives a summary naming a message (leafUuid) to the session holding it, so the first prompt still names this one', () => {
+    const records = parse([JSON.stringify({ type: 'summary', summary: 'Fix the login bug', leafUuid: 'x' }), user('please fix login')])
+    expect(records.filter((r) => r.kind === 'session-meta' && r.title).map((r) => r.kind === 'session-meta' && [r.titleOrigin, r.title, r.titleLeafUid])).toEqual([
+      ['summary', 'Fix the login bug', 'x'],
+      ['first-prompt', 'please fix login', undefined]
     ])
   })
 

@@ -33,7 +33,8 @@ import { attributeUsage } from './usage'
  * Deliberately ignored, producing no record (their uuid, when they have one, is remembered so
  * that a message whose `parentUuid` names them gets the nearest message above instead):
  * - `progress`: streaming snapshots of running tools and sub-agents, often megabytes; the
- *   sub-agent transcripts they duplicate are read from the agents' own files.
+ *   sub-agent transcripts they duplicate are read from the agents' own files. An `agent_progress`
+ *   line gives only a link: which call started the sub-agent it names.
  * - `queue-operation`: prompts queued while the agent worked; the prompt itself arrives later
  *   as a `user` line.
  * - `last-prompt`, `permission-mode`, `mode`, `agent-name`, `agent-setting`, `agent-color`,
@@ -117,7 +118,7 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
       current.system()
       break
     case 'summary':
-      current.title(SummaryLineSchema.safeParse(json), 'summary', (data) => data.summary)
+      current.summary(SummaryLineSchema.safeParse(json))
       break
     case 'custom-title':
       current.title(CustomTitleLineSchema.safeParse(json), 'custom', (data) => data.customTitle)
@@ -133,6 +134,9 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
       break
     case 'pr-link':
       current.prLink()
+      break
+    case 'progress':
+      current.agentProgress()
       break
     default:
       if (!IGNORED_TYPES.has(base.data.type)) current.skip(`unknown line type "${base.data.type}"`)
@@ -253,6 +257,19 @@ class Line {
   title<T>(parsed: Parsed<T>, origin: NonNullable<SessionMetaRecord['titleOrigin']>, pick: (data: T) => string): void {
     if (!parsed.success) return this.skip(`${this.base.type} line: ${describeIssue(parsed.error)}`)
     this.emitTitle(pick(parsed.data).trim(), origin)
+  }
+
+  /**
+   * A `summary` line titles the session holding its `leafUuid` message: Claude Code writes the
+   * summaries of earlier sessions at the top of a new session's file (a file may hold nothing
+   * else), so the session is found by that message, not by the file the line is in.
+   */
+  summary(parsed: Parsed<{ summary: string; leafUuid?: unknown }>): void {
+    if (!parsed.success) return this.skip(`summary line: ${describeIssue(parsed.error)}`)
+    const leaf = parsed.data.leafUuid
+    if (typeof leaf !== 'string' || leaf === '') return this.emitTitle(parsed.data.summary.trim(), 'summary')
+    const title = parsed.data.summary.trim()
+    if (title) this.records.push({ kind: 'session-meta', offset: this.offset, title, titleOrigin: 'summary', titleLeafUid: leaf })
   }
 
   private emitTitle(title: string, origin: NonNullable<SessionMetaRecord['titleOrigin']>): void {
@@ -439,6 +456,19 @@ class Line {
     if (text === '') return
     this.meta()
     this.message({ role: 'system', content: text, ...(line.level === 'error' || subtype === 'api_error' ? { isError: true } : {}) })
+  }
+
+  /**
+   * A running sub-agent's progress (2.1.x `agent_progress`) names it and the Task/Agent call that
+   * started it: the link is known before the call's result (which names it again) is written.
+   */
+  agentProgress(): void {
+    const fields = this.json as { data?: { type?: unknown; agentId?: unknown }; parentToolUseID?: unknown }
+    const agentId = fields.data?.type === 'agent_progress' ? fields.data.agentId : undefined
+    const toolCallId = fields.parentToolUseID
+    if (typeof agentId === 'string' && agentId !== '' && typeof toolCallId === 'string' && toolCallId !== '') {
+      this.records.push({ kind: 'sub-agent-link', offset: this.offset, toolCallId, agentId })
+    }
   }
 
   prLink(): void {
