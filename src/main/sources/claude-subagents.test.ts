@@ -58,6 +58,8 @@ describe('Claude Code 2.0.x warm-up agents and their empty sessions', () => {
     const main = rt.store.sessions.bySourceId(workspaceId, 'claude-code', CODERABBIT_MAIN)
     const task = rt.store.sessions.bySourceId(workspaceId, 'claude-code', `${CODERABBIT_MAIN}/agent-ea02459f`)
     expect(task).toMatchObject({ parentId: main?.id, depth: 1, forkSeq: seqOfCall(rt, main?.id ?? '', 'toolu_01HD7PpSCWhP2gP8dXvJiyZN') })
+    // Titled by the call's description, as the meta.json of later versions does.
+    expect(task?.title).toBe('Explore project structure for packaging')
   })
 
   it('recognises the warm-ups (a "Warmup" prompt or none, and no tool call) and leaves them out of the list by default', async () => {
@@ -182,6 +184,26 @@ describe('a Claude Code 2.1.x sub-agent still running', () => {
     const agent = rt.store.sessions.bySourceId(workspaceId, 'claude-code', `${main}/agent-aac57f5`)
     expect(agent).toMatchObject({ parentId: parent?.id, forkSeq: seqOfCall(rt, parent?.id ?? '', 'toolu_01Hf8v1Za7y4af8VUwSR4CXU') })
     expect(agent?.forkSeq).not.toBeNull()
+  })
+})
+
+describe('Claude Code 1.0.x sidechains inside the session file', () => {
+  it('make a sub-agent of their own, hanging at the Task call whose prompt they were given', async () => {
+    const cwd = '/Users/dain/workspace/claude-code-log'
+    const sessionId = 'df749439-8556-41bf-9965-9f49cf38bf2a'
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    // An 8-line excerpt of a 1.0.35 session: the Task call, then seven sidechain lines without agentId.
+    home.session(cwd, sessionId)
+    copyFileSync(join(SET, 'sidechain-1.0.35.jsonl'), join(home.root, 'projects', encodeProjectFolder(cwd), `${sessionId}.jsonl`))
+    const rt = runtime({ claude: home.root })
+    const workspaceId = rt.store.workspaces.open(cwd, 'ws')
+    await rt.imports.importWorkspace(workspaceId)
+    const main = rt.store.sessions.bySourceId(workspaceId, 'claude-code', sessionId)
+    const agent = rt.store.sessions.bySourceId(workspaceId, 'claude-code', `${sessionId}/agent-toolu_01VJzVGXqdaUe6AYX6CAJUHz`)
+    expect(main).toMatchObject({ messageCount: 1 }) // the Task call alone
+    expect(agent).toMatchObject({ kind: 'sub-agent', parentId: main?.id, forkSeq: seqOfCall(rt, main?.id ?? '', 'toolu_01VJzVGXqdaUe6AYX6CAJUHz'), warmup: false })
+    expect(agent?.title).toBe('Debug failing test output')
+    expect(agent?.turnCount).toBe(1)
   })
 })
 

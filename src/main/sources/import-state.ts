@@ -12,6 +12,8 @@ export const FileImportStateSchema = z.object({
   subAgents: z.record(z.string(), z.string()).default({}),
   /** Sub-agent links seen in this file: agent id → the tool call that started it. */
   links: z.record(z.string(), z.string()).default({}),
+  /** The task description those calls gave (agent id → description): the sub-agents' titles. */
+  linkTitles: z.record(z.string(), z.string()).default({}),
   title: z.string().nullable().default(null),
   titleRank: z.number().default(0),
   cwd: z.string().nullable().default(null),

@@ -6,7 +6,7 @@ import type { HistoryFile } from './adapter'
 import type { FileImportState } from './import-state'
 import type { CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
 import type { ImportDeps, ImportReport } from './record-writer'
-import { adoptOrphans, parentOfSubAgentFile } from './sub-agent-parents'
+import { adoptOrphans, parentLinkTitle, parentOfSubAgentFile } from './sub-agent-parents'
 
 /**
  * The sessions one foreign file's records go to, made when first needed: the file's own (a main
@@ -40,7 +40,7 @@ export class ImportedSessions {
     const main = this.state.sessionUid ?? this.createFileSession(record)
     const agentId = record.kind === 'message' ? record.agentId : null
     if (!agentId || this.file.role === 'sub-agent') return main
-    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.file.sessionId, this.state.links[agentId]))
+    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.file.sessionId, this.state.links[agentId], this.state.linkTitles[agentId]))
   }
 
   /** The writer of a session (resumed once, then kept). */
@@ -58,13 +58,14 @@ export class ImportedSessions {
     return this.writers.values()
   }
 
-  /** A link seen after its sub-agent's session was made (live import): attach it now. */
-  linkSubAgent(agentId: string, toolCallId: string): void {
+  /** A link seen after its sub-agent's session was made (live import): attach it now, titled by the call's description. */
+  linkSubAgent(agentId: string, toolCallId: string, description?: string): void {
     const { store } = this.deps
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
     const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
     if (!parent || !child) return
     store.sessions.link(child.rowId, { parentRowId: parent.rowId, forkSeq: store.messages.seqOfToolCall(parent.rowId, toolCallId) ?? null, depth: parent.depth + 1 })
+    if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
   }
 
   /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
@@ -135,7 +136,8 @@ export class ImportedSessions {
     const parent = parentOfSubAgentFile(this.deps, this.workspace, this.file, this.state.cwd ?? this.file.cwd, (uid) => this.announced(uid))
     // The call that started it: from the parent's tool result, or from the agent's own metadata.
     const toolCallId = this.parentLinks()[this.file.agentId ?? ''] ?? this.file.startedBy
-    return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, this.file.title)
+    const title = this.file.title ?? parentLinkTitle(this.deps, this.workspace, this.file)
+    return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, title)
   }
 
   private createSubAgent(sourceSessionId: string, parentUid: string | null, parentSourceId: string | null, toolCallId: string | undefined, title = ''): string {

@@ -157,9 +157,10 @@ export class RecordWriter {
         return this.applyCompaction(record)
       case 'sub-agent-link':
         // Progress lines repeat a running agent's link until its result names it once more.
-        if (this.state.links[record.agentId] === record.toolCallId) return
+        if (this.state.links[record.agentId] === record.toolCallId && (!record.description || this.state.linkTitles[record.agentId] === record.description)) return
         this.state.links[record.agentId] = record.toolCallId
-        return this.sessions.linkSubAgent(record.agentId, record.toolCallId)
+        if (record.description) this.state.linkTitles[record.agentId] = record.description
+        return this.sessions.linkSubAgent(record.agentId, record.toolCallId, record.description)
       case 'file-backups':
         return this.applyBackups(record)
       case 'file-edit':

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../store/repositories/sessions'
 import { SessionLinkRepository } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
+import { ImportFileRepository } from './import-files'
+import { readImportState } from './import-state'
 import type { ImportDeps } from './record-writer'
 
 /**
@@ -40,6 +42,13 @@ export function parentOfSubAgentFile(
   })
   onCreated(uid)
   return sessions.get(uid)
+}
+
+/** The description the parent's Task/Agent call gave a sub-agent file's agent, when its file was read. */
+export function parentLinkTitle(deps: ImportDeps, workspace: { id: number }, file: HistoryFile): string | undefined {
+  if (!file.parentPath || !file.agentId) return undefined
+  const row = new ImportFileRepository(deps.store.db).get(workspace.id, file.source, file.parentPath)
+  return row ? readImportState(row.importState).linkTitles[file.agentId] : undefined
 }
 
 /**

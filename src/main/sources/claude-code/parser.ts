@@ -21,6 +21,7 @@ import {
 import { ParserState } from './state'
 import { systemText } from './system'
 import { fileEditRecord, subAgentLinkRecord } from './tool-results'
+import { promptDigest, sidechainAgent } from './sidechains'
 import { attributeUsage } from './usage'
 
 /**
@@ -154,6 +155,8 @@ class Line {
   private metaRecord: SessionMetaRecord | null = null
   private readonly parentUid: string | null
   private readonly createdAt: number | undefined
+  /** The sub-agent whose transcript this line is part of (sidechain lines), else null. */
+  private readonly agentId: string | null
 
   constructor(
     private readonly state: ParserState,
@@ -165,6 +168,10 @@ class Line {
     this.parentUid = parent === null ? null : this.resolve(parent)
     const time = base.timestamp ? Date.parse(base.timestamp) : NaN
     this.createdAt = Number.isNaN(time) ? undefined : time
+    const sidechain = sidechainAgent(state, base, json, offset)
+    this.agentId = sidechain.agentId
+    // Before the line's messages: the agent's session is made knowing its call.
+    if (sidechain.link) this.records.push(sidechain.link)
   }
 
   /** The uid a reference to line `uuid` means: itself, or what stands in for it. */
@@ -191,7 +198,7 @@ class Line {
       offset: this.offset,
       uid,
       parentUid: previous ?? this.parentUid,
-      agentId: this.base.isSidechain === true ? (this.base.agentId ?? null) : null,
+      agentId: this.agentId,
       startsTurn: false,
       ...fields
     }
@@ -425,7 +432,12 @@ class Line {
         })
         const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
         const description = typeof fields.description === 'string' ? fields.description : null
-        this.state.pending.set(id, { name, description: name === 'Task' || name === 'Agent' ? description : null })
+        const agentCall = name === 'Task' || name === 'Agent'
+        this.state.pending.set(id, {
+          name,
+          description: agentCall ? description : null,
+          ...(agentCall && typeof fields.prompt === 'string' ? { prompt: promptDigest(fields.prompt) } : {})
+        })
         if (name === 'Bash' && typeof fields.command === 'string') {
           this.records.push({ kind: 'shell-command', offset: this.offset, toolCallId: id, command: fields.command })
         }
