@@ -45,6 +45,9 @@ function firstText(json: object): string | null {
   const content = (json as { message?: { content?: unknown } }).message?.content
   if (typeof content === 'string') return content
   if (!Array.isArray(content)) return null
-  const block = content.find((item): item is { type: 'text'; text: string } => typeof item === 'object' && item !== null && item.type === 'text' && typeof item.text === 'string')
-  return block ? block.text : null
+  for (const item of content as unknown[]) {
+    const block = item as { type?: unknown; text?: unknown } | null
+    if (block?.type === 'text' && typeof block.text === 'string') return block.text
+  }
+  return null
 }
