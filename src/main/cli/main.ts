@@ -16,7 +16,9 @@ const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
 
 Usage:
   retrace serve [--demo] [--port N]          serve the app on http://127.0.0.1 (token in the printed URL)
-  retrace sessions <workspace-path> [--json] list a workspace's sessions, newest first
+  retrace sessions <workspace-path> [--all] [--json]
+                                             list a workspace's sessions, newest first; --all also lists
+                                             the agents' start-up work (Claude Code warm-ups)
   retrace show <session-id> [--json] [--context]
                                              print a session's transcript (--context: what the model saw)
   retrace search <query> [--workspace PATH] [--json]
@@ -139,7 +141,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         return 0
       }
       case 'sessions':
-        await sessionsCommand(cliCaller(await open()), { path: argument('workspace-path'), json: values.json, io })
+        await sessionsCommand(cliCaller(await open()), { path: argument('workspace-path'), json: values.json, all: values.all, io })
         return 0
       case 'show': {
         const live = await open()
