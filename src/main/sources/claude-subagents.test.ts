@@ -60,6 +60,8 @@ describe('Claude Code 2.0.x warm-up agents and their empty sessions', () => {
     expect(task).toMatchObject({ parentId: main?.id, depth: 1, forkSeq: seqOfCall(rt, main?.id ?? '', 'toolu_01HD7PpSCWhP2gP8dXvJiyZN') })
     // Titled by the call's description, as the meta.json of later versions does.
     expect(task?.title).toBe('Explore project structure for packaging')
+    // Started when its first line was written, not when Retrace read it.
+    expect(task?.createdAt).toBe(Date.parse('2025-11-17T11:23:34.469Z'))
   })
 
   it('recognises the warm-ups (a "Warmup" prompt or none, and no tool call) and leaves them out of the list by default', async () => {

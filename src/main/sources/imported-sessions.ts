@@ -40,7 +40,7 @@ export class ImportedSessions {
     const main = this.state.sessionUid ?? this.createFileSession(record)
     const agentId = record.kind === 'message' ? record.agentId : null
     if (!agentId || this.file.role === 'sub-agent') return main
-    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.file.sessionId, this.state.links[agentId], this.state.linkTitles[agentId]))
+    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.file.sessionId, this.state.links[agentId], this.state.linkTitles[agentId], record.createdAt))
   }
 
   /** The writer of a session (resumed once, then kept). */
@@ -75,7 +75,7 @@ export class ImportedSessions {
   }
 
   private createFileSession(first: MessageRecord | CompactionRecord): string {
-    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile() : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt))
+    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile(first.createdAt) : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt))
     this.state.sessionUid = uid
     return uid
   }
@@ -130,22 +130,23 @@ export class ImportedSessions {
     return this.announced(uid)
   }
 
-  private createSubAgentOfFile(): string {
+  private createSubAgentOfFile(createdAt: number | undefined): string {
     const existing = this.existing(this.file.sessionId)
     if (existing) return existing
     const parent = parentOfSubAgentFile(this.deps, this.workspace, this.file, this.state.cwd ?? this.file.cwd, (uid) => this.announced(uid))
     // The call that started it: from the parent's tool result, or from the agent's own metadata.
     const toolCallId = this.parentLinks()[this.file.agentId ?? ''] ?? this.file.startedBy
     const title = this.file.title ?? parentLinkTitle(this.deps, this.workspace, this.file)
-    return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, title)
+    return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, title, createdAt)
   }
 
-  private createSubAgent(sourceSessionId: string, parentUid: string | null, parentSourceId: string | null, toolCallId: string | undefined, title = ''): string {
+  /** `createdAt`: when its first line was written (the agent started then, not when it is imported). */
+  private createSubAgent(sourceSessionId: string, parentUid: string | null, parentSourceId: string | null, toolCallId: string | undefined, title = '', createdAt?: number): string {
     const existing = this.existing(sourceSessionId)
     if (existing) return existing
     const parent = parentUid ? this.deps.store.sessions.get(parentUid) : undefined
     // Untitled: the writer names it after its first prompt (the task it was given).
-    return this.createChild({ uid: randomUUID(), sourceSessionId, title, kind: 'sub-agent', parent, parentSourceId, toolCallId, createdAt: Date.now() })
+    return this.createChild({ uid: randomUUID(), sourceSessionId, title, kind: 'sub-agent', parent, parentSourceId, toolCallId, createdAt: createdAt ?? Date.now() })
   }
 
   /**
