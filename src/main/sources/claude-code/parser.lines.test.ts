@@ -370,3 +370,18 @@ describe('session meta', () => {
     expect(prompt).toMatchObject({ kind: 'message', agentId: 'abc123' })
   })
 })
+
+describe('sub-agent links', () => {
+  // The text of a real 2.1.114 Agent result (fixtures/claude-code/claude-code-log, -experiments-worktrees).
+  const resultText = 'Done.\nagentId: ab1e6e141221a29ab (use SendMessage with to: \'ab1e6e141221a29ab\' to continue this agent)\nworktreePath: -experiments/worktrees/.claude/worktrees/agent-ab1e6e14'
+
+  it('reads the agent id from an Agent result\'s text when the result has no structured agentId', () => {
+    const records = parse([toolUse('t1', 'Agent', { description: 'Research Steve Yegge Beads', prompt: 'You are **carol**' }), toolResult('t1', undefined, resultText)])
+    expect(records.filter((r) => r.kind === 'sub-agent-link')).toEqual([{ kind: 'sub-agent-link', offset: 1, toolCallId: 't1', agentId: 'ab1e6e141221a29ab', description: 'Research Steve Yegge Beads' }])
+  })
+
+  it('takes no agent id from the text of other tools', () => {
+    const records = parse([toolUse('t1', 'Bash', { command: 'cat notes' }), toolResult('t1', undefined, resultText)])
+    expect(records.filter((r) => r.kind === 'sub-agent-link')).toEqual([])
+  })
+})

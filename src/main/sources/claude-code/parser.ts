@@ -20,7 +20,7 @@ import {
 } from './schema'
 import { ParserState } from './state'
 import { systemText } from './system'
-import { fileEditRecord, subAgentLinkRecord } from './tool-results'
+import { fileEditRecord, isAgentTool, subAgentLinkRecord, textAgentLink } from './tool-results'
 import { promptDigest, sidechainAgent } from './sidechains'
 import { attributeUsage } from './usage'
 
@@ -328,9 +328,10 @@ class Line {
     const record = this.message({ role: 'tool_result', content: flat.text, toolCallId, isError: isError === true })
     if (call) record.toolName = call.name
     if (flat.attachments.length) record.attachments = flat.attachments
-    if (toolUseResult === undefined || toolUseResult === null || typeof toolUseResult !== 'object') return
-    const link = subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset)
+    const structured = toolUseResult !== null && typeof toolUseResult === 'object'
+    const link = (structured ? subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset) : null) ?? (call && isAgentTool(call.name) ? textAgentLink(flat.text, toolCallId, call.description, this.offset) : null)
     if (link) this.records.push(link)
+    if (!structured) return
     const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
     if (edit) this.records.push(edit)
   }
@@ -432,7 +433,7 @@ class Line {
         })
         const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
         const description = typeof fields.description === 'string' ? fields.description : null
-        const agentCall = name === 'Task' || name === 'Agent'
+        const agentCall = isAgentTool(name)
         this.state.pending.set(id, {
           name,
           description: agentCall ? description : null,
