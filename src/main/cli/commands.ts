@@ -29,23 +29,30 @@ export async function serveCommand(runtime: Runtime, call: CliCall, options: { d
 /**
  * `retrace sessions <workspace-path>`: the sessions of a workspace, newest first, after importing
  * what its agents added since (as opening it in the window does). The folder need not be here any
- * more if a history records it (see open-path.ts).
+ * more if a history records it (see open-path.ts). Warm-ups (an agent's start-up work, not the
+ * user's) are left out as in the window, and counted in a last line, unless `--all`; the JSON
+ * output says the same in `hiddenWarmups`.
  */
-export async function sessionsCommand(call: CliCall, options: { path: string; json: boolean; io: Output }): Promise<void> {
+export async function sessionsCommand(call: CliCall, options: { path: string; json: boolean; all?: boolean; io: Output }): Promise<void> {
   const opened = await call('workspaces.open', { path: absolutePath(options.path) })
   await call('imports.run', { workspaceId: opened.id })
   const workspace = await call('workspaces.get', { workspaceId: opened.id })
   const items: SessionSummary[] = []
+  const pages: MethodOutput<'sessions.list'>[] = []
   let cursor: string | null = null
   do {
-    const page: MethodOutput<'sessions.list'> = await call('sessions.list', { workspaceId: workspace.id, cursor, limit: 500 })
+    const page: MethodOutput<'sessions.list'> = await call('sessions.list', { workspaceId: workspace.id, cursor, limit: 500, includeWarmups: options.all === true })
+    pages.push(page)
     items.push(...page.items)
     cursor = page.nextCursor
   } while (cursor)
-  if (options.json) return options.io.out(JSON.stringify({ workspace, sessions: items }, null, 2))
-  if (items.length === 0) return options.io.out(`No sessions recorded for ${workspace.path} yet.`)
+  const hiddenWarmups = pages.at(-1)?.hiddenWarmups ?? 0
+  if (options.json) return options.io.out(JSON.stringify({ workspace, sessions: items, hiddenWarmups }, null, 2))
+  const hidden = hiddenWarmups > 0 ? `${hiddenWarmups} warm-up${hiddenWarmups === 1 ? '' : 's'} not listed (Claude Code's start-up agents, and sessions that only held them): --all lists them.` : ''
+  if (items.length === 0) return options.io.out(`No sessions recorded for ${workspace.path} yet.${hidden ? `\n${hidden}` : ''}`)
   options.io.out(`${workspace.path} — ${items.length} session${items.length === 1 ? '' : 's'}\n`)
   options.io.out(table(['updated', 'kind', 'source', 'turns', 'msgs', 'id', 'title'], sessionRows(items)))
+  if (hidden) options.io.out(`\n${hidden}`)
 }
 
 /** `retrace show <session-id>`: one session's transcript, turn by turn. */

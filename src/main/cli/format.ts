@@ -24,8 +24,14 @@ export function sessionRows(sessions: SessionSummary[]): string[][] {
     String(s.turnCount),
     String(s.messageCount),
     s.id,
-    `${'  '.repeat(Math.min(s.depth, 4))}${s.title || '(untitled)'}`
+    `${'  '.repeat(Math.min(s.depth, 4))}${s.title || (s.messageCount === 0 ? '(empty)' : '(untitled)')}${sessionNotes(s)}`
   ])
+}
+
+/** What a title alone does not say: a warm-up, a parent named but not found. */
+function sessionNotes(s: SessionSummary): string {
+  const notes = [s.warmup ? 'warm-up' : '', s.missingParent ? `parent session not found: ${s.missingParent}` : ''].filter(Boolean)
+  return notes.length > 0 ? `  [${notes.join('; ')}]` : ''
 }
 
 /** A transcript message as plain text for a terminal. */

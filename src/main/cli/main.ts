@@ -20,8 +20,10 @@ Usage:
   retrace workspaces [--json]                every workspace: those opened or imported, and every folder the
                                              agents' histories record, with sources, sessions, last activity,
                                              and whether the folder is still here (a missing one is browsable)
-  retrace sessions <workspace-path> [--json] list a workspace's sessions, newest first (importing what its
-                                             agents added since); the folder may be gone if a history records it
+  retrace sessions <workspace-path> [--all] [--json]
+                                             list a workspace's sessions, newest first (importing what its
+                                             agents added since); the folder may be gone if a history records
+                                             it; --all also lists the agents' start-up work (Claude Code warm-ups)
   retrace show <session-id> [--json] [--context]
                                              print a session's transcript (--context: what the model saw)
   retrace search <query> [--workspace PATH] [--json]
@@ -147,7 +149,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         await workspacesCommand(cliCaller(await open()), { json: values.json, io })
         return 0
       case 'sessions':
-        await sessionsCommand(cliCaller(await open()), { path: argument('workspace-path'), json: values.json, io })
+        await sessionsCommand(cliCaller(await open()), { path: argument('workspace-path'), json: values.json, all: values.all, io })
         return 0
       case 'show': {
         const live = await open()

@@ -17,6 +17,10 @@ export interface HistoryFile {
   agentId?: string
   /** For sub-agent files: the parent session's file (its import state holds the links). */
   parentPath?: string
+  /** For sub-agent files: the parent's tool call that started it, when the agent's own files say so. */
+  startedBy?: string
+  /** A title the source gives the session outside its lines (a sub-agent's task description). */
+  title?: string
   /** The session (and message) this one was forked from, when the file's first lines say so. */
   forkedFrom?: { sessionId: string; messageUid: string | null }
   /** Snapshot sources: the id the session had before it was read again (kept, so the window stays on it). */

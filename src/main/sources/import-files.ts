@@ -34,6 +34,8 @@ export class ImportFileRepository {
   private readonly getStmt
   private readonly upsertStmt
   private readonly deleteStmt
+  private readonly bySessionStmt
+  private readonly saveStateStmt
 
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
@@ -45,6 +47,19 @@ export class ImportFileRepository {
          import_state = excluded.import_state, imported_at = excluded.imported_at`
     )
     this.deleteStmt = db.prepare('DELETE FROM import_files WHERE id = ?')
+    this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
+    this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
+  }
+
+  /** The import state of the file a session's lines come from (its id and state), if any. */
+  stateOfSession(sessionRowId: number): { id: number; importState: unknown } | undefined {
+    const row = this.bySessionStmt.get(sessionRowId) as { id: number; import_state: string } | undefined
+    return row ? { id: row.id, importState: JSON.parse(row.import_state) as unknown } : undefined
+  }
+
+  /** Replace one file's import state (a later file changed what it remembers: a title). */
+  saveState(id: number, importState: unknown): void {
+    this.saveStateStmt.run(JSON.stringify(importState ?? {}), id)
   }
 
   get(workspaceId: number, source: string, path: string): ImportFileRow | undefined {

@@ -14,6 +14,8 @@ export const FileImportStateSchema = z.object({
   branches: z.record(z.string(), z.string()).default({}),
   /** Sub-agent links seen in this file: agent id → the tool call that started it. */
   links: z.record(z.string(), z.string()).default({}),
+  /** The task description those calls gave (agent id → description): the sub-agents' titles. */
+  linkTitles: z.record(z.string(), z.string()).default({}),
   title: z.string().nullable().default(null),
   titleRank: z.number().default(0),
   cwd: z.string().nullable().default(null),
@@ -33,6 +35,8 @@ export const FileImportStateSchema = z.object({
   lastContent: z.record(z.string(), z.string().nullable()).default({}),
   /** Shell commands per session and turn not yet counted on a checkpoint (the turn is still open). */
   uncaptured: z.record(z.string(), z.record(z.string(), z.number())).default({}),
+  /** Summaries read in this file whose session was not found yet (see summary-titles.ts). */
+  summaries: z.array(z.object({ leafUid: z.string(), title: z.string(), offset: z.number() })).default([]),
   /** Where an unfinished last line starts that was reported already (it is reported once). */
   incompleteLineReported: z.number().nullable().default(null)
 })

@@ -7,6 +7,7 @@ import type { FileImportState } from './import-state'
 import type { AgentRewindRecord, CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
 import { splitRewoundLine } from './rewound-lines'
 import type { ImportDeps, ImportReport } from './record-writer'
+import { adoptOrphans, parentLinkTitle, parentOfSubAgentFile } from './sub-agent-parents'
 
 /**
  * The sessions one foreign file's records go to, made when first needed: the file's own (a main
@@ -40,7 +41,7 @@ export class ImportedSessions {
     const main = this.state.sessionUid ?? this.createFileSession(record)
     const agentId = record.kind === 'message' ? record.agentId : null
     if (!agentId || this.file.role === 'sub-agent') return main
-    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.state.links[agentId]))
+    return (this.state.subAgents[agentId] ??= this.createSubAgent(`${this.file.sessionId}/agent-${agentId}`, main, this.file.sessionId, this.state.links[agentId], this.state.linkTitles[agentId], record.createdAt))
   }
 
   /** The writer of a session (resumed once, then kept). */
@@ -58,13 +59,14 @@ export class ImportedSessions {
     return this.writers.values()
   }
 
-  /** A link seen after its sub-agent's session was made (live import): attach it now. */
-  linkSubAgent(agentId: string, toolCallId: string): void {
+  /** A link seen after its sub-agent's session was made (live import): attach it now, titled by the call's description. */
+  linkSubAgent(agentId: string, toolCallId: string, description?: string): void {
     const { store } = this.deps
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
     const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
     if (!parent || !child) return
     store.sessions.link(child.rowId, this.placeAt(parent, toolCallId))
+    if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
   }
 
   /**
@@ -112,7 +114,7 @@ export class ImportedSessions {
   }
 
   private createFileSession(first: MessageRecord | CompactionRecord): string {
-    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile() : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt))
+    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile(first.createdAt) : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt))
     this.state.sessionUid = uid
     return uid
   }
@@ -128,7 +130,7 @@ export class ImportedSessions {
     if (this.hangsBelow && !this.state.forkedFrom) {
       const link = this.hangsBelow
       const parent = store.sessions.bySourceId(this.workspace.id, this.file.source, link.sessionId)
-      return this.createChild({ uid: this.newSessionUid(), sourceSessionId: this.file.sessionId, title: this.state.title ?? '', kind: link.kind, parent, toolCallId: link.toolCallId, createdAt })
+      return this.createChild({ uid: this.newSessionUid(), sourceSessionId: this.file.sessionId, title: this.state.title ?? '', kind: link.kind, parent, parentSourceId: link.sessionId, toolCallId: link.toolCallId, createdAt })
     }
     const parent = this.forkParentSession()
     const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
@@ -167,18 +169,23 @@ export class ImportedSessions {
     return this.announced(uid)
   }
 
-  private createSubAgentOfFile(): string {
-    const parent = this.file.parentSessionId ? this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, this.file.parentSessionId) : undefined
-    const agentId = this.file.agentId ?? ''
-    return this.existing(this.file.sessionId) ?? this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.parentLinks()[agentId])
+  private createSubAgentOfFile(createdAt: number | undefined): string {
+    const existing = this.existing(this.file.sessionId)
+    if (existing) return existing
+    const parent = parentOfSubAgentFile(this.deps, this.workspace, this.file, this.state.cwd ?? this.file.cwd, (uid) => this.announced(uid))
+    // The call that started it: from the parent's tool result, or from the agent's own metadata.
+    const toolCallId = this.parentLinks()[this.file.agentId ?? ''] ?? this.file.startedBy
+    const title = this.file.title ?? parentLinkTitle(this.deps, this.workspace, this.file)
+    return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, title, createdAt)
   }
 
-  private createSubAgent(sourceSessionId: string, parentUid: string | null, toolCallId: string | undefined): string {
+  /** `createdAt`: when its first line was written (the agent started then, not when it is imported). */
+  private createSubAgent(sourceSessionId: string, parentUid: string | null, parentSourceId: string | null, toolCallId: string | undefined, title = '', createdAt?: number): string {
     const existing = this.existing(sourceSessionId)
     if (existing) return existing
     const parent = parentUid ? this.deps.store.sessions.get(parentUid) : undefined
     // Untitled: the writer names it after its first prompt (the task it was given).
-    return this.createChild({ uid: randomUUID(), sourceSessionId, title: '', kind: 'sub-agent', parent, toolCallId, createdAt: Date.now() })
+    return this.createChild({ uid: randomUUID(), sourceSessionId, title, kind: 'sub-agent', parent, parentSourceId, toolCallId, createdAt: createdAt ?? Date.now() })
   }
 
   /**
@@ -186,7 +193,17 @@ export class ImportedSessions {
    * ephemeral session): placed at the parent's tool call that started it, when known. A parent
    * not imported (yet) leaves it a root.
    */
-  private createChild(child: { uid: string; sourceSessionId: string; title: string; kind: SessionKind; parent: SessionRecord | undefined; toolCallId: string | undefined; createdAt: number }): string {
+  private createChild(child: {
+    uid: string
+    sourceSessionId: string
+    title: string
+    kind: SessionKind
+    parent: SessionRecord | undefined
+    /** The source's id of the parent: kept, so a parent imported later adopts it (and, until then, it says which is missing). */
+    parentSourceId: string | null
+    toolCallId: string | undefined
+    createdAt: number
+  }): string {
     const { store } = this.deps
     const { parent } = child
     store.sessions.insert({
@@ -197,6 +214,7 @@ export class ImportedSessions {
       title: child.title,
       kind: child.kind,
       ...(parent ? this.placeAt(parent, child.toolCallId) : { parentRowId: null, forkSeq: null, depth: 0 }),
+      parentSourceId: child.parentSourceId,
       model: null,
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt: child.createdAt
@@ -205,6 +223,7 @@ export class ImportedSessions {
   }
 
   private announced(uid: string): string {
+    adoptOrphans(this.deps, uid)
     this.report.sessions += 1
     this.deps.recorder.announce(this.workspace.id, uid)
     return uid

@@ -7,6 +7,8 @@ import type { Store } from '../store/store'
 import type { Recorder } from '../transcripts/recorder'
 import type { SessionWriter } from '../transcripts/session-writer'
 import { ImportedSessions } from './imported-sessions'
+import { refreshWarmups } from './sub-agent-parents'
+import { SummaryTitles } from './summary-titles'
 import type { HistoryFile } from './adapter'
 import { applyHunks } from './apply-hunks'
 import { openBackupFile } from './claude-code/backup-file'
@@ -58,6 +60,7 @@ export class RecordWriter {
   /** Turns whose checkpoint the source invalidated: marked once the turn is closed (`finish`). */
   private readonly invalidatedTurns: { uid: string; turn: number }[] = []
   private readonly sessions: ImportedSessions
+  private readonly summaries: SummaryTitles
 
   constructor(
     private readonly deps: ImportDeps,
@@ -69,6 +72,7 @@ export class RecordWriter {
     parentLinks: () => Record<string, string> = () => ({})
   ) {
     this.sessions = new ImportedSessions(deps, workspace, file, state, report, parentLinks)
+    this.summaries = new SummaryTitles(deps, workspace, file, state, report, (title) => this.titleOwn(title, 'summary'))
   }
 
   /**
@@ -121,6 +125,8 @@ export class RecordWriter {
    */
   finish(): void {
     for (const writer of this.sessions.openWriters()) writer.closeTurn()
+    refreshWarmups(this.deps, [...this.sessions.openWriters()].map((writer) => writer.id))
+    this.summaries.resolve()
     for (const { uid, turn } of this.invalidatedTurns.splice(0)) {
       const session = this.deps.store.sessions.get(uid)
       // As a rewind marks a checkpoint it cannot restore (RewindService.invalidate).
@@ -150,8 +156,11 @@ export class RecordWriter {
       case 'compaction':
         return this.applyCompaction(record)
       case 'sub-agent-link':
+        // Progress lines repeat a running agent's link until its result names it once more.
+        if (this.state.links[record.agentId] === record.toolCallId && (!record.description || this.state.linkTitles[record.agentId] === record.description)) return
         this.state.links[record.agentId] = record.toolCallId
-        return this.sessions.linkSubAgent(record.agentId, record.toolCallId)
+        if (record.description) this.state.linkTitles[record.agentId] = record.description
+        return this.sessions.linkSubAgent(record.agentId, record.toolCallId, record.description)
       case 'file-backups':
         return this.applyBackups(record)
       case 'file-edit':
@@ -185,19 +194,23 @@ export class RecordWriter {
     if (record.cwd) this.state.cwd = record.cwd
     if (record.forkedFrom && !this.state.sessionUid) this.state.forkedFrom = record.forkedFrom
     if (record.parent && !this.state.sessionUid) this.sessions.hangBelow(record.parent)
+    // A summary titles the session holding the message it names, often another file's.
+    if (record.titleLeafUid && record.title) return this.summaries.add({ leafUid: record.titleLeafUid, title: record.title, offset: record.offset })
     // A sub-agent's file repeats its parent's session id and titles itself after its first prompt.
     if (this.file.role === 'sub-agent') return
     // A fork's first prompt is its parent's, copied: the branch is named by its own first prompt.
     if (record.titleOrigin === 'first-prompt' && (this.state.forkedFrom ?? this.file.forkedFrom)) return
-    if (record.title && record.titleOrigin) {
-      const rank = TITLE_RANK[record.titleOrigin]
-      if (rank >= this.state.titleRank) {
-        this.state.title = record.title
-        this.state.titleRank = rank
-        const session = this.state.sessionUid ? this.deps.store.sessions.get(this.state.sessionUid) : undefined
-        if (session) this.deps.store.sessions.setTitle(session.rowId, record.title)
-      }
-    }
+    if (record.title && record.titleOrigin) this.titleOwn(record.title, record.titleOrigin)
+  }
+
+  /** Title this file's own session, unless it has a title of a higher rank (a user's own). */
+  private titleOwn(title: string, origin: keyof typeof TITLE_RANK): void {
+    const rank = TITLE_RANK[origin]
+    if (rank < this.state.titleRank) return
+    this.state.title = title
+    this.state.titleRank = rank
+    const session = this.state.sessionUid ? this.deps.store.sessions.get(this.state.sessionUid) : undefined
+    if (session) this.deps.store.sessions.setTitle(session.rowId, title)
   }
 
   private applyMessage(record: MessageRecord): void {

@@ -75,6 +75,12 @@ export interface SessionMetaRecord {
   title?: string
   /** Where the title came from; a user's custom title beats a generated one. */
   titleOrigin?: 'custom' | 'ai' | 'summary' | 'first-prompt'
+  /**
+   * The title belongs to the session holding this message, wherever it is (Claude Code writes a
+   * `summary` line naming its session's last message by `leafUuid`, most often in the file of a
+   * later session). Absent: the title is this file's own session's.
+   */
+  titleLeafUid?: string
   cwd?: string
   model?: string
   gitBranch?: string

@@ -60,6 +60,16 @@ export const SessionSummarySchema = z.object({
   title: z.string(),
   kind: SessionKindSchema,
   parentId: SessionIdSchema.nullable(),
+  /**
+   * The agent's own id of the session this one says it belongs to (a sub-agent's parent), when
+   * that session is not in Retrace: its file is gone or was never written. Null otherwise.
+   */
+  missingParent: z.string().nullable(),
+  /**
+   * Work the agent did at start-up rather than for the user (a Claude Code warm-up agent, or a
+   * session without messages whose only sub-agents are warm-ups). Lists leave these out unless asked.
+   */
+  warmup: z.boolean(),
   /** The session this one continues after a reset (`/clear`, `/new`). */
   predecessorId: SessionIdSchema.nullable(),
   depth: z.number().int().nonnegative(),

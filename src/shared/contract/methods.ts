@@ -105,11 +105,18 @@ export const methods = {
         workspaceId: WorkspaceIdSchema,
         query: z.string().max(500).optional(),
         source: SourceIdSchema.optional(),
+        /** Also list warm-ups (see `SessionSummary.warmup`); left out by default. */
+        includeWarmups: z.boolean().optional(),
         cursor: Cursor.nullish(),
         limit: z.number().int().min(1).max(500).default(100)
       })
       .strict(),
-    z.object({ items: z.array(SessionSummarySchema), nextCursor: Cursor.nullable() })
+    z.object({
+      items: z.array(SessionSummarySchema),
+      nextCursor: Cursor.nullable(),
+      /** Warm-ups of the workspace (of the source filtered on) left out of the list: 0 when they are included. */
+      hiddenWarmups: z.number().int().nonnegative()
+    })
   ),
 
   /**

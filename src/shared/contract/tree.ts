@@ -12,6 +12,10 @@ export const TreeNodeSchema = z.object({
   source: SourceIdSchema,
   /** The session this one branched off (forks, sub-agents), if it is in the tree. */
   parentId: SessionIdSchema.nullable(),
+  /** The agent's own id of a parent this session names but which is not in Retrace (see SessionSummary). */
+  missingParent: z.string().nullable(),
+  /** Start-up work rather than the user's (see SessionSummary.warmup): drawn only on request. */
+  warmup: z.boolean(),
   /** Display seq in the parent at which this session branched off. */
   forkSeq: z.number().int().nonnegative().nullable(),
   /** The session this one continues after a reset (`/clear`, `/new`). */

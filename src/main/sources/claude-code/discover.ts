@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { isWithin, listDir, readHeadObjects, stringField, walkFiles } from '../files'
+import { readAgentMeta } from './agent-meta'
 import { encodeProjectFolder } from './project-folder'
 
 const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
@@ -36,7 +37,7 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal)
           files.push(await describeLooseAgent(root, path))
         } else if (entry.isDirectory() && SESSION_FILE.test(`${entry.name}.jsonl`)) {
           for (const agentPath of await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)) {
-            files.push({ ...(await describe(root, agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl` })
+            files.push({ ...(await describe(root, agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl`, ...(await readAgentMeta(agentPath)) })
           }
         }
       }
@@ -85,6 +86,7 @@ async function describeLooseAgent(root: string, path: string): Promise<HistoryFi
   const head = await readHeadObjects(path).catch(() => [])
   const parent = head.map((line) => stringField(line, 'sessionId')).find(Boolean) ?? basename(dirname(path))
   const agentId = head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)
+  const startedAt = head.map((line) => Date.parse(stringField(line, 'timestamp') ?? '')).find((time) => !Number.isNaN(time))
   return {
     source: 'claude-code',
     path,
@@ -93,6 +95,7 @@ async function describeLooseAgent(root: string, path: string): Promise<HistoryFi
     parentSessionId: parent,
     agentId,
     parentPath: join(dirname(path), `${parent}.jsonl`),
+    ...(startedAt !== undefined ? { startedAt } : {}),
     cwd: head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null,
     backupDir: backupDir(root, parent)
   }

@@ -315,7 +315,7 @@ describe('messages', () => {
 describe('session meta', () => {
   it('takes titles from summary, custom-title and ai-title lines, and the first prompt only when none came first', () => {
     const records = parse([
-      JSON.stringify({ type: 'summary', summary: 'Fix the login bug', leafUuid: 'x' }),
+      JSON.stringify({ type: 'summary', summary: 'Fix the login bug' }),
       user('please fix login'),
       JSON.stringify({ type: 'ai-title', aiTitle: 'Login fix' }),
       JSON.stringify({ type: 'custom-title', customTitle: 'My login work' }),
@@ -325,6 +325,14 @@ describe('session meta', () => {
       ['summary', 'Fix the login bug'],
       ['ai', 'Login fix'],
       ['custom', 'My login work']
+    ])
+  })
+
+  it('gives a summary naming a message (leafUuid) to the session holding it, so the first prompt still names this one', () => {
+    const records = parse([JSON.stringify({ type: 'summary', summary: 'Fix the login bug', leafUuid: 'x' }), user('please fix login')])
+    expect(records.filter((r) => r.kind === 'session-meta' && r.title).map((r) => r.kind === 'session-meta' && [r.titleOrigin, r.title, r.titleLeafUid])).toEqual([
+      ['summary', 'Fix the login bug', 'x'],
+      ['first-prompt', 'please fix login', undefined]
     ])
   })
 
@@ -360,5 +368,20 @@ describe('session meta', () => {
   it('marks sub-agent lines with their agent id', () => {
     const [, prompt] = parse([user('Warmup', { isSidechain: true, agentId: 'abc123' })])
     expect(prompt).toMatchObject({ kind: 'message', agentId: 'abc123' })
+  })
+})
+
+describe('sub-agent links', () => {
+  // The text of a real 2.1.114 Agent result (fixtures/claude-code/claude-code-log, -experiments-worktrees).
+  const resultText = 'Done.\nagentId: ab1e6e141221a29ab (use SendMessage with to: \'ab1e6e141221a29ab\' to continue this agent)\nworktreePath: -experiments/worktrees/.claude/worktrees/agent-ab1e6e14'
+
+  it('reads the agent id from an Agent result\'s text when the result has no structured agentId', () => {
+    const records = parse([toolUse('t1', 'Agent', { description: 'Research Steve Yegge Beads', prompt: 'You are **carol**' }), toolResult('t1', undefined, resultText)])
+    expect(records.filter((r) => r.kind === 'sub-agent-link')).toEqual([{ kind: 'sub-agent-link', offset: 1, toolCallId: 't1', agentId: 'ab1e6e141221a29ab', description: 'Research Steve Yegge Beads' }])
+  })
+
+  it('takes no agent id from the text of other tools', () => {
+    const records = parse([toolUse('t1', 'Bash', { command: 'cat notes' }), toolResult('t1', undefined, resultText)])
+    expect(records.filter((r) => r.kind === 'sub-agent-link')).toEqual([])
   })
 })

@@ -267,7 +267,8 @@ describe('Claude Code parser on the real fixtures', () => {
 
   it('links the Task call to the sub-agent aac57f5, whose own file carries that agent id', () => {
     const links = ofKind(records('projects'), 'sub-agent-link')
-    expect(links).toEqual<SubAgentLinkRecord[]>([
+    // The Task result names it once; its 25 agent_progress lines name it (and the call) while it runs.
+    expect(links.filter((link) => link.description !== undefined)).toEqual<SubAgentLinkRecord[]>([
       {
         kind: 'sub-agent-link',
         offset: expect.any(Number) as number,
@@ -276,6 +277,10 @@ describe('Claude Code parser on the real fixtures', () => {
         description: 'Check OTEL hex package versions'
       }
     ])
+    expect(links).toHaveLength(26)
+    expect(links.every((link) => link.agentId === 'aac57f5' && link.toolCallId === 'toolu_01Hf8v1Za7y4af8VUwSR4CXU')).toBe(true)
+    // The first comes before the result: the agent is placed while it still runs.
+    expect(links[0]?.description).toBeUndefined()
     const call = ofRole(records('projects'), 'tool_call').find((r) => r.toolCallId === 'toolu_01Hf8v1Za7y4af8VUwSR4CXU')
     expect(call).toMatchObject({ toolName: 'Task', content: 'Check OTEL hex package versions (general-purpose)' })
     const agent = messages(records('agent'))
@@ -283,7 +288,9 @@ describe('Claude Code parser on the real fixtures', () => {
     expect(agent.every((r) => r.agentId === 'aac57f5')).toBe(true)
     expect(messages(records('projects')).every((r) => r.agentId === null)).toBe(true)
     // subagent.jsonl's Task (an older plan agent whose transcript is not in the fixtures).
-    expect(ofKind(records('subagent'), 'sub-agent-link')).toMatchObject([{ agentId: 'afb92ff', description: 'Draft beads for linting setup' }])
+    const planLinks = ofKind(records('subagent'), 'sub-agent-link')
+    expect(planLinks.filter((link) => link.description !== undefined)).toMatchObject([{ agentId: 'afb92ff', description: 'Draft beads for linting setup' }])
+    expect(new Set(planLinks.map((link) => `${link.agentId} ${link.toolCallId}`)).size).toBe(1)
   })
 
   it('reads file-history snapshots, keyed by the turn they belong to', () => {

@@ -21,7 +21,8 @@ import {
 import type { ObservedLine } from './rewinds'
 import { ParserState } from './state'
 import { systemText } from './system'
-import { fileEditRecord, subAgentLinkRecord } from './tool-results'
+import { fileEditRecord, isAgentTool, subAgentLinkRecord, textAgentLink } from './tool-results'
+import { promptDigest, sidechainAgent } from './sidechains'
 import { attributeUsage } from './usage'
 
 /**
@@ -34,7 +35,8 @@ import { attributeUsage } from './usage'
  * Deliberately ignored, producing no record (their uuid, when they have one, is remembered so
  * that a message whose `parentUuid` names them gets the nearest message above instead):
  * - `progress`: streaming snapshots of running tools and sub-agents, often megabytes; the
- *   sub-agent transcripts they duplicate are read from the agents' own files.
+ *   sub-agent transcripts they duplicate are read from the agents' own files. An `agent_progress`
+ *   line gives only a link: which call started the sub-agent it names.
  * - `queue-operation`: prompts queued while the agent worked; the prompt itself arrives later
  *   as a `user` line.
  * - `last-prompt`, `permission-mode`, `mode`, `agent-name`, `agent-setting`, `agent-color`,
@@ -118,7 +120,7 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
       current.system()
       break
     case 'summary':
-      current.title(SummaryLineSchema.safeParse(json), 'summary', (data) => data.summary)
+      current.summary(SummaryLineSchema.safeParse(json))
       break
     case 'custom-title':
       current.title(CustomTitleLineSchema.safeParse(json), 'custom', (data) => data.customTitle)
@@ -134,6 +136,9 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
       break
     case 'pr-link':
       current.prLink()
+      break
+    case 'progress':
+      current.agentProgress()
       break
     default:
       if (!IGNORED_TYPES.has(base.data.type)) current.skip(`unknown line type "${base.data.type}"`)
@@ -157,6 +162,8 @@ class Line {
   private readonly createdAt: number | undefined
   /** The API response of an assistant line (`message.id`). */
   private messageId: string | null = null
+  /** The sub-agent whose transcript this line is part of (sidechain lines), else null. */
+  private readonly agentId: string | null
 
   constructor(
     private readonly state: ParserState,
@@ -168,6 +175,10 @@ class Line {
     this.parentUid = parent === null ? null : this.resolve(parent)
     const time = base.timestamp ? Date.parse(base.timestamp) : NaN
     this.createdAt = Number.isNaN(time) ? undefined : time
+    const sidechain = sidechainAgent(state, base, json, offset)
+    this.agentId = sidechain.agentId
+    // Before the line's messages: the agent's session is made knowing its call.
+    if (sidechain.link) this.records.push(sidechain.link)
   }
 
   /** The uid a reference to line `uuid` means: itself, or what stands in for it. */
@@ -194,7 +205,7 @@ class Line {
       offset: this.offset,
       uid,
       parentUid: previous ?? this.parentUid,
-      agentId: this.base.isSidechain === true ? (this.base.agentId ?? null) : null,
+      agentId: this.agentId,
       startsTurn: false,
       ...fields
     }
@@ -276,6 +287,19 @@ class Line {
     this.emitTitle(pick(parsed.data).trim(), origin)
   }
 
+  /**
+   * A `summary` line titles the session holding its `leafUuid` message: Claude Code writes the
+   * summaries of earlier sessions at the top of a new session's file (a file may hold nothing
+   * else), so the session is found by that message, not by the file the line is in.
+   */
+  summary(parsed: Parsed<{ summary: string; leafUuid?: unknown }>): void {
+    if (!parsed.success) return this.skip(`summary line: ${describeIssue(parsed.error)}`)
+    const leaf = parsed.data.leafUuid
+    if (typeof leaf !== 'string' || leaf === '') return this.emitTitle(parsed.data.summary.trim(), 'summary')
+    const title = parsed.data.summary.trim()
+    if (title) this.records.push({ kind: 'session-meta', offset: this.offset, title, titleOrigin: 'summary', titleLeafUid: leaf })
+  }
+
   private emitTitle(title: string, origin: NonNullable<SessionMetaRecord['titleOrigin']>): void {
     if (!title) return
     const key = `${origin}\n${title}`
@@ -325,9 +349,10 @@ class Line {
     const record = this.message({ role: 'tool_result', content: flat.text, toolCallId, isError: isError === true })
     if (call) record.toolName = call.name
     if (flat.attachments.length) record.attachments = flat.attachments
-    if (toolUseResult === undefined || toolUseResult === null || typeof toolUseResult !== 'object') return
-    const link = subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset)
+    const structured = toolUseResult !== null && typeof toolUseResult === 'object'
+    const link = (structured ? subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset) : null) ?? (call && isAgentTool(call.name) ? textAgentLink(flat.text, toolCallId, call.description, this.offset) : null)
     if (link) this.records.push(link)
+    if (!structured) return
     const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
     if (edit) this.records.push(edit)
   }
@@ -437,7 +462,12 @@ class Line {
         })
         const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
         const description = typeof fields.description === 'string' ? fields.description : null
-        this.state.pending.set(id, { name, description: name === 'Task' || name === 'Agent' ? description : null })
+        const agentCall = isAgentTool(name)
+        this.state.pending.set(id, {
+          name,
+          description: agentCall ? description : null,
+          ...(agentCall && typeof fields.prompt === 'string' ? { prompt: promptDigest(fields.prompt) } : {})
+        })
         if (name === 'Bash' && typeof fields.command === 'string') {
           this.records.push({ kind: 'shell-command', offset: this.offset, toolCallId: id, command: fields.command })
         }
@@ -468,6 +498,19 @@ class Line {
     if (text === '') return
     this.meta()
     this.message({ role: 'system', content: text, ...(line.level === 'error' || subtype === 'api_error' ? { isError: true } : {}) })
+  }
+
+  /**
+   * A running sub-agent's progress (2.1.x `agent_progress`) names it and the Task/Agent call that
+   * started it: the link is known before the call's result (which names it again) is written.
+   */
+  agentProgress(): void {
+    const fields = this.json as { data?: { type?: unknown; agentId?: unknown }; parentToolUseID?: unknown }
+    const agentId = fields.data?.type === 'agent_progress' ? fields.data.agentId : undefined
+    const toolCallId = fields.parentToolUseID
+    if (typeof agentId === 'string' && agentId !== '' && typeof toolCallId === 'string' && toolCallId !== '') {
+      this.records.push({ kind: 'sub-agent-link', offset: this.offset, toolCallId, agentId })
+    }
   }
 
   prLink(): void {

@@ -15,13 +15,20 @@ export const LIMITS = {
    * Lines that produced no message (progress, bookkeeping) or several: uuid → the uid later
    * lines should name as parent. In the fixtures a parent is at most 136 lines back.
    */
-  aliases: 500
+  aliases: 500,
+  /** Sidechain lines of Claude Code 1.0.x (no agentId): uuid → the agent they belong to. */
+  sidechains: 500
 } as const
 
 /** Token counts already attributed to one `message.id`: input, output, cache read, cache write. */
 export type Attributed = [number, number, number, number]
 
-const PendingSchema = z.object({ name: z.string(), description: z.string().nullable() })
+const PendingSchema = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  /** Task/Agent calls: a digest of the prompt (see sidechains.ts). */
+  prompt: z.string().optional()
+})
 export type PendingCall = z.infer<typeof PendingSchema>
 
 const StateSchema = z.object({
@@ -29,6 +36,7 @@ const StateSchema = z.object({
   usage: z.array(z.tuple([z.string(), z.tuple([z.number(), z.number(), z.number(), z.number()])])),
   pending: z.array(z.tuple([z.string(), PendingSchema])),
   aliases: z.array(z.tuple([z.string(), z.string().nullable()])),
+  sidechains: z.array(z.tuple([z.string(), z.string()])).default([]),
   meta: z.object({
     sessionId: z.string().nullable(),
     cwd: z.string().nullable(),
@@ -64,6 +72,7 @@ export class ParserState {
   readonly usage: BoundedMap<Attributed>
   readonly pending: BoundedMap<PendingCall>
   readonly aliases: BoundedMap<string | null>
+  readonly sidechains: BoundedMap<string>
   meta: MetaState
   boundary: BoundaryState | null
   readonly rewinds: RewindTracker
@@ -76,6 +85,7 @@ export class ParserState {
     this.usage = new BoundedMap(LIMITS.usage, state?.usage)
     this.pending = new BoundedMap(LIMITS.pending, state?.pending)
     this.aliases = new BoundedMap(LIMITS.aliases, state?.aliases)
+    this.sidechains = new BoundedMap(LIMITS.sidechains, state?.sidechains)
     this.meta = state?.meta ?? {
       sessionId: null,
       cwd: null,
@@ -97,6 +107,7 @@ export class ParserState {
       usage: this.usage.entries(),
       pending: this.pending.entries(),
       aliases: this.aliases.entries(),
+      sidechains: this.sidechains.entries(),
       meta: { ...this.meta },
       boundary: this.boundary ? { ...this.boundary } : null,
       rewinds: this.rewinds.toJSON(),

@@ -107,3 +107,22 @@ export function subAgentLinkRecord(
   if (description) link.description = description
   return link
 }
+
+/** The tools that start a sub-agent: `Task`, renamed `Agent` in 2.1. */
+export function isAgentTool(name: string): boolean {
+  return name === 'Task' || name === 'Agent'
+}
+
+/** `agentId: a4ca7529859c158c2 (use SendMessage with to: …)` in the text Claude Code returns to the model. */
+const AGENT_ID_IN_TEXT = /\bagentId: ([A-Za-z0-9_-]{4,64})\b/
+
+/**
+ * The sub-agent a Task/Agent result names in its text, for results without a structured
+ * `toolUseResult.agentId`: since 2.1 the text the model reads ends with `agentId: <id>` (so it
+ * can message the agent), also for agents started in the background or as teammates.
+ */
+export function textAgentLink(text: string, toolCallId: string, description: string | null, offset: number): SubAgentLinkRecord | null {
+  const agentId = AGENT_ID_IN_TEXT.exec(text)?.[1]
+  if (!agentId) return null
+  return { kind: 'sub-agent-link', offset, toolCallId, agentId, ...(description ? { description } : {}) }
+}

@@ -21,6 +21,8 @@ export interface NewSession {
   title: string
   kind: SessionKind
   parentRowId?: number | null
+  /** The source's id of the session this one hangs below (kept while that session is not imported). */
+  parentSourceId?: string | null
   forkSeq?: number | null
   depth?: number
   predecessorRowId?: number | null
@@ -35,6 +37,8 @@ export interface SessionListFilter {
   workspaceId: number
   query?: string | undefined
   source?: string | undefined
+  /** Also list warm-ups (left out by default). */
+  includeWarmups?: boolean | undefined
   cursor?: string | null | undefined
   limit: number
 }
@@ -62,6 +66,8 @@ interface SessionRow {
   kind: SessionKind
   parent_id: number | null
   parent_uid: string | null
+  parent_source_id: string | null
+  warmup: number
   fork_seq: number | null
   depth: number
   predecessor_id: number | null
@@ -113,9 +119,9 @@ export class SessionRepository {
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
-      `INSERT INTO sessions (uid, workspace_id, source, source_session_id, title, kind, parent_id, fork_seq, depth,
+      `INSERT INTO sessions (uid, workspace_id, source, source_session_id, title, kind, parent_id, parent_source_id, fork_seq, depth,
          predecessor_id, model, cwd, created_at, updated_at, rewound_in_agent)
-       VALUES (@uid, @workspaceId, @source, @sourceSessionId, @title, @kind, @parentRowId, @forkSeq, @depth,
+       VALUES (@uid, @workspaceId, @source, @sourceSessionId, @title, @kind, @parentRowId, @parentSourceId, @forkSeq, @depth,
          @predecessorRowId, @model, @cwd, @createdAt, @createdAt, @rewoundInAgent)`
     )
     this.byUidStmt = db.prepare(`${SELECT} WHERE s.uid = ?`)
@@ -150,6 +156,7 @@ export class SessionRepository {
     const result = this.insertStmt.run({
       sourceSessionId: null,
       parentRowId: null,
+      parentSourceId: null,
       forkSeq: null,
       depth: 0,
       predecessorRowId: null,
@@ -256,7 +263,7 @@ export class SessionRepository {
     const after = filter.cursor ? decodeCursor(filter.cursor) : null
     const match = filter.query?.trim() ? toFtsQuery(filter.query) : null
     const like = filter.query?.trim() ? `%${escapeLike(filter.query.trim())}%` : null
-    const statement = this.listStatement(Boolean(filter.source), Boolean(after), Boolean(like))
+    const statement = this.listStatement(Boolean(filter.source), Boolean(after), Boolean(like), !filter.includeWarmups)
     const rows = statement.all({
       workspaceId: filter.workspaceId,
       source: filter.source,
@@ -272,11 +279,11 @@ export class SessionRepository {
     return { items, nextCursor }
   }
 
-  private listStatement(bySource: boolean, paged: boolean, byText: boolean) {
-    const key = `${bySource}|${paged}|${byText}`
+  private listStatement(bySource: boolean, paged: boolean, byText: boolean, withoutWarmups: boolean) {
+    const key = `${bySource}|${paged}|${byText}|${withoutWarmups}`
     let statement = this.listStatements.get(key)
     if (!statement) {
-      statement = this.db.prepare(sessionListSql({ bySource, paged, byText }))
+      statement = this.db.prepare(sessionListSql({ bySource, paged, byText, withoutWarmups }))
       this.listStatements.set(key, statement)
     }
     return statement
@@ -287,9 +294,10 @@ export class SessionRepository {
  * The session list query for a combination of filters (exported so the benchmark runs the very
  * same SQL bare). Parameters: @workspaceId, @source, @updatedAt/@id (keyset), @like, @match, @limit.
  */
-export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean }): string {
+export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean; withoutWarmups?: boolean }): string {
   const where = ['s.workspace_id = @workspaceId']
   if (filters.bySource) where.push('s.source = @source')
+  if (filters.withoutWarmups) where.push('s.warmup = 0')
   if (filters.paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
   if (filters.byText) {
     where.push(`(s.title LIKE @like ESCAPE '\\' OR s.uid LIKE @like ESCAPE '\\' OR s.id IN (
@@ -328,6 +336,8 @@ function toRecord(row: SessionRow): SessionRecord {
     kind: row.kind,
     parentId: row.parent_uid,
     parentRowId: row.parent_id,
+    missingParent: row.parent_id === null ? row.parent_source_id : null,
+    warmup: row.warmup === 1,
     predecessorId: row.predecessor_uid,
     predecessorRowId: row.predecessor_id,
     forkSeq: row.fork_seq,
@@ -360,6 +370,8 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     title: record.title,
     kind: record.kind,
     parentId: record.parentId,
+    missingParent: record.missingParent,
+    warmup: record.warmup,
     predecessorId: record.predecessorId,
     depth: record.depth,
     status: record.status,

@@ -7,6 +7,8 @@ interface TreeRow {
   kind: SessionKind
   source: string
   parent_uid: string | null
+  missing_parent: string | null
+  warmup: number
   fork_seq: number | null
   predecessor_uid: string | null
   created_at: number
@@ -30,7 +32,8 @@ interface MergeRow {
 // per workspace, and an edge to a node that is not drawn would dangle. Files changed are the
 // distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
 // the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope.
-const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid, s.fork_seq, pr.uid AS predecessor_uid,
+const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
+    CASE WHEN s.parent_id IS NULL THEN s.parent_source_id END AS missing_parent, s.warmup, s.fork_seq, pr.uid AS predecessor_uid,
     s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
@@ -66,6 +69,8 @@ export class TreeRepository {
       kind: row.kind,
       source: row.source,
       parentId: row.parent_uid,
+      missingParent: row.missing_parent,
+      warmup: row.warmup === 1,
       forkSeq: row.fork_seq,
       predecessorId: row.predecessor_uid,
       createdAt: row.created_at,

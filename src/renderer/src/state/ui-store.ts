@@ -30,6 +30,8 @@ export interface UiState {
   sessionView: SessionView
   /** Sessions whose sub-agents the graph shows folded into them (per open workspace). */
   collapsedSubAgents: ReadonlySet<string>
+  /** List and graph also show warm-ups (an agent's start-up work), hidden by default. */
+  showWarmups: boolean
   focus: FocusTarget | null
   /** Set when the server refuses our token: the whole app is replaced by an explanation. */
   authProblem: string | null
@@ -49,6 +51,7 @@ export interface UiState {
   setSessionView: (view: SessionView) => void
   toggleSubAgents: (sessionId: string) => void
   setCollapsedSubAgents: (sessionIds: ReadonlySet<string>) => void
+  toggleWarmups: () => void
   setAuthProblem: (message: string) => void
 }
 
@@ -68,6 +71,7 @@ export const useUiStore = create<UiState>()((set, get) => ({
   theme: initialTheme(),
   sessionView: initialSessionView(),
   collapsedSubAgents: noCollapsed,
+  showWarmups: false,
   focus: null,
   authProblem: null,
 
@@ -108,5 +112,6 @@ export const useUiStore = create<UiState>()((set, get) => ({
     set({ collapsedSubAgents: next })
   },
   setCollapsedSubAgents: (collapsedSubAgents) => set({ collapsedSubAgents }),
+  toggleWarmups: () => set({ showWarmups: !get().showWarmups }),
   setAuthProblem: (authProblem) => set({ authProblem })
 }))

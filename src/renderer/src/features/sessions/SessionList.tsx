@@ -5,6 +5,7 @@ import { useUiStore } from '../../state/ui-store'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
 import { useSessionList } from './queries'
 import { SessionRow } from './SessionRow'
+import { WarmupToggle } from './WarmupToggle'
 
 const ROW_HEIGHT = 56
 const SEARCH_DEBOUNCE_MS = 200
@@ -22,8 +23,10 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
   const selectSession = useUiStore((state) => state.selectSession)
   const resetFilters = useUiStore((state) => state.setSessionQuery)
   const setSource = useUiStore((state) => state.setSourceFilter)
+  const warmups = useUiStore((state) => state.showWarmups)
   const query = useDebouncedValue(rawQuery, SEARCH_DEBOUNCE_MS)
-  const list = useSessionList(workspaceId, { query, source })
+  const list = useSessionList(workspaceId, { query, source, warmups })
+  const hiddenWarmups = list.data?.pages[0]?.hiddenWarmups ?? 0
   const scrollRef = useRef<HTMLDivElement>(null)
 
   const sessions = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data])
@@ -56,7 +59,7 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
 
   // A new filter is a new list: start it from the top (but not on mount, where a restored
   // selection may just have been scrolled into view).
-  const filtersKey = `${source ?? ''}\u0000${query}`
+  const filtersKey = `${source ?? ''}\u0000${query}\u0000${warmups}`
   const shownFilters = useRef(filtersKey)
   useEffect(() => {
     if (shownFilters.current === filtersKey) return
@@ -100,40 +103,52 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
           Clear filters
         </button>
       </EmptyState>
+    ) : hiddenWarmups > 0 ? (
+      <EmptyState title="Only warm-ups here">
+        <p>This folder holds no session of yours yet, only Claude Code&apos;s start-up agents.</p>
+        <WarmupToggle hidden={hiddenWarmups} />
+      </EmptyState>
     ) : (
       <EmptyState title="No sessions in this workspace yet">Sessions appear here as agents work in this folder.</EmptyState>
     )
   }
 
   return (
-    <div
-      ref={scrollRef}
-      className={`session-list${list.isPlaceholderData ? ' refreshing' : ''}`}
-      data-testid="session-list"
-      role="listbox"
-      aria-label="Sessions, newest first"
-      aria-busy={list.isFetching}
-      aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
-      tabIndex={0}
-      onKeyDown={onKeyDown}
-    >
-      <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualRows.map((row) => {
-          const session = sessions[row.index]
-          return (
-            <div key={row.key} className="virtual-row" style={{ transform: `translateY(${row.start}px)`, height: row.size }}>
-              {session ? (
-                <SessionRow session={session} optionId={optionId(row.index)} selected={session.id === selectedId} onSelect={onSelect} />
-              ) : (
-                <div className="session-row loading-row" aria-hidden="true">
-                  Loading more…
-                </div>
-              )}
-            </div>
-          )
-        })}
+    <>
+      {hiddenWarmups > 0 || warmups ? (
+        <div className="session-list-notes">
+          <WarmupToggle hidden={hiddenWarmups} />
+        </div>
+      ) : null}
+      <div
+        ref={scrollRef}
+        className={`session-list${list.isPlaceholderData ? ' refreshing' : ''}`}
+        data-testid="session-list"
+        role="listbox"
+        aria-label="Sessions, newest first"
+        aria-busy={list.isFetching}
+        aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+      >
+        <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualRows.map((row) => {
+            const session = sessions[row.index]
+            return (
+              <div key={row.key} className="virtual-row" style={{ transform: `translateY(${row.start}px)`, height: row.size }}>
+                {session ? (
+                  <SessionRow session={session} optionId={optionId(row.index)} selected={session.id === selectedId} onSelect={onSelect} />
+                ) : (
+                  <div className="session-row loading-row" aria-hidden="true">
+                    Loading more…
+                  </div>
+                )}
+              </div>
+            )
+          })}
+        </div>
       </div>
-    </div>
+    </>
   )
 }
 

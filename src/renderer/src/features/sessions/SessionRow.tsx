@@ -3,6 +3,7 @@ import type { SessionSummary } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { SessionNotes, untitled } from '../../ui/SessionNotes'
 
 const MAX_INDENT = 4
 
@@ -32,12 +33,13 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
             ↳
           </span>
         ) : null}
-        <span className="session-title" title={session.title}>
-          {session.title || 'Untitled session'}
+        <span className={`session-title${session.title ? '' : ' untitled'}`} title={session.title}>
+          {session.title || untitled(session)}
         </span>
       </div>
-      <div className="session-row-meta">
+      <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
+        <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <span className="source">{session.source}</span>}
         <RelativeTime at={session.updatedAt} />

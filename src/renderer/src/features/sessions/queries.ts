@@ -6,6 +6,8 @@ const PAGE_SIZE = 100
 export interface SessionFilters {
   query: string
   source: string | null
+  /** Also list warm-ups (see SessionSummary.warmup). */
+  warmups: boolean
 }
 
 /** Query keys of session lists and details; prefixes let data.changed target one workspace. */
@@ -28,7 +30,8 @@ export function useSessionList(workspaceId: number, filters: SessionFilters) {
         limit: PAGE_SIZE,
         cursor: pageParam,
         ...(filters.query.trim() ? { query: filters.query.trim() } : {}),
-        ...(filters.source ? { source: filters.source } : {})
+        ...(filters.source ? { source: filters.source } : {}),
+        ...(filters.warmups ? { includeWarmups: true } : {})
       }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

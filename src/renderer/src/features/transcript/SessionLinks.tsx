@@ -11,9 +11,17 @@ export function SessionLinks({ detail }: { detail: SessionDetail }) {
     ['Sub-sessions', detail.children]
   ]
   const present = groups.filter(([, refs]) => refs.length > 0)
-  if (present.length === 0) return null
+  if (present.length === 0 && !detail.missingParent) return null
   return (
     <dl className="session-links">
+      {detail.missingParent ? (
+        <div className="session-link-group">
+          <dt>Parent</dt>
+          <dd className="missing-parent" data-testid="missing-parent-detail">
+            not found: {detail.missingParent} (its file is gone, or was never written)
+          </dd>
+        </div>
+      ) : null}
       {present.map(([label, refs]) => (
         <div key={label} className="session-link-group">
           <dt>{label}</dt>

@@ -5,6 +5,7 @@ import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
+import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { detailAt } from './lod'
 import { MERGE_ANCHOR } from './flow-nodes'
 
@@ -39,23 +40,24 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
     return (
       <div className={`${className} ${detail}`} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
         <Anchors merges={merges} />
-        {detail === 'far' ? <div className="tree-node-title">{session.title || 'Untitled session'}</div> : null}
+        {detail === 'far' ? <div className="tree-node-title">{session.title || untitled(session)}</div> : null}
       </div>
     )
   }
   return (
     <div className={className} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
       <Anchors merges={merges} />
-      <div className="tree-node-meta">
+      <div className={`tree-node-meta${session.missingParent ? ' has-missing-parent' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
+        <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <span className="tree-node-source">{session.source}</span>}
         <span className="tree-node-time">
           <RelativeTime at={session.updatedAt} />
         </span>
       </div>
-      <div className="tree-node-title" title={session.title}>
-        {session.title || 'Untitled session'}
+      <div className={`tree-node-title${session.title ? '' : ' untitled'}`} title={session.title}>
+        {session.title || untitled(session)}
       </div>
       <div className="tree-node-stats">
         <span>{plural(session.turnCount, 'turn')}</span>

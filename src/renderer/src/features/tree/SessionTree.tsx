@@ -14,6 +14,7 @@ import { detailOf } from './lod'
 import { useSessionTree } from './queries'
 import { SessionNode, type SessionFlowNode } from './SessionNode'
 import { TreeToolbar } from './TreeToolbar'
+import { WarmupToggle } from '../sessions/WarmupToggle'
 import { useTreeLayout } from './use-tree-layout'
 
 // At module scope: a new object per render would make React Flow remount every node.
@@ -47,8 +48,12 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
   const collapsed = useUiStore((state) => state.collapsedSubAgents)
   const selectedId = useUiStore((state) => state.sessionId)
   const theme = useUiStore((state) => state.theme)
-  const sessions = tree.data?.nodes ?? NO_NODES
-  const { layout, pending } = useTreeLayout(tree.data?.nodes, tree.data?.merges, collapsed)
+  const showWarmups = useUiStore((state) => state.showWarmups)
+  const all = tree.data?.nodes ?? NO_NODES
+  // Warm-ups are drawn only on request; a warm-up's parent is one too, or a session kept drawn.
+  const sessions = useMemo(() => (showWarmups ? all : all.filter((node) => !node.warmup)), [all, showWarmups])
+  const hiddenWarmups = all.length - sessions.length
+  const { layout, pending } = useTreeLayout(tree.data ? sessions : undefined, tree.data?.merges, collapsed)
 
   const byId = useMemo(() => new Map(sessions.map((session) => [session.id, session])), [sessions])
   const subAgents = useMemo(() => countSubAgents(sessions), [sessions])
@@ -94,7 +99,14 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
 
   if (tree.isError) return <ErrorState title="Could not load the session graph" error={tree.error} onRetry={() => void tree.refetch()} />
   if (tree.data && sessions.length === 0) {
-    return <EmptyState title="No sessions in this workspace yet">Sessions appear here as agents work in this folder.</EmptyState>
+    return hiddenWarmups > 0 ? (
+      <EmptyState title="Only warm-ups here">
+        <p>This folder holds no session of yours yet, only Claude Code&apos;s start-up agents.</p>
+        <WarmupToggle hidden={hiddenWarmups} />
+      </EmptyState>
+    ) : (
+      <EmptyState title="No sessions in this workspace yet">Sessions appear here as agents work in this folder.</EmptyState>
+    )
   }
   if (!layout) return <Loading label={tree.data ? `Laying out ${plural(sessions.length, 'session')}…` : 'Loading the session graph…'} />
 
@@ -124,7 +136,7 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
         aria-label="Session graph"
       >
         <Background gap={24} size={1} />
-        <TreeToolbar total={sessions.length} pending={pending} withSubAgents={withSubAgents} />
+        <TreeToolbar total={sessions.length} pending={pending} withSubAgents={withSubAgents} hiddenWarmups={hiddenWarmups} />
         <Controls showInteractive={false} fitViewOptions={FIT_VIEW} onFitView={onFitView} />
         <MiniMap pannable zoomable style={MINIMAP_SIZE} ariaLabel="Overview of the session graph" nodeColor={minimapColor} nodeStrokeWidth={0} />
         {large ? null : <AutoFit moved={moved} graph={layout} options={FIT_VIEW} />}

@@ -2,9 +2,10 @@ import { Panel } from '@xyflow/react'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { TreeLegend } from './TreeLegend'
+import { WarmupToggle } from '../sessions/WarmupToggle'
 
-/** Over the canvas, top left: how many sessions, fold/unfold every sub-agent, and the legend. */
-export function TreeToolbar({ total, pending, withSubAgents }: { total: number; pending: boolean; withSubAgents: readonly string[] }) {
+/** Over the canvas, top left: how many sessions, fold/unfold every sub-agent, show warm-ups, and the legend. */
+export function TreeToolbar({ total, pending, withSubAgents, hiddenWarmups }: { total: number; pending: boolean; withSubAgents: readonly string[]; hiddenWarmups: number }) {
   const anyCollapsed = useUiStore((state) => state.collapsedSubAgents.size > 0)
   const setCollapsed = useUiStore((state) => state.setCollapsedSubAgents)
   return (
@@ -24,6 +25,7 @@ export function TreeToolbar({ total, pending, withSubAgents }: { total: number; 
             </button>
           </>
         ) : null}
+        <WarmupToggle hidden={hiddenWarmups} />
       </div>
       <TreeLegend />
     </Panel>
