@@ -216,8 +216,9 @@ describe('Claude Code summary lines', () => {
     const title = (id: string) => rt.store.sessions.bySourceId(workspaceId, 'claude-code', id)?.title
     // 3680252d opens with the summaries of three earlier sessions, then the user ran /model.
     expect(title('b25638d7-b104-4f06-a797-70ac33d069ed')).toBe('HTML Ruby Tokenizer Conversion for Better Browser Support')
-    // Its own title is what the user did in it, not the last summary of another session.
-    expect(title('3680252d-d4e3-4416-bddd-8f5b5b4fdb7f')).toBe('/model')
+    // Not the last summary of another session: the user only ran /model there, a local command
+    // (no prompt, no turn), so it has no title of its own.
+    expect(title('3680252d-d4e3-4416-bddd-8f5b5b4fdb7f')).toBe('')
     const file = join(home.root, 'projects', encodeProjectFolder('/Users/dain/workspace/danieldemmel.me-next'), '3680252d-d4e3-4416-bddd-8f5b5b4fdb7f.jsonl')
     // The other two name sessions whose files are not in the fixture.
     expect(report.skipped.filter((s) => s.reason.startsWith('summary '))).toEqual([

@@ -12,7 +12,7 @@ import { importSet } from './import-set'
  */
 const TURNED_ON = new Set<string>([
   'item 1', // Claude Code in-session forks become branch sessions
-  // 'item 2', // every sub-agent in its place
+  'item 2', // every sub-agent in its place
   'item 3', // Codex: a turn is a real prompt (event_msg user_message)
   'bug: LangGraph cached input counted twice'
 ])

@@ -61,7 +61,9 @@ export function figuresOf(rt: Runtime, report: ImportReport): Figures {
   }
   const skipped: Record<string, number> = {}
   for (const { reason } of report.skipped) {
-    const kind = reason.split(/:|\(/)[0]?.trim() ?? reason
+    // Titles and ids vary per line; the kind of reason does not.
+    const general = reason.replace(/"[^"]*"/g, '"…"').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+    const kind = general.split(/:|\(/)[0]?.trim() ?? general
     skipped[kind] = (skipped[kind] ?? 0) + 1
   }
   const mains = all(`SELECT source_session_id AS id, turn_count AS turns, ${USAGE} FROM sessions s WHERE parent_id IS NULL AND kind = 'main' AND source_session_id IS NOT NULL`)
