@@ -133,7 +133,10 @@ test.describe('issue 5: the codemie Claude Code session, end to end', () => {
 
     const { workspace, tree } = await openWorkspace(page, server, fixture.workspace)
     await tree.open()
-    // The session and its two warm-up sub-agents (agent-36541525, agent-50243ee8).
+    // Its two sub-agents (agent-36541525, agent-50243ee8) are Claude Code's start-up warm-ups:
+    // hidden until asked for.
+    await expect(tree.nodes).toHaveCount(1)
+    await page.getByTestId('warmup-toggle').first().click()
     await expect(tree.nodes).toHaveCount(3)
     await expect(tree.node(MAIN_TITLE)).toBeVisible()
     await expect(tree.root.locator('[data-testid="tree-node"][data-kind="sub-agent"]')).toHaveCount(2)
@@ -225,6 +228,7 @@ test.describe('issue 5: the codemie Claude Code session, end to end', () => {
   test('fork from a turn → a new node, selected; a fresh fork has nothing to merge; a Claude Code fork is merged back', async ({ page, consoleErrors }, testInfo) => {
     const { workspace, tree } = await openWorkspace(page, server, fixture.workspace)
     await tree.open()
+    await page.getByTestId('warmup-toggle').first().click()
     await expect(tree.nodes).toHaveCount(3)
     const mainNode = tree.root.locator('[data-testid="tree-node"][data-kind="main"]')
     await mainNode.click()
