@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Store } from '../store/store'
+import { titleFromPrompt } from '../transcripts/session-writer'
 import type { HistoryFile } from './adapter'
 import type { FileImportState } from './import-state'
 import type { AgentRewindRecord } from './records'
@@ -55,10 +56,12 @@ export function splitRewoundLine(
     rewoundInAgent: true
   })
   const midTurn = left.role !== 'user'
+  store.messages.copyPrefix(main.rowId, branchRowId, left.seq)
+  store.checkpoints.copyBefore(main.rowId, branchRowId, left.turn)
   store.splits.moveTail({ fromRowId: main.rowId, toRowId: branchRowId, seq: left.seq, turn: left.turn, midTurn })
   // Named after the prompt the user left (a retried answer: the prompt both answers share).
   const prompt = store.splits.promptOfTurn(branchRowId, left.turn)
-  if (prompt) store.sessions.setTitle(branchRowId, titleOf(prompt))
+  if (prompt) store.sessions.setTitle(branchRowId, titleFromPrompt(prompt))
   moveUncounted(state, main.id, branchUid, left.turn)
   state.branches[record.abandonedUid] = branchUid
   return { branchUid }
@@ -84,9 +87,4 @@ function moveUncounted(state: FileImportState, fromUid: string, toUid: string, f
 function stableUid(workspaceId: number, source: string, sourceSessionId: string): string {
   const hex = createHash('sha256').update(`${workspaceId}\n${source}\n${sourceSessionId}`).digest('hex')
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
-}
-
-function titleOf(prompt: string): string {
-  const firstLine = prompt.trim().split('\n', 1)[0] ?? ''
-  return firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine
 }

@@ -197,7 +197,7 @@ export class SessionWriter {
 }
 
 /** A session without a title is named after its first prompt's first line. */
-function titleFromPrompt(prompt: string): string {
+export function titleFromPrompt(prompt: string): string {
   const firstLine = prompt.trim().split('\n', 1)[0] ?? ''
   return firstLine.length > 80 ? `${firstLine.slice(0, 79)}…` : firstLine
 }

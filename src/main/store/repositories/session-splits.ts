@@ -3,7 +3,7 @@ import type { Db } from '../database'
 /** Where a session's tail starts: the first message that leaves, and the turn it is in. */
 export interface TailStart {
   fromRowId: number
-  /** The branch: already inserted, empty. */
+  /** The branch: already inserted, holding the copy of the session's messages and checkpoints before the tail. */
   toRowId: number
   seq: number
   turn: number
@@ -29,16 +29,15 @@ interface SessionCounts extends Totals {
 
 /**
  * Moves the tail of a session into a branch of its own: the line of an agent's history that the
- * user left by rewinding inside the agent. The branch gets a copy of the session's prefix (as a
- * fork made in Retrace does) and the tail's own rows: its messages, checkpoints, file changes
- * and the sessions started from it (sub-agents, forks). Seqs and turns are kept, so every
- * reference to a message or turn of the tail stays valid in the branch. Run in a transaction.
+ * user left by rewinding inside the agent. The branch, which already holds a copy of the
+ * session's prefix (as a fork made in Retrace does), gets the tail's own rows: its messages,
+ * checkpoints, file changes and the sessions started from it (sub-agents, forks). Seqs and turns
+ * are kept, so every reference to a message or turn of the tail stays valid in the branch. Run
+ * in a transaction.
  */
 export class SessionSplitRepository {
   private readonly countsStmt
   private readonly tailTotalsStmt
-  private readonly copyPrefixStmt
-  private readonly copyCheckpointsStmt
   private readonly moveMessagesStmt
   private readonly moveCheckpointsStmt
   private readonly moveScopesStmt
@@ -59,18 +58,6 @@ export class SessionSplitRepository {
          coalesce(sum(cache_read_tokens), 0) AS cache_read_tokens, coalesce(sum(cache_write_tokens), 0) AS cache_write_tokens,
          sum(cost_usd) AS cost_usd
        FROM messages WHERE session_id = ? AND seq >= ?`
-    )
-    this.copyPrefixStmt = db.prepare(
-      `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
-         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid)
-       SELECT @to, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
-         model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid
-       FROM messages WHERE session_id = @from AND seq < @seq ORDER BY seq`
-    )
-    this.copyCheckpointsStmt = db.prepare(
-      `INSERT INTO checkpoints (session_id, turn, messages_before, journal_scope_id, invalidated, uncaptured_commands, created_at)
-       SELECT @to, turn, messages_before, journal_scope_id, invalidated, uncaptured_commands, created_at FROM checkpoints
-       WHERE session_id = @from AND turn < @turn`
     )
     this.moveMessagesStmt = db.prepare('UPDATE messages SET session_id = @to WHERE session_id = @from AND seq >= @seq')
     this.moveCheckpointsStmt = db.prepare('UPDATE checkpoints SET session_id = @to WHERE session_id = @from AND turn >= @turn')
@@ -112,8 +99,6 @@ export class SessionSplitRepository {
     if (!counts) throw new Error(`No session with row id ${tail.fromRowId}.`)
     const moved = this.tailTotalsStmt.get(tail.fromRowId, tail.seq) as Totals
     const rows = { from: tail.fromRowId, to: tail.toRowId, seq: tail.seq, turn: tail.turn }
-    this.copyPrefixStmt.run(rows)
-    this.copyCheckpointsStmt.run(rows)
     this.moveMessagesStmt.run(rows)
     this.moveCheckpointsStmt.run(rows)
     this.moveScopesStmt.run(rows)
