@@ -114,7 +114,7 @@ export class ImportedSessions {
   }
 
   private createFileSession(first: MessageRecord | CompactionRecord): string {
-    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile(first.createdAt) : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt))
+    const uid = this.file.role === 'sub-agent' ? this.createSubAgentOfFile(first.createdAt) : (this.existing(this.file.sessionId) ?? this.createMain(first.createdAt ?? this.file.startedAt))
     this.state.sessionUid = uid
     return uid
   }

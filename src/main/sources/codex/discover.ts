@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
+import { legacyCwd, legacyLine } from './legacy-rollout'
 
 const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
 
@@ -29,9 +30,18 @@ export async function discoverCodexWorkspace(workspacePath: string, roots: strin
   return (await discoverCodexFiles(roots, signal)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
 }
 
-/** The rollout's `session_meta` line: its id and cwd. A file without one is not a rollout. */
+/**
+ * The rollout's `session_meta` line: its id and cwd; in an old rollout (legacy-rollout.ts), its
+ * header line and the cwd its first user message names. A file with neither is not a rollout.
+ */
 async function sessionMeta(path: string): Promise<{ id: string; cwd: string | null; forkedFrom: string | null; startedAt?: number } | null> {
   const head = await readHeadObjects(path, 5).catch(() => [])
+  const first = legacyLine(head[0])
+  if (first?.kind === 'header') {
+    const { id, timestamp, cwd } = first.meta
+    const startedAt = Date.parse(timestamp)
+    return { id, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
+  }
   for (const line of head) {
     const payload = line.payload as Record<string, unknown> | undefined
     if (line.type === 'session_meta' && payload && typeof payload.id === 'string') {

@@ -34,7 +34,12 @@ export const StateSchema = z.object({
   held: HeldSchema.nullable(),
   lastTotals: TotalsSchema.nullable(),
   /** A compaction record was emitted and no conversation record since: more compaction lines are its copies. */
-  compactionOpen: z.boolean()
+  compactionOpen: z.boolean(),
+  /**
+   * An old rollout's lines carry no time: its items take the header's, the only time it records
+   * (null: a wrapped rollout, whose lines have their own).
+   */
+  legacyTime: z.number().nullable().default(null)
 })
 export type CodexParserState = z.infer<typeof StateSchema>
 
@@ -50,7 +55,8 @@ export function freshState(): CodexParserState {
     promptEvent: null,
     held: null,
     lastTotals: null,
-    compactionOpen: false
+    compactionOpen: false,
+    legacyTime: null
   }
 }
 

@@ -2,6 +2,7 @@ import type { LineParser, SourceRecord } from '../records'
 import { handleCompactedLine } from './compaction'
 import { Emitter } from './emitter'
 import { handleEvent } from './event-messages'
+import { handleLegacyLine, legacyLine } from './legacy-rollout'
 import { restoreState, type CodexParserState } from './parser-state'
 import { parseTime } from './record-builders'
 import { handleResponseItem } from './response-items'
@@ -105,6 +106,9 @@ class CodexParser implements LineParser {
       em.skip(offset, `invalid JSON (${error instanceof Error ? error.message : 'parse error'}; a truncated or corrupted line)`)
       return
     }
+    // The format before lines were wrapped in {timestamp, type, payload}.
+    const legacy = legacyLine(json)
+    if (legacy) return handleLegacyLine(em, legacy, offset)
     const parsed = RolloutLineSchema.safeParse(json)
     if (!parsed.success) {
       em.skip(offset, `not a rollout line {timestamp, type, payload}: ${describeIssues(parsed.error)}`)
