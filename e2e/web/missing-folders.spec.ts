@@ -34,6 +34,11 @@ test.describe('histories whose folders are gone (a ~/.claude and ~/.codex copied
       await spotter.click()
       const view = new WorkspaceView(page)
       await expect(view.session('Work on bead spotter-4te')).toBeVisible()
+      // The header says so before any rewind is tried.
+      await expect(page.getByTestId('workspace-folder-missing')).toHaveText('folder missing')
+      await page.getByTestId('theme-toggle').click()
+      await snapshot(page, testInfo, 'missing-folders-header-dark')
+      await page.getByTestId('theme-toggle').click()
       await view.openSession('Work on bead spotter-4te')
       await expect(view.transcript.getByText('Work on bead spotter-4te').first()).toBeVisible()
 
@@ -43,6 +48,8 @@ test.describe('histories whose folders are gone (a ~/.claude and ~/.codex copied
       await expect(dialog.getByText('Cannot preview this rewind')).toBeVisible()
       await expect(dialog).toContainText(`The folder of this workspace, ${RECORDED.spotter}, is not on this computer`)
       await expect(dialog).toContainText('fork the conversation without its files')
+      // Trying again would only fail again: the dialog offers Close alone.
+      await expect(dialog.getByRole('button', { name: 'Try again' })).toHaveCount(0)
       await snapshot(page, testInfo, 'missing-folders-rewind-refused')
       expect(consoleErrors).toEqual([])
     } finally {

@@ -1,7 +1,8 @@
-import type { WorkspaceListing, WorkspaceSummary } from '../../shared/contract'
+import type { WorkspaceListing } from '../../shared/contract'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { lastActivityOf, modifiedAt } from '../sources/last-activity'
 import { discoverRecordedWorkspaces, type FoundFile } from '../sources/recorded-workspaces'
+import type { StoredWorkspace } from '../store/repositories/workspaces'
 import type { ServiceContext } from './context'
 import { folderIsHere, folderName } from './folder-access'
 
@@ -30,7 +31,7 @@ export async function listAllWorkspaces(ctx: ServiceContext): Promise<WorkspaceL
   return items.sort((a, b) => recency(b) - recency(a) || a.path.localeCompare(b.path))
 }
 
-function fromStore(workspace: WorkspaceSummary): WorkspaceListing {
+function fromStore(workspace: StoredWorkspace): WorkspaceListing {
   return {
     path: workspace.path,
     name: workspace.name,

@@ -1,9 +1,10 @@
 import { RetraceError, type WorkspaceSummary } from '../../shared/contract'
 import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import type { Handlers } from '../rpc/dispatcher'
+import type { StoredWorkspace } from '../store/repositories/workspaces'
 import type { ServiceContext } from './context'
 import { followWorkspace } from './import-handlers'
-import { listSubfolders } from './folder-access'
+import { folderIsHere, listSubfolders } from './folder-access'
 import { openWorkspacePath } from './open-path'
 import { listAllWorkspaces } from './workspace-listing'
 import { workspaceAgentState } from '../sources/agent-state'
@@ -19,11 +20,11 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
   const requireWorkspace = (id: number): WorkspaceSummary => {
     const workspace = store.workspaces.get(id)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${id}. Open the folder again from the first screen.`)
-    return workspace
+    return withFolder(workspace)
   }
 
   return {
-    'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit) }),
+    'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit).map(withFolder) }),
 
     'workspaces.listAll': async () => ({ items: await listAllWorkspaces(ctx) }),
 
@@ -59,6 +60,11 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
 
     'folders.list': ({ path }) => listSubfolders(path)
   }
+}
+
+/** A stored workspace, and whether its folder is on this disk (checked on each request: folders come and go). */
+function withFolder(workspace: StoredWorkspace): WorkspaceSummary {
+  return { ...workspace, folderExists: folderIsHere(workspace.path) }
 }
 
 export { openWorkspace } from './open-path'

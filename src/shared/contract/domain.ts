@@ -49,7 +49,9 @@ export const WorkspaceSummarySchema = z.object({
   sessionCount: z.number().int().nonnegative(),
   lastActivityAt: Timestamp.nullable(),
   lastOpenedAt: Timestamp.nullable(),
-  sources: z.array(SourceCountSchema)
+  sources: z.array(SourceCountSchema),
+  /** The folder is on this disk. A missing one (deleted, moved, another machine's) is browsable, never rewound into. */
+  folderExists: z.boolean()
 })
 export type WorkspaceSummary = z.infer<typeof WorkspaceSummarySchema>
 

@@ -1,4 +1,7 @@
 import type { WorkspaceSummary } from '../../../shared/contract'
+
+/** A workspace as stored; whether its folder is on this disk is the services' to say. */
+export type StoredWorkspace = Omit<WorkspaceSummary, 'folderExists'>
 import type { Db } from '../database'
 
 interface WorkspaceRow {
@@ -59,26 +62,26 @@ export class WorkspaceRepository {
     this.touchStmt.run(now, id)
   }
 
-  get(id: number): WorkspaceSummary | undefined {
+  get(id: number): StoredWorkspace | undefined {
     const row = this.byIdStmt.get(id) as WorkspaceRow | undefined
     return row && this.toSummary(row)
   }
 
-  getByPath(path: string): WorkspaceSummary | undefined {
+  getByPath(path: string): StoredWorkspace | undefined {
     const row = this.byPathStmt.get(path) as WorkspaceRow | undefined
     return row && this.toSummary(row)
   }
 
-  listRecent(limit: number): WorkspaceSummary[] {
+  listRecent(limit: number): StoredWorkspace[] {
     return (this.recentStmt.all(limit) as WorkspaceRow[]).map((row) => this.toSummary(row))
   }
 
   /** Every workspace, oldest first. */
-  listAll(): WorkspaceSummary[] {
+  listAll(): StoredWorkspace[] {
     return (this.allStmt.all() as WorkspaceRow[]).map((row) => this.toSummary(row))
   }
 
-  private toSummary(row: WorkspaceRow): WorkspaceSummary {
+  private toSummary(row: WorkspaceRow): StoredWorkspace {
     return {
       id: row.id,
       path: row.path,

@@ -146,9 +146,12 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
         <button type="button" className="button" onClick={onClose}>
           Close
         </button>
-        <button type="button" className="button primary" onClick={previewAgain}>
-          Try again
-        </button>
+        {/* A folder that is not here stays missing: trying again would only fail again. */}
+        {isRetraceError(plan.error) && plan.error.code === 'PATH_NOT_FOUND' ? null : (
+          <button type="button" className="button primary" onClick={previewAgain}>
+            Try again
+          </button>
+        )}
       </>
     )
   } else if (!plan.data || plan.isFetching) {

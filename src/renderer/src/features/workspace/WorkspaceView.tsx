@@ -32,7 +32,14 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
           <span aria-hidden="true">←</span> Workspaces
         </button>
         <div className="workspace-title">
-          <span className="workspace-name">{workspace.data?.name ?? '…'}</span>
+          <span className="workspace-name">
+            {workspace.data?.name ?? '…'}
+            {workspace.data && !workspace.data.folderExists ? (
+              <span className="badge badge-missing" data-testid="workspace-folder-missing" title="No folder at this path on this computer (deleted, moved, or from another one): the history can be browsed, its files cannot be rewound.">
+                folder missing
+              </span>
+            ) : null}
+          </span>
           {workspace.data ? (
             <span className="workspace-path mono" title={workspace.data.path}>
               {workspace.data.path}
