@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { open, type FileHandle } from 'node:fs/promises'
 import type { HistoryFile, LineSourceAdapter } from './adapter'
-import { ImportFileRepository, type ImportFileRow } from './import-files'
+import { importFilesOf, type ImportFileRepository, type ImportFileRow } from './import-files'
 import { readImportState } from './import-state'
 import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../transcripts/json-nesting'
 import { MAX_LINE_BYTES, readCompleteLines } from './line-reader'
@@ -43,7 +43,7 @@ export async function importHistoryFile(
   report: ImportReport,
   options: FileImportOptions = {}
 ): Promise<void> {
-  const imports = new ImportFileRepository(deps.store.db)
+  const imports = importFilesOf(deps.store.db)
   const handle = await open(file.path, 'r')
   try {
     const stat = await handle.stat()

@@ -1,3 +1,4 @@
+import { perDatabase } from '../store/per-database'
 import type { Db } from '../store/database'
 
 /** How far a foreign file has been imported, and what is needed to continue from there. */
@@ -100,3 +101,6 @@ export class ImportFileRepository {
     this.deleteStmt.run(id)
   }
 }
+
+/** The connection's one ImportFileRepository (see per-database.ts). */
+export const importFilesOf = perDatabase((db) => new ImportFileRepository(db))

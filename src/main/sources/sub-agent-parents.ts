@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../store/repositories/sessions'
-import { SessionLinkRepository } from '../store/repositories/session-links'
+import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
-import { ImportFileRepository } from './import-files'
+import { importFilesOf } from './import-files'
 import { readImportState } from './import-state'
 import type { ImportDeps } from './record-writer'
 
@@ -47,7 +47,7 @@ export function parentOfSubAgentFile(
 /** The description the parent's Task/Agent call gave a sub-agent file's agent, when its file was read. */
 export function parentLinkTitle(deps: ImportDeps, workspace: { id: number }, file: HistoryFile): string | undefined {
   if (!file.parentPath || !file.agentId) return undefined
-  const row = new ImportFileRepository(deps.store.db).get(workspace.id, file.source, file.parentPath)
+  const row = importFilesOf(deps.store.db).get(workspace.id, file.source, file.parentPath)
   return row ? readImportState(row.importState).linkTitles[file.agentId] : undefined
 }
 
@@ -59,7 +59,7 @@ export function parentLinkTitle(deps: ImportDeps, workspace: { id: number }, fil
 export function adoptOrphans(deps: ImportDeps, uid: string): void {
   const session = deps.store.sessions.get(uid)
   if (!session?.sourceSessionId) return
-  new SessionLinkRepository(deps.store.db).adoptOrphans({
+  sessionLinksOf(deps.store.db).adoptOrphans({
     rowId: session.rowId,
     workspaceId: session.workspaceId,
     source: session.source,
@@ -73,7 +73,7 @@ export function adoptOrphans(deps: ImportDeps, uid: string): void {
  * on their children's). Run after each chunk of a file is written.
  */
 export function refreshWarmups(deps: ImportDeps, uids: Iterable<string>): void {
-  const links = new SessionLinkRepository(deps.store.db)
+  const links = sessionLinksOf(deps.store.db)
   const parents = new Set<number>()
   for (const uid of uids) {
     const session = deps.store.sessions.get(uid)

@@ -1,6 +1,6 @@
-import { SessionLinkRepository } from '../store/repositories/session-links'
+import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
-import { ImportFileRepository } from './import-files'
+import { importFilesOf } from './import-files'
 import { readImportState, TITLE_RANK, type FileImportState } from './import-state'
 import type { ImportDeps, ImportReport } from './record-writer'
 
@@ -58,10 +58,10 @@ export class SummaryTitles {
       this.titleOwn(summary.title)
       return true
     }
-    const uid = new SessionLinkRepository(store.db).sessionHolding(this.workspace.id, this.file.source, summary.leafUid)
+    const uid = sessionLinksOf(store.db).sessionHolding(this.workspace.id, this.file.source, summary.leafUid)
     const target = uid ? store.sessions.get(uid) : undefined
     if (!target) return false
-    const imports = new ImportFileRepository(store.db)
+    const imports = importFilesOf(store.db)
     const row = imports.stateOfSession(target.rowId)
     if (!row) {
       if (target.title.trim() === '') store.sessions.setTitle(target.rowId, summary.title)

@@ -43,6 +43,15 @@ export class SessionWriter {
     this.untitled = record.title.trim() === ''
   }
 
+  /**
+   * Run `work` as one transaction, or as part of the caller's: an import appends thousands of
+   * messages inside the transaction of its chunk of lines, where a savepoint per message would
+   * cost more than the message. Nothing here catches a failure half-way: it rolls back whole.
+   */
+  private atomically<T>(work: () => T): T {
+    return this.store.db.inTransaction ? work() : this.store.transaction(work)
+  }
+
   get id(): string {
     return this.state.uid
   }
@@ -57,7 +66,7 @@ export class SessionWriter {
    */
   append(input: AppendMessage): number {
     const message = this.recorder.parseMessage(input)
-    return this.store.transaction(() => {
+    return this.atomically(() => {
       if (message.role === 'user') {
         if (this.state.turnOpen) this.closeTurnNow()
         this.state.turn += 1
@@ -112,7 +121,7 @@ export class SessionWriter {
    * assistant message, or only to the session's totals when there is none yet.
    */
   addLateUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }): void {
-    this.store.transaction(() => {
+    this.atomically(() => {
       const latest = this.store.messages.latestOfRole(this.state.rowId, 'assistant')
       if (latest !== undefined) this.store.messages.addUsage(latest, usage)
       this.addUsage({ ...usage, costUsd: null })
@@ -123,7 +132,7 @@ export class SessionWriter {
   /** Close the current turn, creating its chat checkpoint; null when no turn is open. */
   closeTurn(): Checkpoint | null {
     if (!this.state.turnOpen) return null
-    const checkpoint = this.store.transaction(() => this.closeTurnNow())
+    const checkpoint = this.atomically(() => this.closeTurnNow())
     this.recorder.announce(this.state.workspaceId, this.state.uid)
     return checkpoint
   }
@@ -133,7 +142,7 @@ export class SessionWriter {
    * everything; the context transcript now starts at the summary.
    */
   compact(summary: string, options: { createdAt?: number } = {}): number {
-    return this.store.transaction(() => {
+    return this.atomically(() => {
       const seq = this.state.nextSeq
       const createdAt = options.createdAt ?? this.now()
       this.store.messages.insert({ sessionRowId: this.state.rowId, seq, turn: this.state.turn, role: 'compaction_summary', content: summary, createdAt })
@@ -163,7 +172,7 @@ export class SessionWriter {
 
   /** Close the open turn and mark the session closed. */
   close(): void {
-    this.store.transaction(() => {
+    this.atomically(() => {
       if (this.state.turnOpen) this.closeTurnNow()
       this.store.sessions.setStatus(this.state.rowId, 'closed')
     })
