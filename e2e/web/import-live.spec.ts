@@ -7,13 +7,18 @@ import { FirstScreen } from '../pages/first-screen'
 import { WorkspaceView } from '../pages/workspace-view'
 import { ClaudeHome } from '../../src/main/sources/testing/claude-home'
 
+/** A shop folder and a Claude Code home holding one session of it, which the test writes on. */
+function shopSession(prefix: string) {
+  const root = mkdtempSync(join(tmpdir(), prefix))
+  const workspace = join(root, 'shop')
+  const home = new ClaudeHome(join(root, 'claude'))
+  mkdirSync(workspace)
+  return { root, workspace, home, session: home.session(workspace) }
+}
+
 test.describe('agent histories', () => {
   test('opening a folder imports its Claude Code session, and a running agent\'s new lines appear live', async ({ page, consoleErrors }, testInfo) => {
-    const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-import-'))
-    const workspace = join(root, 'shop')
-    const home = new ClaudeHome(join(root, 'claude'))
-    mkdirSync(workspace)
-    const session = home.session(workspace)
+    const { root, workspace, home, session } = shopSession('retrace-e2e-import-')
     session.prompt('Add a README for the shop')
     session.write('README.md', '# Shop\n', null)
     session.say('I added README.md with a title.')
@@ -41,11 +46,7 @@ test.describe('agent histories', () => {
   })
 
   test('a rewind inside Claude Code while the window follows the session shows up live as a branch', async ({ page, consoleErrors }, testInfo) => {
-    const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-rewind-'))
-    const workspace = join(root, 'shop')
-    const home = new ClaudeHome(join(root, 'claude'))
-    mkdirSync(workspace)
-    const session = home.session(workspace)
+    const { root, workspace, home, session } = shopSession('retrace-e2e-rewind-')
     session.prompt('Add a README for the shop')
     const endOfTurn1 = session.say('I added README.md with a title.')
     session.prompt('Now translate it to French')
