@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { open, type FileHandle } from 'node:fs/promises'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import type { HistoryFile, LineSourceAdapter } from './adapter'
-import { importFilesOf, type ImportFileRepository, type ImportFileRow } from './import-files'
+import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-batch'
+import { importFilesOf, type ImportFileRepository, type ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../transcripts/json-nesting'
 import { MAX_LINE_BYTES, readCompleteLines } from './line-reader'
@@ -9,9 +10,10 @@ import type { LineParser, SourceRecord } from './records'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
 
 /**
- * Lines parsed and committed together: one transaction, one saved offset. A chunk ends at 500
- * lines or once its lines hold 8 MB, whichever comes first: what a chunk keeps in memory until
- * its commit grows with its bytes, and a line can hold tens of megabytes (a large tool result).
+ * Lines parsed and queued together: one saved offset (and one savepoint of the batch's
+ * transaction, see import-batch.ts). A chunk ends at 500 lines or once its lines hold 8 MB,
+ * whichever comes first: what a chunk keeps in memory until its commit grows with its bytes, and
+ * a line can hold tens of megabytes (a large tool result).
  */
 const CHUNK_LINES = 500
 const CHUNK_BYTES = 8 * 1024 * 1024
@@ -26,14 +28,14 @@ export interface FileImportOptions {
    * such line is reported once; it is imported as usual if it is completed later.
    */
   reportIncompleteLine?: boolean
-  /** Called after each committed chunk with the bytes consumed so far and the file's size. */
-  onProgress?: (done: number, total: number) => void
 }
 
 /**
- * Import the bytes of one foreign file added since its last import. The file is opened
- * read-only. A file that was replaced or rewritten (other inode, shorter, other first bytes)
- * is imported again from the start, its earlier sessions replaced.
+ * Import the bytes of one foreign file added since its last import, queued on `batch` (committed
+ * by the caller, or once the batch is full). The file is opened read-only. A file that was
+ * replaced or rewritten (other inode, shorter, other first bytes) is imported again from the
+ * start, its earlier sessions replaced. Reading and parsing are synchronous; the import yields to
+ * the event loop after each chunk.
  */
 export async function importHistoryFile(
   deps: ImportDeps,
@@ -41,33 +43,48 @@ export async function importHistoryFile(
   workspace: { id: number; path: string },
   file: HistoryFile,
   report: ImportReport,
+  batch: ImportBatch,
   options: FileImportOptions = {}
 ): Promise<void> {
   const imports = importFilesOf(deps.store.db)
-  const handle = await open(file.path, 'r')
+  const fd = openSync(file.path, 'r')
   try {
-    const stat = await handle.stat()
+    const stat = fstatSync(fd)
     let known = imports.get(workspace.id, file.source, file.path)
-    if (known && !(await sameFile(handle, known, stat))) {
+    if (known && unchangedSince(known, stat)) return
+    if (known && !sameFile(fd, known, stat)) {
+      batch.commit()
       forget(deps, imports, known)
       known = undefined
     }
-    if (known && known.offset === stat.size) return
+    if (known && known.offset === stat.size) {
+      // Touched, not written (its first bytes and size are the same): the next look needs no read.
+      imports.setModified(known.id, stat.mtimeMs)
+      return
+    }
     report.files += 1
     const parser = adapter.createParser(known?.parserState)
     const state = readImportState(known?.importState)
     const parentLinks = () => parentLinksOf(imports, workspace.id, file)
     const writer = new RecordWriter(deps, workspace, file, state, report, parentLinks)
+    const batched: BatchedFile = {
+      failed: false,
+      onFailed: (error) => report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
+    }
     let offset = known?.offset ?? 0
     let chunk: SourceRecord[] = []
     let lines = 0
     let chunkEnd = offset
-    const commit = async () => {
+    const queue = async (afterApply: () => void = () => undefined) => {
       await writer.prepare(chunk)
       const records = chunk
-      const head = await headHash(handle, Math.min(HEAD_BYTES, chunkEnd))
-      deps.store.transaction(() => {
+      const end = chunkEnd
+      const head = headHash(fd, Math.min(HEAD_BYTES, end))
+      // The parser goes on reading before the chunk is applied: its state is taken now.
+      const parserState = JSON.stringify(parser.state() ?? null)
+      const apply = () => {
         for (const record of records) writer.apply(record)
+        afterApply()
         writer.finish()
         imports.save({
           workspaceId: workspace.id,
@@ -76,36 +93,42 @@ export async function importHistoryFile(
           sessionRowId: writer.sessionRowId,
           dev: stat.dev,
           ino: stat.ino,
+          mtimeMs: end === stat.size ? stat.mtimeMs : null,
           headSha256: head,
-          offset: chunkEnd,
-          parserState: parser.state(),
+          offset: end,
+          parserStateJson: parserState,
           importState: state
         })
-      })
-      offset = chunkEnd
+      }
+      batch.add(batched, apply, { bytes: end - offset, lines })
+      offset = end
       chunk = []
       lines = 0
-      options.onProgress?.(offset, stat.size)
+      // Let the window's requests (and a cancel) in between chunks.
+      await yieldToEventLoop()
+      options.signal?.throwIfAborted()
     }
-    for await (const line of readCompleteLines(handle, offset)) {
+    for await (const line of readCompleteLines(fd, offset)) {
       options.signal?.throwIfAborted()
       if ('tooLong' in line) chunk.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
       else chunk.push(...recordsOfLine(parser, line.text, line.offset))
       chunkEnd = line.end
       lines += 1
-      if (lines >= CHUNK_LINES || chunkEnd - offset >= CHUNK_BYTES) await commit()
+      if (lines >= CHUNK_LINES || chunkEnd - offset >= CHUNK_BYTES) await queue()
     }
-    if (lines > 0 || !known) await commit()
+    if (lines > 0 || !known) await queue()
     if (options.reportIncompleteLine && state.incompleteLineReported !== offset) {
-      const unfinished = (await handle.stat()).size - offset
+      const unfinished = fstatSync(fd).size - offset
+      const at = offset
       if (unfinished > 0) {
-        report.skipped.push({ file: file.path, offset, reason: incompleteLineReason(unfinished) })
-        state.incompleteLineReported = offset
-        await commit()
+        await queue(() => {
+          report.skipped.push({ file: file.path, offset: at, reason: incompleteLineReason(unfinished) })
+          state.incompleteLineReported = at
+        })
       }
     }
   } finally {
-    await handle.close()
+    closeSync(fd)
   }
 }
 
@@ -127,14 +150,22 @@ function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
 }
 
-async function sameFile(handle: FileHandle, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): Promise<boolean> {
-  if (stat.dev !== known.dev || stat.ino !== known.ino || stat.size < known.offset) return false
-  return (await headHash(handle, Math.min(HEAD_BYTES, known.offset))) === known.headSha256
+/**
+ * Read to its end already, and neither written nor replaced since (same file, size and
+ * modification time): a re-import of unchanged files opens and reads nothing else.
+ */
+export function unchangedSince(known: ImportFileRow, stat: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
+  return known.mtimeMs === stat.mtimeMs && known.ino === stat.ino && known.dev === stat.dev && known.offset === stat.size
 }
 
-async function headHash(handle: FileHandle, bytes: number): Promise<string> {
+function sameFile(fd: number, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): boolean {
+  if (stat.dev !== known.dev || stat.ino !== known.ino || stat.size < known.offset) return false
+  return headHash(fd, Math.min(HEAD_BYTES, known.offset)) === known.headSha256
+}
+
+function headHash(fd: number, bytes: number): string {
   const buffer = Buffer.alloc(bytes)
-  const { bytesRead } = await handle.read(buffer, 0, bytes, 0)
+  const bytesRead = readSync(fd, buffer, 0, bytes, 0)
   return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex')
 }
 

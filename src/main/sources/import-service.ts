@@ -5,7 +5,8 @@ import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { importHistoryFile } from './file-importer'
-import { ImportFileRepository } from './import-files'
+import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
+import { ImportFileRepository } from '../store/repositories/import-files'
 import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
@@ -292,35 +293,55 @@ export class ImportService {
       entry.error = null
     }
     let done = 0
+    const batch = new ImportBatch(this.deps.store)
+    // Messages are indexed for search in bulk once the import ends (search-index.ts).
+    if (ordered.length > 0) this.deps.store.searchIndex.defer()
     try {
       for (const { adapter, file } of ordered) {
         signal.throwIfAborted()
         this.progress(workspace.id, options, { done, total: ordered.length, file: file.path })
-        if (this.fileDelayMs > 0) await sleep(this.fileDelayMs, undefined, { signal })
+        // Reading is synchronous: a cancel (or any request) gets in between files and chunks.
+        await (this.fileDelayMs > 0 ? sleep(this.fileDelayMs, undefined, { signal }) : yieldToEventLoop())
+        signal.throwIfAborted()
         try {
-          if (adapter.kind === 'snapshot') await importSnapshotFile(this.deps, adapter, workspace, file, report, { signal })
-          else await importHistoryFile(this.deps, adapter, workspace, file, report, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
+          if (adapter.kind === 'snapshot') {
+            batch.commit() // a snapshot commits its own sessions: what came before goes first
+            await importSnapshotFile(this.deps, adapter, workspace, file, report, { signal })
+          } else await importHistoryFile(this.deps, adapter, workspace, file, report, batch, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
         } catch (error) {
-          if (signal.aborted) throw error
+          if (signal.aborted || error instanceof BatchCommitFailed) throw error
           // One unreadable file must not stop the others; it is reported like a skipped line.
           report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
         }
         done += 1
-        unfinished.delete(file.path)
-        entry.pending.delete(file.path)
-        options.onFileDone?.(file.path)
+        // A file counts as imported once its last lines are committed.
+        batch.whenCommitted(() => {
+          unfinished.delete(file.path)
+          entry.pending.delete(file.path)
+          options.onFileDone?.(file.path)
+        })
       }
+      batch.commit()
+      await this.catchUpSearchIndex()
       this.progress(workspace.id, options, { done, total: ordered.length, file: '' })
       this.finish(workspace.id, report, { done, total: ordered.length }, 'done', null)
       return report
     } catch (error) {
       const cancelled = signal.aborted
+      // What was read before the cancel is kept: its chunks are whole, each with its file's offset.
+      if (cancelled && !(error instanceof BatchCommitFailed)) batch.commit()
+      await this.catchUpSearchIndex().catch(() => undefined) // the next import catches up
       if (cancelled) for (const path of unfinished) entry.pending.add(path)
       this.finish(workspace.id, report, { done, total: ordered.length }, cancelled ? 'cancelled' : 'failed', cancelled ? null : error instanceof Error ? error.message : String(error))
       throw cancelled ? importCancelled() : error
     } finally {
       if (entry.controller === controller) entry.controller = null
     }
+  }
+
+  /** Index what imports left waiting, a step at a time so requests get in between. */
+  private async catchUpSearchIndex(): Promise<void> {
+    while (!this.deps.store.searchIndex.catchUpStep()) await yieldToEventLoop()
   }
 
   /** Add one import's report to the workspace's, tell renderers what changed, and that it ended. */

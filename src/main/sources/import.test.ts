@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime'
@@ -80,6 +80,33 @@ describe('importing real Claude Code sessions', () => {
     expect(count()).toEqual(counted)
     expect(first.messages).toBeGreaterThan(0)
     expect(fingerprint(home.root)).toEqual(before)
+  })
+
+  it('knows a file read to its end by its stat alone, and reads it again once it is rewritten', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const workspace = tempDir()
+    const session = home.session(workspace)
+    session.prompt('first question')
+    session.say('first answer')
+    const rt = runtime({ claude: home.root })
+    const id = rt.store.workspaces.open(workspace, 'ws')
+    const row = () => rt.store.db.prepare('SELECT mtime_ms AS mtimeMs, offset FROM import_files WHERE path = ?').get(session.path) as { mtimeMs: number; offset: number }
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, messages: 2 })
+    expect(row()).toEqual({ mtimeMs: statSync(session.path).mtimeMs, offset: statSync(session.path).size })
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 0, messages: 0 })
+
+    // Touched, not written: its first bytes are compared once, and its new time recorded.
+    utimesSync(session.path, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'))
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 0, messages: 0 })
+    expect(row().mtimeMs).toBe(Date.parse('2030-01-01T00:00:00Z'))
+
+    // Rewritten in place to the same size: another time, other first bytes, read again from the start.
+    const text = readFileSync(session.path, 'utf8')
+    writeFileSync(session.path, text.replace('first question', 'other question'))
+    expect(statSync(session.path).size).toBe(row().offset)
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, sessions: 1, messages: 2 })
+    expect(rt.store.messages.search('other', { limit: 5, offset: 0 })).toHaveLength(1)
+    expect(rt.store.messages.search('first', { limit: 5, offset: 0 })).toHaveLength(1) // the answer; the old prompt is gone
   })
 
   it('waits for a partly written last line (a one-shot import reports it, once), then takes it once it is complete', async () => {

@@ -1,5 +1,4 @@
-import { open } from 'node:fs/promises'
-import { writeFileSync } from 'node:fs'
+import { closeSync, openSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { MAX_LINE_BYTES, readCompleteLines, type ReadLine } from './line-reader'
@@ -10,17 +9,17 @@ const { tempDir } = importTestbed('retrace-line-reader-')
 async function readAll(content: Buffer | string, start = 0): Promise<ReadLine[]> {
   const path = join(tempDir(), 'history.jsonl')
   writeFileSync(path, content)
-  const handle = await open(path, 'r')
+  const fd = openSync(path, 'r')
   try {
     const lines: ReadLine[] = []
-    for await (const line of readCompleteLines(handle, start)) lines.push(line)
+    for await (const line of readCompleteLines(fd, start)) lines.push(line)
     return lines
   } finally {
-    await handle.close()
+    closeSync(fd)
   }
 }
 
-describe('reading the complete lines of a history file', () => {
+describe('reading the complete lines of a history file', async () => {
   it('returns each line with its byte offsets, long lines across chunks and characters cut by a chunk boundary included', async () => {
     // Multi-byte characters (2, 3 and 4 bytes) repeated so that chunk boundaries fall inside them.
     const long = `{"text":"${'é日😀'.repeat(300_000)}"}`

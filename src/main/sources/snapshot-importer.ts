@@ -1,5 +1,5 @@
 import type { HistoryFile, SnapshotSession, SnapshotSourceAdapter } from './adapter'
-import { ImportFileRepository, type ImportFileRow } from './import-files'
+import { ImportFileRepository, type ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
 
@@ -37,7 +37,7 @@ export async function importSnapshotFile(
     if (await importSession(deps, imports, workspace, file, session, report, force)) rewritten.add(session.key)
   }
   recordMerges(deps, workspace, file.source, sessions)
-  imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, headSha256: file.fingerprint ?? '', offset: 0, parserState: null, importState: {} })
+  imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, mtimeMs: null, headSha256: file.fingerprint ?? '', offset: 0, parserStateJson: 'null', importState: {} })
 }
 
 /** Import one session unless it is unchanged (and not forced). True if it was written. */
@@ -73,9 +73,10 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
       sessionRowId: writer.sessionRowId,
       dev: 0,
       ino: 0,
+      mtimeMs: null,
       headSha256: session.fingerprint,
       offset: session.records.length,
-      parserState: null,
+      parserStateJson: 'null',
       importState: state
     })
   })

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../store/repositories/sessions'
 import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
-import { importFilesOf } from './import-files'
+import { importFilesOf } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import type { ImportDeps } from './record-writer'
 

@@ -1,6 +1,6 @@
 import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
-import { importFilesOf } from './import-files'
+import { importFilesOf } from '../store/repositories/import-files'
 import { readImportState, TITLE_RANK, type FileImportState } from './import-state'
 import type { ImportDeps, ImportReport } from './record-writer'
 

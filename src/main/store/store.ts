@@ -4,6 +4,7 @@ import { privateFile, privateFolder } from './private-files'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { RewindRepository } from './repositories/rewinds'
+import { SearchIndex } from './repositories/search-index'
 import { SessionRepository } from './repositories/sessions'
 import { SessionSplitRepository } from './repositories/session-splits'
 import { TreeRepository } from './repositories/tree'
@@ -26,6 +27,8 @@ export interface Store {
   readonly splits: SessionSplitRepository
   /** The session graph of a workspace (read-only). */
   readonly tree: TreeRepository
+  /** The full-text index of messages, filled in bulk after an import (see search-index.ts). */
+  readonly searchIndex: SearchIndex
   /** Run `work` in one synchronous transaction (no awaits inside). */
   transaction<T>(work: () => T): T
   /**
@@ -57,6 +60,7 @@ export function openStore(dataDir: string): Store {
     rewinds: new RewindRepository(db),
     splits: new SessionSplitRepository(db),
     tree: new TreeRepository(db),
+    searchIndex: new SearchIndex(db),
     transaction: (work) => db.transaction(work)(),
     durableTransaction: (work) => {
       db.pragma('synchronous = FULL')

@@ -1,5 +1,5 @@
-import { perDatabase } from '../store/per-database'
-import type { Db } from '../store/database'
+import { perDatabase } from '../per-database'
+import type { Db } from '../database'
 
 /** How far a foreign file has been imported, and what is needed to continue from there. */
 export interface ImportFileRow {
@@ -10,11 +10,16 @@ export interface ImportFileRow {
   sessionRowId: number | null
   dev: number
   ino: number
+  /** The file's modification time when it was read to its end (null otherwise): unchanged files are not opened again. */
+  mtimeMs: number | null
   headSha256: string
   offset: number
   parserState: unknown
   importState: unknown
 }
+
+/** What `save` writes: the parser's state already as JSON (taken before its chunk was applied). */
+export type ImportFileSave = Omit<ImportFileRow, 'id' | 'parserState'> & { parserStateJson: string }
 
 interface Row {
   id: number
@@ -24,6 +29,7 @@ interface Row {
   session_id: number | null
   dev: number
   ino: number
+  mtime_ms: number | null
   head_sha256: string
   offset: number
   parser_state: string
@@ -37,19 +43,21 @@ export class ImportFileRepository {
   private readonly deleteStmt
   private readonly bySessionStmt
   private readonly saveStateStmt
+  private readonly modifiedStmt
 
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
     this.upsertStmt = db.prepare(
-      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, head_sha256, offset, parser_state, import_state, imported_at)
-       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @headSha256, @offset, @parserState, @importState, @now)
-       ON CONFLICT (workspace_id, source, path) DO UPDATE SET session_id = excluded.session_id, dev = excluded.dev, ino = excluded.ino,
+      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, mtime_ms, head_sha256, offset, parser_state, import_state, imported_at)
+       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @mtimeMs, @headSha256, @offset, @parserState, @importState, @now)
+       ON CONFLICT (workspace_id, source, path) DO UPDATE SET session_id = excluded.session_id, dev = excluded.dev, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
          head_sha256 = excluded.head_sha256, offset = excluded.offset, parser_state = excluded.parser_state,
          import_state = excluded.import_state, imported_at = excluded.imported_at`
     )
     this.deleteStmt = db.prepare('DELETE FROM import_files WHERE id = ?')
     this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
     this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
+    this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ? WHERE id = ?')
   }
 
   /** The import state of the file a session's lines come from (its id and state), if any. */
@@ -74,6 +82,7 @@ export class ImportFileRepository {
       sessionRowId: row.session_id,
       dev: row.dev,
       ino: row.ino,
+      mtimeMs: row.mtime_ms,
       headSha256: row.head_sha256,
       offset: row.offset,
       parserState: JSON.parse(row.parser_state) as unknown,
@@ -81,7 +90,12 @@ export class ImportFileRepository {
     }
   }
 
-  save(row: Omit<ImportFileRow, 'id'>, now = Date.now()): void {
+  /** The file, read to its end before, was touched but not written. */
+  setModified(id: number, mtimeMs: number): void {
+    this.modifiedStmt.run(mtimeMs, id)
+  }
+
+  save(row: ImportFileSave, now = Date.now()): void {
     this.upsertStmt.run({
       workspaceId: row.workspaceId,
       source: row.source,
@@ -89,9 +103,10 @@ export class ImportFileRepository {
       sessionRowId: row.sessionRowId,
       dev: row.dev,
       ino: row.ino,
+      mtimeMs: row.mtimeMs,
       headSha256: row.headSha256,
       offset: row.offset,
-      parserState: JSON.stringify(row.parserState ?? null),
+      parserState: row.parserStateJson,
       importState: JSON.stringify(row.importState ?? {}),
       now
     })

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openStore, type Store } from '../store/store'
+import { BatchCommitFailed, ImportBatch, type BatchedFile } from './import-batch'
+
+describe('chunks of several files committed in one transaction', () => {
+  let dataDir: string
+  let store: Store
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'retrace-import-batch-'))
+    store = openStore(dataDir)
+  })
+  afterEach(() => {
+    store.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const file = (): BatchedFile & { errors: unknown[] } => {
+    const errors: unknown[] = []
+    return { failed: false, errors, onFailed: (error) => errors.push(error) }
+  }
+  const workspace = (name: string) => () => void store.workspaces.open(join(dataDir, name), name)
+  const names = () => (store.db.prepare('SELECT name FROM workspaces ORDER BY name').pluck().all() as string[])
+
+  it('commits nothing until full or asked, then everything; a chunk that throws costs its own file only', () => {
+    const batch = new ImportBatch(store)
+    const [a, b] = [file(), file()]
+    const done: string[] = []
+    batch.add(a, workspace('a1'), { bytes: 10, lines: 1 })
+    batch.add(b, () => {
+      workspace('b1')()
+      throw new Error('a bug in the importer')
+    }, { bytes: 10, lines: 1 })
+    batch.add(b, workspace('b2'), { bytes: 10, lines: 1 }) // follows a failed chunk of its file: dropped
+    batch.add(a, workspace('a2'), { bytes: 10, lines: 1 })
+    batch.whenCommitted(() => done.push('first four'))
+    expect(names()).toEqual([]) // chunks are applied when the batch commits
+    expect(done).toEqual([])
+    batch.commit()
+    expect(done).toEqual(['first four'])
+    expect(names()).toEqual(['a1', 'a2'])
+    expect(b.failed).toBe(true)
+    expect(String(b.errors[0])).toContain('a bug in the importer')
+    expect(a.errors).toEqual([])
+    batch.whenCommitted(() => done.push('nothing queued: at once'))
+    expect(done).toEqual(['first four', 'nothing queued: at once'])
+  })
+
+  it('commits by itself once it holds enough lines', () => {
+    const batch = new ImportBatch(store)
+    const a = file()
+    batch.add(a, workspace('a1'), { bytes: 10, lines: 3999 })
+    expect(batch.pending).toBe(true)
+    batch.add(a, workspace('a2'), { bytes: 10, lines: 1 })
+    expect(batch.pending).toBe(false)
+    expect(names()).toEqual(['a1', 'a2'])
+  })
+
+  it('stops the import when its transaction cannot commit', () => {
+    const batch = new ImportBatch(store)
+    const a = file()
+    // A constraint SQLite checks only at COMMIT: the batch's transaction fails, not one chunk.
+    batch.add(a, () => {
+      store.db.pragma('defer_foreign_keys = ON')
+      store.db.prepare("INSERT INTO messages (session_id, seq, turn, role, content) VALUES (999, 0, 1, 'user', 'orphan')").run()
+    }, { bytes: 10, lines: 1 })
+    batch.add(a, workspace('a1'), { bytes: 10, lines: 1 })
+    expect(() => batch.commit()).toThrow(BatchCommitFailed)
+    expect(names()).toEqual([]) // nothing of the batch was kept
+    expect(store.db.inTransaction).toBe(false)
+  })
+})
