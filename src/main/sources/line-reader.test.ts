@@ -19,7 +19,7 @@ async function readAll(content: Buffer | string, start = 0): Promise<ReadLine[]>
   }
 }
 
-describe('reading the complete lines of a history file', async () => {
+describe('reading the complete lines of a history file', () => {
   it('returns each line with its byte offsets, long lines across chunks and characters cut by a chunk boundary included', async () => {
     // Multi-byte characters (2, 3 and 4 bytes) repeated so that chunk boundaries fall inside them.
     const long = `{"text":"${'é日😀'.repeat(300_000)}"}`
