@@ -1,3 +1,4 @@
+import type { DiscoveryCache } from './discovery-cache'
 import type { LineParser, SourceRecord } from './records'
 
 /** The history sources Retrace imports. */
@@ -79,8 +80,8 @@ export interface SnapshotSourceAdapter {
   readonly name: SourceName
   readonly label: string
   roots(env: NodeJS.ProcessEnv): string[]
-  discoverAll(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
-  discover(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
+  discoverAll(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
+  discover(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   /** A store kept in SQLite is read in a process of its own (foreign-db/): asynchronously. */
   read(file: HistoryFile): SnapshotRead | Promise<SnapshotRead>
 }
@@ -95,10 +96,13 @@ export interface LineSourceAdapter {
   readonly label: string
   /** The folders this source keeps its histories in (from its environment variable or the default). */
   roots(env: NodeJS.ProcessEnv): string[]
-  /** Every history file under the roots, with the cwd it records (for `import --all`). */
-  discoverAll(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
+  /**
+   * Every history file under the roots, with the cwd it records (for `import --all`). A source
+   * with many files remembers what it read of each in `cache` (see discovery-cache.ts).
+   */
+  discoverAll(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   /** The history files of one workspace folder (absolute, real path). */
-  discover(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]>
+  discover(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   createParser(state?: unknown): LineParser
 }
 

@@ -154,7 +154,7 @@ function megabytes(bytes: number): string {
  * Read to its end already, and neither written nor replaced since (same file, size and
  * modification time): a re-import of unchanged files opens and reads nothing else.
  */
-export function unchangedSince(known: ImportFileRow, stat: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
+export function unchangedSince(known: Pick<ImportFileRow, 'dev' | 'ino' | 'offset' | 'mtimeMs'>, stat: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
   return known.mtimeMs === stat.mtimeMs && known.ino === stat.ino && known.dev === stat.dev && known.offset === stat.size
 }
 

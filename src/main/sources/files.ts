@@ -1,42 +1,63 @@
-import type { Dirent } from 'node:fs'
-import { open, readdir, stat } from 'node:fs/promises'
+import { closeSync, openSync, readSync, statSync, type Dirent } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const HEAD_BYTES = 256 * 1024
-/** Heads remembered for the live loop's rediscovery; beyond this, the oldest are forgotten. */
-const MAX_CACHED_HEADS = 20_000
+/**
+ * Heads remembered for the live loop's rediscovery, counted by the bytes of their lines; beyond
+ * this, the oldest are forgotten. (Counted by files, 5,000 small sessions kept every line of
+ * every file parsed: 200 MB.)
+ */
+const MAX_CACHED_HEAD_BYTES = 32 * 1024 * 1024
 
 /**
  * Discovery runs again every few seconds while a workspace is followed: a file whose inode,
  * size and mtime are unchanged has the same head, so it is not read again.
  */
-const headCache = new Map<string, { signature: string; objects: Record<string, unknown>[] }>()
+const headCache = new Map<string, { signature: string; objects: Record<string, unknown>[]; bytes: number }>()
+let cachedBytes = 0
 
 /**
  * The JSON objects on the first complete lines of a file (read-only, at most 256 KiB), for
  * discovery: enough to find a session's id and cwd without reading multi-megabyte histories.
  */
 export async function readHeadObjects(path: string, maxLines = 50): Promise<Record<string, unknown>[]> {
-  const stats = await stat(path)
+  await Promise.resolve() // a failure is a rejection, as callers expect
+  const stats = statSync(path)
   const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${maxLines}`
   const cached = headCache.get(path)
   if (cached?.signature === signature) return cached.objects
-  const objects = await readHead(path, maxLines)
-  headCache.delete(path) // re-inserted last: the oldest entries are the ones dropped
-  headCache.set(path, { signature, objects })
-  if (headCache.size > MAX_CACHED_HEADS) headCache.delete(headCache.keys().next().value ?? '')
+  const { objects, bytes } = readHead(path, Math.min(HEAD_BYTES, stats.size), maxLines)
+  forget(path) // re-inserted last: the oldest entries are the ones dropped
+  headCache.set(path, { signature, objects, bytes })
+  cachedBytes += bytes
+  for (const oldest of headCache.keys()) {
+    if (cachedBytes <= MAX_CACHED_HEAD_BYTES) break
+    forget(oldest)
+  }
   return objects
 }
 
-async function readHead(path: string, maxLines: number): Promise<Record<string, unknown>[]> {
-  const handle = await open(path, 'r')
+function forget(path: string): void {
+  cachedBytes -= headCache.get(path)?.bytes ?? 0
+  headCache.delete(path)
+}
+
+/**
+ * Read synchronously: heads are small and nearly always in the page cache, where a trip through
+ * the thread pool for each of a few thousand files cost more than the reads.
+ */
+function readHead(path: string, bytes: number, maxLines: number): { objects: Record<string, unknown>[]; bytes: number } {
+  const fd = openSync(path, 'r')
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES)
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0)
+    const buffer = Buffer.allocUnsafe(bytes)
+    const bytesRead = readSync(fd, buffer, 0, bytes, 0)
     const lines = buffer.subarray(0, bytesRead).toString('utf8').split('\n')
     if (bytesRead === HEAD_BYTES) lines.pop() // the last one may be cut
     const objects: Record<string, unknown>[] = []
+    let parsedBytes = 0
     for (const line of lines.slice(0, maxLines)) {
+      parsedBytes += line.length
       try {
         const value: unknown = JSON.parse(line)
         if (value && typeof value === 'object' && !Array.isArray(value)) objects.push(value as Record<string, unknown>)
@@ -44,9 +65,9 @@ async function readHead(path: string, maxLines: number): Promise<Record<string, 
         // a garbled line says nothing about the file; the importer reports it
       }
     }
-    return objects
+    return { objects, bytes: parsedBytes }
   } finally {
-    await handle.close()
+    closeSync(fd)
   }
 }
 

@@ -1,12 +1,15 @@
+import { statSync, type Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
-import { importHistoryFile } from './file-importer'
+import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
+import { DiscoveryCache } from './discovery-cache'
+import { importHistoryFile, unchangedSince } from './file-importer'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
-import { ImportFileRepository } from '../store/repositories/import-files'
+import { ImportFileRepository, importFilesOf } from '../store/repositories/import-files'
 import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
@@ -116,9 +119,11 @@ export class ImportService {
    */
   private async discoverWorkspace(workspace: { id: number; path: string }, only?: SourceName[], signal?: AbortSignal): Promise<{ adapter: SourceAdapter; file: HistoryFile }[]> {
     const files: { adapter: SourceAdapter; file: HistoryFile }[] = []
+    const cache = this.discoveryCache()
     for (const adapter of adaptersFor(only)) {
-      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal)) files.push({ adapter, file })
+      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal, cache)) files.push({ adapter, file })
     }
+    cache.save()
     for (const folder of new SourceFolderRepository(this.deps.store.db).list(workspace.id)) {
       const adapter = adaptersFor(only).find((candidate) => candidate.name === folder.source)
       if (!adapter) continue
@@ -133,9 +138,15 @@ export class ImportService {
     })
   }
 
+  private discoveryCache(): DiscoveryCache {
+    return new DiscoveryCache(new DiscoveredFileRepository(this.deps.store.db))
+  }
+
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */
   async importAll(options: ImportOptions = {}): Promise<WorkspaceImportReport> {
-    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, options.signal)
+    const cache = this.discoveryCache()
+    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, options.signal, cache)
+    cache.save()
     const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [] }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
@@ -280,12 +291,20 @@ export class ImportService {
     return entry
   }
 
-  private async importFiles(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): Promise<ImportReport> {
+  /**
+   * The write-ahead log is folded back when the store is idle (wal-checkpoints.ts); an import
+   * keeps it busy, so only the log's size bound checkpoints meanwhile.
+   */
+  private importFiles(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): Promise<ImportReport> {
+    return this.deps.store.walCheckpoints.deferWhile(() => this.importFilesNow(workspace, files, options))
+  }
+
+  private async importFilesNow(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): Promise<ImportReport> {
     const entry = this.entry(workspace.id)
     const controller = new AbortController()
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
     const report = emptyReport()
-    const ordered = importOrder(files)
+    const ordered = importOrder(this.withoutUnchanged(workspace.id, files, options))
     const unfinished = new Set(ordered.map(({ file }) => file.path))
     entry.controller = controller
     if (ordered.length > 0) {
@@ -342,6 +361,27 @@ export class ImportService {
   /** Index what imports left waiting, a step at a time so requests get in between. */
   private async catchUpSearchIndex(): Promise<void> {
     while (!this.deps.store.searchIndex.catchUpStep()) await yieldToEventLoop()
+  }
+
+  /**
+   * The files that may hold something new: those read to their end before and unchanged since
+   * (same file, size and time: one stat each, no open) are done already.
+   */
+  private withoutUnchanged(workspaceId: number, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): { adapter: SourceAdapter; file: HistoryFile }[] {
+    const readToEnd = importFilesOf(this.deps.store.db).readToEnd(workspaceId)
+    return files.filter(({ adapter, file }) => {
+      const known = adapter.kind === 'snapshot' ? undefined : readToEnd.get(`${file.source}\0${file.path}`)
+      if (!known) return true
+      let stat: Stats
+      try {
+        stat = statSync(file.path)
+      } catch {
+        return true // the import reports it
+      }
+      if (!unchangedSince(known, stat)) return true
+      options.onFileDone?.(file.path)
+      return false
+    })
   }
 
   /** Add one import's report to the workspace's, tell renderers what changed, and that it ended. */

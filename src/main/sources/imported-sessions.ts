@@ -54,6 +54,11 @@ export class ImportedSessions {
     return writer
   }
 
+  /** The row of a session this file writes to, from its writer when it has one. */
+  rowIdOf(uid: string): number | null {
+    return this.writers.get(uid)?.rowId ?? this.deps.store.sessions.get(uid)?.rowId ?? null
+  }
+
   /** Every writer used so far (to close their turns). */
   openWriters(): Iterable<SessionWriter> {
     return this.writers.values()

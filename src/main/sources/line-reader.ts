@@ -1,4 +1,4 @@
-import { read, readSync } from 'node:fs'
+import { fstatSync, read, readSync } from 'node:fs'
 import { promisify } from 'node:util'
 
 const readAsync = promisify(read)
@@ -35,14 +35,16 @@ export type ReadLine = { offset: number; end: number; text: string } | { offset:
 export async function* readCompleteLines(fd: number, start: number): AsyncGenerator<ReadLine> {
   let position = start
   let lineStart = start
-  const buffer = Buffer.alloc(CHUNK_BYTES)
+  // Sized for what is left to read: a small file's import allocates kilobytes, not a megabyte.
+  const buffer = Buffer.allocUnsafe(Math.max(64 * 1024, Math.min(CHUNK_BYTES, fstatSync(fd).size - start + 1)))
   for (;;) {
-    const bytesRead = readSync(fd, buffer, 0, CHUNK_BYTES, position)
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, position)
     if (bytesRead === 0) return
+    const read = buffer.subarray(0, bytesRead) // searched alone: the rest of the buffer is stale
     let from = 0
     for (;;) {
-      const newline = buffer.indexOf(0x0a, from)
-      if (newline === -1 || newline >= bytesRead) break
+      const newline = read.indexOf(0x0a, from)
+      if (newline === -1) break
       const end = position + newline + 1
       const length = end - 1 - lineStart
       let text: string | null

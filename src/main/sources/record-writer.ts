@@ -142,7 +142,7 @@ export class RecordWriter {
   }
 
   get sessionRowId(): number | null {
-    return this.state.sessionUid ? (this.deps.store.sessions.get(this.state.sessionUid)?.rowId ?? null) : null
+    return this.state.sessionUid ? this.sessions.rowIdOf(this.state.sessionUid) : null
   }
 
   private applyRecord(record: SourceRecord): void {

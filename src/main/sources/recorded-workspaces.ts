@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
+import type { DiscoveryCache } from './discovery-cache'
 import { adaptersFor } from './registry'
 
 export interface FoundFile {
@@ -14,10 +15,10 @@ export interface FoundFile {
  * session that started it went, whatever cwd it recorded itself. Whether the folder still exists
  * plays no part: a history outlives its folder.
  */
-export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: SourceName[], signal?: AbortSignal): Promise<Map<string, FoundFile[]>> {
+export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: SourceName[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<Map<string, FoundFile[]>> {
   const byCwd = new Map<string, FoundFile[]>()
   for (const adapter of adaptersFor(only)) {
-    const files = await adapter.discoverAll(adapter.roots(env), signal)
+    const files = await adapter.discoverAll(adapter.roots(env), signal, cache)
     const cwdOfSession = new Map(files.filter((f) => f.role === 'main' && f.cwd).map((f) => [f.sessionId, f.cwd as string]))
     for (const file of files) {
       const recorded = file.role === 'sub-agent' ? (cwdOfSession.get(file.parentSessionId ?? '') ?? file.cwd) : file.cwd

@@ -78,7 +78,7 @@ export class Recorder {
       turnStartSeq: turnOpen ? this.turnStart(record, record.turnCount) : record.messageCount,
       turnOpen,
       lastActivityAt: record.updatedAt
-    })
+    }, record)
   }
 
   /**
@@ -180,8 +180,8 @@ export class Recorder {
     this.feed?.changed(['sessions', 'messages', 'checkpoints', 'workspaces', 'files'], { workspaceId, sessionIds })
   }
 
-  private writer(state: WriterState): SessionWriter {
-    return new SessionWriter(this, this.store, state, this.now)
+  private writer(state: WriterState, record?: SessionRecord): SessionWriter {
+    return new SessionWriter(this, this.store, state, this.now, record)
   }
 
   private childDepth(parent: SessionRecord): number {

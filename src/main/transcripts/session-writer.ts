@@ -1,5 +1,6 @@
 import { RetraceError, type Checkpoint } from '../../shared/contract'
 import type { ToolFileChange } from '../journal/file-journal'
+import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
 import type { Recorder } from './recorder'
 import type { AppendMessage } from './recorder-schemas'
@@ -30,9 +31,9 @@ export class SessionWriter {
     private readonly recorder: Recorder,
     private readonly store: Store,
     private readonly state: WriterState,
-    private readonly now: () => number
+    private readonly now: () => number,
+    record: SessionRecord = store.sessions.require(state.uid)
   ) {
-    const record = store.sessions.require(state.uid)
     this.totals = {
       inputTokens: record.usage.inputTokens,
       outputTokens: record.usage.outputTokens,
@@ -54,6 +55,10 @@ export class SessionWriter {
 
   get id(): string {
     return this.state.uid
+  }
+
+  get rowId(): number {
+    return this.state.rowId
   }
 
   get turn(): number {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, listDir, readHeadObjects, stringField, walkFiles } from '../files'
 import { readAgentMeta } from './agent-meta'
 import { encodeProjectFolder } from './project-folder'
@@ -20,8 +21,11 @@ export function claudeRoots(env: NodeJS.ProcessEnv): string[] {
  * them (`agent-<id>.jsonl`, older versions) and under `<uuid>/subagents/` (newer ones, workflows
  * nested deeper). The cwd comes from the lines themselves, so a moved project is still found.
  */
-export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
+export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
+  // What the lines say is remembered; whether the backups folder exists is looked at each time.
+  const facts = (path: string, read: () => Promise<HistoryFile>) => (cache ? cache.facts(path, read) : read())
+  const withBackups = (root: string, file: HistoryFile): HistoryFile => ({ ...file, backupDir: backupDir(root, file.parentSessionId ?? file.sessionId) })
   for (const root of roots) {
     const projects = join(root, 'projects')
     for (const project of await listDir(projects)) {
@@ -31,13 +35,15 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal)
         signal?.throwIfAborted()
         const path = join(folder, entry.name)
         const session = SESSION_FILE.exec(entry.name)
-        if (entry.isFile() && session?.[1]) {
-          files.push(await describe(root, path, session[1], 'main'))
+        const sessionId = session?.[1]
+        if (entry.isFile() && sessionId) {
+          files.push(withBackups(root, await facts(path, () => describe(root, path, sessionId, 'main'))))
         } else if (entry.isFile() && AGENT_FILE.test(entry.name)) {
-          files.push(await describeLooseAgent(root, path))
+          files.push(withBackups(root, await facts(path, () => describeLooseAgent(root, path))))
         } else if (entry.isDirectory() && SESSION_FILE.test(`${entry.name}.jsonl`)) {
           for (const agentPath of await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)) {
-            files.push({ ...(await describe(root, agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl`, ...(await readAgentMeta(agentPath)) })
+            const agent = await facts(agentPath, async () => ({ ...(await describe(root, agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl`, ...(await readAgentMeta(agentPath)) }))
+            files.push(withBackups(root, agent))
           }
         }
       }
@@ -51,8 +57,8 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal)
  * sessions of a moved folder are found wherever Claude Code filed them), and those without a
  * recorded cwd in the workspace's own project folder.
  */
-export async function discoverClaudeWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
-  const all = await discoverClaudeFiles(roots, signal)
+export async function discoverClaudeWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  const all = await discoverClaudeFiles(roots, signal, cache)
   const folder = encodeProjectFolder(workspacePath)
   const belongs = (file: HistoryFile) => (file.cwd !== null ? isWithin(file.cwd, workspacePath) : basename(dirname(file.path)) === folder)
   const mainIds = new Set(all.filter((file) => file.role === 'main' && belongs(file)).map((file) => file.sessionId))

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
 
@@ -13,11 +14,11 @@ export function codexRoots(env: NodeJS.ProcessEnv): string[] {
 }
 
 /** Every rollout under `<root>/sessions` (dated folders, or flat in older releases). */
-export async function discoverCodexFiles(roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
+export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
   for (const root of roots) {
     for (const path of await walkFiles(join(root, 'sessions'), (name) => ROLLOUT_FILE.test(name), signal)) {
-      const meta = await sessionMeta(path)
+      const meta = await (cache ? cache.facts(path, () => sessionMeta(path)) : sessionMeta(path))
       if (meta) {
         files.push({ source: 'codex', path, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}) })
       }
@@ -26,8 +27,8 @@ export async function discoverCodexFiles(roots: string[], signal?: AbortSignal):
   return files
 }
 
-export async function discoverCodexWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal): Promise<HistoryFile[]> {
-  return (await discoverCodexFiles(roots, signal)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
+export async function discoverCodexWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  return (await discoverCodexFiles(roots, signal, cache)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
 }
 
 /**

@@ -28,3 +28,12 @@ WHEN old.id < coalesce((SELECT from_id FROM fts_backlog WHERE id = 1), 922337203
   INSERT INTO messages_fts (messages_fts, rowid, content, tool_input) VALUES ('delete', old.id, old.content, old.tool_input);
   INSERT INTO messages_fts (rowid, content, tool_input) VALUES (new.id, new.content, new.tool_input);
 END;
+
+-- What discovery read from each history file's first lines (its session, cwd, start…), kept with
+-- the file's identity and size: an unchanged file is not opened again to be sorted into its
+-- workspace. A cache: anything here can be read again from the file.
+CREATE TABLE discovered_files (
+  path      TEXT PRIMARY KEY,
+  signature TEXT NOT NULL,
+  facts     TEXT NOT NULL
+);

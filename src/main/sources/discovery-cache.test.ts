@@ -1,0 +1,45 @@
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
+import { openStore, type Store } from '../store/store'
+import { DiscoveryCache } from './discovery-cache'
+
+describe('what discovery read from a file, remembered while the file is unchanged', () => {
+  let dir: string
+  let store: Store
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'retrace-discovery-cache-'))
+    store = openStore(join(dir, 'data'))
+  })
+  afterEach(() => {
+    store.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('reads a file once across imports, again once it grows, and not at all when it is gone', async () => {
+    const path = join(dir, 'session.jsonl')
+    writeFileSync(path, '{"cwd":"/a"}\n')
+    let reads = 0
+    const read = () => {
+      reads += 1
+      return Promise.resolve({ cwd: '/a', reads })
+    }
+    const first = new DiscoveryCache(new DiscoveredFileRepository(store.db))
+    expect(await first.facts(path, read)).toEqual({ cwd: '/a', reads: 1 })
+    expect(await first.facts(path, read)).toEqual({ cwd: '/a', reads: 1 })
+    first.save()
+
+    // A later import, in another process: from the store.
+    const second = new DiscoveryCache(new DiscoveredFileRepository(store.db))
+    expect(await second.facts(path, read)).toEqual({ cwd: '/a', reads: 1 })
+    appendFileSync(path, '{"more":1}\n')
+    expect(await second.facts(path, read)).toEqual({ cwd: '/a', reads: 2 })
+    second.save()
+    expect(await new DiscoveryCache(new DiscoveredFileRepository(store.db)).facts(path, read)).toEqual({ cwd: '/a', reads: 2 })
+
+    rmSync(path)
+    await expect(second.facts(path, () => Promise.reject(new Error('ENOENT')))).rejects.toThrow('ENOENT')
+  })
+})

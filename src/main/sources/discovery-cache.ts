@@ -1,0 +1,41 @@
+import { statSync } from 'node:fs'
+import type { DiscoveredFileRepository } from '../store/repositories/discovered-files'
+
+/**
+ * What discovery read from files' first lines, remembered in the store by each file's identity,
+ * size and modification time: a re-import of unchanged histories sorts thousands of files into
+ * their workspaces without opening one. Anything it holds can be read again from the file.
+ */
+export class DiscoveryCache {
+  private readonly known: Map<string, { signature: string; facts: string }>
+  private readonly found = new Map<string, { signature: string; facts: string }>()
+
+  constructor(private readonly repository: DiscoveredFileRepository) {
+    this.known = repository.all()
+  }
+
+  /** The facts `read` gives for the file at `path`, from the store while the file is unchanged. */
+  async facts<T>(path: string, read: () => Promise<T>): Promise<T> {
+    let signature: string
+    try {
+      const stat = statSync(path)
+      signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`
+    } catch {
+      return read() // gone meanwhile: as without a cache
+    }
+    const known = this.known.get(path)
+    if (known?.signature === signature) return JSON.parse(known.facts) as T
+    const facts = await read()
+    const entry = { signature, facts: JSON.stringify(facts) }
+    this.found.set(path, entry)
+    this.known.set(path, entry)
+    return facts
+  }
+
+  /** Store what was read since the last save. */
+  save(): void {
+    if (this.found.size === 0) return
+    this.repository.save([...this.found].map(([path, entry]) => ({ path, ...entry })))
+    this.found.clear()
+  }
+}
