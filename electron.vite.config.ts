@@ -31,6 +31,8 @@ export default defineConfig({
           'scan-worker': resolve(__dirname, 'src/main/journal/scan/scan-worker.mts'),
           'deflate-worker': resolve(__dirname, 'src/main/journal/scan/deflate-worker.mts'),
           'blob-writer-worker': resolve(__dirname, 'src/main/journal/blob-writer-worker.mts'),
+          // The import reads and parses agents' files on a thread of its own while the main thread writes.
+          'import-parse-worker': resolve(__dirname, 'src/main/sources/parse-thread/import-parse-worker.mts'),
           // Agents' SQLite databases are read in a process of its own (killed if a read stalls): a file of its own too.
           'foreign-db-reader': resolve(__dirname, 'src/main/sources/foreign-db/foreign-db-reader.mts')
         }

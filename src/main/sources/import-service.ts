@@ -1,4 +1,3 @@
-import { statSync, type Stats } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -7,9 +6,10 @@ import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
 import { DiscoveryCache } from './discovery-cache'
-import { importHistoryFile, unchangedSince } from './file-importer'
+import { importParsedFile } from './file-importer'
+import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
-import { ImportFileRepository, importFilesOf } from '../store/repositories/import-files'
+import { ImportFileRepository } from '../store/repositories/import-files'
 import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
@@ -82,6 +82,8 @@ export class ImportService {
    * demo) can watch an import's progress and cancel it. Unset (0) everywhere else.
    */
   private readonly fileDelayMs: number
+  /** `RETRACE_IMPORT_PARSE_HEAP_MB`: the parse thread's heap (parse-thread.ts), for a test to see it stop. */
+  private readonly parseHeapMb: number | undefined
   private readonly incompleteLineAfterMs: number
   private readonly queues = new Map<number, Promise<unknown>>()
   private readonly watchers = new Map<number, () => void>()
@@ -95,6 +97,8 @@ export class ImportService {
   ) {
     const delay = Number(env.RETRACE_IMPORT_FILE_DELAY_MS)
     this.fileDelayMs = Number.isFinite(delay) && delay > 0 ? Math.min(delay, 10_000) : 0
+    const heap = Number(env.RETRACE_IMPORT_PARSE_HEAP_MB)
+    this.parseHeapMb = Number.isFinite(heap) && heap >= 8 ? heap : undefined
     this.incompleteLineAfterMs = incompleteLineAfterMs(env)
   }
 
@@ -304,7 +308,8 @@ export class ImportService {
     const controller = new AbortController()
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
     const report = emptyReport()
-    const ordered = importOrder(this.withoutUnchanged(workspace.id, files, options))
+    const left = withoutUnchanged(this.deps, workspace.id, files, (path) => options.onFileDone?.(path))
+    const ordered = importOrder(left.entries)
     const unfinished = new Set(ordered.map(({ file }) => file.path))
     entry.controller = controller
     if (ordered.length > 0) {
@@ -313,10 +318,11 @@ export class ImportService {
     }
     let done = 0
     const batch = new ImportBatch(this.deps.store)
+    const reading = new ReadAhead(this.deps, workspace, ordered, batch, left.bytesToRead, this.parseHeapMb)
     // Messages are indexed for search in bulk once the import ends (search-index.ts).
     if (ordered.length > 0) this.deps.store.searchIndex.defer()
     try {
-      for (const { adapter, file } of ordered) {
+      for (const [index, { adapter, file }] of ordered.entries()) {
         signal.throwIfAborted()
         this.progress(workspace.id, options, { done, total: ordered.length, file: file.path })
         // Reading is synchronous: a cancel (or any request) gets in between files and chunks.
@@ -326,7 +332,10 @@ export class ImportService {
           if (adapter.kind === 'snapshot') {
             batch.commit() // a snapshot commits its own sessions: what came before goes first
             await importSnapshotFile(this.deps, adapter, workspace, file, report, { signal })
-          } else await importHistoryFile(this.deps, adapter, workspace, file, report, batch, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
+          } else {
+            const { plan, chunks } = reading.take(index)
+            if (plan) await importParsedFile(this.deps, workspace, plan, chunks, report, batch, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
+          }
         } catch (error) {
           if (signal.aborted || error instanceof BatchCommitFailed) throw error
           // One unreadable file must not stop the others; it is reported like a skipped line.
@@ -354,6 +363,7 @@ export class ImportService {
       this.finish(workspace.id, report, { done, total: ordered.length }, cancelled ? 'cancelled' : 'failed', cancelled ? null : error instanceof Error ? error.message : String(error))
       throw cancelled ? importCancelled() : error
     } finally {
+      reading.close()
       if (entry.controller === controller) entry.controller = null
     }
   }
@@ -361,27 +371,6 @@ export class ImportService {
   /** Index what imports left waiting, a step at a time so requests get in between. */
   private async catchUpSearchIndex(): Promise<void> {
     while (!this.deps.store.searchIndex.catchUpStep()) await yieldToEventLoop()
-  }
-
-  /**
-   * The files that may hold something new: those read to their end before and unchanged since
-   * (same file, size and time: one stat each, no open) are done already.
-   */
-  private withoutUnchanged(workspaceId: number, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): { adapter: SourceAdapter; file: HistoryFile }[] {
-    const readToEnd = importFilesOf(this.deps.store.db).readToEnd(workspaceId)
-    return files.filter(({ adapter, file }) => {
-      const known = adapter.kind === 'snapshot' ? undefined : readToEnd.get(`${file.source}\0${file.path}`)
-      if (!known) return true
-      let stat: Stats
-      try {
-        stat = statSync(file.path)
-      } catch {
-        return true // the import reports it
-      }
-      if (!unchangedSince(known, stat)) return true
-      options.onFileDone?.(file.path)
-      return false
-    })
   }
 
   /** Add one import's report to the workspace's, tell renderers what changed, and that it ended. */

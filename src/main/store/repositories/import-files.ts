@@ -44,7 +44,7 @@ export class ImportFileRepository {
   private readonly bySessionStmt
   private readonly saveStateStmt
   private readonly modifiedStmt
-  private readonly readToEndStmt
+  private readonly progressStmt
 
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
@@ -59,7 +59,7 @@ export class ImportFileRepository {
     this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
     this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
     this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ? WHERE id = ?')
-    this.readToEndStmt = db.prepare('SELECT source, path, dev, ino, offset, mtime_ms AS mtimeMs FROM import_files WHERE workspace_id = ? AND mtime_ms IS NOT NULL')
+    this.progressStmt = db.prepare('SELECT source, path, dev, ino, offset, mtime_ms AS mtimeMs FROM import_files WHERE workspace_id = ?')
   }
 
   /** The import state of the file a session's lines come from (its id and state), if any. */
@@ -92,9 +92,12 @@ export class ImportFileRepository {
     }
   }
 
-  /** The workspace's files read to their end, by source and path (`${source}\0${path}`): what each looked like then. */
-  readToEnd(workspaceId: number): Map<string, { dev: number; ino: number; offset: number; mtimeMs: number }> {
-    const rows = this.readToEndStmt.all(workspaceId) as { source: string; path: string; dev: number; ino: number; offset: number; mtimeMs: number }[]
+  /**
+   * How far each of the workspace's files was read, by source and path (`${source}\0${path}`),
+   * and what it looked like then (its time only when it was read to its end).
+   */
+  progressOf(workspaceId: number): Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null }> {
+    const rows = this.progressStmt.all(workspaceId) as { source: string; path: string; dev: number; ino: number; offset: number; mtimeMs: number | null }[]
     return new Map(rows.map(({ source, path, ...row }) => [`${source}\0${path}`, row]))
   }
 

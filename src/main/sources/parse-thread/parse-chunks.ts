@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import type { SourceName } from '../adapter'
+import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../../transcripts/json-nesting'
+import { MAX_LINE_BYTES, readCompleteLines } from '../line-reader'
+import type { LineParser, SourceRecord } from '../records'
+
+/**
+ * Lines parsed and written together: one saved offset (and one savepoint of the batch's
+ * transaction, see import-batch.ts). A chunk ends at 500 lines or once its lines hold 8 MB,
+ * whichever comes first: what a chunk keeps in memory until its commit grows with its bytes, and
+ * a line can hold tens of megabytes (a large tool result).
+ */
+const CHUNK_LINES = 500
+const CHUNK_BYTES = 8 * 1024 * 1024
+/** How much of a file's start identifies it (a file rewritten in place has other first bytes). */
+export const HEAD_BYTES = 4096
+
+/** What a file is, as its reader found it when it opened it. */
+export interface FileStat {
+  dev: number
+  ino: number
+  size: number
+  mtimeMs: number
+}
+
+/** One file to read from `start`, with its parser's state there (null: from the beginning). */
+export interface ParseJob {
+  source: SourceName
+  path: string
+  start: number
+  parserState: unknown
+}
+
+/** Lines of one file parsed into records, and where the next chunk starts. */
+export interface ParsedChunk {
+  records: SourceRecord[]
+  /** Where the chunk's lines start and where the next line starts. */
+  start: number
+  end: number
+  lines: number
+  /** The parser's state after the chunk (JSON): an import resumes from it at `end`. */
+  parserStateJson: string
+  /** sha256 of the file's first min(HEAD_BYTES, end) bytes. */
+  head: string
+  stat: FileStat
+  /** Set on a file's last chunk: bytes after `end` (an unfinished last line) when it was read. */
+  unfinished?: number
+}
+
+/** Makes a source's line parser: what the importer's registry does (kept apart so a worker can load it alone). */
+export type ParserFactory = (source: SourceName, state: unknown) => LineParser
+
+/**
+ * Read a file from the job's offset and parse its complete lines, a chunk at a time. Pure
+ * reading and parsing, no store: it runs on the import's parse thread (import-parse-worker.mts)
+ * or, for a small import, on the main thread. The file is opened read-only. A file always
+ * gives at least one chunk (maybe empty), its last marked with `unfinished`.
+ */
+export async function* parseFileChunks(job: ParseJob, createParser: ParserFactory): AsyncGenerator<ParsedChunk> {
+  const fd = openSync(job.path, 'r')
+  try {
+    const { dev, ino, size, mtimeMs } = fstatSync(fd)
+    const stat = { dev, ino, size, mtimeMs }
+    const parser = createParser(job.source, job.parserState)
+    let head: { bytes: number; hash: string } | null = null
+    const headOf = (end: number): string => {
+      const bytes = Math.min(HEAD_BYTES, end)
+      if (head?.bytes !== bytes) head = { bytes, hash: headHash(fd, bytes) }
+      return head.hash
+    }
+    let records: SourceRecord[] = []
+    let start = job.start
+    let end = job.start
+    let lines = 0
+    const chunk = (): ParsedChunk => {
+      const done = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: headOf(end), stat }
+      records = []
+      start = end
+      lines = 0
+      return done
+    }
+    for await (const line of readCompleteLines(fd, job.start)) {
+      if ('tooLong' in line) records.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
+      else records.push(...recordsOfLine(parser, line.text, line.offset))
+      end = line.end
+      lines += 1
+      if (lines >= CHUNK_LINES || end - start >= CHUNK_BYTES) yield chunk()
+    }
+    yield { ...chunk(), unfinished: Math.max(0, fstatSync(fd).size - end) }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * What one line gives. A line nested deeper than Retrace walks values recursively (validators,
+ * serialisers, the window) is refused before a parser sees it: it is skipped like any malformed
+ * line and the import goes on after it, instead of failing the file at the same line forever.
+ */
+function recordsOfLine(parser: LineParser, text: string, offset: number): SourceRecord[] {
+  if (jsonTextNestsDeeper(text)) return [{ kind: 'skipped', offset, reason: `JSON nested more than ${MAX_JSON_NESTING} levels deep, not imported` }]
+  return parser.feed(text, offset)
+}
+
+export function headHash(fd: number, bytes: number): string {
+  const buffer = Buffer.alloc(bytes)
+  const bytesRead = readSync(fd, buffer, 0, bytes, 0)
+  return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex')
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+}

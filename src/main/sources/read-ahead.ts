@@ -1,0 +1,139 @@
+import { statSync } from 'node:fs'
+import type { HistoryFile, SourceAdapter } from './adapter'
+import { planFileImport, unchangedSince, type FilePlan } from './file-importer'
+import type { ImportBatch } from './import-batch'
+import { parseFileChunks, type ParsedChunk, type ParseJob, type ParserFactory } from './parse-thread/parse-chunks'
+import { ParseThread } from './parse-thread/parse-thread'
+import type { ImportDeps } from './record-writer'
+import { adaptersFor } from './registry'
+import { importFilesOf } from '../store/repositories/import-files'
+
+/**
+ * Files planned (and handed to the parse thread) ahead of the one being written: more than a
+ * batch of small files (import-batch.ts), so the thread parses the next batch while the main
+ * thread commits one. The thread's credit bounds what it parses ahead in bytes.
+ */
+const PLAN_AHEAD = 256
+/**
+ * Below this much to read, an import parses on the main thread: a live step's few new lines
+ * would wait longer for a message to the thread and back (or for a thread to start).
+ */
+const THREAD_FROM_BYTES = 4 * 1024 * 1024
+
+export interface ImportEntry {
+  adapter: SourceAdapter
+  file: HistoryFile
+}
+
+/** What is left to import of one file (null: nothing), and its chunks as they are parsed. */
+export interface ReadFile {
+  plan: FilePlan | null
+  chunks: AsyncIterable<ParsedChunk> | Iterable<ParsedChunk>
+}
+
+/**
+ * The files of one import, in the order they are written, planned ahead (planFileImport) and,
+ * for a large import, read and parsed on the parse thread while the main thread writes the
+ * chunks before them: one core parses, the other writes the store.
+ */
+export class ReadAhead {
+  private readonly plans: ({ plan: FilePlan | null; id: number | null } | { error: unknown })[] = []
+  private readonly thread: ParseThread | null
+
+  constructor(
+    private readonly deps: ImportDeps,
+    private readonly workspace: { id: number },
+    private readonly entries: readonly ImportEntry[],
+    private readonly batch: ImportBatch,
+    bytesToRead: number,
+    /** The parse thread's heap (tests make it small, to see the thread stop). */
+    parseHeapMb?: number
+  ) {
+    this.thread = bytesToRead >= THREAD_FROM_BYTES && entries.some(({ adapter }) => adapter.kind !== 'snapshot') ? ParseThread.take(parseHeapMb) : null
+  }
+
+  /** Entry `index` (a line source's file): its plan and chunks. Throws what planning it threw. */
+  take(index: number): ReadFile {
+    this.planUpTo(index + PLAN_AHEAD)
+    const planned = this.plans[index]
+    if (!planned) throw new Error(`No import entry ${index}.`)
+    if ('error' in planned) throw planned.error
+    const { plan, id } = planned
+    if (!plan) return { plan, chunks: [] }
+    const job = { source: plan.file.source, path: plan.file.path, start: plan.start, parserState: plan.known?.parserState ?? null }
+    return { plan, chunks: this.thread && id !== null ? this.fromThread(this.thread, id, job) : parseFileChunks(job, parserOf) }
+  }
+
+  /**
+   * A file's chunks from the parse thread. If the thread stops (a line too large for its heap),
+   * the rest of the file is parsed here, from the end of the last chunk taken and with the
+   * parser's state there; the files after it too.
+   */
+  private async *fromThread(thread: ParseThread, id: number, job: ParseJob): AsyncGenerator<ParsedChunk> {
+    let rest = job
+    try {
+      for await (const chunk of thread.chunks(id)) {
+        rest = { ...job, start: chunk.end, parserState: JSON.parse(chunk.parserStateJson) as unknown }
+        yield chunk
+      }
+    } catch (error) {
+      if (!thread.stopped) throw error // this file could not be read: reported as such
+      yield* parseFileChunks(rest, parserOf)
+    }
+  }
+
+  /** Done (or stopped): the thread is kept for the next import if everything it read was taken. */
+  close(): void {
+    this.thread?.release()
+  }
+
+  private planUpTo(end: number): void {
+    for (let index = this.plans.length; index < Math.min(end, this.entries.length); index++) {
+      const entry = this.entries[index]
+      if (!entry || entry.adapter.kind === 'snapshot') {
+        this.plans.push({ plan: null, id: null })
+        continue
+      }
+      try {
+        const plan = planFileImport(this.deps, this.workspace, entry.file, this.batch)
+        const id = plan && this.thread ? this.thread.submit({ source: plan.file.source, path: plan.file.path, start: plan.start, parserState: plan.known?.parserState ?? null }) : null
+        this.plans.push({ plan, id })
+      } catch (error) {
+        this.plans.push({ error })
+      }
+    }
+  }
+}
+
+const parserOf: ParserFactory = (source, state) => {
+  const [adapter] = adaptersFor(source)
+  if (!adapter || adapter.kind === 'snapshot') throw new Error(`No line parser for ${source}.`)
+  return adapter.createParser(state)
+}
+
+/**
+ * The entries that may hold something new, and about how many bytes they add: files read to
+ * their end before and unchanged since (same file, size and time: one stat each, no open) are
+ * done already, and left out (`onUnchanged` is told).
+ */
+export function withoutUnchanged(deps: ImportDeps, workspaceId: number, entries: readonly ImportEntry[], onUnchanged: (path: string) => void): { entries: ImportEntry[]; bytesToRead: number } {
+  const progress = importFilesOf(deps.store.db).progressOf(workspaceId)
+  let bytesToRead = 0
+  const left = entries.filter(({ adapter, file }) => {
+    if (adapter.kind === 'snapshot') return true
+    let stat: { dev: number; ino: number; size: number; mtimeMs: number }
+    try {
+      stat = statSync(file.path)
+    } catch {
+      return true // the import reports it
+    }
+    const known = progress.get(`${file.source}\0${file.path}`)
+    if (known && unchangedSince(known, stat)) {
+      onUnchanged(file.path)
+      return false
+    }
+    bytesToRead += Math.max(0, stat.size - (known?.offset ?? 0))
+    return true
+  })
+  return { entries: left, bytesToRead }
+}
