@@ -3,7 +3,7 @@ import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
-import { isWithin, listDir, readHeadObjects, stringField, walkFiles } from '../files'
+import { isWithin, listDir, readHeadObjects, stringField, walkFiles, type HeadStop } from '../files'
 import { readAgentMeta } from './agent-meta'
 import { encodeProjectFolder } from './project-folder'
 
@@ -66,8 +66,21 @@ export async function discoverClaudeWorkspace(workspacePath: string, roots: stri
   return all.filter((file) => (file.role === 'main' ? mainIds.has(file.sessionId) : mainIds.has(file.parentSessionId ?? '') || (file.cwd !== null && isWithin(file.cwd, workspacePath))))
 }
 
+/**
+ * What discovery needs of a session's head: a conversation line (a cwd and a time; it names the
+ * agent of a sub-agent too) and the first line that says the session is a fork. Past the first
+ * conversation line, only lines holding a `forkedFrom` key are parsed (a key, not text: text
+ * inside a string has its quotes escaped).
+ */
+const hasConversationLine = (objects: Record<string, unknown>[]) => objects.some((line) => stringField(line, 'cwd') && stringField(line, 'timestamp'))
+const conversationAndFork: HeadStop = {
+  key: 'conversation-and-fork',
+  enough: (objects) => objects.some((line) => line.forkedFrom !== undefined) && hasConversationLine(objects),
+  worthParsing: (line, objects) => line.includes('"forkedFrom"') || !hasConversationLine(objects)
+}
+
 async function describe(root: string, path: string, sessionId: string, role: HistoryFile['role']): Promise<HistoryFile> {
-  const head = await readHeadObjects(path).catch(() => [])
+  const head = await readHeadObjects(path, 50, conversationAndFork).catch(() => [])
   const cwd = head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null
   const agentId = role === 'sub-agent' ? (head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)) : undefined
   const forkedFrom = head.map((line) => line.forkedFrom as { sessionId?: unknown; messageUuid?: unknown } | undefined).find((value) => typeof value?.sessionId === 'string')
@@ -89,7 +102,7 @@ async function describe(root: string, path: string, sessionId: string, role: His
 
 /** Older layout: `agent-<id>.jsonl` beside the sessions; its lines name the parent session. */
 async function describeLooseAgent(root: string, path: string): Promise<HistoryFile> {
-  const head = await readHeadObjects(path).catch(() => [])
+  const head = await readHeadObjects(path, 50, conversationAndFork).catch(() => [])
   const parent = head.map((line) => stringField(line, 'sessionId')).find(Boolean) ?? basename(dirname(path))
   const agentId = head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)
   const startedAt = head.map((line) => Date.parse(stringField(line, 'timestamp') ?? '')).find((time) => !Number.isNaN(time))
