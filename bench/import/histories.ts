@@ -28,10 +28,36 @@ function withCwd(text: string, cwd: string): string {
   return text.replace(/"cwd":"(?:[^"\\]|\\.)*"/g, `"cwd":${JSON.stringify(cwd)}`)
 }
 
-/** A real Claude Code session cut to about 1 MB at a line end (spotter, Claude Code 2.1.39). */
-function claudeSample(): string {
+/** A real Claude Code session cut to about `bytes` at a line end (spotter, Claude Code 2.1.39). */
+function claudeSample(bytes = 1024 * 1024): string {
   const text = readFileSync(join(FIXTURES, 'claude-code/spotter/projects-dir/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'), 'utf8')
-  return text.slice(0, text.lastIndexOf('\n', 1024 * 1024) + 1)
+  return text.slice(0, text.lastIndexOf('\n', bytes) + 1)
+}
+
+/** Every time in the text moved `minutes` later (copies of one session started one after another). */
+function later(text: string, minutes: number): string {
+  return text.replace(/"timestamp":"([^"]+)"/g, (whole, time: string) => {
+    const moved = Date.parse(time) + minutes * 60_000
+    return Number.isNaN(moved) ? whole : `"timestamp":"${new Date(moved).toISOString()}"`
+  })
+}
+
+/** Title of the newest session of `claudeHistory`: what the window must let one open first. */
+export const NEWEST_TITLE = 'The newest session of the history'
+
+/**
+ * A heavy user's history: `count` sessions of about 512 KB, each started a minute after the one
+ * before; the newest carries a title of its own (a `custom-title` line, as Claude Code writes).
+ */
+export function claudeHistory(dir: string, workspace: string, count: number): Corpus {
+  const root = join(dir, 'claude-history')
+  const sample = withCwd(claudeSample(512 * 1024), workspace)
+  const files = Array.from({ length: count }, (_, copy) => {
+    const id = sessionId(copy)
+    const title = copy === count - 1 ? `${JSON.stringify({ type: 'custom-title', customTitle: NEWEST_TITLE, sessionId: id })}\n` : ''
+    return writeClaude(root, workspace, id, later(ownIds(sample, copy), copy) + title)
+  })
+  return corpus(`Claude Code, ${count} sessions`, { CLAUDE_CONFIG_DIR: root }, files)
 }
 
 /** A session file named by its id, its lines naming the same session. */

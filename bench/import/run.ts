@@ -6,17 +6,21 @@ import { projectRoot } from '../lib/child'
 import { makeTempDir, removeDir } from '../lib/files'
 import { formatBytes, formatCount } from '../lib/stats'
 import { renderTable, type ResultRow } from '../lib/table'
-import { claudeManyFiles, claudeOneFile, claudeSmallFiles, codexManyFiles, type Corpus } from './histories'
+import { measureFirstOpen } from './first-open'
+import { claudeHistory, claudeManyFiles, claudeOneFile, claudeSmallFiles, codexManyFiles, type Corpus } from './histories'
 
 // `npm run bench:import` (after `npm run build`): how fast the built `retrace import --all` reads
 // agent histories made of real files (bench/import/histories.ts), against a bare streaming read +
 // JSON.parse of the same lines in plain Node, measured in the same run. Each runs in a process of
 // its own, so its peak RSS is its own.
-// RETRACE_BENCH_IMPORT_MB (default 100) sets the size of the big corpora, and
-// RETRACE_BENCH_IMPORT_SMALL (default 5000) the number of small files. See bench/README.md.
+// RETRACE_BENCH_IMPORT_MB (default 100) sets the size of the big corpora,
+// RETRACE_BENCH_IMPORT_SMALL (default 5000) the number of small files, and
+// RETRACE_BENCH_IMPORT_FIRST_OPEN (default 1000; 0 skips it) the sessions of the history opened
+// in the window (first-open.ts). See bench/README.md.
 
 const MB = Number(process.env.RETRACE_BENCH_IMPORT_MB ?? 100)
 const SMALL = Number(process.env.RETRACE_BENCH_IMPORT_SMALL ?? 5000)
+const FIRST_OPEN_SESSIONS = Number(process.env.RETRACE_BENCH_IMPORT_FIRST_OPEN ?? 1000)
 const TARGET_RATIO = { big: 0.5, small: 0.4 }
 const PEAK_RSS_TARGET = 250 * 1024 * 1024
 const REIMPORT_TARGET_MS = 50
@@ -90,7 +94,7 @@ function measure(corpus: Corpus, dir: string, target: number, startupMs: number)
   ]
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const dir = makeTempDir()
   try {
     const workspace = join(dir, 'workspace')
@@ -110,10 +114,19 @@ function main(): void {
       console.error(`measuring ${corpus.name} (${formatBytes(corpus.bytes)})…`)
       rows.push(...measure(corpus, dir, target, startupMs))
     }
+    if (FIRST_OPEN_SESSIONS > 0) {
+      const history = claudeHistory(dir, workspace, FIRST_OPEN_SESSIONS)
+      console.error(`measuring the first open of ${history.name} (${formatBytes(history.bytes)}) in Chromium…`)
+      const bare = run<{ ms: number; lines: number }>(['bench/import/bare-parse.mjs', ...history.files]).result
+      rows.push(...(await measureFirstOpen(history, workspace, join(dir, 'data-first-open'), bare)))
+    }
     console.log(renderTable(rows, 'reference (same run)'))
   } finally {
     removeDir(dir)
   }
 }
 
-main()
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
