@@ -24,8 +24,16 @@ describe('chunks of several files committed in one transaction', () => {
   const workspace = (name: string) => () => void store.workspaces.open(join(dataDir, name), name)
   const names = () => (store.db.prepare('SELECT name FROM workspaces ORDER BY name').pluck().all() as string[])
 
-  it('commits nothing until full or asked, then everything; a chunk that throws costs its own file only', () => {
+  /** A batch past its first chunk, which commits alone (so a window lists the first sessions at once). */
+  const started = (): ImportBatch => {
     const batch = new ImportBatch(store)
+    batch.add(file(), workspace('first'), { bytes: 10, lines: 1 })
+    expect(batch.pending).toBe(false)
+    return batch
+  }
+
+  it('commits nothing until full or asked, then everything; a chunk that throws costs its own file only', () => {
+    const batch = started()
     const [a, b] = [file(), file()]
     const done: string[] = []
     batch.add(a, workspace('a1'), { bytes: 10, lines: 1 })
@@ -36,11 +44,11 @@ describe('chunks of several files committed in one transaction', () => {
     batch.add(b, workspace('b2'), { bytes: 10, lines: 1 }) // follows a failed chunk of its file: dropped
     batch.add(a, workspace('a2'), { bytes: 10, lines: 1 })
     batch.whenCommitted(() => done.push('first four'))
-    expect(names()).toEqual([]) // chunks are applied when the batch commits
+    expect(names()).toEqual(['first']) // chunks are applied when the batch commits
     expect(done).toEqual([])
     batch.commit()
     expect(done).toEqual(['first four'])
-    expect(names()).toEqual(['a1', 'a2'])
+    expect(names()).toEqual(['a1', 'a2', 'first'])
     expect(b.failed).toBe(true)
     expect(String(b.errors[0])).toContain('a bug in the importer')
     expect(a.errors).toEqual([])
@@ -49,17 +57,17 @@ describe('chunks of several files committed in one transaction', () => {
   })
 
   it('commits by itself once it holds enough lines', () => {
-    const batch = new ImportBatch(store)
+    const batch = started()
     const a = file()
     batch.add(a, workspace('a1'), { bytes: 10, lines: 3999 })
     expect(batch.pending).toBe(true)
     batch.add(a, workspace('a2'), { bytes: 10, lines: 1 })
     expect(batch.pending).toBe(false)
-    expect(names()).toEqual(['a1', 'a2'])
+    expect(names()).toEqual(['a1', 'a2', 'first'])
   })
 
   it('stops the import when its transaction cannot commit', () => {
-    const batch = new ImportBatch(store)
+    const batch = started()
     const a = file()
     // A constraint SQLite checks only at COMMIT: the batch's transaction fails, not one chunk.
     batch.add(a, () => {
@@ -68,7 +76,7 @@ describe('chunks of several files committed in one transaction', () => {
     }, { bytes: 10, lines: 1 })
     batch.add(a, workspace('a1'), { bytes: 10, lines: 1 })
     expect(() => batch.commit()).toThrow(BatchCommitFailed)
-    expect(names()).toEqual([]) // nothing of the batch was kept
+    expect(names()).toEqual(['first']) // nothing of the batch was kept
     expect(store.db.inTransaction).toBe(false)
   })
 })

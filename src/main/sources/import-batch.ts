@@ -42,6 +42,8 @@ export class ImportBatch {
   private bytes = 0
   private lines = 0
   private afterCommit: (() => void)[] = []
+  /** The import's first chunk commits alone: a window opening a large history lists its first sessions at once. */
+  private committedOnce = false
 
   constructor(private readonly store: Store) {}
 
@@ -50,7 +52,7 @@ export class ImportBatch {
     this.entries.push({ file, apply })
     this.bytes += size.bytes
     this.lines += size.lines
-    if (this.bytes >= BATCH_BYTES || this.lines >= BATCH_LINES) this.commit()
+    if (!this.committedOnce || this.bytes >= BATCH_BYTES || this.lines >= BATCH_LINES) this.commit()
   }
 
   /** Run `done` once everything queued so far is committed (at once when nothing is queued). */
@@ -71,6 +73,7 @@ export class ImportBatch {
     this.bytes = 0
     this.lines = 0
     if (entries.length > 0) {
+      this.committedOnce = true
       try {
         this.store.transaction(() => {
           for (const { file, apply } of entries) {
