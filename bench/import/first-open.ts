@@ -49,8 +49,8 @@ export async function measureFirstOpen(corpus: Corpus, workspace: string, dataDi
         measure: `first open in the window (${size}): newest session open`,
         retrace: `${seconds(newestOpen)} after opening`,
         reference: `everything imported ${seconds(all)} after opening`,
-        target: 'before everything is imported',
-        met: newestOpen < all,
+        target: `≤ ${seconds(FIRST_LISTED_TARGET_MS)}, older files still importing`,
+        met: newestOpen <= FIRST_LISTED_TARGET_MS && newestOpen < all,
         n: '1'
       },
       {

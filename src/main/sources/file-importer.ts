@@ -116,6 +116,10 @@ export async function importParsedFile(
     await yieldToEventLoop()
     options.signal?.throwIfAborted()
   }
+  // Summaries naming a session not imported yet are tried again once the import is all in.
+  batch.whenCommitted(() => {
+    if (writer.summariesWaiting) deps.settle?.summariesWaiting(workspace, file)
+  })
 }
 
 function incompleteLineReason(bytes: number): string {

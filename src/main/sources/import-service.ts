@@ -7,6 +7,7 @@ import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
 import { DiscoveryCache } from './discovery-cache'
 import { importParsedFile } from './file-importer'
+import { ImportSettling } from './import-settling'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
 import { ImportFileRepository } from '../store/repositories/import-files'
@@ -318,7 +319,9 @@ export class ImportService {
     }
     let done = 0
     const batch = new ImportBatch(this.deps.store)
-    const reading = new ReadAhead(this.deps, workspace, ordered, batch, left.bytesToRead, this.parseHeapMb)
+    const settling = new ImportSettling()
+    const deps: ImportDeps = { ...this.deps, settle: settling }
+    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.parseHeapMb)
     // Messages are indexed for search in bulk once the import ends (search-index.ts).
     if (ordered.length > 0) this.deps.store.searchIndex.defer()
     try {
@@ -331,10 +334,10 @@ export class ImportService {
         try {
           if (adapter.kind === 'snapshot') {
             batch.commit() // a snapshot commits its own sessions: what came before goes first
-            await importSnapshotFile(this.deps, adapter, workspace, file, report, { signal })
+            await importSnapshotFile(deps, adapter, workspace, file, report, { signal })
           } else {
             const { plan, chunks } = reading.take(index)
-            if (plan) await importParsedFile(this.deps, workspace, plan, chunks, report, batch, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
+            if (plan) await importParsedFile(deps, workspace, plan, chunks, report, batch, { signal, reportIncompleteLine: options.reportIncompleteLines ?? !this.live })
           }
         } catch (error) {
           if (signal.aborted || error instanceof BatchCommitFailed) throw error
@@ -350,6 +353,7 @@ export class ImportService {
         })
       }
       batch.commit()
+      if (settling.settle(this.deps, report)) this.deps.feed?.changed(['sessions'], { workspaceId: workspace.id })
       await this.catchUpSearchIndex()
       this.progress(workspace.id, options, { done, total: ordered.length, file: '' })
       this.finish(workspace.id, report, { done, total: ordered.length }, 'done', null)
@@ -357,7 +361,10 @@ export class ImportService {
     } catch (error) {
       const cancelled = signal.aborted
       // What was read before the cancel is kept: its chunks are whole, each with its file's offset.
-      if (cancelled && !(error instanceof BatchCommitFailed)) batch.commit()
+      if (cancelled && !(error instanceof BatchCommitFailed)) {
+        batch.commit()
+        settling.settle(this.deps, report)
+      }
       await this.catchUpSearchIndex().catch(() => undefined) // the next import catches up
       if (cancelled) for (const path of unfinished) entry.pending.add(path)
       this.finish(workspace.id, report, { done, total: ordered.length }, cancelled ? 'cancelled' : 'failed', cancelled ? null : error instanceof Error ? error.message : String(error))
@@ -412,9 +419,11 @@ export class ImportService {
 }
 
 /**
- * Parents before what hangs off them: main sessions first, oldest first (a fork after the
- * session it was forked from, so its copied lines are recognised; a `/clear` successor after
- * its predecessor), then sub-agents.
+ * The newest sessions first, so a window opening a large history has the latest work at once,
+ * and parents before what hangs off them: main sessions (a fork after the session it was forked
+ * from, so its copied lines are recognised), then sub-agents. What a session refers to may come
+ * after it (the session a `/clear` continues, the one a summary names): the import settles those
+ * at its end (import-settling.ts).
  */
 export function importOrder<T extends { file: HistoryFile }>(files: T[]): T[] {
   const bySession = new Map(files.filter((f) => f.file.role === 'main').map((f) => [f.file.sessionId, f]))
@@ -426,7 +435,7 @@ export function importOrder<T extends { file: HistoryFile }>(files: T[]): T[] {
   }
   const rank = (entry: T) => (entry.file.role === 'sub-agent' ? 1_000_000 : depth(entry))
   const started = (entry: T) => entry.file.startedAt ?? Number.MAX_SAFE_INTEGER
-  return [...files].sort((a, b) => rank(a) - rank(b) || started(a) - started(b) || a.file.path.localeCompare(b.file.path))
+  return [...files].sort((a, b) => rank(a) - rank(b) || started(b) - started(a) || b.file.path.localeCompare(a.file.path))
 }
 
 function adapterOf(file: HistoryFile): SourceAdapter {

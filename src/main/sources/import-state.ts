@@ -35,8 +35,8 @@ export const FileImportStateSchema = z.object({
   lastContent: z.record(z.string(), z.string().nullable()).default({}),
   /** Shell commands per session and turn not yet counted on a checkpoint (the turn is still open). */
   uncaptured: z.record(z.string(), z.record(z.string(), z.number())).default({}),
-  /** Summaries read in this file whose session was not found yet (see summary-titles.ts). */
-  summaries: z.array(z.object({ leafUid: z.string(), title: z.string(), offset: z.number() })).default([]),
+  /** Summaries read in this file whose session was not found yet, and whether the import said so (see summary-titles.ts). */
+  summaries: z.array(z.object({ leafUid: z.string(), title: z.string(), offset: z.number(), reported: z.boolean().default(true) })).default([]),
   /** Where an unfinished last line starts that was reported already (it is reported once). */
   incompleteLineReported: z.number().nullable().default(null)
 })

@@ -110,6 +110,7 @@ export class ImportedSessions {
     const predecessor = store.sessions.latestOfSource(this.workspace.id, this.file.source, 'main', session.rowId, session.createdAt)
     const predecessorRowId = predecessor ? store.sessions.get(predecessor)?.rowId : undefined
     if (predecessorRowId !== undefined) store.sessions.setPredecessor(session.rowId, predecessorRowId)
+    else this.deps.settle?.successors.add({ rowId: session.rowId, workspaceId: this.workspace.id, source: this.file.source, createdAt: session.createdAt, continues: undefined })
   }
 
   /** Forks copy most of their parent's lines; those are already in the branch's copied prefix. */
@@ -164,6 +165,10 @@ export class ImportedSessions {
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt
     })
+    // Its predecessor may come later in this import (newest first): linked at the end.
+    if (!parent && !predecessor && (this.file.continues !== undefined || this.state.startedByClear)) {
+      this.deps.settle?.successors.add({ rowId, workspaceId: this.workspace.id, source: this.file.source, createdAt, continues: this.file.continues })
+    }
     if (parent && point && forkSeq !== null) {
       // Like a native fork: the branch's transcript starts with the parent's prefix.
       store.messages.copyPrefix(parent.rowId, rowId, forkSeq)

@@ -7,6 +7,7 @@ import type { Store } from '../store/store'
 import type { Recorder } from '../transcripts/recorder'
 import type { SessionWriter } from '../transcripts/session-writer'
 import { ImportedSessions } from './imported-sessions'
+import type { ImportSettling } from './import-settling'
 import { refreshWarmups } from './sub-agent-parents'
 import { SummaryTitles } from './summary-titles'
 import type { HistoryFile } from './adapter'
@@ -41,6 +42,8 @@ export interface ImportDeps {
   store: Store
   recorder: Recorder
   journal: FileJournal
+  /** What an import settles once all of it is in (import-settling.ts): set, summaries wait for it. */
+  settle?: ImportSettling
 }
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
@@ -139,6 +142,16 @@ export class RecordWriter {
       }
       if (Object.keys(turns).length === 0) delete this.state.uncaptured[uid]
     }
+  }
+
+  /** The import is all in: summaries naming other files' sessions are applied, or reported (summary-titles.ts). */
+  settleSummaries(): void {
+    this.summaries.settle()
+  }
+
+  /** Summaries of this file still wait for the session they name. */
+  get summariesWaiting(): boolean {
+    return this.summaries.waiting
   }
 
   get sessionRowId(): number | null {

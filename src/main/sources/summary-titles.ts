@@ -16,7 +16,7 @@ const MAX_WAITING = 100
  * it is reported in the import summary when first read unresolved, so it never vanishes silently.
  */
 export class SummaryTitles {
-  /** Read in the current chunk: reported if still unresolved at its end. */
+  /** Read in the current chunk. */
   private fresh: FileImportState['summaries'] = []
 
   constructor(
@@ -30,16 +30,30 @@ export class SummaryTitles {
   ) {}
 
   add(summary: { leafUid: string; title: string; offset: number }): void {
-    this.fresh.push(summary)
+    this.fresh.push({ ...summary, reported: false })
   }
 
-  /** Apply every summary whose session is now imported (end of a chunk). */
+  /**
+   * Apply every summary whose session is now imported (end of a chunk). One still unresolved is
+   * reported, unless the import settles its summaries once all of it is in (`settle`): it writes
+   * the newest sessions first, and a summary names an earlier session.
+   */
   resolve(): void {
+    this.resolveWaiting(!this.deps.settle)
+  }
+
+  /** The import is all in: apply what can be, and report the summaries still unresolved. */
+  settle(): void {
+    this.resolveWaiting(true)
+  }
+
+  private resolveWaiting(report: boolean): void {
     const waiting: FileImportState['summaries'] = []
     for (const summary of [...this.state.summaries, ...this.fresh]) {
       if (this.apply(summary)) continue
       waiting.push(summary)
-      if (this.fresh.includes(summary)) {
+      if (report && !summary.reported) {
+        summary.reported = true
         this.report.skipped.push({
           file: this.file.path,
           offset: summary.offset,
@@ -49,6 +63,11 @@ export class SummaryTitles {
     }
     this.state.summaries = waiting.slice(-MAX_WAITING)
     this.fresh = []
+  }
+
+  /** Summaries of this file wait for their session. */
+  get waiting(): boolean {
+    return this.state.summaries.length > 0
   }
 
   private apply(summary: { leafUid: string; title: string }): boolean {

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest'
+import type { HistoryFile } from './adapter'
+import { importOrder } from './import-service'
+
+const file = (sessionId: string, startedAt: number, more: Partial<HistoryFile> = {}): { file: HistoryFile } => ({
+  file: { source: 'claude-code', path: `/h/${sessionId}.jsonl`, sessionId, role: 'main', cwd: '/w', backupDir: null, startedAt, ...more }
+})
+
+describe('the order an import writes files in', () => {
+  it('puts the newest sessions first, a fork after the session it forks, and sub-agents last', () => {
+    const order = importOrder([
+      file('old', 1),
+      file('agent-of-new', 5, { role: 'sub-agent', parentSessionId: 'new' }),
+      file('fork-of-old', 9, { forkedFrom: { sessionId: 'old', messageUid: null } }),
+      file('new', 4),
+      file('middle', 2)
+    ]).map(({ file }) => file.sessionId)
+    expect(order).toEqual(['new', 'middle', 'old', 'fork-of-old', 'agent-of-new'])
+  })
+})
