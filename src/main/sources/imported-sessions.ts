@@ -49,6 +49,7 @@ export class ImportedSessions {
     let writer = this.writers.get(uid)
     if (!writer) {
       writer = this.deps.recorder.resume(uid)
+      writer.deferProgress() // saved at the end of each chunk (RecordWriter.finish)
       this.writers.set(uid, writer)
     }
     return writer
@@ -57,6 +58,11 @@ export class ImportedSessions {
   /** The row of a session this file writes to, from its writer when it has one. */
   rowIdOf(uid: string): number | null {
     return this.writers.get(uid)?.rowId ?? this.deps.store.sessions.get(uid)?.rowId ?? null
+  }
+
+  /** Save the counts the writers keep for their sessions (see SessionWriter.deferProgress). */
+  flushProgress(): void {
+    for (const writer of this.writers.values()) writer.flushProgress()
   }
 
   /** Every writer used so far (to close their turns). */
@@ -91,6 +97,7 @@ export class ImportedSessions {
   splitRewoundLine(record: AgentRewindRecord): void {
     const mainUid = this.state.sessionUid
     if (!mainUid || this.file.role === 'sub-agent') return
+    this.flushProgress() // the split reads the session's counts
     const split = splitRewoundLine(this.deps.store, this.workspace.id, this.file, this.state, record, () => this.writer(mainUid).closeTurn())
     if (!split) return
     this.writers.delete(mainUid)

@@ -127,6 +127,7 @@ export class RecordWriter {
    * appended later to the same turn still join it. Then count shell commands on checkpoints.
    */
   finish(): void {
+    this.sessions.flushProgress()
     for (const writer of this.sessions.openWriters()) writer.closeTurn()
     refreshWarmups(this.deps, [...this.sessions.openWriters()].map((writer) => writer.id))
     this.summaries.resolve()

@@ -26,6 +26,11 @@ export class SessionWriter {
   private totals: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }
   private model: string | null = null
   private untitled: boolean
+  /** Set by an importer: the session's counts are saved by `flushProgress`, once per chunk of lines. */
+  private deferProgressSaves = false
+  private progressUnsaved = false
+  /** The latest assistant message's id (undefined: none; null: not looked up yet), for usage reported after it. */
+  private latestAssistant: number | undefined | null = null
 
   constructor(
     private readonly recorder: Recorder,
@@ -108,6 +113,7 @@ export class SessionWriter {
         this.store.messages.addAttachment(messageId, { ...attachment, data: attachment.data === null ? null : Buffer.from(attachment.data, 'base64') })
       }
       this.state.nextSeq += 1
+      if (message.role === 'assistant') this.latestAssistant = messageId
       if (usage) this.addUsage(usage)
       if (message.model) this.model = message.model
       if (this.untitled && message.role === 'user' && message.content.trim()) {
@@ -127,8 +133,8 @@ export class SessionWriter {
    */
   addLateUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }): void {
     this.atomically(() => {
-      const latest = this.store.messages.latestOfRole(this.state.rowId, 'assistant')
-      if (latest !== undefined) this.store.messages.addUsage(latest, usage)
+      if (this.latestAssistant === null) this.latestAssistant = this.store.messages.latestOfRole(this.state.rowId, 'assistant')
+      if (this.latestAssistant !== undefined) this.store.messages.addUsage(this.latestAssistant, usage)
       this.addUsage({ ...usage, costUsd: null })
       this.saveProgress(this.state.lastActivityAt)
     })
@@ -199,7 +205,31 @@ export class SessionWriter {
     if (usage.costUsd !== null) this.totals.costUsd = (this.totals.costUsd ?? 0) + usage.costUsd
   }
 
+  /**
+   * Save the session's counts once per chunk of imported lines (`flushProgress`) rather than
+   * once per message: an UPDATE of the session row per message was a seventh of importing
+   * 100 Codex rollouts. Whoever defers reads no counts of this session from the store before
+   * flushing (the importer flushes at the end of each chunk and before splitting a session).
+   */
+  deferProgress(): void {
+    this.deferProgressSaves = true
+  }
+
+  flushProgress(): void {
+    if (!this.progressUnsaved) return
+    this.progressUnsaved = false
+    this.saveProgressNow(this.state.lastActivityAt)
+  }
+
   private saveProgress(updatedAt: number): void {
+    if (this.deferProgressSaves && updatedAt === this.state.lastActivityAt) {
+      this.progressUnsaved = true
+      return
+    }
+    this.saveProgressNow(updatedAt)
+  }
+
+  private saveProgressNow(updatedAt: number): void {
     this.store.sessions.saveProgress(this.state.rowId, {
       messageCount: this.state.nextSeq,
       turnCount: this.state.turn,
