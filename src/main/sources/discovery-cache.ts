@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs'
 import type { DiscoveredFileRepository } from '../store/repositories/discovered-files'
+import type { FileStat } from './parse-thread/parse-chunks'
 
 /**
  * What discovery read from files' first lines, remembered in the store by each file's identity,
@@ -9,6 +10,7 @@ import type { DiscoveredFileRepository } from '../store/repositories/discovered-
 export class DiscoveryCache {
   private readonly known: Map<string, { signature: string; facts: string }>
   private readonly found = new Map<string, { signature: string; facts: string }>()
+  private readonly stats = new Map<string, FileStat>()
 
   constructor(private readonly repository: DiscoveredFileRepository) {
     this.known = repository.all()
@@ -18,8 +20,9 @@ export class DiscoveryCache {
   async facts<T>(path: string, read: () => Promise<T>): Promise<T> {
     let signature: string
     try {
-      const stat = statSync(path)
-      signature = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`
+      const { dev, ino, size, mtimeMs } = statSync(path)
+      this.stats.set(path, { dev, ino, size, mtimeMs })
+      signature = `${dev}:${ino}:${size}:${mtimeMs}`
     } catch {
       return read() // gone meanwhile: as without a cache
     }
@@ -30,6 +33,11 @@ export class DiscoveryCache {
     this.found.set(path, entry)
     this.known.set(path, entry)
     return facts
+  }
+
+  /** The file as discovery found it (the import that follows need not stat it again). */
+  statOf(path: string): FileStat | undefined {
+    return this.stats.get(path)
   }
 
   /** Store what was read since the last save. */

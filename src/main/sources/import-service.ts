@@ -7,6 +7,7 @@ import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
 import { DiscoveryCache } from './discovery-cache'
 import { importParsedFile } from './file-importer'
+import type { FileStat } from './parse-thread/parse-chunks'
 import { ImportSettling } from './import-settling'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
@@ -163,7 +164,7 @@ export class ImportService {
       }
       const id = this.deps.store.workspaces.getByPath(cwd)?.id ?? this.deps.store.workspaces.open(cwd, basename(cwd) || cwd)
       total.workspaces.push({ id, path: cwd })
-      const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options))
+      const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path)))
       addReport(total, report)
     }
     return total
@@ -300,16 +301,21 @@ export class ImportService {
    * The write-ahead log is folded back when the store is idle (wal-checkpoints.ts); an import
    * keeps it busy, so only the log's size bound checkpoints meanwhile.
    */
-  private importFiles(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): Promise<ImportReport> {
-    return this.deps.store.walCheckpoints.deferWhile(() => this.importFilesNow(workspace, files, options))
+  private importFiles(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions, statOf?: (path: string) => FileStat | undefined): Promise<ImportReport> {
+    return this.deps.store.walCheckpoints.deferWhile(() => this.importFilesNow(workspace, files, options, statOf))
   }
 
-  private async importFilesNow(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions): Promise<ImportReport> {
+  private async importFilesNow(
+    workspace: { id: number; path: string },
+    files: { adapter: SourceAdapter; file: HistoryFile }[],
+    options: ImportOptions,
+    statOf?: (path: string) => FileStat | undefined
+  ): Promise<ImportReport> {
     const entry = this.entry(workspace.id)
     const controller = new AbortController()
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
     const report = emptyReport()
-    const left = withoutUnchanged(this.deps, workspace.id, files, (path) => options.onFileDone?.(path))
+    const left = withoutUnchanged(this.deps, workspace.id, files, (path) => options.onFileDone?.(path), statOf)
     const ordered = importOrder(left.entries)
     const unfinished = new Set(ordered.map(({ file }) => file.path))
     entry.controller = controller

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import type { HistoryFile, SourceAdapter } from './adapter'
 import { planFileImport, unchangedSince, type FilePlan } from './file-importer'
 import type { ImportBatch } from './import-batch'
-import { parseFileChunks, type ParsedChunk, type ParseJob, type ParserFactory } from './parse-thread/parse-chunks'
+import { parseFileChunks, type FileStat, type ParsedChunk, type ParseJob, type ParserFactory } from './parse-thread/parse-chunks'
 import { ParseThread } from './parse-thread/parse-thread'
 import type { ImportDeps } from './record-writer'
 import { adaptersFor } from './registry'
@@ -116,14 +116,21 @@ const parserOf: ParserFactory = (source, state) => {
  * their end before and unchanged since (same file, size and time: one stat each, no open) are
  * done already, and left out (`onUnchanged` is told).
  */
-export function withoutUnchanged(deps: ImportDeps, workspaceId: number, entries: readonly ImportEntry[], onUnchanged: (path: string) => void): { entries: ImportEntry[]; bytesToRead: number } {
+export function withoutUnchanged(
+  deps: ImportDeps,
+  workspaceId: number,
+  entries: readonly ImportEntry[],
+  onUnchanged: (path: string) => void,
+  /** Stats taken by discovery a moment before, when it took them. */
+  statOf: (path: string) => FileStat | undefined = () => undefined
+): { entries: ImportEntry[]; bytesToRead: number } {
   const progress = importFilesOf(deps.store.db).progressOf(workspaceId)
   let bytesToRead = 0
   const left = entries.filter(({ adapter, file }) => {
     if (adapter.kind === 'snapshot') return true
-    let stat: { dev: number; ino: number; size: number; mtimeMs: number }
+    let stat = statOf(file.path)
     try {
-      stat = statSync(file.path)
+      stat ??= statSync(file.path)
     } catch {
       return true // the import reports it
     }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
@@ -25,9 +24,14 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal,
   const files: HistoryFile[] = []
   // What the lines say is remembered; whether the backups folder exists is looked at each time.
   const facts = (path: string, read: () => Promise<HistoryFile>) => (cache ? cache.facts(path, read) : read())
-  const withBackups = (root: string, file: HistoryFile): HistoryFile => ({ ...file, backupDir: backupDir(root, file.parentSessionId ?? file.sessionId) })
+  const withBackups = (root: string, backups: Set<string>, file: HistoryFile): HistoryFile => {
+    const session = file.parentSessionId ?? file.sessionId
+    return { ...file, backupDir: backups.has(session) ? join(root, 'file-history', session) : null }
+  }
   for (const root of roots) {
     const projects = join(root, 'projects')
+    // The sessions with backups, read once (not a stat per session file).
+    const backups = new Set((await listDir(join(root, 'file-history'))).filter((entry) => entry.isDirectory()).map((entry) => entry.name))
     for (const project of await listDir(projects)) {
       if (!project.isDirectory()) continue
       const folder = join(projects, project.name)
@@ -37,13 +41,13 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal,
         const session = SESSION_FILE.exec(entry.name)
         const sessionId = session?.[1]
         if (entry.isFile() && sessionId) {
-          files.push(withBackups(root, await facts(path, () => describe(root, path, sessionId, 'main'))))
+          files.push(withBackups(root, backups, await facts(path, () => describe(path, sessionId, 'main'))))
         } else if (entry.isFile() && AGENT_FILE.test(entry.name)) {
-          files.push(withBackups(root, await facts(path, () => describeLooseAgent(root, path))))
+          files.push(withBackups(root, backups, await facts(path, () => describeLooseAgent(path))))
         } else if (entry.isDirectory() && SESSION_FILE.test(`${entry.name}.jsonl`)) {
           for (const agentPath of await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)) {
-            const agent = await facts(agentPath, async () => ({ ...(await describe(root, agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl`, ...(await readAgentMeta(agentPath)) }))
-            files.push(withBackups(root, agent))
+            const agent = await facts(agentPath, async () => ({ ...(await describe(agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl`, ...(await readAgentMeta(agentPath)) }))
+            files.push(withBackups(root, backups, agent))
           }
         }
       }
@@ -79,7 +83,7 @@ const conversationAndFork: HeadStop = {
   worthParsing: (line, objects) => line.includes('"forkedFrom"') || !hasConversationLine(objects)
 }
 
-async function describe(root: string, path: string, sessionId: string, role: HistoryFile['role']): Promise<HistoryFile> {
+async function describe(path: string, sessionId: string, role: HistoryFile['role']): Promise<HistoryFile> {
   const head = await readHeadObjects(path, 50, conversationAndFork).catch(() => [])
   const cwd = head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null
   const agentId = role === 'sub-agent' ? (head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)) : undefined
@@ -96,12 +100,12 @@ async function describe(root: string, path: string, sessionId: string, role: His
     role,
     ...(role === 'sub-agent' ? { parentSessionId: sessionId, agentId } : {}),
     cwd,
-    backupDir: backupDir(root, sessionId)
+    backupDir: null // set by discovery, from the file-history folder's listing
   }
 }
 
 /** Older layout: `agent-<id>.jsonl` beside the sessions; its lines name the parent session. */
-async function describeLooseAgent(root: string, path: string): Promise<HistoryFile> {
+async function describeLooseAgent(path: string): Promise<HistoryFile> {
   const head = await readHeadObjects(path, 50, conversationAndFork).catch(() => [])
   const parent = head.map((line) => stringField(line, 'sessionId')).find(Boolean) ?? basename(dirname(path))
   const agentId = head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)
@@ -116,7 +120,7 @@ async function describeLooseAgent(root: string, path: string): Promise<HistoryFi
     parentPath: join(dirname(path), `${parent}.jsonl`),
     ...(startedAt !== undefined ? { startedAt } : {}),
     cwd: head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null,
-    backupDir: backupDir(root, parent)
+    backupDir: null // set by discovery, from the file-history folder's listing
   }
 }
 
@@ -124,7 +128,3 @@ function agentIdFromName(path: string): string {
   return AGENT_FILE.exec(basename(path))?.[1] ?? basename(path)
 }
 
-function backupDir(root: string, sessionId: string): string | null {
-  const dir = join(root, 'file-history', sessionId)
-  return existsSync(dir) ? dir : null
-}

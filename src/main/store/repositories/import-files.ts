@@ -59,7 +59,7 @@ export class ImportFileRepository {
     this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
     this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
     this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ? WHERE id = ?')
-    this.progressStmt = db.prepare('SELECT source, path, dev, ino, offset, mtime_ms AS mtimeMs FROM import_files WHERE workspace_id = ?')
+    this.progressStmt = db.prepare("SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs FROM import_files WHERE workspace_id = ?")
   }
 
   /** The import state of the file a session's lines come from (its id and state), if any. */
@@ -97,8 +97,9 @@ export class ImportFileRepository {
    * and what it looked like then (its time only when it was read to its end).
    */
   progressOf(workspaceId: number): Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null }> {
-    const rows = this.progressStmt.all(workspaceId) as { source: string; path: string; dev: number; ino: number; offset: number; mtimeMs: number | null }[]
-    return new Map(rows.map(({ source, path, ...row }) => [`${source}\0${path}`, row]))
+    const progress = new Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null }>()
+    for (const row of this.progressStmt.iterate(workspaceId) as Iterable<{ key: string; dev: number; ino: number; offset: number; mtimeMs: number | null }>) progress.set(row.key, row)
+    return progress
   }
 
   /** The file, read to its end before, was touched but not written. */
