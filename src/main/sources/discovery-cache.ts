@@ -5,10 +5,11 @@ import type { FileStat } from './parse-thread/parse-chunks'
 /**
  * What discovery read from files' first lines, remembered in the store by each file's identity,
  * size and modification time: a re-import of unchanged histories sorts thousands of files into
- * their workspaces without opening one. Anything it holds can be read again from the file.
+ * their workspaces without opening one. Anything it holds can be read again from the file. A
+ * running Retrace keeps one (its importer's), with what it has parsed of it.
  */
 export class DiscoveryCache {
-  private readonly known: Map<string, { signature: string; facts: string }>
+  private readonly known: Map<string, { signature: string; facts: string; value?: unknown }>
   private readonly found = new Map<string, { signature: string; facts: string }>()
   private readonly stats = new Map<string, FileStat>()
 
@@ -27,9 +28,10 @@ export class DiscoveryCache {
       return read() // gone meanwhile: as without a cache
     }
     const known = this.known.get(path)
-    if (known?.signature === signature) return JSON.parse(known.facts) as T
+    // Callers copy what they take from the facts; the parsed value is shared, never changed.
+    if (known?.signature === signature) return (known.value ??= JSON.parse(known.facts)) as T
     const facts = await read()
-    const entry = { signature, facts: JSON.stringify(facts) }
+    const entry = { signature, facts: JSON.stringify(facts), value: facts }
     this.found.set(path, entry)
     this.known.set(path, entry)
     return facts

@@ -144,8 +144,11 @@ export class ImportService {
     })
   }
 
+  private discovery: DiscoveryCache | null = null
+
+  /** What discovery read of each file (kept for the importer's life: the store is read once). */
   private discoveryCache(): DiscoveryCache {
-    return new DiscoveryCache(new DiscoveredFileRepository(this.deps.store.db))
+    return (this.discovery ??= new DiscoveryCache(new DiscoveredFileRepository(this.deps.store.db)))
   }
 
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */
