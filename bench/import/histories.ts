@@ -126,3 +126,19 @@ export function codexManyFiles(dir: string, workspace: string, count: number): C
 function sessionId(copy: number): string {
   return `${copy.toString(16).padStart(8, '0')}-0000-4000-8000-${copy.toString(16).padStart(12, '0')}`
 }
+
+/**
+ * One session of about `count` MB with, in its middle, a `progress` line of 90 MB: the real
+ * session's own hook progress line, its output grown (Claude Code streams such snapshots; some
+ * reach 70-95 MB). Longer than a line may be: reported, never read whole.
+ */
+export function claudeHugeLine(dir: string, workspace: string, count: number): Corpus {
+  const root = join(dir, 'claude-huge-line')
+  const sample = withCwd(claudeSample(), workspace)
+  const lines = sample.split('\n')
+  const progress = JSON.parse(lines.find((line) => line.includes('"type":"progress"')) ?? '{}') as { data?: Record<string, unknown> }
+  const huge = JSON.stringify({ ...progress, data: { ...progress.data, output: 'drwxr-xr-x  2 user user  4096 lib/spotter/telemetry/otel.ex\n'.repeat(Math.ceil((90 * 1024 * 1024) / 62)) } })
+  const parts = Array.from({ length: count }, (_, copy) => ownIds(sample, copy + 1))
+  parts.splice(Math.max(1, Math.floor(count / 2)), 0, `${huge}\n`)
+  return corpus(`Claude Code, 1 file with a 90 MB line`, { CLAUDE_CONFIG_DIR: root }, [writeClaude(root, workspace, sessionId(0), parts.join(''))])
+}

@@ -8,7 +8,7 @@ import { formatBytes, formatCount } from '../lib/stats'
 import { renderTable, type ResultRow } from '../lib/table'
 import { measureFirstOpen } from './first-open'
 import { reimportInProcess } from './in-process'
-import { claudeHistory, claudeManyFiles, claudeOneFile, claudeSmallFiles, codexManyFiles, type Corpus } from './histories'
+import { claudeHistory, claudeHugeLine, claudeManyFiles, claudeOneFile, claudeSmallFiles, codexManyFiles, type Corpus } from './histories'
 
 // `npm run bench:import` (after `npm run build`): how fast the built `retrace import --all` reads
 // agent histories made of real files (bench/import/histories.ts), against a bare streaming read +
@@ -117,12 +117,15 @@ async function main(): Promise<void> {
       [() => claudeManyFiles(dir, workspace, MB), TARGET_RATIO.big],
       [() => claudeOneFile(dir, workspace, MB), TARGET_RATIO.big],
       [() => codexManyFiles(dir, workspace, MB), TARGET_RATIO.big],
-      [() => claudeSmallFiles(dir, workspace, SMALL), TARGET_RATIO.small]
+      [() => claudeSmallFiles(dir, workspace, SMALL), TARGET_RATIO.small],
+      // Its line is skipped unread: only the import's memory says something.
+      [() => claudeHugeLine(dir, workspace, Math.max(1, Math.round(MB / 10))), 0]
     ]
     for (const [make, target] of corpora) {
       const corpus = make()
       console.error(`measuring ${corpus.name} (${formatBytes(corpus.bytes)})…`)
-      rows.push(...(await measure(corpus, dir, target, startupMs)))
+      const measured = await measure(corpus, dir, target, startupMs)
+      rows.push(...(target > 0 ? measured : measured.filter((row) => row.measure.includes('peak RSS'))))
     }
     if (FIRST_OPEN_SESSIONS > 0) {
       const history = claudeHistory(dir, workspace, FIRST_OPEN_SESSIONS)
