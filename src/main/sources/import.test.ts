@@ -19,6 +19,17 @@ function claudeFixtureHome(): ClaudeHome {
   return home
 }
 
+/** A workspace with one Claude Code session of one question and its answer, and a runtime that imports it. */
+function oneSession() {
+  const home = new ClaudeHome(join(tempDir(), 'claude'))
+  const workspace = tempDir()
+  const session = home.session(workspace)
+  session.prompt('first question')
+  session.say('first answer')
+  const rt = runtime({ claude: home.root })
+  return { workspace, session, rt, id: rt.store.workspaces.open(workspace, 'ws') }
+}
+
 function sessionsOf(rt: Runtime, path: string) {
   const workspace = rt.store.workspaces.getByPath(path)
   if (!workspace) throw new Error(`no workspace ${path}`)
@@ -83,13 +94,7 @@ describe('importing real Claude Code sessions', () => {
   })
 
   it('knows a file read to its end by its stat alone, and reads it again once it is rewritten', async () => {
-    const home = new ClaudeHome(join(tempDir(), 'claude'))
-    const workspace = tempDir()
-    const session = home.session(workspace)
-    session.prompt('first question')
-    session.say('first answer')
-    const rt = runtime({ claude: home.root })
-    const id = rt.store.workspaces.open(workspace, 'ws')
+    const { session, rt, id } = oneSession()
     const row = () => rt.store.db.prepare('SELECT mtime_ms AS mtimeMs, offset FROM import_files WHERE path = ?').get(session.path) as { mtimeMs: number; offset: number }
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, messages: 2 })
     expect(row()).toEqual({ mtimeMs: statSync(session.path).mtimeMs, offset: statSync(session.path).size })
@@ -110,13 +115,7 @@ describe('importing real Claude Code sessions', () => {
   })
 
   it('waits for a partly written last line (a one-shot import reports it, once), then takes it once it is complete', async () => {
-    const home = new ClaudeHome(join(tempDir(), 'claude'))
-    const workspace = tempDir()
-    const session = home.session(workspace)
-    session.prompt('first question')
-    session.say('first answer')
-    const rt = runtime({ claude: home.root })
-    const id = rt.store.workspaces.open(workspace, 'ws')
+    const { workspace, session, rt, id } = oneSession()
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ sessions: 1, messages: 2 })
 
     const line = JSON.stringify({ type: 'user', uuid: 'late', parentUuid: session.tip, sessionId: session.sessionId, cwd: workspace, timestamp: '2026-01-01T00:01:00.000Z', message: { role: 'user', content: 'second question' } })
