@@ -42,4 +42,18 @@ describe('what discovery read from a file, remembered while the file is unchange
     rmSync(path)
     await expect(second.facts(path, () => Promise.reject(new Error('ENOENT')))).rejects.toThrow('ENOENT')
   })
+
+  it('reads a file once when two discoveries ask for it at the same time', async () => {
+    const path = join(dir, 'session.jsonl')
+    writeFileSync(path, '{"cwd":"/a"}\n')
+    let reads = 0
+    const read = async () => {
+      reads += 1
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      return { cwd: '/a' }
+    }
+    const cache = new DiscoveryCache(new DiscoveredFileRepository(store.db))
+    expect(await Promise.all([cache.facts(path, read), cache.facts(path, read)])).toEqual([{ cwd: '/a' }, { cwd: '/a' }])
+    expect(reads).toBe(1)
+  })
 })

@@ -12,6 +12,8 @@ export class DiscoveryCache {
   private readonly known: Map<string, { signature: string; facts: string; value?: unknown }>
   private readonly found = new Map<string, { signature: string; facts: string }>()
   private readonly stats = new Map<string, FileStat>()
+  /** Reads under way: a second discovery at the same time (live following's) waits for the first's. */
+  private readonly reading = new Map<string, { signature: string; facts: Promise<unknown> }>()
 
   constructor(private readonly repository: DiscoveredFileRepository) {
     this.known = repository.all()
@@ -30,7 +32,16 @@ export class DiscoveryCache {
     const known = this.known.get(path)
     // Callers copy what they take from the facts; the parsed value is shared, never changed.
     if (known?.signature === signature) return (known.value ??= JSON.parse(known.facts)) as T
-    const facts = await read()
+    const underWay = this.reading.get(path)
+    if (underWay?.signature === signature) return (await underWay.facts) as T
+    const reading = read()
+    this.reading.set(path, { signature, facts: reading })
+    let facts: T
+    try {
+      facts = await reading
+    } finally {
+      if (this.reading.get(path)?.facts === reading) this.reading.delete(path)
+    }
     const entry = { signature, facts: JSON.stringify(facts), value: facts }
     this.found.set(path, entry)
     this.known.set(path, entry)

@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const HEAD_BYTES = 256 * 1024
+const FIRST_HEAD_BYTES = 16 * 1024
 /**
  * Heads remembered for the live loop's rediscovery, counted by the bytes of their lines; beyond
  * this, the oldest are forgotten. (Counted by files, 5,000 small sessions kept every line of
@@ -27,6 +28,8 @@ export async function readHeadObjects(path: string, maxLines = 50, until?: HeadS
   const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${maxLines}:${until?.key ?? ''}`
   const cached = headCache.get(path)
   if (cached?.signature === signature) return cached.objects
+  // A file read is a moment of the main thread's: let the window's requests in between files.
+  await new Promise((resolve) => setImmediate(resolve))
   const { objects, bytes } = readHead(path, Math.min(HEAD_BYTES, stats.size), maxLines, until)
   forget(path) // re-inserted last: the oldest entries are the ones dropped
   headCache.set(path, { signature, objects, bytes })
@@ -63,27 +66,35 @@ export interface HeadStop {
 function readHead(path: string, bytes: number, maxLines: number, until?: HeadStop): { objects: Record<string, unknown>[]; bytes: number } {
   const fd = openSync(path, 'r')
   try {
-    const buffer = Buffer.allocUnsafe(bytes)
-    const bytesRead = readSync(fd, buffer, 0, bytes, 0)
-    const lines = buffer.subarray(0, bytesRead).toString('utf8').split('\n')
-    if (bytesRead === HEAD_BYTES) lines.pop() // the last one may be cut
-    const objects: Record<string, unknown>[] = []
-    let parsedBytes = 0
-    for (const line of lines.slice(0, maxLines)) {
-      if (until && !until.worthParsing(line, objects)) continue
-      parsedBytes += line.length
-      try {
-        const value: unknown = JSON.parse(line)
-        if (value && typeof value === 'object' && !Array.isArray(value)) objects.push(value as Record<string, unknown>)
-        if (until?.enough(objects)) break
-      } catch {
-        // a garbled line says nothing about the file; the importer reports it
-      }
-    }
-    return { objects, bytes: parsedBytes }
+    // Most heads tell what discovery needs in their first lines: read 16 KB, and the rest of the
+    // window only if those do not.
+    const first = parseHead(fd, Math.min(FIRST_HEAD_BYTES, bytes), bytes, maxLines, until)
+    return first.complete || bytes <= FIRST_HEAD_BYTES ? first : parseHead(fd, bytes, bytes, maxLines, until)
   } finally {
     closeSync(fd)
   }
+}
+
+/** The objects on the complete lines of the file's first `window` bytes (of `bytes` to read at most). */
+function parseHead(fd: number, window: number, bytes: number, maxLines: number, until?: HeadStop): { objects: Record<string, unknown>[]; bytes: number; complete: boolean } {
+  const buffer = Buffer.allocUnsafe(window)
+  const bytesRead = readSync(fd, buffer, 0, window, 0)
+  const lines = buffer.subarray(0, bytesRead).toString('utf8').split('\n')
+  if (bytesRead === HEAD_BYTES || window < bytes) lines.pop() // the last one may be cut
+  const objects: Record<string, unknown>[] = []
+  let parsedBytes = 0
+  for (const line of lines.slice(0, maxLines)) {
+    if (until && !until.worthParsing(line, objects)) continue
+    parsedBytes += line.length
+    try {
+      const value: unknown = JSON.parse(line)
+      if (value && typeof value === 'object' && !Array.isArray(value)) objects.push(value as Record<string, unknown>)
+      if (until?.enough(objects)) return { objects, bytes: parsedBytes, complete: true }
+    } catch {
+      // a garbled line says nothing about the file; the importer reports it
+    }
+  }
+  return { objects, bytes: parsedBytes, complete: lines.length >= maxLines }
 }
 
 /** Entries of a folder, or none when it does not exist or cannot be read. */

@@ -59,7 +59,7 @@ describe('chunks of several files committed in one transaction', () => {
   it('commits by itself once it holds enough lines', () => {
     const batch = started()
     const a = file()
-    batch.add(a, workspace('a1'), { bytes: 10, lines: 3999 })
+    batch.add(a, workspace('a1'), { bytes: 10, lines: 1999 })
     expect(batch.pending).toBe(true)
     batch.add(a, workspace('a2'), { bytes: 10, lines: 1 })
     expect(batch.pending).toBe(false)

@@ -1,11 +1,12 @@
 import type { Db } from '../database'
 
 /**
- * Messages indexed per step of a catch-up, one transaction each: a few tens of milliseconds, and
- * a bounded amount of text (FTS5 holds a transaction's terms in memory until it commits).
+ * Messages indexed per step of a catch-up, one transaction each: a few tens of milliseconds (the
+ * window's requests wait for a step: 16 MB steps kept them waiting 150-180 ms), and a bounded
+ * amount of text (FTS5 holds a transaction's terms in memory until it commits).
  */
-const STEP_ROWS = 20_000
-const STEP_BYTES = 16 * 1024 * 1024
+const STEP_ROWS = 5_000
+const STEP_BYTES = 4 * 1024 * 1024
 
 /**
  * The full-text index of messages, which may lag behind while an import runs (`fts_backlog`,
