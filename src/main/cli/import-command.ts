@@ -2,7 +2,6 @@ import { RetraceError } from '../../shared/contract'
 import type { Runtime } from '../runtime'
 import { folderIsHere, resolveReadableFolder } from '../services/folder-access'
 import { openWorkspacePath } from '../services/open-path'
-import { SourceFolderRepository } from '../sources/source-folders'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/record-writer'
@@ -42,7 +41,7 @@ export async function importCommand(
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
-  if (options.path !== undefined && options.source) new SourceFolderRepository(runtime.store.db).add(workspaceId, options.source, resolveReadableFolder(options.path))
+  if (options.path !== undefined && options.source) runtime.store.sourceFolders.add(workspaceId, options.source, resolveReadableFolder(options.path))
   const report = await runtime.imports.importWorkspace(workspaceId, common)
   const workspace = runtime.store.workspaces.get(workspaceId)
   if (options.json) return options.io.out(JSON.stringify({ workspace, ...report }, null, 2))

@@ -2,7 +2,6 @@ import { RetraceError } from '../../shared/contract'
 import type { Handlers } from '../rpc/dispatcher'
 import type { SourceName } from '../sources/adapter'
 import { SOURCE_ADAPTERS } from '../sources/registry'
-import { SourceFolderRepository } from '../sources/source-folders'
 import { describeSource } from '../sources/source-info'
 import type { ServiceContext } from './context'
 import { resolveReadableFolder } from './folder-access'
@@ -16,7 +15,7 @@ export function importHandlers(ctx: ServiceContext): ImportHandlers {
   const requireWorkspace = (workspaceId: number) => {
     if (!ctx.store.workspaces.get(workspaceId)) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again from the first screen.`)
   }
-  const folders = new SourceFolderRepository(ctx.store.db)
+  const folders = ctx.store.sourceFolders
   return {
     'sources.list': () => ({ items: SOURCE_ADAPTERS.map((adapter) => describeSource(adapter, ctx.imports.environment)) }),
     'workspaces.sourceFolders': ({ workspaceId }) => {

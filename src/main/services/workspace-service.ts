@@ -8,7 +8,6 @@ import { folderIsHere, listSubfolders } from './folder-access'
 import { openWorkspacePath } from './open-path'
 import { listAllWorkspaces } from './workspace-listing'
 import { workspaceAgentState } from '../sources/agent-state'
-import { SourceFolderRepository } from '../sources/source-folders'
 
 type WorkspaceHandlers = Pick<
   Handlers,
@@ -39,7 +38,7 @@ export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
       return requireWorkspace(id)
     },
 
-    'workspaces.agentState': ({ workspaceId }) => workspaceAgentState(requireWorkspace(workspaceId).path, new SourceFolderRepository(store.db).list(workspaceId), ctx.imports.environment),
+    'workspaces.agentState': ({ workspaceId }) => workspaceAgentState(requireWorkspace(workspaceId).path, store.sourceFolders.list(workspaceId), ctx.imports.environment),
 
     'workspaces.reopen': ({ workspaceId }) => {
       requireWorkspace(workspaceId)

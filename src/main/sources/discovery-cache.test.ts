@@ -2,7 +2,6 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
 import { openStore, type Store } from '../store/store'
 import { DiscoveryCache } from './discovery-cache'
 
@@ -26,18 +25,18 @@ describe('what discovery read from a file, remembered while the file is unchange
       reads += 1
       return Promise.resolve({ cwd: '/a', reads })
     }
-    const first = new DiscoveryCache(new DiscoveredFileRepository(store.db))
+    const first = new DiscoveryCache(store.discoveredFiles)
     expect(await first.facts(path, read)).toEqual({ cwd: '/a', reads: 1 })
     expect(await first.facts(path, read)).toEqual({ cwd: '/a', reads: 1 })
     first.save()
 
     // A later import, in another process: from the store.
-    const second = new DiscoveryCache(new DiscoveredFileRepository(store.db))
+    const second = new DiscoveryCache(store.discoveredFiles)
     expect(await second.facts(path, read)).toEqual({ cwd: '/a', reads: 1 })
     appendFileSync(path, '{"more":1}\n')
     expect(await second.facts(path, read)).toEqual({ cwd: '/a', reads: 2 })
     second.save()
-    expect(await new DiscoveryCache(new DiscoveredFileRepository(store.db)).facts(path, read)).toEqual({ cwd: '/a', reads: 2 })
+    expect(await new DiscoveryCache(store.discoveredFiles).facts(path, read)).toEqual({ cwd: '/a', reads: 2 })
 
     rmSync(path)
     await expect(second.facts(path, () => Promise.reject(new Error('ENOENT')))).rejects.toThrow('ENOENT')
@@ -52,7 +51,7 @@ describe('what discovery read from a file, remembered while the file is unchange
       await new Promise((resolve) => setTimeout(resolve, 20))
       return { cwd: '/a' }
     }
-    const cache = new DiscoveryCache(new DiscoveredFileRepository(store.db))
+    const cache = new DiscoveryCache(store.discoveredFiles)
     expect(await Promise.all([cache.facts(path, read), cache.facts(path, read)])).toEqual([{ cwd: '/a' }, { cwd: '/a' }])
     expect(reads).toBe(1)
   })

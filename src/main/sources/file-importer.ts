@@ -1,7 +1,7 @@
 import { closeSync, openSync, statSync } from 'node:fs'
 import type { HistoryFile } from './adapter'
 import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-batch'
-import { importFilesOf, type ImportFileRepository, type ImportFileRow } from '../store/repositories/import-files'
+import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { HEAD_BYTES, headHash, type ParsedChunk } from './parse-thread/parse-chunks'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
@@ -30,7 +30,7 @@ export interface FilePlan {
  * plans the files ahead of the one it writes, so the parse thread can read them meanwhile.
  */
 export function planFileImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch): FilePlan | null {
-  const imports = importFilesOf(deps.store.db)
+  const imports = deps.store.importFiles
   const known = imports.get(workspace.id, file.source, file.path)
   if (!known) return { file, known: undefined, start: 0 }
   const stat = statSync(file.path)
@@ -70,7 +70,7 @@ export async function importParsedFile(
   options: FileImportOptions = {}
 ): Promise<void> {
   const { file, known } = plan
-  const imports = importFilesOf(deps.store.db)
+  const imports = deps.store.importFiles
   report.files += 1
   // Read again now, not when the file was planned: the files written before it may have changed
   // what it remembers (a summary naming its session retitles it, summary-titles.ts).

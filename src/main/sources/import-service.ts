@@ -4,21 +4,19 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
-import { DiscoveredFileRepository } from '../store/repositories/discovered-files'
 import { DiscoveryCache } from './discovery-cache'
 import { importParsedFile } from './file-importer'
 import type { FileStat } from './parse-thread/parse-chunks'
 import { ImportSettling } from './import-settling'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
-import { ImportFileRepository } from '../store/repositories/import-files'
 import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
-import { filesInSourceFolder, SourceFolderRepository } from './source-folders'
+import { filesInSourceFolder } from './source-folders'
 
 export interface ImportOptions {
   sources?: SourceName[]
@@ -130,7 +128,7 @@ export class ImportService {
       for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal, cache)) files.push({ adapter, file })
     }
     cache.save()
-    for (const folder of new SourceFolderRepository(this.deps.store.db).list(workspace.id)) {
+    for (const folder of this.deps.store.sourceFolders.list(workspace.id)) {
       const adapter = adaptersFor(only).find((candidate) => candidate.name === folder.source)
       if (!adapter) continue
       // A folder that is gone (an unplugged disk) is skipped until it is back.
@@ -148,7 +146,7 @@ export class ImportService {
 
   /** What discovery read of each file (kept for the importer's life: the store is read once). */
   private discoveryCache(): DiscoveryCache {
-    return (this.discovery ??= new DiscoveryCache(new DiscoveredFileRepository(this.deps.store.db)))
+    return (this.discovery ??= new DiscoveryCache(this.deps.store.discoveredFiles))
   }
 
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */
@@ -191,7 +189,7 @@ export class ImportService {
     const sizes = new Map<string, number | string>()
     const imported = new Map<string, number | string>()
     const quiet = new QuietFiles(this.incompleteLineAfterMs)
-    const importRows = new ImportFileRepository(this.deps.store.db)
+    const importRows = this.deps.store.importFiles
     /** Bytes after the last complete line that was imported: a line not finished (yet). */
     const endsUnfinished = (file: HistoryFile) => (importRows.get(workspaceId, file.source, file.path)?.offset ?? 0) < Number(sizes.get(file.path))
     let tick = 0

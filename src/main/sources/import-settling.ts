@@ -1,4 +1,3 @@
-import { importFilesOf } from '../store/repositories/import-files'
 import type { HistoryFile } from './adapter'
 import { readImportState } from './import-state'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
@@ -25,7 +24,7 @@ export class ImportSettling {
     const linked = this.successors.link(store)
     const files = [...this.summaryFiles.values()]
     this.summaryFiles.clear()
-    const imports = importFilesOf(store.db)
+    const imports = store.importFiles
     store.transaction(() => {
       for (const { workspace, file } of files) {
         const row = imports.get(workspace.id, file.source, file.path)

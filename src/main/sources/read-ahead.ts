@@ -6,7 +6,6 @@ import { parseFileChunks, type FileStat, type ParsedChunk, type ParseJob, type P
 import { ParseThread } from './parse-thread/parse-thread'
 import type { ImportDeps } from './record-writer'
 import { adaptersFor } from './registry'
-import { importFilesOf } from '../store/repositories/import-files'
 
 /**
  * Files planned (and handed to the parse thread) ahead of the one being written: more than a
@@ -124,7 +123,7 @@ export function withoutUnchanged(
   /** Stats taken by discovery a moment before, when it took them. */
   statOf: (path: string) => FileStat | undefined = () => undefined
 ): { entries: ImportEntry[]; bytesToRead: number } {
-  const progress = importFilesOf(deps.store.db).progressOf(workspaceId)
+  const progress = deps.store.importFiles.progressOf(workspaceId)
   let bytesToRead = 0
   const left = entries.filter(({ adapter, file }) => {
     if (adapter.kind === 'snapshot') return true

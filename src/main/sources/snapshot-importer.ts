@@ -1,5 +1,5 @@
 import type { HistoryFile, SnapshotSession, SnapshotSourceAdapter } from './adapter'
-import { ImportFileRepository, type ImportFileRow } from '../store/repositories/import-files'
+import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
 
@@ -18,7 +18,7 @@ export async function importSnapshotFile(
   report: ImportReport,
   options: { signal?: AbortSignal } = {}
 ): Promise<void> {
-  const imports = new ImportFileRepository(deps.store.db)
+  const imports = deps.store.importFiles
   const known = imports.get(workspace.id, file.source, file.path)
   if (known && file.fingerprint !== undefined && known.headSha256 === file.fingerprint) return
   report.files += 1

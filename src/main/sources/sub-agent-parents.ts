@@ -3,7 +3,6 @@ import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../store/repositories/sessions'
 import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
-import { importFilesOf } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import type { ImportDeps } from './record-writer'
 
@@ -47,7 +46,7 @@ export function parentOfSubAgentFile(
 /** The description the parent's Task/Agent call gave a sub-agent file's agent, when its file was read. */
 export function parentLinkTitle(deps: ImportDeps, workspace: { id: number }, file: HistoryFile): string | undefined {
   if (!file.parentPath || !file.agentId) return undefined
-  const row = importFilesOf(deps.store.db).get(workspace.id, file.source, file.parentPath)
+  const row = deps.store.importFiles.get(workspace.id, file.source, file.parentPath)
   return row ? readImportState(row.importState).linkTitles[file.agentId] : undefined
 }
 

@@ -1,6 +1,5 @@
 import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
-import { importFilesOf } from '../store/repositories/import-files'
 import { readImportState, TITLE_RANK, type FileImportState } from './import-state'
 import type { ImportDeps, ImportReport } from './record-writer'
 
@@ -80,7 +79,7 @@ export class SummaryTitles {
     const uid = sessionLinksOf(store.db).sessionHolding(this.workspace.id, this.file.source, summary.leafUid)
     const target = uid ? store.sessions.get(uid) : undefined
     if (!target) return false
-    const imports = importFilesOf(store.db)
+    const imports = store.importFiles
     const row = imports.stateOfSession(target.rowId)
     if (!row) {
       if (target.title.trim() === '') store.sessions.setTitle(target.rowId, summary.title)

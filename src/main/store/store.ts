@@ -3,10 +3,13 @@ import { openDatabase, type Db } from './database'
 import { privateFile, privateFolder } from './private-files'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
+import { DiscoveredFileRepository } from './repositories/discovered-files'
+import { ImportFileRepository } from './repositories/import-files'
 import { RewindRepository } from './repositories/rewinds'
 import { SearchIndex } from './repositories/search-index'
 import { SessionRepository } from './repositories/sessions'
 import { SessionSplitRepository } from './repositories/session-splits'
+import { SourceFolderRepository } from './repositories/source-folders'
 import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
 import { WalCheckpoints } from './wal-checkpoints'
@@ -29,6 +32,12 @@ export interface Store {
   readonly tree: TreeRepository
   /** The full-text index of messages, filled in bulk after an import (see search-index.ts). */
   readonly searchIndex: SearchIndex
+  /** How far each agent file was imported, per workspace. */
+  readonly importFiles: ImportFileRepository
+  /** What discovery read of each agent file (see sources/discovery-cache.ts). */
+  readonly discoveredFiles: DiscoveredFileRepository
+  /** Folders added to a workspace as one source's history. */
+  readonly sourceFolders: SourceFolderRepository
   /** Run `work` in one synchronous transaction (no awaits inside). */
   transaction<T>(work: () => T): T
   /**
@@ -61,6 +70,9 @@ export function openStore(dataDir: string): Store {
     splits: new SessionSplitRepository(db),
     tree: new TreeRepository(db),
     searchIndex: new SearchIndex(db),
+    importFiles: new ImportFileRepository(db),
+    discoveredFiles: new DiscoveredFileRepository(db),
+    sourceFolders: new SourceFolderRepository(db),
     transaction: (work) => db.transaction(work)(),
     durableTransaction: (work) => {
       db.pragma('synchronous = FULL')

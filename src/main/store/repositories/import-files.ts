@@ -1,4 +1,3 @@
-import { perDatabase } from '../per-database'
 import type { Db } from '../database'
 
 /** How far a foreign file has been imported, and what is needed to continue from there. */
@@ -128,6 +127,3 @@ export class ImportFileRepository {
     this.deleteStmt.run(id)
   }
 }
-
-/** The connection's one ImportFileRepository (see per-database.ts). */
-export const importFilesOf = perDatabase((db) => new ImportFileRepository(db))
