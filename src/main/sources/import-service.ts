@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { RetraceError, type ImportStatus } from '../../shared/contract'
@@ -10,7 +9,8 @@ import type { FileStat } from './parse-thread/parse-chunks'
 import { ImportSettling } from './import-settling'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
-import { incompleteLineAfterMs, QuietFiles } from './quiet-files'
+import { incompleteLineAfterMs } from './quiet-files'
+import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
@@ -39,10 +39,6 @@ export interface WorkspaceImportReport extends ImportReport {
   refused: { cwd: string; reason: string; sessions: { source: string; sessionId: string; file: string }[] }[]
 }
 
-/** How often an open workspace's history files are checked for new lines. */
-const WATCH_INTERVAL_MS = 400
-/** New files (a session just started) are looked for less often than known files grow. */
-const REDISCOVER_EVERY = 5
 /** Workspaces followed live at once (the most recently opened ones). */
 const MAX_WATCHED = 4
 /** Skipped lines kept per workspace for `imports.status` (all of them are counted). */
@@ -186,61 +182,27 @@ export class ImportService {
     entry.pending.clear()
     entry.error = null
     if (entry.state !== 'running') entry.state = 'idle'
-    const sizes = new Map<string, number | string>()
-    const imported = new Map<string, number | string>()
-    const quiet = new QuietFiles(this.incompleteLineAfterMs)
-    const importRows = this.deps.store.importFiles
-    /** Bytes after the last complete line that was imported: a line not finished (yet). */
-    const endsUnfinished = (file: HistoryFile) => (importRows.get(workspaceId, file.source, file.path)?.offset ?? 0) < Number(sizes.get(file.path))
-    let tick = 0
-    let stopped = false
-    let files: HistoryFile[] = []
-    const check = async () => {
-      const workspace = this.deps.store.workspaces.get(workspaceId)
-      if (!workspace) return stop()
-      if (tick % REDISCOVER_EVERY === 0) files = (await this.discoverWorkspace({ id: workspace.id, path: workspace.path })).map(({ file }) => file)
-      tick += 1
-      const now = Date.now()
-      let grown = false
-      for (const file of files) {
-        // A snapshot store changes in place (its WAL grows): its fingerprint, refreshed with discovery, says so.
-        const size = file.fingerprint ?? (await stat(file.path).then((s) => (quiet.observe(file.path, s.size, s.mtimeMs, now), s.size), () => -1))
-        if (imported.get(file.path) !== size) grown = true
-        sizes.set(file.path, size)
+    const stop = followWorkspace(
+      {
+        workspace: () => this.deps.store.workspaces.get(workspaceId),
+        discover: async (workspace) => (await this.discoverWorkspace(workspace)).map(({ file }) => file),
+        importStep: async (workspace, files, options) => {
+          try {
+            await this.queued(workspaceId, () => this.importFiles(workspace, files.map((file) => ({ adapter: adapterOf(file), file })), options))
+          } catch (error) {
+            // A cancel stops this step's import, not the following.
+            if (!isImportCancelled(error)) throw error
+          }
+        },
+        pending: () => this.entry(workspaceId).pending,
+        importedOffset: (file) => this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0
+      },
+      this.incompleteLineAfterMs,
+      onError,
+      () => {
+        if (this.watchers.get(workspaceId) === stop) this.watchers.delete(workspaceId)
       }
-      // Files a cancel left over wait for `imports.run`; the rest are followed as usual.
-      const pending = this.entry(workspaceId).pending
-      const onFileDone = (path: string) => imported.set(path, sizes.get(path) ?? -1)
-      const step = async (some: HistoryFile[], options: ImportOptions) => {
-        if (some.length === 0) return
-        try {
-          await this.queued(workspaceId, () => this.importFiles({ id: workspace.id, path: workspace.path }, some.map((file) => ({ adapter: adapterOf(file), file })), { ...options, onFileDone }))
-        } catch (error) {
-          // A cancel stops this step's import, not the following.
-          if (!isImportCancelled(error)) throw error
-        }
-      }
-      if (grown) await step(files.filter((file) => sizes.get(file.path) !== imported.get(file.path) && !pending.has(file.path)), {})
-      // A last line still unfinished once its file has been quiet for a while is reported.
-      const quietWithUnfinishedLine = files.filter(
-        (file) => !file.fingerprint && !pending.has(file.path) && imported.get(file.path) === sizes.get(file.path) && quiet.takeDue(file.path, now) && endsUnfinished(file)
-      )
-      await step(quietWithUnfinishedLine, { reportIncompleteLines: true })
-    }
-    const loop = () => {
-      if (stopped) return
-      check()
-        .catch(onError)
-        .finally(() => {
-          if (!stopped) timer = setTimeout(loop, WATCH_INTERVAL_MS).unref()
-        })
-    }
-    let timer: NodeJS.Timeout = setTimeout(loop, 0).unref()
-    const stop = () => {
-      stopped = true
-      clearTimeout(timer)
-      if (this.watchers.get(workspaceId) === stop) this.watchers.delete(workspaceId)
-    }
+    )
     this.watchers.set(workspaceId, stop)
     while (this.watchers.size > MAX_WATCHED) {
       const [oldest] = this.watchers.keys()
