@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { HistoryFile } from './adapter'
-import { importOrder } from './import-service'
+import { importOrder } from './import-order'
 
 const file = (sessionId: string, startedAt: number, more: Partial<HistoryFile> = {}): { file: HistoryFile } => ({
   file: { source: 'claude-code', path: `/h/${sessionId}.jsonl`, sessionId, role: 'main', cwd: '/w', backupDir: null, startedAt, ...more }

@@ -7,6 +7,7 @@ import { DiscoveryCache } from './discovery-cache'
 import { importParsedFile } from './file-importer'
 import type { FileStat } from './parse-thread/parse-chunks'
 import { ImportSettling } from './import-settling'
+import { importOrder } from './import-order'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
 import { incompleteLineAfterMs } from './quiet-files'
@@ -385,26 +386,6 @@ export class ImportService {
     this.queues.set(workspaceId, next.catch(() => undefined))
     return next
   }
-}
-
-/**
- * The newest sessions first, so a window opening a large history has the latest work at once,
- * and parents before what hangs off them: main sessions (a fork after the session it was forked
- * from, so its copied lines are recognised), then sub-agents. What a session refers to may come
- * after it (the session a `/clear` continues, the one a summary names): the import settles those
- * at its end (import-settling.ts).
- */
-export function importOrder<T extends { file: HistoryFile }>(files: T[]): T[] {
-  const bySession = new Map(files.filter((f) => f.file.role === 'main').map((f) => [f.file.sessionId, f]))
-  const depth = (entry: T, seen = new Set<string>()): number => {
-    const parent = entry.file.forkedFrom ? bySession.get(entry.file.forkedFrom.sessionId) : undefined
-    if (!parent || seen.has(entry.file.sessionId)) return 0
-    seen.add(entry.file.sessionId)
-    return 1 + depth(parent, seen)
-  }
-  const rank = (entry: T) => (entry.file.role === 'sub-agent' ? 1_000_000 : depth(entry))
-  const started = (entry: T) => entry.file.startedAt ?? Number.MAX_SAFE_INTEGER
-  return [...files].sort((a, b) => rank(a) - rank(b) || started(b) - started(a) || b.file.path.localeCompare(a.file.path))
 }
 
 function adapterOf(file: HistoryFile): SourceAdapter {

@@ -121,7 +121,7 @@ export class SessionWriter {
         this.untitled = false
       }
       this.state.lastActivityAt = message.createdAt ?? this.now()
-      this.saveProgress(this.state.lastActivityAt)
+      this.saveProgress()
       this.recorder.announce(this.state.workspaceId, this.state.uid)
       return seq
     })
@@ -136,7 +136,7 @@ export class SessionWriter {
       if (this.latestAssistant === null) this.latestAssistant = this.store.messages.latestOfRole(this.state.rowId, 'assistant')
       if (this.latestAssistant !== undefined) this.store.messages.addUsage(this.latestAssistant, usage)
       this.addUsage({ ...usage, costUsd: null })
-      this.saveProgress(this.state.lastActivityAt)
+      this.saveProgress()
     })
   }
 
@@ -160,7 +160,7 @@ export class SessionWriter {
       this.state.nextSeq += 1
       this.state.lastActivityAt = createdAt
       this.store.sessions.setContextStart(this.state.rowId, seq)
-      this.saveProgress(createdAt)
+      this.saveProgress()
       return seq
     })
   }
@@ -218,22 +218,20 @@ export class SessionWriter {
   flushProgress(): void {
     if (!this.progressUnsaved) return
     this.progressUnsaved = false
-    this.saveProgressNow(this.state.lastActivityAt)
+    this.saveProgressNow()
   }
 
-  private saveProgress(updatedAt: number): void {
-    if (this.deferProgressSaves && updatedAt === this.state.lastActivityAt) {
-      this.progressUnsaved = true
-      return
-    }
-    this.saveProgressNow(updatedAt)
+  private saveProgress(): void {
+    if (this.deferProgressSaves) this.progressUnsaved = true
+    else this.saveProgressNow()
   }
 
-  private saveProgressNow(updatedAt: number): void {
+  /** The session's counts, usage and time of its latest activity. */
+  private saveProgressNow(): void {
     this.store.sessions.saveProgress(this.state.rowId, {
       messageCount: this.state.nextSeq,
       turnCount: this.state.turn,
-      updatedAt,
+      updatedAt: this.state.lastActivityAt,
       ...this.totals,
       model: this.model
     })
