@@ -3,6 +3,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import retrace from './eslint-rules/sql-in-store.mjs'
 
 const electronOnlyHere = 'Only src/main/electron/ and src/preload/ may import electron: services must run in plain Node (tests, CLI, web server).'
 
@@ -21,6 +22,14 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: electronOnlyHere }] }]
     }
+  },
+  {
+    // Retrace's SQL lives in the store; elsewhere only the readers of agents' own databases,
+    // tests and benchmarks talk to SQLite directly.
+    files: ['src/main/**/*.{ts,mts}'],
+    ignores: ['src/main/store/**', 'src/main/sources/foreign-db/**', '**/*.test.ts', '**/testing/**'],
+    plugins: { retrace },
+    rules: { 'retrace/sql-in-store': 'error' }
   },
   {
     files: ['src/main/electron/**/*.ts', 'src/preload/**/*.ts', 'e2e/electron/**/*.ts'],

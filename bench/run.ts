@@ -17,6 +17,7 @@ import { measureMemory } from './measure/memory'
 import { measureSearch, type SearchTerm } from './measure/search'
 import { measureTranscript } from './measure/transcript'
 import { writeRows } from './measure/write'
+import { databaseOf } from '../src/main/store/raw-database'
 
 // `npm run bench`: generate the store, run the five measures, print one markdown table.
 // Every Retrace number has its reference measured in the same run, on the same machine.
@@ -53,11 +54,11 @@ async function main(): Promise<void> {
 
     log('Latency measures…')
     const runtime = createRuntime({ dataDir: storeDir, host: { binding: 'web' }, version: 'bench' })
-    const { avgBytes } = runtime.store.db.prepare('SELECT avg(length(content) + coalesce(length(tool_input), 0)) AS avgBytes FROM messages').get() as { avgBytes: number }
-    const bigSessionId = (runtime.store.db.prepare('SELECT uid FROM sessions ORDER BY message_count DESC LIMIT 1').get() as { uid: string }).uid
+    const { avgBytes } = databaseOf(runtime.store).prepare('SELECT avg(length(content) + coalesce(length(tool_input), 0)) AS avgBytes FROM messages').get() as { avgBytes: number }
+    const bigSessionId = (databaseOf(runtime.store).prepare('SELECT uid FROM sessions ORDER BY message_count DESC LIMIT 1').get() as { uid: string }).uid
     const ctx: MeasureContext = {
       dispatch: createDispatcher<null>({ handlers: runtime.handlers, authorize: () => null }),
-      db: runtime.store.db,
+      db: databaseOf(runtime.store),
       workspaceId: build.workspaceId,
       bigSessionId,
       repeat: { n: settings.repetitions, warmup: settings.warmup }

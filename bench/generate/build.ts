@@ -10,6 +10,7 @@ import type { ContentFactory } from './content'
 import { planSessions, type PlanConfig } from './plan'
 import { recorderCommit } from './recorder-writer'
 import { emptyTally, timedCommit, type WriteTally } from './write-stats'
+import { databaseOf } from '../../src/main/store/raw-database'
 
 export const WORKSPACE_NAME = 'bench-workspace'
 
@@ -66,7 +67,7 @@ export function buildStore(dataDir: string, options: BuildOptions): StoreBuild {
       }
     }
     // Fold the WAL into the database file so its size on disk is the store's real size.
-    store.db.pragma('wal_checkpoint(TRUNCATE)')
+    databaseOf(store).pragma('wal_checkpoint(TRUNCATE)')
     build.wallMs = performance.now() - started
     return build
   } finally {

@@ -38,7 +38,7 @@ export async function measureWorkerStartup(dir: string): Promise<WorkerStartup> 
   const reused: number[] = []
   const scan = async (workerPath: string): Promise<number> => {
     const started = performance.now()
-    await scanWorkspace({ root: empty, workspaceId: side.workspaceId, db: side.runtime.store.db, blobs: side.runtime.journal.blobs, workerPath })
+    await scanWorkspace({ root: empty, workspaceId: side.workspaceId, store: side.runtime.store, blobs: side.runtime.journal.blobs, workerPath })
     return performance.now() - started
   }
   try {

@@ -4,6 +4,7 @@ import { closeIdleScanWorkers } from '../../src/main/journal/scan/scan'
 import { TurnCapture } from '../../src/main/journal/turn-capture'
 import { createRuntime, type Runtime } from '../../src/main/runtime'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
+import { databaseOf } from '../../src/main/store/raw-database'
 
 /**
  * Retrace driven the way `retrace checkpoint begin|end` drives it: one session, a user message
@@ -91,7 +92,7 @@ export class RetraceSide {
 
   /** Fold the WAL into the database file, so its size on disk is the store's real size. */
   checkpointWal(): void {
-    this.runtime.store.db.pragma('wal_checkpoint(TRUNCATE)')
+    databaseOf(this.runtime.store).pragma('wal_checkpoint(TRUNCATE)')
   }
 
   close(): void {

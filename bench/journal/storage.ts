@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib'
 import { dirSize, type DirSize } from './disk'
 import type { RetraceSide } from './retrace-side'
 import { gitGc, type ShadowGit } from './shadow-git'
+import { databaseOf } from '../../src/main/store/raw-database'
 
 export interface StorageSizes {
   /** Retrace's whole data folder after a WAL checkpoint: database, blobs/ (and its empty tmp/). */
@@ -47,7 +48,7 @@ export interface InlineEstimate {
  * uncompressed. How much smaller would they be compressed, and at what CPU cost?
  */
 export function estimateInlineCompression(retrace: RetraceSide): InlineEstimate {
-  const rows = retrace.runtime.store.db.prepare("SELECT data FROM blobs WHERE storage = 'inline'").pluck().iterate() as IterableIterator<Buffer>
+  const rows = databaseOf(retrace.runtime.store).prepare("SELECT data FROM blobs WHERE storage = 'inline'").pluck().iterate() as IterableIterator<Buffer>
   const estimate: InlineEstimate = { blobs: 0, rawBytes: 0, level1Bytes: 0, level1Ms: 0, level6Bytes: 0, level6Ms: 0 }
   for (const data of rows) {
     let started = performance.now()

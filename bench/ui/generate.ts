@@ -6,6 +6,7 @@ import { mergeBranch } from '../../src/main/transcripts/merge'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
 import { createRng, type Rng } from '../lib/prng'
 import { UiContent } from './content'
+import { databaseOf } from '../../src/main/store/raw-database'
 
 export const BIG_TITLE = 'Bench: the long session'
 const START = Date.UTC(2026, 0, 5, 9)
@@ -97,12 +98,12 @@ export function generateUiData(dataDir: string, options: { seed: number; session
     // Kinds as the graph draws them: a session continued after /clear is a main session with a predecessor.
     const kinds = Object.fromEntries(
       (
-        store.db
+        databaseOf(store)
           .prepare("SELECT CASE WHEN predecessor_id IS NOT NULL THEN 'successor' ELSE kind END AS kind, count(*) AS n FROM sessions WHERE workspace_id = ? GROUP BY 1 ORDER BY 2 DESC")
           .all(workspaceId) as { kind: string; n: number }[]
       ).map((row) => [row.kind, row.n])
     )
-    const totals = store.db.prepare('SELECT count(*) AS sessions, sum(message_count) AS messages FROM sessions WHERE workspace_id = ?').get(workspaceId) as { sessions: number; messages: number }
+    const totals = databaseOf(store).prepare('SELECT count(*) AS sessions, sum(message_count) AS messages FROM sessions WHERE workspace_id = ?').get(workspaceId) as { sessions: number; messages: number }
     return { workspaceId, workspacePath, bigSessionId: big.id, kinds, sessions: totals.sessions, messages: totals.messages, merges, ms: performance.now() - started }
   } finally {
     runtime.close()

@@ -1,6 +1,6 @@
 import { RetraceError } from '../../shared/contract'
 import type { Runtime } from '../runtime'
-import { folderIsHere, resolveReadableFolder } from '../services/folder-access'
+import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
 import { openWorkspacePath } from '../services/open-path'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'

@@ -1,7 +1,7 @@
 import { diffVersions, isText, type FileDiff } from '../journal/file-diff'
 import type { FileJournal } from '../journal/file-journal'
-import type { FileVersion, JournalEntry } from '../journal/journal-repository'
-import { displayPath } from '../journal/paths'
+import type { FileVersion, JournalEntry } from '../store/repositories/journal'
+import { displayPath } from '../fs/paths'
 import type { ExportDiff, ExportFileChange, FileContent } from './document-schema'
 
 /**

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createRuntime } from '../runtime'
 import { tempDir } from '../testing/temp-runtime'
+import { databaseOf } from '../store/raw-database'
 
 const ROOT = resolve(__dirname, '../../..')
 
@@ -30,7 +31,7 @@ describe('killed while a snapshot blob is written (R2)', () => {
       const rt = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test' })
       try {
         expect(readdirSync(tempDirPath)).toEqual([])
-        const rows = rt.store.db.prepare('SELECT hash FROM blobs').pluck().all() as string[]
+        const rows = databaseOf(rt.store).prepare('SELECT hash FROM blobs').pluck().all() as string[]
         for (const hash of rows) expect(() => rt.journal.blobs.read(hash)).not.toThrow()
         expect(rows).toHaveLength(0)
       } finally {

@@ -6,13 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempRuntime } from '../testing/temp-runtime'
 import { LOOKUP_BATCH } from '../store/batched-lookup'
 import { BlobStore, INLINE_MAX_BYTES, sha256 } from './blob-store'
+import { databaseOf } from '../store/raw-database'
 
 describe('blob store', () => {
   let rt: ReturnType<typeof tempRuntime>
   let blobs: BlobStore
   beforeEach(() => {
     rt = tempRuntime()
-    blobs = new BlobStore(rt.store.db, join(rt.store.dataDir, 'blobs'))
+    blobs = new BlobStore(rt.store.blobs, join(rt.store.dataDir, 'blobs'))
   })
   afterEach(() => rt.dispose())
 
@@ -27,7 +28,7 @@ describe('blob store', () => {
     writeFileSync(path, content)
     const large = await blobs.putFile(path)
     expect(await blobs.putFile(path)).toEqual(large)
-    expect(rt.store.db.prepare('SELECT storage, count(*) AS n FROM blobs GROUP BY storage ORDER BY storage').all()).toEqual([
+    expect(databaseOf(rt.store).prepare('SELECT storage, count(*) AS n FROM blobs GROUP BY storage ORDER BY storage').all()).toEqual([
       { storage: 'file', n: 1 },
       { storage: 'inline', n: 1 }
     ])
@@ -43,13 +44,13 @@ describe('blob store', () => {
     const noise = randomBytes(4000)
     const packed = blobs.putBuffer(text)
     const raw = blobs.putBuffer(noise)
-    const rows = rt.store.db.prepare('SELECT hash, encoding, length(data) AS stored FROM blobs').all() as { hash: string; encoding: string; stored: number }[]
+    const rows = databaseOf(rt.store).prepare('SELECT hash, encoding, length(data) AS stored FROM blobs').all() as { hash: string; encoding: string; stored: number }[]
     expect(rows.find((r) => r.hash === packed.hash)).toMatchObject({ encoding: 'deflate' })
     expect(rows.find((r) => r.hash === packed.hash)?.stored).toBeLessThan(text.length / 10)
     expect(rows.find((r) => r.hash === raw.hash)).toMatchObject({ encoding: 'raw', stored: noise.length })
     expect(blobs.read(packed.hash).equals(text)).toBe(true)
     expect(blobs.read(raw.hash).equals(noise)).toBe(true)
-    rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('not deflate data'), packed.hash)
+    databaseOf(rt.store).prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('not deflate data'), packed.hash)
     expect(() => blobs.read(packed.hash)).toThrow(expect.objectContaining({ code: 'BLOB_UNAVAILABLE' }) as Error)
   })
 
@@ -90,7 +91,7 @@ describe('blob store', () => {
 
   it('refuses a corrupt or missing blob with a clear error and writes nothing (R2)', async () => {
     const inline = blobs.putBuffer(Buffer.from('original'))
-    rt.store.db.prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('tampered'), inline.hash)
+    databaseOf(rt.store).prepare('UPDATE blobs SET data = ? WHERE hash = ?').run(Buffer.from('tampered'), inline.hash)
     expect(() => blobs.read(inline.hash)).toThrow(expect.objectContaining({ code: 'BLOB_UNAVAILABLE', message: expect.stringContaining('does not match its hash') as string }) as Error)
 
     const large = blobs.putBuffer(big(11))
@@ -111,8 +112,8 @@ describe('blob store', () => {
     const orphan = blobs.putBuffer(big(3))
     const used = blobs.putBuffer(Buffer.from('referenced'))
     const workspaceId = rt.store.workspaces.open(rt.store.dataDir, 'ws')
-    const scope = rt.store.db.prepare("INSERT INTO journal_scopes (workspace_id, kind, created_at) VALUES (?, 'turn', 0)").run(workspaceId).lastInsertRowid
-    rt.store.db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_after, hash_after, observed, created_at) VALUES (?, 'create', ?, 'file', ?, 'tool', 0)").run(scope, Buffer.from('x'), used.hash)
+    const scope = databaseOf(rt.store).prepare("INSERT INTO journal_scopes (workspace_id, kind, created_at) VALUES (?, 'turn', 0)").run(workspaceId).lastInsertRowid
+    databaseOf(rt.store).prepare("INSERT INTO journal_entries (scope_id, op, path, kind_after, hash_after, observed, created_at) VALUES (?, 'create', ?, 'file', ?, 'tool', 0)").run(scope, Buffer.from('x'), used.hash)
     expect(blobs.collectGarbage()).toEqual({ removed: 0, bytes: 0 }) // too young: may belong to a capture in progress
     expect(blobs.collectGarbage(-1)).toEqual({ removed: 1, bytes: orphan.size })
     expect(blobs.has(orphan.hash)).toBe(false)
@@ -121,7 +122,7 @@ describe('blob store', () => {
   })
 
   it('keeps a blob any referrer names (an entry before or after, a scanned file, a dictionary), and enforces foreign keys again after', () => {
-    const db = rt.store.db
+    const db = databaseOf(rt.store)
     const put = (text: string) => blobs.putBuffer(Buffer.from(text)).hash
     const [before, after, scanned, dictionary, orphan] = [put('before'), put('after'), put('scanned'), put('dictionary'), put('orphan')]
     const workspaceId = rt.store.workspaces.open(rt.store.dataDir, 'ws')

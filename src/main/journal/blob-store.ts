@@ -6,10 +6,8 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from 'node:zlib'
 import { RetraceError } from '../../shared/contract'
-import { lookUpInBatches } from '../store/batched-lookup'
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateFolder, privateTree } from '../store/private-files'
-import type { Db } from '../store/database'
-import { collectUnreferencedBlobs } from './blob-garbage'
+import type { BlobRepository, BlobRow } from '../store/repositories/blobs'
 import { pageFillingOrder } from './blob-pages'
 import { fsyncAsync, fsyncPath, fsyncPathAsync, writeDurably } from './durable-file'
 import type { StoredContent } from './blob-writer-protocol'
@@ -56,33 +54,18 @@ export const sha256 = (content: Buffer): string => createHash('sha256').update(c
  * never wrong: what cannot be verified is refused, never written to a user's file.
  */
 export class BlobStore {
-  private readonly hasStmt
-  private readonly getStmt
-  private readonly sizeStmt
-  private readonly storageOfStmt
-  private readonly rowsOfStmt
-  private readonly insertStmt
-  private readonly pageSize: number
   /** The preset deflate dictionaries rows may be compressed with (see deflate-dictionary.ts). */
   readonly dictionaries: DeflateDictionaries
 
   constructor(
-    private readonly db: Db,
+    private readonly rows: BlobRepository,
     readonly dir: string
   ) {
     // Snapshots of the user's files: private (see private-files.ts). A blobs folder found open
     // to others was left so by an earlier Retrace: everything in it is tightened once.
     if (privateFolder(dir)) privateTree(dir)
     privateFolder(this.tempDir)
-    this.hasStmt = db.prepare('SELECT 1 FROM blobs WHERE hash = ?').pluck()
-    this.getStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash = ?')
-    // Without `data`: an inline blob's bytes are most of its row.
-    this.sizeStmt = db.prepare('SELECT size FROM blobs WHERE hash = ?')
-    this.storageOfStmt = db.prepare('SELECT hash, storage FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
-    this.rowsOfStmt = db.prepare('SELECT hash, size, storage, encoding, dictionary_id, data FROM blobs WHERE hash IN (SELECT value FROM json_each(?))')
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO blobs (hash, size, storage, encoding, data, created_at, dictionary_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    this.pageSize = db.pragma('page_size', { simple: true }) as number
-    this.dictionaries = new DeflateDictionaries(db, this)
+    this.dictionaries = new DeflateDictionaries(rows, this)
   }
 
   /**
@@ -90,7 +73,7 @@ export class BlobStore {
    * stored, deflated or raw) so their rows fill the database's pages (see blob-pages.ts).
    */
   insertionOrder<T>(items: readonly T[], storedBytes: (item: T) => number): T[] {
-    return pageFillingOrder(items, (item) => storedBytes(item) + ROW_OVERHEAD_BYTES, this.pageSize)
+    return pageFillingOrder(items, (item) => storedBytes(item) + ROW_OVERHEAD_BYTES, this.rows.pageSize)
   }
 
   get tempDir(): string {
@@ -98,7 +81,7 @@ export class BlobStore {
   }
 
   has(hash: string): boolean {
-    return this.hasStmt.get(hash) !== undefined
+    return this.rows.has(hash)
   }
 
   /**
@@ -131,13 +114,11 @@ export class BlobStore {
 
   /** How each of `hashes` that has a row is stored. */
   private storageOf(hashes: string[]): Map<string, 'inline' | 'file'> {
-    const rows = lookUpInBatches(hashes, (json) => this.storageOfStmt.all(json) as { hash: string; storage: 'inline' | 'file' }[])
-    return new Map(rows.map((row) => [row.hash, row.storage]))
+    return this.rows.storageOf(hashes)
   }
 
   size(hash: string): number | null {
-    const row = this.sizeStmt.get(hash) as { size: number } | undefined
-    return row ? row.size : null
+    return this.rows.size(hash)
   }
 
   /**
@@ -327,8 +308,7 @@ export class BlobStore {
    * map: not in the store.
    */
   inlineContentsOf(hashes: string[]): Map<string, StoredContent | null> {
-    const rows = lookUpInBatches(hashes, (json) => this.rowsOfStmt.all(json) as BlobRow[])
-    return new Map(rows.map((row) => [row.hash, row.storage === 'inline' ? this.storedContent(row) : null]))
+    return new Map(this.rows.rowsOf(hashes).map((row) => [row.hash, row.storage === 'inline' ? this.storedContent(row) : null]))
   }
 
   private storedContent(row: BlobRow): StoredContent {
@@ -349,16 +329,18 @@ export class BlobStore {
     return stale.length
   }
 
-  /** Delete blobs nothing refers to any more, older than `graceMs` (see blob-garbage.ts). */
+  /** Delete blobs nothing refers to any more, older than `graceMs` (see BlobRepository.collectUnreferenced). */
   collectGarbage(graceMs = 60 * 60 * 1000): { removed: number; bytes: number } {
-    return collectUnreferencedBlobs(this.db, (hash) => this.filePath(hash), graceMs)
+    const collected = this.rows.collectUnreferenced(Date.now() - graceMs)
+    for (const blob of collected) if (blob.storage === 'file') rmSync(this.filePath(blob.hash), { force: true })
+    return { removed: collected.length, bytes: collected.reduce((sum, blob) => sum + blob.size, 0) }
   }
 
   /** How to inflate a row: with its preset dictionary, if it was deflated with one. */
   private inflateOptions(row: BlobRow): { dictionary: Uint8Array } | undefined {
-    if (row.dictionary_id === null) return undefined
+    if (row.dictionaryId === null) return undefined
     try {
-      return { dictionary: this.dictionaries.bytes(row.dictionary_id) }
+      return { dictionary: this.dictionaries.bytes(row.dictionaryId) }
     } catch (error) {
       throw this.unavailable(row.hash, `the dictionary it was compressed with cannot be read (${(error as Error).message})`)
     }
@@ -370,11 +352,11 @@ export class BlobStore {
 
   /** Insert a blob's row (no-op if the blob is already there: content-addressed, it is the same). */
   private register(hash: string, size: number, storage: 'inline' | 'file', encoding: 'raw' | 'deflate', data: Buffer | null, dictionaryId: number | null = null): void {
-    this.insertStmt.run(hash, size, storage, encoding, data, Date.now(), dictionaryId)
+    this.rows.insert({ hash, size, storage, encoding, data, dictionaryId, createdAt: Date.now() })
   }
 
   private row(hash: string): BlobRow {
-    const row = this.getStmt.get(hash) as BlobRow | undefined
+    const row = this.rows.row(hash)
     if (!row) throw this.unavailable(hash, 'it is not in the store')
     return row
   }
@@ -399,11 +381,3 @@ export class BlobStore {
   }
 }
 
-interface BlobRow {
-  hash: string
-  storage: 'inline' | 'file'
-  encoding: 'raw' | 'deflate'
-  /** The preset dictionary a deflated row was compressed with, or null. */
-  dictionary_id: number | null
-  data: Buffer | null
-}

@@ -1,5 +1,5 @@
 import { RetraceError } from '../../shared/contract'
-import type { Db } from '../store/database'
+import type { BlobRepository } from '../store/repositories/blobs'
 import type { BlobStore } from './blob-store'
 
 /**
@@ -33,28 +33,17 @@ export interface WorkspaceDictionary {
  */
 export class DeflateDictionaries {
   private readonly cache = new Map<number, Uint8Array>()
-  private readonly hashStmt
-  private readonly ofWorkspaceStmt
-  private readonly insertStmt
-  private readonly idStmt
-  private readonly setWorkspaceStmt
 
   constructor(
-    db: Db,
+    private readonly rows: BlobRepository,
     private readonly blobs: BlobStore
-  ) {
-    this.hashStmt = db.prepare('SELECT hash FROM deflate_dictionaries WHERE id = ?').pluck()
-    this.ofWorkspaceStmt = db.prepare('SELECT deflate_dictionary_id FROM workspaces WHERE id = ?').pluck()
-    this.insertStmt = db.prepare('INSERT OR IGNORE INTO deflate_dictionaries (hash) VALUES (?)')
-    this.idStmt = db.prepare('SELECT id FROM deflate_dictionaries WHERE hash = ?').pluck()
-    this.setWorkspaceStmt = db.prepare('UPDATE workspaces SET deflate_dictionary_id = ? WHERE id = ?')
-  }
+  ) {}
 
   /** A dictionary's bytes; throws BLOB_UNAVAILABLE if it is not registered or its blob cannot be read. */
   bytes(id: number): Uint8Array {
     const known = this.cache.get(id)
     if (known) return known
-    const hash = this.hashStmt.get(id) as string | undefined
+    const hash = this.rows.dictionaryHash(id)
     if (hash === undefined) throw new RetraceError('BLOB_UNAVAILABLE', `The deflate dictionary ${id} is not in the store.`)
     const content = this.blobs.read(hash)
     const shared = new Uint8Array(new SharedArrayBuffer(content.length))
@@ -65,8 +54,8 @@ export class DeflateDictionaries {
 
   /** The workspace's dictionary, or null if it has none yet or it cannot be read (the next scan then builds another). */
   ofWorkspace(workspaceId: number): WorkspaceDictionary | null {
-    const id = this.ofWorkspaceStmt.get(workspaceId) as number | null | undefined
-    if (id === null || id === undefined) return null
+    const id = this.rows.dictionaryOfWorkspace(workspaceId)
+    if (id === null) return null
     try {
       return { id, bytes: this.bytes(id) }
     } catch {
@@ -80,9 +69,6 @@ export class DeflateDictionaries {
    */
   adopt(workspaceId: number, bytes: Uint8Array): number {
     const { hash } = this.blobs.putBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
-    this.insertStmt.run(hash)
-    const id = this.idStmt.get(hash) as number
-    this.setWorkspaceStmt.run(id, workspaceId)
-    return id
+    return this.rows.adoptDictionary(workspaceId, hash)
   }
 }

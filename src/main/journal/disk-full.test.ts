@@ -5,6 +5,7 @@ import { createRuntime } from '../runtime'
 import { agentWorkspace, type AgentWorkspace } from './testing/agent-workspace'
 import { TurnCapture } from './turn-capture'
 import { canMountTmpfs, mountTmpfs, unmountTmpfs } from './testing/tmpfs'
+import { databaseOf } from '../store/raw-database'
 
 /** A full disk is said as such, with the folder it could not write in: never as a snapshot or file that "cannot be read". */
 function expectDiskFull(message: string, folder: string): void {
@@ -119,9 +120,9 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
       for (let i = 0; i < random.length; i += 4) random.writeUInt32LE((Math.imul(i, 2654435761) ^ (i >>> 3)) >>> 0, i)
       expect(() => writer.recordFileChange({ path: 'huge.bin', before: null, after: random })).toThrow(/disk full/)
       expect(readdirSync(join(disk, 'data', 'blobs', 'tmp'))).toEqual([])
-      expect(rt.store.db.prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(0)
+      expect(databaseOf(rt.store).prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(0)
       writer.recordFileChange({ path: 'small.txt', before: null, after: Buffer.from('still works') })
-      expect(rt.store.db.prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(1)
+      expect(databaseOf(rt.store).prepare('SELECT count(*) FROM journal_entries').pluck().get()).toBe(1)
     } finally {
       rt.close()
     }

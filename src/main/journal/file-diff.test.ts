@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempRuntime } from '../testing/temp-runtime'
 import { BlobStore } from './blob-store'
 import { diffVersions, isText, MAX_DIFF_BYTES } from './file-diff'
-import type { FileVersion } from './journal-repository'
+import type { FileVersion } from '../store/repositories/journal'
 
 describe('file diffs', () => {
   let rt: ReturnType<typeof tempRuntime>
@@ -14,7 +14,7 @@ describe('file diffs', () => {
   }
   beforeEach(() => {
     rt = tempRuntime()
-    blobs = new BlobStore(rt.store.db, join(rt.store.dataDir, 'blobs'))
+    blobs = new BlobStore(rt.store.blobs, join(rt.store.dataDir, 'blobs'))
   })
   afterEach(() => rt.dispose())
 

@@ -1,6 +1,6 @@
 import { diffLines, structuredPatch } from 'diff'
 import type { BlobStore } from './blob-store'
-import type { FileVersion } from './journal-repository'
+import type { FileVersion } from '../store/repositories/journal'
 
 /** Beyond this, a text diff is not computed: the size and hash say what changed. */
 export const MAX_DIFF_BYTES = 2 * 1024 * 1024

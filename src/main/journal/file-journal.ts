@@ -2,8 +2,8 @@ import { join } from 'node:path'
 import type { Store } from '../store/store'
 import { BlobStore } from './blob-store'
 import type { WorkspaceDictionary } from './deflate-dictionary'
-import { JournalRepository, type FileKind, type FileVersion, type JournalOp, type Observed } from './journal-repository'
-import { checkRelPath } from './paths'
+import { type JournalRepository, type FileKind, type FileVersion, type JournalOp, type Observed } from '../store/repositories/journal'
+import { checkRelPath } from '../fs/paths'
 
 /** A file change as an agent's tool reports it: content before and after (null = did not exist). */
 export interface ToolFileChange {
@@ -24,8 +24,8 @@ export class FileJournal {
   readonly repo: JournalRepository
 
   constructor(private readonly store: Store) {
-    this.blobs = new BlobStore(store.db, join(store.dataDir, 'blobs'))
-    this.repo = new JournalRepository(store.db)
+    this.blobs = new BlobStore(store.blobs, join(store.dataDir, 'blobs'))
+    this.repo = store.journal
   }
 
   /** The scope of a session's turn, opened on first use. */

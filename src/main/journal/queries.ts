@@ -1,5 +1,5 @@
-import type { FileVersion, JournalEntry, JournalRepository } from './journal-repository'
-import type { RelPath } from './paths'
+import type { FileVersion, JournalEntry, JournalRepository } from '../store/repositories/journal'
+import type { RelPath } from '../fs/paths'
 
 /**
  * The version of `path` at a session's checkpoint "before turn `turn`", from the session's

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DATABASE_FILE } from '../store/store'
 import { tempRuntime } from '../testing/temp-runtime'
+import { databaseOf } from '../store/raw-database'
 
 describe('a second process on the same store (R18)', () => {
   let rt: ReturnType<typeof tempRuntime>
@@ -31,6 +32,6 @@ describe('a second process on the same store (R18)', () => {
     expect(waited).toBeGreaterThan(200)
     expect(rt.store.sessions.require(writer.id).title).toBe('written while locked')
     expect(rt.store.workspaces.getByPath('/other')).toBeDefined()
-    expect(rt.store.db.pragma('integrity_check', { simple: true })).toBe('ok')
+    expect(databaseOf(rt.store).pragma('integrity_check', { simple: true })).toBe('ok')
   })
 })

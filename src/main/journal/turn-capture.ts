@@ -1,10 +1,9 @@
 import { RetraceError } from '../../shared/contract'
 import type { Store } from '../store/store'
 import type { FileJournal } from './file-journal'
-import type { FileVersion } from './journal-repository'
-import { keyOf, type PathKey } from './paths'
+import type { FileVersion } from '../store/repositories/journal'
+import { keyOf, type PathKey } from '../fs/paths'
 import { diffScans, type FileChange } from './scan/diff'
-import { loadFileStates } from './scan/file-states'
 import { scanWorkspace, warmScanWorker, type ScanOptions } from './scan/scan'
 import type { ScannedFile, ScanResult } from './scan/types'
 
@@ -40,7 +39,7 @@ export class TurnCapture {
 
   private async scanAndJournal(workspaceId: number, scope: { sessionRowId: number; turn: number }, controls: ScanControls): Promise<{ scan: ScanResult; changes: FileChange[] }> {
     warmScanWorker(controls.workerPath) // its start-up overlaps loading the baseline
-    const baseline = loadFileStates(this.store.db, workspaceId)
+    const baseline = this.store.fileStates.load(workspaceId)
     const scan = await this.scan(workspaceId, controls, baseline)
     const changes = diffScans(baseline, scan.files).filter((change) => seenBothTimes(change, scan))
     const scopeId = this.journal.turnScope(workspaceId, scope.sessionRowId, scope.turn)
@@ -66,7 +65,7 @@ export class TurnCapture {
   private scan(workspaceId: number, controls: ScanControls, previous?: Map<PathKey, ScannedFile>): Promise<ScanResult> {
     const workspace = this.store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
-    return scanWorkspace({ root: workspace.path, workspaceId, db: this.store.db, blobs: this.journal.blobs, ...controls, ...(previous ? { previous } : {}) })
+    return scanWorkspace({ root: workspace.path, workspaceId, store: this.store, blobs: this.journal.blobs, ...controls, ...(previous ? { previous } : {}) })
   }
 
   /** Paths a tool already journaled in this turn, with the hash it left (null: deleted). */

@@ -5,8 +5,8 @@ import { RetraceError } from '../../shared/contract'
 import type { BlobStore, WriteOptions } from './blob-store'
 import { blobWriters } from './blob-writers'
 import { syncFileSystem } from './file-system-sync'
-import type { FileVersion } from './journal-repository'
-import { checkRelPath, displayPath, splitSegments, type RelPath } from './paths'
+import type { FileVersion } from '../store/repositories/journal'
+import { checkRelPath, displayPath, splitSegments, type RelPath } from '../fs/paths'
 import type { ScannedFile } from './scan/types'
 
 /** What is at a path right now. */

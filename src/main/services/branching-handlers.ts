@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { keyOf, type PathKey } from '../journal/paths'
+import { keyOf, type PathKey } from '../fs/paths'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
 import { mergeBranch, planMerge } from '../transcripts/merge'

@@ -3,6 +3,7 @@ import type { MethodInput, MethodName, MethodOutput } from '../../shared/contrac
 import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
 import { realFsOps } from '../journal/workspace-fs'
 import { createDispatcher } from '../rpc/dispatcher'
+import { databaseOf } from '../store/raw-database'
 
 describe('fork and merge', () => {
   let ws: AgentWorkspace
@@ -47,14 +48,14 @@ describe('fork and merge', () => {
 
   it('creates no branch when the file half fails, and no file changes remain (R21)', async () => {
     setup()
-    const before = ws.rt.store.db.prepare('SELECT count(*) FROM sessions').pluck().get()
+    const before = databaseOf(ws.rt.store).prepare('SELECT count(*) FROM sessions').pluck().get()
     const failing = { ...realFsOps, rename: () => Promise.reject(Object.assign(new Error('EIO: injected'), { code: 'EIO' })) }
     const uid = '00000000-0000-4000-8000-000000000001'
     await expect(
       ws.rt.rewinds.applyTurn(ws.writer.id, 2, { ops: failing, forkSessionUid: uid, alsoInTransaction: () => void ws.rt.recorder.fork(ws.writer.id, { atTurn: 2, uid }) })
     ).rejects.toMatchObject({ code: 'IO_ERROR' })
     expect(ws.rt.store.sessions.get(uid)).toBeUndefined()
-    expect(ws.rt.store.db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(before)
+    expect(databaseOf(ws.rt.store).prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(before)
     expect(ws.text('plan.md')).toBe('v2\n')
   })
 
@@ -79,7 +80,7 @@ describe('fork and merge', () => {
       'system:Merged branch "Alt" (replace): 2 messages from after turn 1.', 'user:alternative second', 'assistant:did it differently'
     ])
     expect(await call('sessions.get', { sessionId: branchId })).toMatchObject({ status: 'closed' })
-    expect(ws.rt.store.db.prepare('SELECT mode FROM session_merges').pluck().all()).toEqual(['replace'])
+    expect(databaseOf(ws.rt.store).prepare('SELECT mode FROM session_merges').pluck().all()).toEqual(['replace'])
     await expect(call('sessions.merge', { branchId: ws.writer.id })).rejects.toMatchObject({ code: 'VALIDATION' })
   })
 })

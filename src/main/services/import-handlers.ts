@@ -4,7 +4,7 @@ import type { SourceName } from '../sources/adapter'
 import { SOURCE_ADAPTERS } from '../sources/registry'
 import { describeSource } from '../sources/source-info'
 import type { ServiceContext } from './context'
-import { resolveReadableFolder } from './folder-access'
+import { resolveReadableFolder } from '../fs/folder-access'
 
 type ImportHandlers = Pick<
   Handlers,

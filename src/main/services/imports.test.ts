@@ -4,6 +4,7 @@ import type { EventMessage, EventPayload, MethodOutput, RpcError } from '../../s
 import type { Runtime } from '../runtime'
 import { ClaudeHome, FIXTURES } from '../sources/testing/claude-home'
 import { contractCaller, importTestbed, type ContractCall } from '../sources/testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
 
@@ -28,7 +29,7 @@ function cancelAfter(rt: Runtime, call: ContractCall, workspaceId: number, done:
   })
 }
 
-const importedFiles = (rt: Runtime) => (rt.store.db.prepare('SELECT path FROM import_files ORDER BY path').all() as { path: string }[]).map((row) => row.path)
+const importedFiles = (rt: Runtime) => (databaseOf(rt.store).prepare('SELECT path FROM import_files ORDER BY path').all() as { path: string }[]).map((row) => row.path)
 const finished = (events: EventMessage[]) => events.filter((event): event is { name: 'import.finished'; payload: EventPayload<'import.finished'> } => event.name === 'import.finished').map((event) => event.payload)
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
@@ -109,7 +110,7 @@ describe('cancelling an import through the contract', () => {
     // ...while the imported session is still followed live.
     const followed = sessions.find((session) => session.path === done)
     followed?.say('a line written after the cancel')
-    await until(() => rt.store.db.prepare("SELECT 1 FROM messages WHERE content = 'a line written after the cancel'").get() !== undefined)
+    await until(() => databaseOf(rt.store).prepare("SELECT 1 FROM messages WHERE content = 'a line written after the cancel'").get() !== undefined)
     expect(importedFiles(rt)).toHaveLength(1)
 
     // imports.run takes up the rest.

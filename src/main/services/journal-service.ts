@@ -1,7 +1,7 @@
 import { RetraceError, type FileChange, type PathRef } from '../../shared/contract'
 import { diffVersions, MAX_DIFF_BYTES, isText } from '../journal/file-diff'
-import type { JournalEntry } from '../journal/journal-repository'
-import { displayPath, type RelPath } from '../journal/paths'
+import type { JournalEntry } from '../store/repositories/journal'
+import { displayPath, type RelPath } from '../fs/paths'
 import { versionBefore } from '../journal/queries'
 import type { Handlers } from '../rpc/dispatcher'
 import type { ServiceContext } from './context'
@@ -62,13 +62,7 @@ export function journalService(ctx: ServiceContext): JournalHandlers {
 
     'files.version': ({ workspaceId, hash }) => {
       // Only versions this workspace's journal recorded (or its recovery saved): a hash from elsewhere reads nothing.
-      const known = store.db
-        .prepare(
-          `SELECT 1 FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
-           WHERE s.workspace_id = ? AND (e.hash_before = ? OR e.hash_after = ?) LIMIT 1`
-        )
-        .get(workspaceId, hash, hash)
-      if (!known && !store.rewinds.recoverySaved(workspaceId, hash)) throw new RetraceError('NOT_FOUND', 'This workspace has no recorded file version with that hash.')
+      if (!store.journal.recorded(workspaceId, hash) && !store.rewinds.recoverySaved(workspaceId, hash)) throw new RetraceError('NOT_FOUND', 'This workspace has no recorded file version with that hash.')
       const size = journal.blobs.size(hash) ?? 0
       if (size > MAX_DIFF_BYTES) return { size, binary: false, truncated: true, text: null, base64: null }
       const content = journal.blobs.read(hash)

@@ -4,7 +4,7 @@ import { RetraceError } from '../../shared/contract'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { discoverRecordedWorkspaces } from '../sources/recorded-workspaces'
 import type { ServiceContext } from './context'
-import { expandHome, folderName, resolveReadableFolder } from './folder-access'
+import { expandHome, folderName, resolveReadableFolder } from '../fs/folder-access'
 
 /**
  * Open a folder as a workspace by path. A folder that is here is opened as always (its real path).

@@ -1,5 +1,5 @@
-import type { PathKey } from '../journal/paths'
-import { keyOf } from '../journal/paths'
+import type { PathKey } from '../fs/paths'
+import { keyOf } from '../fs/paths'
 import type { RewindResult } from '../journal/rewind/rewind-service'
 import type { RewindPlan } from '../journal/rewind/plan'
 import type { WorkspaceFs } from '../journal/workspace-fs'

@@ -1,6 +1,5 @@
 import type { Handlers } from '../rpc/dispatcher'
 import { decodeSeqCursor } from '../store/repositories/messages'
-import { SessionLinkRepository } from '../store/repositories/session-links'
 import { toSessionSummary } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
 import type { ServiceContext } from './context'
@@ -18,7 +17,7 @@ export function sessionService({ store }: ServiceContext): SessionHandlers {
         throw new RetraceError('NOT_FOUND', `No workspace with id ${input.workspaceId}. Open the folder again from the first screen.`)
       }
       const page = store.sessions.list(input)
-      const hiddenWarmups = input.includeWarmups ? 0 : new SessionLinkRepository(store.db).countWarmups(input.workspaceId, input.source)
+      const hiddenWarmups = input.includeWarmups ? 0 : store.sessionLinks.countWarmups(input.workspaceId, input.source)
       return { items: page.items.map(toSessionSummary), nextCursor: page.nextCursor, hiddenWarmups }
     },
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Message, MethodInput, MethodName, MethodOutput } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
 import { tempRuntime } from '../testing/temp-runtime'
+import { databaseOf } from '../store/raw-database'
 
 type Runtime = ReturnType<typeof tempRuntime>
 
@@ -112,7 +113,7 @@ describe('session services through the handler wrapper', () => {
     for (const wordless of ['"', '*', '()']) {
       await expect(call('search.messages', { query: wordless })).rejects.toThrow(/^VALIDATION/)
     }
-    expect(rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 2 })
+    expect(databaseOf(rt.store).prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 2 })
   })
 
   it('finds a substring in one session: its rows in order, a result as its call\'s row, LIKE wildcards as text', async () => {

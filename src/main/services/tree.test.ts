@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { MethodInput, MethodName, MethodOutput, TreeNode } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
 import { tempDir, tempRuntime } from '../testing/temp-runtime'
+import { databaseOf } from '../store/raw-database'
 
 describe('sessions.tree', () => {
   let rt: ReturnType<typeof tempRuntime>
@@ -64,11 +65,11 @@ describe('sessions.tree', () => {
     await call('rewind.apply', { sessionId: flaky.id, turn: 1, token: plan.token })
 
     // The rewind journaled what it replaced in a scope of its own, under the same session.
-    const rewindScope = rt.store.db
+    const rewindScope = databaseOf(rt.store)
       .prepare("SELECT id FROM journal_scopes WHERE session_id = ? AND kind = 'rewind'")
       .pluck()
       .get(rt.store.sessions.require(flaky.id).rowId) as number
-    rt.store.db
+    databaseOf(rt.store)
       .prepare("INSERT INTO journal_entries (scope_id, op, path, observed, created_at) VALUES (?, 'mode', ?, 'rewind', 0)")
       .run(rewindScope, Buffer.from('not-the-agents.txt'))
 

@@ -4,7 +4,7 @@ import { lastActivityOf, modifiedAt } from '../sources/last-activity'
 import { discoverRecordedWorkspaces, type FoundFile } from '../sources/recorded-workspaces'
 import type { StoredWorkspace } from '../store/repositories/workspaces'
 import type { ServiceContext } from './context'
-import { folderIsHere, folderName } from './folder-access'
+import { folderIsHere, folderName } from '../fs/folder-access'
 
 /**
  * Every workspace: the store's, and every folder the sources' histories record (as `import --all`

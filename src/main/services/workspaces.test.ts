@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type RetraceError } from '../../shared/contract'
 import { tempDir, tempRuntime } from '../testing/temp-runtime'
+import { databaseOf } from '../store/raw-database'
 
 type Runtime = ReturnType<typeof tempRuntime>
 const isRoot = process.getuid?.() === 0
@@ -102,13 +103,13 @@ describe('workspaces', () => {
     const kinds = items.map((s) => s.kind)
     expect(kinds).toEqual(expect.arrayContaining(['main', 'branch', 'sub-agent', 'ephemeral']))
     expect(items.some((s) => s.predecessorId !== null)).toBe(true)
-    const compacted = rt.store.db.prepare("SELECT count(*) AS n FROM messages WHERE role = 'compaction_summary'").get() as { n: number }
-    const toolCalls = rt.store.db.prepare("SELECT count(*) AS n FROM messages WHERE role = 'tool_call'").get() as { n: number }
+    const compacted = databaseOf(rt.store).prepare("SELECT count(*) AS n FROM messages WHERE role = 'compaction_summary'").get() as { n: number }
+    const toolCalls = databaseOf(rt.store).prepare("SELECT count(*) AS n FROM messages WHERE role = 'tool_call'").get() as { n: number }
     expect(compacted.n).toBeGreaterThan(0)
     expect(toolCalls.n).toBeGreaterThan(5)
-    const total = rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()
+    const total = databaseOf(rt.store).prepare('SELECT count(*) AS n FROM messages').get()
     await rt.handlers['workspaces.openDemo']({})
-    expect(rt.store.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual(total)
+    expect(databaseOf(rt.store).prepare('SELECT count(*) AS n FROM messages').get()).toEqual(total)
   })
 
   it('gives the demo journaled file changes that rewind cleanly out of the box, and back', async () => {

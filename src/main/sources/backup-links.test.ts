@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeProjectFolder } from './claude-code/project-folder'
 import { FIXTURES } from './testing/claude-home'
 import { importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const { tempDir, runtime } = importTestbed('retrace-backup-links-')
 
@@ -46,7 +47,7 @@ describe('Claude Code file-history backups', () => {
       { file: expect.stringContaining(SESSION) as string, offset: offsetOfLine(20), reason: expect.stringMatching(/44096c3c3ab479c3@v3 is a symbolic link/) as string }
     ])
     // Nothing of the key is in the store: not as a blob, not as the content before an edit.
-    const blobs = rt.store.db.prepare('SELECT hash FROM blobs').pluck().all() as string[]
+    const blobs = databaseOf(rt.store).prepare('SELECT hash FROM blobs').pluck().all() as string[]
     expect(blobs).not.toContain(createHash('sha256').update(KEY).digest('hex'))
     for (const hash of blobs) expect(rt.journal.blobs.read(hash).toString('utf8')).not.toContain('PRIVATE KEY')
     // The plain backup is copied as before.

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ClaudeHome } from './testing/claude-home'
 import { contractCaller, importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const { tempDir, runtime: testRuntime } = importTestbed('retrace-cc-rewind-')
 
@@ -47,7 +48,7 @@ describe('Claude Code file history as rewindable checkpoints', () => {
     expect(detail.sourceSessionId).toBe(session.sessionId) // Claude Code's own id, shown beside Retrace's
     // The file ends in turn 3: the import closes it so it is a checkpoint with its shell command counted.
     expect(detail.checkpoints.find((c) => c.turn === 3)?.uncapturedCommands).toBe(1)
-    expect(runtime.store.db.prepare('SELECT import_state FROM import_files').get()).toBeDefined()
+    expect(databaseOf(runtime.store).prepare('SELECT import_state FROM import_files').get()).toBeDefined()
 
     // Claude Code's 30-day cleanup removes its own copies; Retrace's blob store kept them.
     rmSync(session.backupDir, { recursive: true })
@@ -109,12 +110,12 @@ describe('following an open workspace live', () => {
     const { workspace, home, session } = agentSession()
     const live = testRuntime({ claude: home.root }, { followImports: true })
     await contractCaller(live)('workspaces.open', { path: workspace })
-    const messages = () => live.store.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }
+    const messages = () => databaseOf(live.store).prepare('SELECT count(*) AS n FROM messages').get() as { n: number }
     await waitFor(() => messages().n > 0)
     const before = messages().n
     session.say('a line written while Retrace watches')
     await waitFor(() => messages().n === before + 1)
-    const text = live.store.db.prepare('SELECT content FROM messages ORDER BY id DESC LIMIT 1').get() as { content: string }
+    const text = databaseOf(live.store).prepare('SELECT content FROM messages ORDER BY id DESC LIMIT 1').get() as { content: string }
     expect(text.content).toBe('a line written while Retrace watches')
   })
 })

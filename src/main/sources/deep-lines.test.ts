@@ -5,6 +5,7 @@ import type { Runtime } from '../runtime'
 import { encodeProjectFolder } from './claude-code/project-folder'
 import { FIXTURES } from './testing/claude-home'
 import { importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const { tempDir, runtime } = importTestbed()
 
@@ -34,7 +35,7 @@ function fixtureLines(path: string): string[] {
 
 /** What the user sees of a file's sessions: every message's role, tool and text, in order. */
 function transcript(rt: Runtime): string[] {
-  return (rt.store.db.prepare('SELECT role, tool_name, content FROM messages ORDER BY session_id, seq').all() as { role: string; tool_name: string | null; content: string }[]).map(
+  return (databaseOf(rt.store).prepare('SELECT role, tool_name, content FROM messages ORDER BY session_id, seq').all() as { role: string; tool_name: string | null; content: string }[]).map(
     (m) => `${m.role} ${m.tool_name ?? ''} ${m.content}`
   )
 }
@@ -101,7 +102,7 @@ describe('a line nested thousands of levels deep', () => {
     for (const offset of offsets.slice(0, 2)) {
       expect(report.skipped.find((line) => line.offset === offset)?.reason).toMatch(/nested more than 128 levels deep/)
     }
-    const kept = rt.store.db.prepare("SELECT tool_input FROM messages WHERE tool_call_id = 'call_text' AND role = 'tool_call'").get() as { tool_input: string }
+    const kept = databaseOf(rt.store).prepare("SELECT tool_input FROM messages WHERE tool_call_id = 'call_text' AND role = 'tool_call'").get() as { tool_input: string }
     expect(JSON.parse(kept.tool_input)).toBe(deepObject(3000))
     expect(transcript(rt).filter((line) => !line.includes('{"a":'))).toEqual(transcript(clean))
     expect(await rt.imports.importAll()).toMatchObject({ files: 0, skipped: [] })

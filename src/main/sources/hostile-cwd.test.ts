@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { craftedExport } from '../export/testing/crafted-export'
 import type { Runtime } from '../runtime'
 import { contractCaller, importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const { tempDir, runtime } = importTestbed('retrace-hostile-cwd-')
 
@@ -81,7 +82,7 @@ describe('a hostile history cannot make the home folder or / a workspace', () =>
     expect(report.refused[0]?.reason).toContain('the root of a disk')
     expect(rt.store.workspaces.getByPath(home)).toBeUndefined()
     expect(rt.store.workspaces.getByPath('/')).toBeUndefined()
-    expect(rt.store.db.prepare('SELECT count(*) AS n FROM journal_entries WHERE path LIKE ? OR path LIKE ?').get('.ssh/%', 'etc/%')).toEqual({ n: 0 })
+    expect(databaseOf(rt.store).prepare('SELECT count(*) AS n FROM journal_entries WHERE path LIKE ? OR path LIKE ?').get('.ssh/%', 'etc/%')).toEqual({ n: 0 })
 
     expect(rt.store.sessions.list({ workspaceId: report.workspaces[0]?.id ?? 0, limit: 10 }).items.map((s) => s.turnCount)).toEqual([1])
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '../store/store'
 import { BatchCommitFailed, ImportBatch, type BatchedFile } from './import-batch'
+import { databaseOf } from '../store/raw-database'
 
 describe('chunks of several files committed in one transaction', () => {
   let dataDir: string
@@ -22,7 +23,7 @@ describe('chunks of several files committed in one transaction', () => {
     return { failed: false, errors, onFailed: (error) => errors.push(error) }
   }
   const workspace = (name: string) => () => void store.workspaces.open(join(dataDir, name), name)
-  const names = () => (store.db.prepare('SELECT name FROM workspaces ORDER BY name').pluck().all() as string[])
+  const names = () => (databaseOf(store).prepare('SELECT name FROM workspaces ORDER BY name').pluck().all() as string[])
 
   /** A batch past its first chunk, which commits alone (so a window lists the first sessions at once). */
   const started = (): ImportBatch => {
@@ -71,12 +72,12 @@ describe('chunks of several files committed in one transaction', () => {
     const a = file()
     // A constraint SQLite checks only at COMMIT: the batch's transaction fails, not one chunk.
     batch.add(a, () => {
-      store.db.pragma('defer_foreign_keys = ON')
-      store.db.prepare("INSERT INTO messages (session_id, seq, turn, role, content) VALUES (999, 0, 1, 'user', 'orphan')").run()
+      databaseOf(store).pragma('defer_foreign_keys = ON')
+      databaseOf(store).prepare("INSERT INTO messages (session_id, seq, turn, role, content) VALUES (999, 0, 1, 'user', 'orphan')").run()
     }, { bytes: 10, lines: 1 })
     batch.add(a, workspace('a1'), { bytes: 10, lines: 1 })
     expect(() => batch.commit()).toThrow(BatchCommitFailed)
     expect(names()).toEqual(['first']) // nothing of the batch was kept
-    expect(store.db.inTransaction).toBe(false)
+    expect(databaseOf(store).inTransaction).toBe(false)
   })
 })

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { importTestbed } from './testing/import-testbed'
 import { transcriptsBySession, writeSpotterCopies } from './testing/session-copies'
+import { databaseOf } from '../store/raw-database'
 
 const ROOT = resolve(__dirname, '../../..')
 const CLI = join(ROOT, 'src/main/testing/cli-process.ts')
@@ -59,6 +60,6 @@ describe('an import killed in the middle', () => {
     const hits = (rt: typeof clean) => (rt.store.messages.search('mix', { limit: 500, offset: 0 }) ?? []).length
     expect(hits(resumed)).toBeGreaterThan(0)
     expect(hits(resumed)).toBe(hits(clean))
-    expect(() => resumed.store.db.exec("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow()
+    expect(() => databaseOf(resumed.store).exec("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow()
   }, 120_000)
 })

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
 import { importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
 const CODEMIE_CWD = '/tmp/private'
@@ -70,8 +71,8 @@ describe('importing real Claude Code sessions', () => {
 
     const agent = rt.store.sessions.bySourceId(detail.workspaceId, 'claude-code', `${SPOTTER_MAIN}/agent-aac57f5`)
     expect(agent).toMatchObject({ kind: 'sub-agent', parentId: main?.id, depth: 1 })
-    const taskCall = rt.store.db.prepare("SELECT seq FROM messages WHERE session_id = ? AND tool_call_id = 'toolu_01Hf8v1Za7y4af8VUwSR4CXU' AND role = 'tool_call'").get(detail.rowId) as { seq: number }
-    expect(rt.store.db.prepare('SELECT fork_seq FROM sessions WHERE uid = ?').get(agent?.id)).toEqual({ fork_seq: taskCall.seq })
+    const taskCall = databaseOf(rt.store).prepare("SELECT seq FROM messages WHERE session_id = ? AND tool_call_id = 'toolu_01Hf8v1Za7y4af8VUwSR4CXU' AND role = 'tool_call'").get(detail.rowId) as { seq: number }
+    expect(databaseOf(rt.store).prepare('SELECT fork_seq FROM sessions WHERE uid = ?').get(agent?.id)).toEqual({ fork_seq: taskCall.seq })
 
     const codemie = sessionsOf(rt, CODEMIE_CWD).find((s) => s.kind === 'main')
     // Usage de-duplicated by message id (parser.test.ts compares these with the peer's metrics).
@@ -84,7 +85,7 @@ describe('importing real Claude Code sessions', () => {
     const before = fingerprint(home.root)
     const rt = runtime({ claude: home.root })
     const first = await rt.imports.importAll()
-    const count = () => rt.store.db.prepare('SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m, (SELECT count(*) FROM journal_entries) AS j').get()
+    const count = () => databaseOf(rt.store).prepare('SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m, (SELECT count(*) FROM journal_entries) AS j').get()
     const counted = count()
     const second = await rt.imports.importAll()
     expect(second).toMatchObject({ files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [] })
@@ -95,7 +96,7 @@ describe('importing real Claude Code sessions', () => {
 
   it('knows a file read to its end by its stat alone, and reads it again once it is rewritten', async () => {
     const { session, rt, id } = oneSession()
-    const row = () => rt.store.db.prepare('SELECT mtime_ms AS mtimeMs, offset FROM import_files WHERE path = ?').get(session.path) as { mtimeMs: number; offset: number }
+    const row = () => databaseOf(rt.store).prepare('SELECT mtime_ms AS mtimeMs, offset FROM import_files WHERE path = ?').get(session.path) as { mtimeMs: number; offset: number }
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, messages: 2 })
     expect(row()).toEqual({ mtimeMs: statSync(session.path).mtimeMs, offset: statSync(session.path).size })
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 0, messages: 0 })
@@ -141,7 +142,7 @@ describe('importing real Claude Code sessions', () => {
       }
     })
     await expect(cancelled).rejects.toThrow()
-    const partial = rt.store.db.prepare('SELECT count(*) AS n FROM import_files').get() as { n: number }
+    const partial = databaseOf(rt.store).prepare('SELECT count(*) AS n FROM import_files').get() as { n: number }
     expect(partial.n).toBe(1)
     const rest = await rt.imports.importWorkspace(id)
     expect(rest.files).toBe(2)
@@ -149,7 +150,7 @@ describe('importing real Claude Code sessions', () => {
     const oneShot = runtime({ claude: home.root })
     const oneShotId = oneShot.store.workspaces.open(SPOTTER_CWD, 'spotter')
     await oneShot.imports.importWorkspace(oneShotId)
-    const totals = (r: Runtime) => r.store.db.prepare('SELECT count(*) AS sessions, sum(message_count) AS messages, sum(output_tokens) AS tokens FROM sessions').get()
+    const totals = (r: Runtime) => databaseOf(r.store).prepare('SELECT count(*) AS sessions, sum(message_count) AS messages, sum(output_tokens) AS tokens FROM sessions').get()
     expect(totals(rt)).toEqual(totals(oneShot))
   })
 
@@ -171,10 +172,10 @@ describe('importing real Claude Code sessions', () => {
     )
     const rt = runtime({ claude: home.root })
     await rt.imports.importWorkspace(rt.store.workspaces.open(workspace, 'ws'))
-    const message = rt.store.db.prepare("SELECT id, content FROM messages WHERE role = 'user'").get() as { id: number; content: string }
+    const message = databaseOf(rt.store).prepare("SELECT id, content FROM messages WHERE role = 'user'").get() as { id: number; content: string }
     expect(message.content).toContain('what is in this screenshot?')
     expect(message.content).not.toContain(png.toString('base64'))
-    const attachment = rt.store.db.prepare('SELECT media_type, data FROM message_attachments WHERE message_id = ?').get(message.id) as { media_type: string; data: Buffer }
+    const attachment = databaseOf(rt.store).prepare('SELECT media_type, data FROM message_attachments WHERE message_id = ?').get(message.id) as { media_type: string; data: Buffer }
     expect(attachment.media_type).toBe('image/png')
     expect(Buffer.compare(attachment.data, png)).toBe(0)
   })
@@ -238,10 +239,10 @@ describe('importing real Claude Code sessions', () => {
     const main = sessions.find((s) => s.kind === 'main')
     const branch = sessions.find((s) => s.kind === 'branch')
     expect(branch).toMatchObject({ parentId: main?.id, messageCount: 6, turnCount: 2, title: 'do it the second way' })
-    const texts = rt.store.db.prepare("SELECT content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.uid = ? AND role IN ('user', 'assistant') ORDER BY seq").all(branch?.id).map((row) => (row as { content: string }).content)
+    const texts = databaseOf(rt.store).prepare("SELECT content FROM messages m JOIN sessions s ON s.id = m.session_id WHERE s.uid = ? AND role IN ('user', 'assistant') ORDER BY seq").all(branch?.id).map((row) => (row as { content: string }).content)
     expect(texts).toEqual(['plan the work', 'here is the plan', 'do it the second way', 'done the second way'])
     // The parent's Write of PLAN.md is journaled once, in the parent, not again in the branch.
-    const journaled = rt.store.db.prepare('SELECT s.uid FROM journal_entries e JOIN journal_scopes j ON j.id = e.scope_id JOIN sessions s ON s.id = j.session_id').all()
+    const journaled = databaseOf(rt.store).prepare('SELECT s.uid FROM journal_entries e JOIN journal_scopes j ON j.id = e.scope_id JOIN sessions s ON s.id = j.session_id').all()
     expect(journaled).toEqual([{ uid: main?.id }])
   })
 
@@ -284,12 +285,12 @@ describe('importing real Codex CLI rollouts', () => {
     expect(report).toMatchObject({ files: 4, sessions: 4 })
     // 3 + 3 + 105 + 38 tool calls in the four rollouts (codex/parser.test.ts derives them with jq).
     expect(report.toolCalls).toBe(149)
-    const unpaired = rt.store.db
+    const unpaired = databaseOf(rt.store)
       .prepare("SELECT count(*) AS n FROM messages r WHERE r.role = 'tool_result' AND NOT EXISTS (SELECT 1 FROM messages c WHERE c.session_id = r.session_id AND c.role = 'tool_call' AND c.tool_call_id = r.tool_call_id)")
       .get() as { n: number }
     expect(unpaired.n).toBe(0)
     // Rollout 019b7f94's last total_token_usage: 22,474 input of which 14,848 cached, 300 output.
-    const a = rt.store.db.prepare("SELECT input_tokens, cache_read_tokens, output_tokens FROM sessions WHERE source_session_id LIKE '019b7f94%'").get()
+    const a = databaseOf(rt.store).prepare("SELECT input_tokens, cache_read_tokens, output_tokens FROM sessions WHERE source_session_id LIKE '019b7f94%'").get()
     expect(a).toEqual({ input_tokens: 22_474 - 14_848, cache_read_tokens: 14_848, output_tokens: 300 })
     expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
     expect(fingerprint(join(FIXTURES, 'codex/codemie'))).toEqual(before)
@@ -299,7 +300,7 @@ describe('importing real Codex CLI rollouts', () => {
     const rt = runtime({ codex: join(FIXTURES, 'codex/localpush') })
     expect(await rt.imports.importAll()).toMatchObject({ files: 6, sessions: 6 })
     // The peer's golden message_count = count(event_msg user_message); before: 10, 3, 13, 46, 4, 3.
-    const turns = rt.store.db.prepare("SELECT substr(source_session_id, 1, 8) AS id, turn_count FROM sessions WHERE source = 'codex' ORDER BY id").all()
+    const turns = databaseOf(rt.store).prepare("SELECT substr(source_session_id, 1, 8) AS id, turn_count FROM sessions WHERE source = 'codex' ORDER BY id").all()
     expect(turns).toEqual([
       { id: '019c8a4c', turn_count: 5 },
       { id: '019c8a4d', turn_count: 1 },

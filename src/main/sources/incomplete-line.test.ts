@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime'
 import { encodeProjectFolder } from './claude-code/project-folder'
 import { FIXTURES } from './testing/claude-home'
 import { contractCaller, importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
 
 const { tempDir, runtime } = importTestbed('retrace-incomplete-line-')
 
@@ -59,7 +60,7 @@ function cutHistory(source: keyof typeof SOURCES, cutLine: number, cwd?: string)
 }
 
 function transcript(rt: Runtime): string[] {
-  return (rt.store.db.prepare('SELECT role, content FROM messages ORDER BY session_id, seq').all() as { role: string; content: string }[]).map((m) => `${m.role} ${m.content}`)
+  return (databaseOf(rt.store).prepare('SELECT role, content FROM messages ORDER BY session_id, seq').all() as { role: string; content: string }[]).map((m) => `${m.role} ${m.content}`)
 }
 
 async function cliImport(env: NodeJS.ProcessEnv, dataDir: string): Promise<{ messages: number; skipped: { file: string; offset: number; reason: string }[] }> {

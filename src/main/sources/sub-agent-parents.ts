@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../store/repositories/sessions'
-import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
 import { readImportState } from './import-state'
 import type { ImportDeps } from './record-writer'
@@ -58,7 +57,7 @@ export function parentLinkTitle(deps: ImportDeps, workspace: { id: number }, fil
 export function adoptOrphans(deps: ImportDeps, uid: string): void {
   const session = deps.store.sessions.get(uid)
   if (!session?.sourceSessionId) return
-  sessionLinksOf(deps.store.db).adoptOrphans({
+  deps.store.sessionLinks.adoptOrphans({
     rowId: session.rowId,
     workspaceId: session.workspaceId,
     source: session.source,
@@ -72,7 +71,7 @@ export function adoptOrphans(deps: ImportDeps, uid: string): void {
  * on their children's). Run after each chunk of a file is written.
  */
 export function refreshWarmups(deps: ImportDeps, uids: Iterable<string>): void {
-  const links = sessionLinksOf(deps.store.db)
+  const links = deps.store.sessionLinks
   const parents = new Set<number>()
   for (const uid of uids) {
     const session = deps.store.sessions.get(uid)

@@ -1,4 +1,3 @@
-import { sessionLinksOf } from '../store/repositories/session-links'
 import type { HistoryFile } from './adapter'
 import { readImportState, TITLE_RANK, type FileImportState } from './import-state'
 import type { ImportDeps, ImportReport } from './record-writer'
@@ -76,7 +75,7 @@ export class SummaryTitles {
       this.titleOwn(summary.title)
       return true
     }
-    const uid = sessionLinksOf(store.db).sessionHolding(this.workspace.id, this.file.source, summary.leafUid)
+    const uid = store.sessionLinks.sessionHolding(this.workspace.id, this.file.source, summary.leafUid)
     const target = uid ? store.sessions.get(uid) : undefined
     if (!target) return false
     const imports = store.importFiles

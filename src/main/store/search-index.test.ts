@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from './store'
+import { databaseOf } from './raw-database'
 
 describe('the search index filled in bulk after an import', () => {
   let dataDir: string
@@ -24,7 +25,7 @@ describe('the search index filled in bulk after an import', () => {
   const write = (content: string) => store.messages.insert({ sessionRowId: session, seq: seq++, turn: 1, role: 'user', content })
   const found = (word: string) => (store.messages.search(word, { limit: 50, offset: 0 }) ?? []).length
   /** FTS5's own check; against the messages too (`withContent`) once nothing waits. */
-  const integrity = (withContent = true) => () => store.db.exec(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', ${withContent ? 1 : 0})`)
+  const integrity = (withContent = true) => () => databaseOf(store).exec(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', ${withContent ? 1 : 0})`)
 
   it('leaves messages written while deferred out of the index until caught up, then finds every one', () => {
     write('indexed as written: walrus')
@@ -49,14 +50,14 @@ describe('the search index filled in bulk after an import', () => {
     store.searchIndex.defer()
     const deferred = write('waiting otter')
     const edited = write('waiting heron')
-    store.db.prepare('DELETE FROM messages WHERE id = ?').run(deferred)
-    store.db.prepare("UPDATE messages SET content = 'rewritten pelican' WHERE id = ?").run(edited)
-    store.db.prepare("UPDATE messages SET content = 'old badger' WHERE id = ?").run(kept) // an indexed one, while deferred
+    databaseOf(store).prepare('DELETE FROM messages WHERE id = ?').run(deferred)
+    databaseOf(store).prepare("UPDATE messages SET content = 'rewritten pelican' WHERE id = ?").run(edited)
+    databaseOf(store).prepare("UPDATE messages SET content = 'old badger' WHERE id = ?").run(kept) // an indexed one, while deferred
     expect(integrity(false)).not.toThrow()
     expect(found('badger')).toBe(1)
     expect(found('otter')).toBe(0)
     // Every message deleted: the next one takes an id below the backlog's start, and is indexed at once.
-    store.db.prepare('DELETE FROM messages').run()
+    databaseOf(store).prepare('DELETE FROM messages').run()
     expect(write('reused id heron')).toBeLessThan(deferred)
     expect(found('heron')).toBe(1)
     expect(integrity(false)).not.toThrow()

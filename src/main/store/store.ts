@@ -1,12 +1,17 @@
 import { join } from 'node:path'
-import { openDatabase, type Db } from './database'
+import { openDatabase } from './database'
+import { rememberDatabase } from './raw-database'
 import { privateFile, privateFolder } from './private-files'
+import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { DiscoveredFileRepository } from './repositories/discovered-files'
+import { FileStateRepository } from './repositories/file-states'
 import { ImportFileRepository } from './repositories/import-files'
+import { JournalRepository } from './repositories/journal'
 import { RewindRepository } from './repositories/rewinds'
 import { SearchIndex } from './repositories/search-index'
+import { SessionLinkRepository } from './repositories/session-links'
 import { SessionRepository } from './repositories/sessions'
 import { SessionSplitRepository } from './repositories/session-splits'
 import { SourceFolderRepository } from './repositories/source-folders'
@@ -16,9 +21,11 @@ import { WalCheckpoints } from './wal-checkpoints'
 
 export const DATABASE_FILE = 'retrace.db'
 
-/** The user's store: one SQLite database in the data folder, and one repository per aggregate. */
+/**
+ * The user's store: one SQLite database in the data folder, and one repository per aggregate.
+ * Only the store runs SQL on it: the rest of Retrace calls these repositories.
+ */
 export interface Store {
-  readonly db: Db
   readonly dataDir: string
   readonly workspaces: WorkspaceRepository
   readonly sessions: SessionRepository
@@ -38,6 +45,16 @@ export interface Store {
   readonly discoveredFiles: DiscoveredFileRepository
   /** Folders added to a workspace as one source's history. */
   readonly sourceFolders: SourceFolderRepository
+  /** How sessions of one source refer to each other (summaries, sub-agents, warm-ups). */
+  readonly sessionLinks: SessionLinkRepository
+  /** Which files each turn or rewind changed, from what to what. */
+  readonly journal: JournalRepository
+  /** Rows of the content-addressed snapshots and their deflate dictionaries (content: journal/blob-store.ts). */
+  readonly blobs: BlobRepository
+  /** Each workspace's last scan: the stat cache of the next one. */
+  readonly fileStates: FileStateRepository
+  /** Whether a transaction is open (work then joins it instead of opening a savepoint). */
+  readonly inTransaction: boolean
   /** Run `work` in one synchronous transaction (no awaits inside). */
   transaction<T>(work: () => T): T
   /**
@@ -59,8 +76,7 @@ export function openStore(dataDir: string): Store {
   // SQLite gives a new WAL and shared-memory file the database file's mode.
   for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) privateFile(file)
   const walCheckpoints = new WalCheckpoints(db)
-  return {
-    db,
+  const store: Store = {
     dataDir,
     workspaces: new WorkspaceRepository(db),
     sessions: new SessionRepository(db),
@@ -73,6 +89,13 @@ export function openStore(dataDir: string): Store {
     importFiles: new ImportFileRepository(db),
     discoveredFiles: new DiscoveredFileRepository(db),
     sourceFolders: new SourceFolderRepository(db),
+    sessionLinks: new SessionLinkRepository(db),
+    journal: new JournalRepository(db),
+    blobs: new BlobRepository(db),
+    fileStates: new FileStateRepository(db),
+    get inTransaction() {
+      return db.inTransaction
+    },
     transaction: (work) => db.transaction(work)(),
     durableTransaction: (work) => {
       db.pragma('synchronous = FULL')
@@ -88,4 +111,6 @@ export function openStore(dataDir: string): Store {
       db.close()
     }
   }
+  rememberDatabase(store, db)
+  return store
 }

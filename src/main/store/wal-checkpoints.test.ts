@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DATABASE_FILE, openStore, type Store } from './store'
+import { databaseOf } from './raw-database'
 
 describe('WAL checkpoints wait for an idle store', () => {
   let dataDir: string
@@ -11,8 +12,8 @@ describe('WAL checkpoints wait for an idle store', () => {
     vi.useFakeTimers()
     dataDir = mkdtempSync(join(tmpdir(), 'retrace-wal-'))
     store = openStore(dataDir)
-    store.db.exec('CREATE TABLE filler (data BLOB)')
-    store.db.pragma('wal_checkpoint(TRUNCATE)')
+    databaseOf(store).exec('CREATE TABLE filler (data BLOB)')
+    databaseOf(store).pragma('wal_checkpoint(TRUNCATE)')
   })
   afterEach(() => {
     store.close()
@@ -22,10 +23,10 @@ describe('WAL checkpoints wait for an idle store', () => {
 
   // Written pages reach the database file only through a checkpoint: its size tells.
   const databaseBytes = () => statSync(join(dataDir, DATABASE_FILE)).size
-  const write = () => store.db.prepare('INSERT INTO filler VALUES (?)').run(Buffer.alloc(64 * 1024, 1))
+  const write = () => databaseOf(store).prepare('INSERT INTO filler VALUES (?)').run(Buffer.alloc(64 * 1024, 1))
 
   it('leave automatic checkpoints only as a bound, far above what one rewind writes', () => {
-    expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(8192)
+    expect(databaseOf(store).pragma('wal_autocheckpoint', { simple: true })).toBe(8192)
   })
 
   it('checkpoint an idle store within a second, but never while a rewind runs', async () => {
@@ -46,7 +47,7 @@ describe('WAL checkpoints wait for an idle store', () => {
   })
 
   it('raise the bound while a rewind runs: a commit past 32 MiB of log folds nothing back until the store is idle', async () => {
-    const bound = () => store.db.pragma('wal_autocheckpoint', { simple: true })
+    const bound = () => databaseOf(store).pragma('wal_autocheckpoint', { simple: true })
     const before = databaseBytes()
     let finish = () => {}
     const rewind = store.walCheckpoints.deferWhile(() => new Promise<void>((resolve) => (finish = resolve)), { raiseBound: true })
@@ -65,7 +66,7 @@ describe('WAL checkpoints wait for an idle store', () => {
   })
 
   it('flush a durable transaction’s commit to the disk, and leave the others to the checkpoints', () => {
-    const synchronous = () => store.db.pragma('synchronous', { simple: true })
+    const synchronous = () => databaseOf(store).pragma('synchronous', { simple: true })
     expect(synchronous()).toBe(1) // NORMAL
     expect(store.durableTransaction(() => (write(), synchronous()))).toBe(2) // FULL: the WAL is fsynced at commit
     expect(synchronous()).toBe(1)

@@ -8,9 +8,12 @@ export type MergeMode = 'append' | 'replace'
 export function planMerge(store: Store, branchId: string) {
   const { branch, parent } = branchAndParent(store, branchId)
   const forkSeq = branch.forkSeq ?? 0
-  const count = (sessionRowId: number, fromSeq: number) =>
-    (store.db.prepare('SELECT count(*) AS n FROM messages WHERE session_id = ? AND seq >= ?').get(sessionRowId, fromSeq) as { n: number }).n
-  return { branch, parent, branchMessages: count(branch.rowId, forkSeq), parentMessagesSinceFork: count(parent.rowId, forkSeq) }
+  return {
+    branch,
+    parent,
+    branchMessages: store.messages.countFrom(branch.rowId, forkSeq),
+    parentMessagesSinceFork: store.messages.countFrom(parent.rowId, forkSeq)
+  }
 }
 
 /**
@@ -26,7 +29,7 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
   const messages = store.messages.rowsFrom(branch.rowId, forkSeq)
   return recorder.batch(() => {
     const writer = recorder.resume(parent.id)
-    const firstSeq = writer.append({ role: 'system', content: `Merged branch "${branch.title}" (${mode}): ${messages.length} message${messages.length === 1 ? '' : 's'} from after turn ${branchTurnAtFork(store, branch.rowId, forkSeq)}.` })
+    const firstSeq = writer.append({ role: 'system', content: `Merged branch "${branch.title}" (${mode}): ${messages.length} message${messages.length === 1 ? '' : 's'} from after turn ${store.messages.lastTurnBefore(branch.rowId, forkSeq)}.` })
     for (const message of messages) {
       if (message.role === 'compaction_summary') {
         writer.compact(message.content, message.created_at === null ? {} : { createdAt: message.created_at })
@@ -48,7 +51,7 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
     }
     writer.closeTurn()
     if (mode === 'replace') {
-      store.db.prepare('UPDATE messages SET in_context = 0 WHERE session_id = ? AND seq >= ? AND seq < ?').run(parent.rowId, forkSeq, firstSeq)
+      store.messages.leaveContext(parent.rowId, forkSeq, firstSeq)
     }
     store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now() })
     store.sessions.setStatus(branch.rowId, 'closed')
@@ -65,9 +68,4 @@ function branchAndParent(store: Store, branchId: string) {
   const parentRef = store.sessions.ref(branch.parentRowId)
   if (!parentRef) throw new RetraceError('NOT_FOUND', `The parent of "${branch.title}" no longer exists.`)
   return { branch, parent: store.sessions.require(parentRef.id) }
-}
-
-function branchTurnAtFork(store: Store, branchRowId: number, forkSeq: number): number {
-  const row = store.db.prepare('SELECT max(turn) AS turn FROM messages WHERE session_id = ? AND seq < ?').get(branchRowId, forkSeq) as { turn: number | null }
-  return row.turn ?? 0
 }

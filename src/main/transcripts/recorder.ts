@@ -210,9 +210,6 @@ export class Recorder {
   }
 
   private turnStart(session: SessionRecord, turn: number): number {
-    const row = this.store.db
-      .prepare('SELECT min(seq) AS seq FROM messages WHERE session_id = ? AND turn = ?')
-      .get(session.rowId, turn) as { seq: number | null }
-    return row.seq ?? session.messageCount
+    return this.store.messages.turnStart(session.rowId, turn) ?? session.messageCount
   }
 }

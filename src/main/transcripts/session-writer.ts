@@ -55,7 +55,7 @@ export class SessionWriter {
    * cost more than the message. Nothing here catches a failure half-way: it rolls back whole.
    */
   private atomically<T>(work: () => T): T {
-    return this.store.db.inTransaction ? work() : this.store.transaction(work)
+    return this.store.inTransaction ? work() : this.store.transaction(work)
   }
 
   get id(): string {

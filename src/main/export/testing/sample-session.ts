@@ -1,5 +1,5 @@
 import { agentWorkspace, type AgentWorkspace } from '../../journal/testing/agent-workspace'
-import { checkRelPath } from '../../journal/paths'
+import { checkRelPath } from '../../fs/paths'
 
 /** Bytes no UTF-8 decoder takes back losslessly: a binary file. */
 export const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0xff, 0xfe])

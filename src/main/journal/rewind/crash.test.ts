@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+import { databaseOf } from '../../store/raw-database'
 
 const ROOT = resolve(__dirname, '../../../..')
 const CHILD = join(__dirname, 'testing/crash-child.ts')
@@ -96,7 +97,7 @@ describe('a rewind killed at every file-system call (R1)', () => {
       expect(report).toMatchObject({ rolledBack: [], swept: [expect.any(String)], failed: [] })
       expect(files(ws)).toEqual({ a: 'a before\n', b: 'b before\n', c: 'c before\n', d: null })
       expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
-      expect(ws.rt.store.db.prepare('SELECT status FROM rewinds').pluck().all()).toEqual(['applied'])
+      expect(databaseOf(ws.rt.store).prepare('SELECT status FROM rewinds').pluck().all()).toEqual(['applied'])
       expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
     } finally {
       ws.dispose()
@@ -133,8 +134,8 @@ async function expectRolledBack(ws: AgentWorkspace, where: string, mayPrecedeRec
   expect(files(ws), `${where}: every file as before the rewind`).toEqual(AFTER_TURN)
   const leftovers = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
   expect(leftovers, `${where}: temp files`).toEqual([])
-  expect(ws.rt.store.db.pragma('integrity_check', { simple: true })).toBe('ok')
-  const statuses = ws.rt.store.db.prepare('SELECT status FROM rewinds').pluck().all()
+  expect(databaseOf(ws.rt.store).pragma('integrity_check', { simple: true })).toBe('ok')
+  const statuses = databaseOf(ws.rt.store).prepare('SELECT status FROM rewinds').pluck().all()
   if (!(mayPrecedeRecord && statuses.length === 0)) expect(statuses, where).toEqual(['rolled_back'])
   expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
   // And the rewind can simply be done again.

@@ -1,6 +1,6 @@
 import { lstatSync } from 'node:fs'
 import { open } from 'node:fs/promises'
-import type { RelPath } from '../paths'
+import type { RelPath } from '../../fs/paths'
 import type { FsOps } from '../workspace-fs'
 import { forEachConcurrently } from './concurrently'
 

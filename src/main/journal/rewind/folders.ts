@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs'
-import type { RelPath } from '../paths'
+import type { RelPath } from '../../fs/paths'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
 
 /**

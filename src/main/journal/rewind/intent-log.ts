@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fsyncPath, writeDurably } from '../durable-file'
-import type { FileVersion } from '../journal-repository'
-import type { RelPath } from '../paths'
+import type { FileVersion } from '../../store/repositories/journal'
+import type { RelPath } from '../../fs/paths'
 import { currentOwner } from '../process-owner'
 import type { Step } from './steps'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { FileVersion } from '../journal-repository'
-import { keyOf, type RelPath } from '../paths'
+import type { FileVersion } from '../../store/repositories/journal'
+import { keyOf, type RelPath } from '../../fs/paths'
 import type { ScannedFile } from '../scan/types'
 import { tempRuntime } from '../../testing/temp-runtime'
 import { leavesWorkspace, vetTargets } from './provenance'

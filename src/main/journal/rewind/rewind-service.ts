@@ -4,11 +4,10 @@ import type { Store } from '../../store/store'
 import type { RewindRow } from '../../store/repositories/rewinds'
 import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
-import { versionsSeenHere, type JournalEntry } from '../journal-repository'
-import type { PathKey, RelPath } from '../paths'
+import { type JournalEntry } from '../../store/repositories/journal'
+import type { PathKey, RelPath } from '../../fs/paths'
 import { whyNotAWorkspace } from '../protected-folders'
 import type { ScannedFile } from '../scan/types'
-import { fileStatesOf } from '../scan/file-states'
 import { realFsOps, WorkspaceFs, type FsOps } from '../workspace-fs'
 import { applyPlan, warmRewindThreads, type ApplyOutcome, type ConflictChoice } from './apply'
 import { planFromTargets, targetsFromEntries, type PathTarget, type RewindPlan } from './plan'
@@ -135,12 +134,12 @@ export class RewindService {
 
   /** The last scan's record of each target path (see planFromTargets). */
   private scannedStates(workspaceId: number, targets: PathTarget[]): Map<PathKey, ScannedFile> {
-    return fileStatesOf(this.store.db, workspaceId, targets.map((target) => target.path))
+    return this.store.fileStates.statesOf(workspaceId, targets.map((target) => target.path))
   }
 
   /** The versions of some paths this machine saw itself (see provenance.ts). */
   private seenHere(workspaceId: number) {
-    return (paths: RelPath[]) => versionsSeenHere(this.store.db, workspaceId, paths, SOURCES_RECORDED_HERE)
+    return (paths: RelPath[]) => this.store.journal.versionsSeenHere(workspaceId, paths, SOURCES_RECORDED_HERE)
   }
 
   /**

@@ -2,8 +2,9 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { keyOf, checkRelPath } from '../paths'
+import { keyOf, checkRelPath } from '../../fs/paths'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+import { databaseOf } from '../../store/raw-database'
 
 describe('rewind to a chat checkpoint', () => {
   let ws: AgentWorkspace
@@ -42,7 +43,7 @@ describe('rewind to a chat checkpoint', () => {
 
   it('runs with checkpoints deferred and their bound raised, so its record never folds the log back', async () => {
     threeChanges()
-    const bound = () => ws.rt.store.db.pragma('wal_autocheckpoint', { simple: true })
+    const bound = () => databaseOf(ws.rt.store).pragma('wal_autocheckpoint', { simple: true })
     const seen: unknown[] = []
     await ws.rewinds.applyTurn(ws.writer.id, 1, { onProgress: () => void seen.push([ws.rt.store.walCheckpoints.deferred, bound()]) })
     expect(seen.length).toBeGreaterThan(0)
@@ -175,9 +176,9 @@ describe('rewind to a chat checkpoint', () => {
     ws.agent.turn()
     ws.agent.write('Readme.md', 'b')
     ws.agent.write('README.md', 'c')
-    const scope = ws.rt.store.db.prepare('SELECT id FROM journal_scopes LIMIT 1').pluck().get() as number
-    const blob = ws.rt.store.db.prepare('SELECT hash FROM blobs LIMIT 1').pluck().get() as string
-    const insert = ws.rt.store.db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'tool', 0)")
+    const scope = databaseOf(ws.rt.store).prepare('SELECT id FROM journal_scopes LIMIT 1').pluck().get() as number
+    const blob = databaseOf(ws.rt.store).prepare('SELECT hash FROM blobs LIMIT 1').pluck().get() as string
+    const insert = databaseOf(ws.rt.store).prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'tool', 0)")
     for (const hostile of ['../escape.txt', '/etc/passwd', '.git/config', 'a\\b', 'CON']) insert.run(scope, Buffer.from(hostile), blob)
     const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
     const refused = plan.items.filter((i) => i.refused).map((i) => i.path.toString())
@@ -193,7 +194,7 @@ describe('rewind to a chat checkpoint', () => {
     ws.agent.turn()
     ws.agent.write('big.txt', 'big after\n')
     ws.agent.write('small.txt', 'small after\n')
-    const bigHash = ws.rt.store.db.prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
+    const bigHash = databaseOf(ws.rt.store).prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
     ws.writer.closeTurn()
     const invalidated = () => ws.rt.store.checkpoints.list(ws.rt.store.sessions.require(ws.writer.id).rowId).map((c) => [c.turn, c.invalidated])
     expect(invalidated()).toEqual([[1, false]])
@@ -212,7 +213,7 @@ describe('rewind to a chat checkpoint', () => {
     ws.agent.turn()
     ws.agent.write('small.txt', 'small after\n')
     ws.agent.write('big.txt', 'big after\n')
-    const bigHash = ws.rt.store.db.prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
+    const bigHash = databaseOf(ws.rt.store).prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
     writeFileSync(ws.journal.blobs.filePath(bigHash), gzipSync(Buffer.alloc(400_000, 'X')))
     await expect(ws.rewinds.applyTurn(ws.writer.id, 1)).rejects.toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/big\.txt.*does not match its hash.*put back/s) as string })
     expect(ws.text('big.txt')).toBe('big after\n')

@@ -1,4 +1,4 @@
-import { displayPath, type RelPath } from '../paths'
+import { displayPath, type RelPath } from '../../fs/paths'
 
 /**
  * Files that run code without anyone asking, or that grant access to the account: a rewind

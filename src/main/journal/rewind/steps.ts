@@ -1,8 +1,8 @@
 import { readlinkSync } from 'node:fs'
 import type { BlobStore, WriteOptions } from '../blob-store'
 import { fsyncPath } from '../durable-file'
-import type { FileVersion } from '../journal-repository'
-import { displayPath, type RelPath } from '../paths'
+import type { FileVersion } from '../../store/repositories/journal'
+import { displayPath, type RelPath } from '../../fs/paths'
 import { hasStamp, sameVersion, type DiskState, type FsOps, type StatStamp, type WorkspaceFs } from '../workspace-fs'
 
 /**

@@ -6,6 +6,7 @@ import { deflateRawSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { INLINE_DEFLATE, INLINE_MAX_BYTES, sha256 } from '../blob-store'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+import { databaseOf } from '../../store/raw-database'
 
 // A large rewind replaces regular files on the writer threads (ThreadedReplace); batchFrom: 1
 // makes these small rewinds take that path.
@@ -32,8 +33,8 @@ describe('a rewind on the writer threads', () => {
     const { blobs } = ws.journal
     const dictionary = blobs.dictionaries.adopt(ws.workspaceId, Buffer.from(vocabulary.repeat(40)))
     const withDictionary = deflateRawSync(shared, { ...INLINE_DEFLATE, dictionary: blobs.dictionaries.bytes(dictionary) })
-    ws.rt.store.db.prepare("UPDATE blobs SET encoding = 'deflate', dictionary_id = ?, data = ? WHERE hash = ?").run(dictionary, withDictionary, sha256(shared))
-    const stored = (content: Buffer) => ws.rt.store.db.prepare('SELECT encoding, dictionary_id AS dictionary FROM blobs WHERE hash = ?').get(sha256(content))
+    databaseOf(ws.rt.store).prepare("UPDATE blobs SET encoding = 'deflate', dictionary_id = ?, data = ? WHERE hash = ?").run(dictionary, withDictionary, sha256(shared))
+    const stored = (content: Buffer) => databaseOf(ws.rt.store).prepare('SELECT encoding, dictionary_id AS dictionary FROM blobs WHERE hash = ?').get(sha256(content))
     expect([stored(text), stored(noise), stored(shared)]).toEqual([
       { encoding: 'deflate', dictionary: null },
       { encoding: 'raw', dictionary: null },
@@ -103,7 +104,7 @@ describe('a rewind on the writer threads', () => {
     ws.agent.write('a.txt', 'a after\n')
     ws.agent.write('b.txt', 'b after\n')
     const hash = createHash('sha256').update('b before\n').digest('hex')
-    ws.rt.store.db.prepare("UPDATE blobs SET data = ?, encoding = 'raw' WHERE hash = ?").run(Buffer.from('b b0fore\n'), hash)
+    databaseOf(ws.rt.store).prepare("UPDATE blobs SET data = ?, encoding = 'raw' WHERE hash = ?").run(Buffer.from('b b0fore\n'), hash)
     const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/b\.txt.*does not match its hash.*Every file was put back/) as string })
     expect(ws.text('a.txt')).toBe('a after\n')
@@ -115,7 +116,7 @@ describe('a rewind on the writer threads', () => {
     ws = agentWorkspace({ 'a.txt': 'a before\n' })
     ws.agent.turn()
     ws.agent.write('a.txt', 'a after\n')
-    ws.rt.store.db.prepare("UPDATE blobs SET data = ?, encoding = 'deflate' WHERE hash = ?").run(Buffer.from('not deflate data'), sha256(Buffer.from('a before\n')))
+    databaseOf(ws.rt.store).prepare("UPDATE blobs SET data = ?, encoding = 'deflate' WHERE hash = ?").run(Buffer.from('not deflate data'), sha256(Buffer.from('a before\n')))
     const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/a\.txt.*cannot be decoded.*Every file was put back/) as string })
     expect(ws.text('a.txt')).toBe('a after\n')

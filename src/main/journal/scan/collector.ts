@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs'
 import { RetraceError } from '../../../shared/contract'
-import type { Db } from '../../store/database'
+import type { Store } from '../../store/store'
 import { sha256, type BlobStore } from '../blob-store'
-import { checkRelPath, displayPath, pathOfKey, type PathKey, type RelPath } from '../paths'
+import { checkRelPath, displayPath, pathOfKey, type PathKey, type RelPath } from '../../fs/paths'
 import type { WireFile, WireSkip } from './protocol'
 import type { ScannedFile, ScanSkip } from './types'
 
@@ -24,7 +24,7 @@ export class ScanCollector {
   readonly skipped: ScanSkip[] = []
 
   constructor(
-    private readonly db: Db,
+    private readonly transaction: Store['transaction'],
     private readonly blobs: BlobStore,
     /** The previous scan's entries, indexed as in the cache the worker was given. */
     private readonly cached: readonly (readonly [PathKey, ScannedFile])[],
@@ -62,7 +62,7 @@ export class ScanCollector {
       files.filter((file) => file.source === 'inline'),
       (file) => file.packed ?? file.size
     )
-    this.db.transaction(() => {
+    this.transaction(() => {
       if (dictionary) this.dictionary = this.dictionaries.adopt(dictionary)
       for (const file of inline) {
         if (!content) throw new RetraceError('INTERNAL', 'The workspace scan sent file content without its buffer.')
@@ -77,7 +77,7 @@ export class ScanCollector {
         // Raw because the worker found deflating it not worth it: not tried again here.
         this.blobs.putRaw(file.hash, raw)
       }
-    })()
+    })
   }
 
   private requireDictionary(): number {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { displayPath, keyOf, type PathKey, type RelPath } from '../paths'
+import { displayPath, keyOf, type PathKey, type RelPath } from '../../fs/paths'
 import { diffScans } from './diff'
 import type { ScannedFile } from './types'
 

@@ -1,4 +1,4 @@
-import type { PathKey, RelPath } from '../paths'
+import type { PathKey, RelPath } from '../../fs/paths'
 import type { ScannedFile } from './types'
 
 export type FileChangeOp = 'create' | 'modify' | 'delete' | 'rename' | 'mode'

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RetraceError } from '../../../shared/contract'
 import { INLINE_DEFLATE, sha256 } from '../blob-store'
 import { DICTIONARY_BYTES } from '../deflate-dictionary'
-import { scanFixture, settle, type ScanFixture } from './test-fixture'
+import { scanFixture, settle, type ScanFixture } from './testing/scan-fixture'
+import { databaseOf } from '../../store/raw-database'
 
 let fx: ScanFixture
 beforeEach(() => {
@@ -31,8 +32,8 @@ function moduleSource(n: number): string {
 }
 
 const rowOf = (hash: string) =>
-  fx.rt.store.db.prepare('SELECT encoding, dictionary_id AS dictionary, length(data) AS stored FROM blobs WHERE hash = ?').get(hash) as { encoding: string; dictionary: number | null; stored: number }
-const dictionaryHash = (id: number | undefined) => fx.rt.store.db.prepare('SELECT hash FROM deflate_dictionaries WHERE id = ?').pluck().get(id) as string
+  databaseOf(fx.rt.store).prepare('SELECT encoding, dictionary_id AS dictionary, length(data) AS stored FROM blobs WHERE hash = ?').get(hash) as { encoding: string; dictionary: number | null; stored: number }
+const dictionaryHash = (id: number | undefined) => databaseOf(fx.rt.store).prepare('SELECT hash FROM deflate_dictionaries WHERE id = ?').pluck().get(id) as string
 
 describe('a workspace deflate dictionary', () => {
   it('is built by the first scan from its text files, used for the files after it and by later scans, and every file reads back exactly', async () => {
@@ -103,7 +104,7 @@ describe('a workspace deflate dictionary', () => {
     // still hold the old dictionary under it.
     const other = fx.rt.store.workspaces.open(fx.rt.store.dataDir, 'another workspace')
     const newest = fx.blobs.dictionaries.adopt(other, Buffer.alloc(DICTIONARY_BYTES, 'c'))
-    fx.rt.store.db.prepare('DELETE FROM workspaces WHERE id = ?').run(other)
+    databaseOf(fx.rt.store).prepare('DELETE FROM workspaces WHERE id = ?').run(other)
     fx.blobs.collectGarbage(-1)
     expect(dictionaryHash(newest)).toBeUndefined()
     expect(fx.blobs.dictionaries.adopt(fx.workspaceId, Buffer.alloc(DICTIONARY_BYTES, 'd'))).toBeGreaterThan(newest)
@@ -117,9 +118,9 @@ describe('a workspace deflate dictionary', () => {
     expect(rowOf(victim).dictionary).toBe(dictionary?.id)
 
     // Another process (no cache of the dictionary yet) finds it damaged on disk.
-    fx.rt.store.db.prepare("UPDATE blobs SET encoding = 'raw', data = ? WHERE hash = ?").run(Buffer.from('not the dictionary'), dictionaryHash(dictionary?.id))
+    databaseOf(fx.rt.store).prepare("UPDATE blobs SET encoding = 'raw', data = ? WHERE hash = ?").run(Buffer.from('not the dictionary'), dictionaryHash(dictionary?.id))
     const { BlobStore } = await import('../blob-store')
-    const fresh = new BlobStore(fx.rt.store.db, join(fx.rt.store.dataDir, 'blobs'))
+    const fresh = new BlobStore(fx.rt.store.blobs, join(fx.rt.store.dataDir, 'blobs'))
     let error: unknown = null
     try {
       fresh.read(victim)

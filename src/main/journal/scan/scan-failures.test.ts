@@ -3,7 +3,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { key, scanFixture, type ScanFixture } from './test-fixture'
+import { key, scanFixture, type ScanFixture } from './testing/scan-fixture'
+import { databaseOf } from '../../store/raw-database'
 
 let fx: ScanFixture
 let fakes: string
@@ -49,7 +50,7 @@ describe('scan failures', () => {
        parentPort.postMessage({ type: 'done', skipped: [], truncated: false, counts: { filesSeen: 1, filesHashed: 1, bytesHashed: 10, reusedFromCache: 0 } })`
     )
     await expect(fx.scan({ workerPath })).rejects.toMatchObject({ code: 'INTERNAL' })
-    expect(fx.rt.store.db.prepare('SELECT count(*) FROM blobs').pluck().get()).toBe(0)
+    expect(databaseOf(fx.rt.store).prepare('SELECT count(*) FROM blobs').pluck().get()).toBe(0)
     expect(fx.rows()).toEqual([])
   })
 

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../blob-store'
-import { displayPath, keyOf } from '../paths'
+import { displayPath, keyOf } from '../../fs/paths'
 import { TEMP_PREFIX } from '../workspace-fs'
-import { loadFileStates } from './file-states'
-import { key, scanFixture, settle, type ScanFixture } from './test-fixture'
+import { key, scanFixture, settle, type ScanFixture } from './testing/scan-fixture'
 
 let fx: ScanFixture
 beforeEach(() => {
@@ -95,7 +94,7 @@ describe('what the scan leaves out', () => {
     expect(displayPath(nested)).toContain('\uFFFD')
     // Stored as BLOB and read back as the same bytes: the next scan matches them in its cache.
     expect(fx.rows().some((r) => r.path.equals(nested))).toBe(true)
-    expect(loadFileStates(fx.rt.store.db, fx.workspaceId).get(keyOf(nested))?.path.equals(nested)).toBe(true)
+    expect(fx.rt.store.fileStates.load(fx.workspaceId).get(keyOf(nested))?.path.equals(nested)).toBe(true)
     const again = await fx.scan()
     expect(again.stats).toMatchObject({ reusedFromCache: 3, filesHashed: 0 })
   })

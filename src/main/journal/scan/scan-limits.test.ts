@@ -3,8 +3,9 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { INLINE_MAX_BYTES, sha256 } from '../blob-store'
-import { key, scanFixture, settle, type ScanFixture } from './test-fixture'
+import { key, scanFixture, settle, type ScanFixture } from './testing/scan-fixture'
 import type { ScanProgress } from './types'
+import { databaseOf } from '../../store/raw-database'
 
 let fx: ScanFixture
 beforeEach(() => {
@@ -12,7 +13,7 @@ beforeEach(() => {
 })
 afterEach(() => fx.dispose())
 
-const storage = (hash: string): unknown => fx.rt.store.db.prepare('SELECT storage FROM blobs WHERE hash = ?').pluck().get(hash)
+const storage = (hash: string): unknown => databaseOf(fx.rt.store).prepare('SELECT storage FROM blobs WHERE hash = ?').pluck().get(hash)
 
 describe('limits, large files and cancelling', () => {
   it('streams a file larger than INLINE_MAX_BYTES into a file blob that reads back byte-exact (R11)', async () => {
@@ -121,7 +122,7 @@ describe('limits, large files and cancelling', () => {
     writeFileSync(join(fx.root, 'a.txt'), 'a')
     await new Promise((resolve) => setTimeout(resolve, 100))
     await fx.scan()
-    const changes = fx.rt.store.db.prepare('SELECT total_changes()').pluck()
+    const changes = databaseOf(fx.rt.store).prepare('SELECT total_changes()').pluck()
     const before = changes.get() as number
     const result = await fx.scan()
     expect(result.stats.reusedFromCache).toBe(1)

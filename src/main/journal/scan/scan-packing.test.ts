@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir, tempRuntime } from '../../testing/temp-runtime'
 import { BlobStore, sha256 } from '../blob-store'
 import { scanWorkspace } from './scan'
-import { scanFixture, type ScanFixture } from './test-fixture'
+import { scanFixture, type ScanFixture } from './testing/scan-fixture'
+import { databaseOf } from '../../store/raw-database'
 
 describe('scan content packing', () => {
   let rt: ReturnType<typeof tempRuntime>
@@ -19,10 +20,10 @@ describe('scan content packing', () => {
     const noise = randomBytes(6000)
     writeFileSync(join(root, 'code.ts'), text)
     writeFileSync(join(root, 'noise.bin'), noise)
-    const blobs = new BlobStore(rt.store.db, join(rt.store.dataDir, 'blobs'))
+    const blobs = new BlobStore(rt.store.blobs, join(rt.store.dataDir, 'blobs'))
     const workspaceId = rt.store.workspaces.open(root, 'ws')
-    await scanWorkspace({ root, workspaceId, db: rt.store.db, blobs })
-    const encoding = (content: Buffer) => rt.store.db.prepare('SELECT encoding FROM blobs WHERE hash = ?').pluck().get(sha256(content))
+    await scanWorkspace({ root, workspaceId, store: rt.store, blobs })
+    const encoding = (content: Buffer) => databaseOf(rt.store).prepare('SELECT encoding FROM blobs WHERE hash = ?').pluck().get(sha256(content))
     expect(encoding(text)).toBe('deflate')
     expect(encoding(noise)).toBe('raw')
     expect(blobs.read(sha256(text)).equals(text)).toBe(true)
@@ -47,7 +48,7 @@ describe('the deflate helper thread', () => {
     return { fx, contents }
   }
   const storedOf = (fx: ScanFixture, content: Buffer) =>
-    fx.rt.store.db.prepare('SELECT encoding, dictionary_id IS NOT NULL AS withDictionary, data FROM blobs WHERE hash = ?').get(sha256(content)) as { encoding: string; withDictionary: number; data: Buffer }
+    databaseOf(fx.rt.store).prepare('SELECT encoding, dictionary_id IS NOT NULL AS withDictionary, data FROM blobs WHERE hash = ?').get(sha256(content)) as { encoding: string; withDictionary: number; data: Buffer }
   /** A scan that starts the helper at once, then time for its thread to start: the next scan hands it files from the first. */
   async function startHelper(deflateWorkerPath?: string): Promise<void> {
     await workspace(3, 'warm').fx.scan({ deflateHelperFromBytes: 0, ...(deflateWorkerPath ? { deflateWorkerPath } : {}) })

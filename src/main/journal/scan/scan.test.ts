@@ -2,10 +2,10 @@ import { chmodSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFi
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../blob-store'
-import { displayPath } from '../paths'
+import { displayPath } from '../../fs/paths'
 import { diffScans } from './diff'
-import { loadFileStates, RACY_CTIME_NS } from './file-states'
-import { key, scanFixture, settle, type ScanFixture } from './test-fixture'
+import { RACY_CTIME_NS } from '../../store/repositories/file-states'
+import { key, scanFixture, settle, type ScanFixture } from './testing/scan-fixture'
 import type { ScanProgress } from './types'
 
 let fx: ScanFixture
@@ -33,7 +33,7 @@ describe('scanWorkspace', () => {
     expect(result.skipped).toEqual([])
     expect(result.stats).toMatchObject({ filesSeen: 3, filesHashed: 3, reusedFromCache: 0, bytesHashed: 5 + 19 })
     // The stat cache now holds exactly this scan.
-    const states = loadFileStates(fx.rt.store.db, fx.workspaceId)
+    const states = fx.rt.store.fileStates.load(fx.workspaceId)
     expect([...states.keys()].sort()).toEqual([...result.files.keys()].sort())
     expect(states.get(key('a.txt'))?.hash).toBe(a?.hash)
     expect(states.get(key('a.txt'))?.ino).toBe(a?.ino)

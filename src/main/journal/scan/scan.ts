@@ -1,12 +1,11 @@
 import { diskFullMessage, isDiskFull } from '../disk-full'
 import { RetraceError } from '../../../shared/contract'
-import { resolveReadableFolder } from '../../services/folder-access'
-import type { Db } from '../../store/database'
+import { resolveReadableFolder } from '../../fs/folder-access'
+import type { Store } from '../../store/store'
 import { INLINE_MAX_BYTES, type BlobStore } from '../blob-store'
-import { displayPath, type PathKey } from '../paths'
+import { displayPath, type PathKey } from '../../fs/paths'
 import { DICTIONARY_BYTES, DICTIONARY_SAMPLE_BYTES } from '../deflate-dictionary'
 import { ScanCollector } from './collector'
-import { loadFileStates, saveFileStates } from './file-states'
 import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage } from './protocol'
 import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
 import { scanWorkers, type ScanWorker } from './worker-pool'
@@ -15,7 +14,8 @@ import { deflateWorkerPath, scanWorkerPath } from '../worker-path'
 export interface ScanOptions {
   root: string
   workspaceId: number
-  db: Db
+  /** Where the scan's file states are kept, and its content rows written. */
+  store: Pick<Store, 'fileStates' | 'transaction'>
   blobs: BlobStore
   limits?: Partial<ScanLimits>
   signal?: AbortSignal
@@ -70,7 +70,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   const workerPath = options.workerPath ?? scanWorkerPath()
   warmScanWorker(workerPath) // starts while the file states load
   const limits = { ...DEFAULT_SCAN_LIMITS, ...options.limits }
-  const previous = options.previous ?? loadFileStates(options.db, options.workspaceId)
+  const previous = options.previous ?? options.store.fileStates.load(options.workspaceId)
   const cached = [...previous]
   const dictionary = options.blobs.dictionaries.ofWorkspace(options.workspaceId)
   const input: ScanInput = {
@@ -86,14 +86,14 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
     deflateHelperFromBytes: options.deflateHelperFromBytes ?? DEFLATE_HELPER_FROM_BYTES,
     flow: new SharedArrayBuffer(4)
   }
-  const collector = new ScanCollector(options.db, options.blobs, cached, {
+  const collector = new ScanCollector(options.store.transaction, options.blobs, cached, {
     current: dictionary?.id ?? null,
     adopt: (bytes) => options.blobs.dictionaries.adopt(options.workspaceId, bytes)
   })
   const done = await runWorker(scanWorkers.take(workerPath), input, collector, options)
 
   options.onProgress?.({ phase: 'saving', ...progressOf(done.counts) })
-  saveFileStates(options.db, options.workspaceId, previous, collector.files, { racy: collector.racy, complete: !done.truncated })
+  options.store.fileStates.save(options.workspaceId, previous, collector.files, { racy: collector.racy, complete: !done.truncated })
   options.onProgress?.({ phase: 'done', ...progressOf(done.counts) })
   return {
     files: collector.files,

@@ -1,19 +1,8 @@
-import type { PathKey, RelPath } from '../paths'
+import type { PathKey } from '../../fs/paths'
+import type { FileState } from '../../store/repositories/file-states'
 
-/** What the scanner records of one workspace entry. Folders are implied by the paths in them. */
-export interface ScannedFile {
-  path: RelPath
-  kind: 'file' | 'symlink'
-  /** Bytes of content; for a symlink, bytes of its target. */
-  size: number
-  /** Permission bits only (`st_mode & 0o7777`); the type is in `kind`. */
-  mode: number
-  /** sha256 of the content, or of a symlink's target bytes (links are never followed). */
-  hash: string
-  mtimeNs: bigint
-  ctimeNs: bigint
-  ino: bigint
-}
+/** What the scanner records of one workspace entry (a `file_states` row). Folders are implied by the paths in them. */
+export type ScannedFile = FileState
 
 export interface ScanLimits {
   /** Stop after recording this many files and report `truncated`. */

@@ -6,7 +6,7 @@ import { BlobStore } from '../blob-store'
 
 const [dataDir = '', file = ''] = process.argv.slice(2)
 const store = openStore(dataDir)
-const blobs = new BlobStore(store.db, join(dataDir, 'blobs'))
+const blobs = new BlobStore(store.blobs, join(dataDir, 'blobs'))
 process.stdout.write('writing\n')
 await blobs.putFile(file)
 process.stdout.write('done\n')

@@ -5,6 +5,7 @@ import type { MessageRecord, SourceRecord } from '../records'
 import { ClaudeHome, FIXTURES } from '../testing/claude-home'
 import { importTestbed } from '../testing/import-testbed'
 import { createClaudeCodeParser } from './parser'
+import { databaseOf } from '../../store/raw-database'
 
 /**
  * Real sessions with slash commands, `!` commands and interruptions, and their turns counted by
@@ -94,7 +95,7 @@ describe('Claude Code turns once imported', () => {
     }
     const rt = runtime({ claude: home.root })
     await rt.imports.importAll()
-    const rows = rt.store.db
+    const rows = databaseOf(rt.store)
       .prepare(
         `SELECT substr(s.source_session_id, 1, 8) AS id, s.turn_count AS turns,
                 (SELECT count(DISTINCT m.turn) FROM messages m WHERE m.session_id = s.id AND m.turn > 0) AS headers,

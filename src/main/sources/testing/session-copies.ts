@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { encodeProjectFolder } from '../claude-code/project-folder'
 import type { Runtime } from '../../runtime'
 import { FIXTURES } from './claude-home'
+import { databaseOf } from '../../store/raw-database'
 
 export const SPOTTER_CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
 export const SPOTTER_SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
@@ -22,7 +23,7 @@ export function writeSpotterCopies(root: string, copies: number, extra: (text: s
 
 /** Every session's transcript, as the window would show it, by its source's id. */
 export function transcriptsBySession(rt: Runtime): Record<string, unknown[]> {
-  const rows = rt.store.db
+  const rows = databaseOf(rt.store)
     .prepare(
       `SELECT s.source_session_id AS session, m.seq, m.turn, m.role, m.content, m.tool_name AS toolName, m.tool_input AS toolInput, m.created_at AS createdAt
        FROM messages m JOIN sessions s ON s.id = m.session_id ORDER BY s.source_session_id, m.seq`

@@ -109,6 +109,10 @@ export class MessageRepository {
   private readonly addUsageStmt
   private readonly latestOfRoleStmt
   private readonly byToolCallStmt
+  private readonly countFromStmt
+  private readonly leaveContextStmt
+  private readonly lastTurnBeforeStmt
+  private readonly turnStartStmt
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -129,6 +133,10 @@ export class MessageRepository {
          cache_read_tokens = coalesce(cache_read_tokens, 0) + @cacheReadTokens, cache_write_tokens = coalesce(cache_write_tokens, 0) + @cacheWriteTokens
        WHERE id = @id`
     )
+    this.countFromStmt = db.prepare('SELECT count(*) FROM messages WHERE session_id = ? AND seq >= ?').pluck()
+    this.leaveContextStmt = db.prepare('UPDATE messages SET in_context = 0 WHERE session_id = ? AND seq >= ? AND seq < ?')
+    this.lastTurnBeforeStmt = db.prepare('SELECT max(turn) FROM messages WHERE session_id = ? AND seq < ?').pluck()
+    this.turnStartStmt = db.prepare('SELECT min(seq) FROM messages WHERE session_id = ? AND turn = ?').pluck()
     this.copyPrefixStmt = db.prepare(
       `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
          model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid)
@@ -186,6 +194,26 @@ export class MessageRepository {
   /** Usage reported after its message was written (Codex `token_count` lines). */
   addUsage(messageId: number, usage: Omit<Usage, 'costUsd'>): void {
     this.addUsageStmt.run({ id: messageId, ...usage })
+  }
+
+  /** How many messages a session has from `fromSeq` on. */
+  countFrom(sessionRowId: number, fromSeq: number): number {
+    return this.countFromStmt.get(sessionRowId, fromSeq) as number
+  }
+
+  /** Take a session's messages `fromSeq` ≤ seq < `toSeq` out of its context transcript (they stay displayed). */
+  leaveContext(sessionRowId: number, fromSeq: number, toSeq: number): void {
+    this.leaveContextStmt.run(sessionRowId, fromSeq, toSeq)
+  }
+
+  /** The turn of a session's last message before `seq` (0 if none). */
+  lastTurnBefore(sessionRowId: number, seq: number): number {
+    return (this.lastTurnBeforeStmt.get(sessionRowId, seq) as number | null) ?? 0
+  }
+
+  /** The seq of a turn's first message, or null if the turn has none. */
+  turnStart(sessionRowId: number, turn: number): number | null {
+    return this.turnStartStmt.get(sessionRowId, turn) as number | null
   }
 
   /** Stored rows of a session from `fromSeq` on, in order (for merges, which re-append them). */

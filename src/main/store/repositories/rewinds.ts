@@ -1,5 +1,5 @@
-import type { FileVersion } from '../../journal/journal-repository'
-import type { RelPath } from '../../journal/paths'
+import type { FileVersion } from './journal'
+import type { RelPath } from '../../fs/paths'
 import type { DiskState } from '../../journal/workspace-fs'
 import type { Db } from '../database'
 

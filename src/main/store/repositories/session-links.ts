@@ -1,5 +1,4 @@
 import type { Db } from '../database'
-import { perDatabase } from '../per-database'
 
 /** A Claude Code warm-up's only prompt: the word Claude Code sends to prime the prompt cache. */
 export const WARMUP_PROMPT = 'Warmup'
@@ -67,6 +66,3 @@ export class SessionLinkRepository {
     return (this.holdingStmt.get(workspaceId, source, sourceUid) as { uid: string } | undefined)?.uid
   }
 }
-
-/** The connection's one SessionLinkRepository (see per-database.ts). */
-export const sessionLinksOf = perDatabase((db) => new SessionLinkRepository(db))

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES } from '../testing/claude-home'
+import { FIXTURES } from '../claude-home'
 import type { Figures } from './figures'
 
 /**

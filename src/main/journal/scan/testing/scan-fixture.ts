@@ -1,10 +1,11 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { tempDir, tempRuntime } from '../../testing/temp-runtime'
-import { BlobStore } from '../blob-store'
-import { keyOf, type PathKey } from '../paths'
-import { scanWorkspace, type ScanOptions } from './scan'
-import type { ScanResult } from './types'
+import { tempDir, tempRuntime } from '../../../testing/temp-runtime'
+import { BlobStore } from '../../blob-store'
+import { keyOf, type PathKey } from '../../../fs/paths'
+import { scanWorkspace, type ScanOptions } from '../scan'
+import type { ScanResult } from '../types'
+import { databaseOf } from '../../../store/raw-database'
 
 /** A real workspace folder, a real store and blob store, and a scan bound to them (tests only). */
 export interface ScanFixture {
@@ -33,7 +34,7 @@ export function scanFixture(): ScanFixture {
   const rt = tempRuntime()
   const folder = tempDir('retrace-scan-')
   const root = folder.path
-  const blobs = new BlobStore(rt.store.db, join(rt.store.dataDir, 'blobs'))
+  const blobs = new BlobStore(rt.store.blobs, join(rt.store.dataDir, 'blobs'))
   const workspaceId = rt.store.workspaces.open(root, 'scan test')
   return {
     root,
@@ -46,9 +47,9 @@ export function scanFixture(): ScanFixture {
       writeFileSync(path, content)
       return path
     },
-    scan: (options = {}) => scanWorkspace({ root, workspaceId, db: rt.store.db, blobs, racyWindowMs: TEST_RACY_WINDOW_MS, ...options }),
+    scan: (options = {}) => scanWorkspace({ root, workspaceId, store: rt.store, blobs, racyWindowMs: TEST_RACY_WINDOW_MS, ...options }),
     rows: () =>
-      rt.store.db.prepare('SELECT path, hash, ctime_ns FROM file_states WHERE workspace_id = ? ORDER BY path').safeIntegers(true).all(workspaceId) as {
+      databaseOf(rt.store).prepare('SELECT path, hash, ctime_ns FROM file_states WHERE workspace_id = ? ORDER BY path').safeIntegers(true).all(workspaceId) as {
         path: Buffer
         hash: string
         ctime_ns: bigint

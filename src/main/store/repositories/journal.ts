@@ -1,6 +1,6 @@
-import { lookUpInBatches } from '../store/batched-lookup'
-import type { Db } from '../store/database'
-import type { RelPath } from './paths'
+import { lookUpInBatches } from '../batched-lookup'
+import type { Db } from '../database'
+import type { RelPath } from '../../fs/paths'
 
 export type FileKind = 'file' | 'symlink'
 export type JournalOp = 'create' | 'modify' | 'delete' | 'rename' | 'mode'
@@ -65,6 +65,8 @@ export class JournalRepository {
   private readonly entriesOfScopeStmt
   private readonly sessionEntriesStmt
   private readonly pathHistoryStmt
+  private readonly seenHereStmt
+  private readonly recordedStmt
 
   constructor(db: Db) {
     this.insertScopeStmt = db.prepare(
@@ -88,6 +90,19 @@ export class JournalRepository {
       `SELECT e.*, s.turn AS scope_turn, s.session_id AS scope_session FROM journal_entries e
        JOIN journal_scopes s ON s.id = e.scope_id
        WHERE s.workspace_id = ? AND (e.path = ? OR e.from_path = ?) ORDER BY e.id`
+    )
+    this.recordedStmt = db.prepare(
+      `SELECT 1 FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
+       WHERE s.workspace_id = ? AND (e.hash_before = ? OR e.hash_after = ?) LIMIT 1`
+    )
+    this.seenHereStmt = db.prepare(
+      `WITH wanted(path) AS (SELECT unhex(value) FROM json_each(@paths))
+       SELECT e.*, s.kind AS scope_kind FROM journal_scopes s
+       JOIN journal_entries e ON e.scope_id = s.id
+       LEFT JOIN sessions ss ON ss.id = s.session_id
+       WHERE s.workspace_id = @workspaceId
+         AND ((s.kind = 'rewind' AND e.observed = 'rewind') OR (s.kind = 'turn' AND e.observed = 'scan' AND ss.source IN (SELECT value FROM json_each(@sources))))
+         AND (e.path IN wanted OR e.from_path IN wanted)`
     )
   }
 
@@ -131,6 +146,11 @@ export class JournalRepository {
     )
   }
 
+  /** Whether a journal entry of the workspace recorded the version `hash` (before or after a change). */
+  recorded(workspaceId: number, hash: string): boolean {
+    return this.recordedStmt.get(workspaceId, hash, hash) !== undefined
+  }
+
   entriesOfScope(scopeId: number): JournalEntry[] {
     return (this.entriesOfScopeStmt.all(scopeId) as EntryRow[]).map(toEntry)
   }
@@ -148,45 +168,36 @@ export class JournalRepository {
       sessionRowId: row.scope_session
     }))
   }
-}
 
-/**
- * The versions of `paths` this machine saw on its own disk (see rewind/provenance.ts): what
- * its workspace scans journaled in turns of sessions whose source is one of `ownSources`
- * (both sides; a rename's old path before, new path after), and what its rewinds found there
- * before they changed a path (the `before` side of a rewind scope's entries; a kept copy's new
- * name holds what was found too). A rewind's `after` side is what it wrote, not what it saw.
- */
-export function versionsSeenHere(db: Db, workspaceId: number, paths: RelPath[], ownSources: readonly string[]): { path: RelPath; version: FileVersion }[] {
-  const select = db.prepare(
-    `WITH wanted(path) AS (SELECT unhex(value) FROM json_each(@paths))
-     SELECT e.*, s.kind AS scope_kind FROM journal_scopes s
-     JOIN journal_entries e ON e.scope_id = s.id
-     LEFT JOIN sessions ss ON ss.id = s.session_id
-     WHERE s.workspace_id = @workspaceId
-       AND ((s.kind = 'rewind' AND e.observed = 'rewind') OR (s.kind = 'turn' AND e.observed = 'scan' AND ss.source IN (SELECT value FROM json_each(@sources))))
-       AND (e.path IN wanted OR e.from_path IN wanted)`
-  )
-  const sources = JSON.stringify(ownSources)
-  const rows = lookUpInBatches(
-    paths.map((path) => path.toString('hex')),
-    (json) => select.all({ paths: json, workspaceId, sources }) as (EntryRow & { scope_kind: 'turn' | 'rewind' })[]
-  )
-  const seen: { path: RelPath; version: FileVersion }[] = []
-  const add = (path: Buffer | null, version: FileVersion | null) => {
-    if (path && version) seen.push({ path: path as RelPath, version })
-  }
-  for (const row of rows) {
-    const entry = toEntry(row)
-    if (entry.op === 'rename') {
-      add(entry.fromPath, entry.before)
-      add(entry.path, entry.after)
-    } else {
-      add(entry.path, entry.before)
-      if (row.scope_kind === 'turn') add(entry.path, entry.after)
+  /**
+   * The versions of `paths` this machine saw on its own disk (see rewind/provenance.ts): what
+   * its workspace scans journaled in turns of sessions whose source is one of `ownSources`
+   * (both sides; a rename's old path before, new path after), and what its rewinds found there
+   * before they changed a path (the `before` side of a rewind scope's entries; a kept copy's new
+   * name holds what was found too). A rewind's `after` side is what it wrote, not what it saw.
+   */
+  versionsSeenHere(workspaceId: number, paths: RelPath[], ownSources: readonly string[]): { path: RelPath; version: FileVersion }[] {
+    const sources = JSON.stringify(ownSources)
+    const rows = lookUpInBatches(
+      paths.map((path) => path.toString('hex')),
+      (json) => this.seenHereStmt.all({ paths: json, workspaceId, sources }) as (EntryRow & { scope_kind: 'turn' | 'rewind' })[]
+    )
+    const seen: { path: RelPath; version: FileVersion }[] = []
+    const add = (path: Buffer | null, version: FileVersion | null) => {
+      if (path && version) seen.push({ path: path as RelPath, version })
     }
+    for (const row of rows) {
+      const entry = toEntry(row)
+      if (entry.op === 'rename') {
+        add(entry.fromPath, entry.before)
+        add(entry.path, entry.after)
+      } else {
+        add(entry.path, entry.before)
+        if (row.scope_kind === 'turn') add(entry.path, entry.after)
+      }
+    }
+    return seen
   }
-  return seen
 }
 
 interface ScopeRow {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { importTestbed } from '../testing/import-testbed'
+import { importTestbed } from '../import-testbed'
 import { conformanceSets, type ConformanceCase } from './corpus'
 import type { Figures } from './figures'
 import { importSet } from './import-set'

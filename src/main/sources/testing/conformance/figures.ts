@@ -1,5 +1,6 @@
-import type { ImportReport } from '../record-writer'
-import type { Runtime } from '../../runtime'
+import { databaseOf } from '../../../store/raw-database'
+import type { ImportReport } from '../../record-writer'
+import type { Runtime } from '../../../runtime'
 
 /** What a conformance test compares: Retrace's picture of an imported set, read from its store. */
 export interface Figures {
@@ -44,7 +45,7 @@ const OWN_TURNS = `(s.turn_count - CASE WHEN s.kind = 'branch' AND s.fork_seq IS
   THEN coalesce((SELECT m.turn FROM messages m WHERE m.session_id = s.id AND m.seq = s.fork_seq), 1) - 1 ELSE 0 END)`
 
 export function figuresOf(rt: Runtime, report: ImportReport): Figures {
-  const db = rt.store.db
+  const db = databaseOf(rt.store)
   const one = (sql: string) => db.prepare(sql).get() as Row
   const all = (sql: string) => db.prepare(sql).all() as Row[]
   const counted = (sql: string) => Object.fromEntries(all(sql).map((row) => [String(row.k), Number(row.n)]))

@@ -1,8 +1,8 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ImportReport } from '../record-writer'
-import type { Runtime } from '../../runtime'
-import { contractCaller, type importTestbed } from '../testing/import-testbed'
+import type { ImportReport } from '../../record-writer'
+import type { Runtime } from '../../../runtime'
+import { contractCaller, type importTestbed } from '../import-testbed'
 import { CORPUS, type SetLayout } from './corpus'
 import { figuresOf, type Figures } from './figures'
 
