@@ -27,10 +27,11 @@ const inoFromDb = (ino: bigint): bigint => BigInt.asUintN(64, ino)
 
 /**
  * What this process's last `saveFileStates` left in the table, per connection: a turn's capture
- * loads the states its scan before the turn saved, and reading them back (10,000 rows: ~30 ms,
- * before its scan can start) is then not needed; a rewind right after that capture looks up its
- * targets here too (fileStatesOf). Valid while no other connection has committed
- * (`PRAGMA data_version` changes only then), as nothing but saveFileStates writes the table.
+ * loads the states its scan before the turn saved, and reading them back (tens of milliseconds
+ * for a large workspace, before its scan can start) is then not needed; a rewind right after
+ * that capture looks up its targets here too (fileStatesOf). Valid while no other connection has
+ * committed (`PRAGMA data_version` changes only then), as nothing but saveFileStates writes the
+ * table.
  */
 const lastSaved = new WeakMap<Db, { workspaceId: number; dataVersion: number; states: Map<PathKey, ScannedFile> }>()
 
@@ -58,8 +59,8 @@ export function loadFileStates(db: Db, workspaceId: number): Map<PathKey, Scanne
 /**
  * The files at `paths` as the workspace's last scan recorded them, looked up together: a
  * rewind's plan takes a file's hash from here, instead of reading it, when its stat still
- * matches (as the next scan would). From lastSaved if it still holds (1,000 paths: ~6 ms less
- * on the plan's path); else paths go to SQLite as hex in a JSON array (they are raw bytes).
+ * matches (as the next scan would). From lastSaved if it still holds (no query on the plan's
+ * path); else paths go to SQLite as hex in a JSON array (they are raw bytes).
  */
 export function fileStatesOf(db: Db, workspaceId: number, paths: RelPath[]): Map<PathKey, ScannedFile> {
   const saved = savedStatesOf(db, workspaceId)
