@@ -7,7 +7,7 @@ import { ClaudeHome } from '../../src/main/sources/testing/claude-home'
 import { PROJECT_ROOT } from '../support/retrace-server'
 
 // An exported page is opened by whoever receives it, offline, in any browser. The corpus of
-// RELIABILITY.md ("HTML export safety") goes into every place a session can carry text, the
+// docs/reliability.md ("HTML export safety") goes into every place a session can carry text, the
 // session is exported by the built CLI, and the page is opened from disk in Chromium: nothing
 // may run, load or connect, and the corpus must read as text.
 

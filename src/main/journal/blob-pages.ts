@@ -4,9 +4,9 @@
  * SQLite appends each new row of the `blobs` table to its last leaf page; a row that does not
  * fit starts a new page and the rest of the old one stays empty. A row larger than about a page
  * keeps only its tail in the leaf (between ~500 bytes and a page, the rest fills whole overflow
- * pages), so leaf pages receive pieces of every size, and in scan order a quarter of them was
- * left empty: ~5 MiB of a 10,000-file store. Taking a batch largest first into pages, first
- * fit, leaves almost nothing. Only the order of INSERTs inside one transaction changes: a wrong
+ * pages), so leaf pages receive pieces of every size, and in scan order about a quarter of
+ * their space is left empty. Taking a batch largest first into pages, first fit, leaves almost
+ * nothing. Only the order of INSERTs inside one transaction changes: a wrong
  * estimate costs some space, never correctness.
  *
  * The sizes follow the SQLite file format (https://sqlite.org/fileformat2.html, "B-tree pages"

@@ -27,9 +27,9 @@ const MIN_DEFLATE_BYTES = 128
 
 /**
  * How inline content is deflated (the scan worker, which cannot import this, uses the same).
- * Level 4 with the larger hash table stores source-like and structured content ~5% smaller
- * than level 1 (git's loose-object default) for ~30% more compression time, paid off the main
- * thread in the worker; higher levels cost far more for little.
+ * Level 4 with the larger hash table stores source-like and structured content a few percent
+ * smaller than level 1 (git's loose-object default) for somewhat more compression time, paid off
+ * the main thread in the worker; higher levels cost far more for little.
  */
 export const INLINE_DEFLATE = { level: 4, memLevel: 9 } as const
 

@@ -93,7 +93,7 @@ function removeQuietly(path: Buffer): void {
 /**
  * Runs `program --file-system -- PATH` (coreutils sync: syncfs(2)) for each path asked, from one
  * small shell that stays running. Starting a process from this one copies the page tables of
- * the whole (large) process: 20–40 ms each time, measured, at the few hundred megabytes an app
+ * the whole (large) process: tens of milliseconds each time at the few hundred megabytes an app
  * holds; the shell's own starts of `sync` cost about a millisecond. Paths go to the shell as raw
  * bytes on a line and are only ever quoted arguments, never shell text. Each request gets one
  * line back, in order: `ok`, or `fail` and the program's complaint.

@@ -7,9 +7,8 @@ import type { BlobStore } from './blob-store'
  * vocabulary (imports, keywords, identifiers, licence headers), which deflating each file on
  * its own cannot use. A workspace's first scan keeps the first `DICTIONARY_SAMPLE_BYTES` of
  * the text files it reads until they fill `DICTIONARY_BYTES` (scan-worker.mts), and deflates
- * the rest of its inline content, and every later scan's, with that. Measured on real code:
- * node_modules' JavaScript 5-8% smaller, this repository's sources 12%; on the benchmark's
- * workspace, 7.7%.
+ * the rest of its inline content, and every later scan's, with that: real code stores several
+ * percent smaller (figures in bench/README.md, the file journal).
  *
  * The dictionary is a blob like any other (verified when read), registered in
  * `deflate_dictionaries`; each row deflated with it names it by id, so the workspace may later

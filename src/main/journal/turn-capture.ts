@@ -25,8 +25,8 @@ export class TurnCapture {
 
   /**
    * Scan before the turn. The result becomes the baseline the end of the turn compares with.
-   * Both scans defer the store's idle WAL checkpoints (an agent's hook waits for them; the
-   * bench saw checkpoints of 20-90 ms land inside captures).
+   * Both scans defer the store's idle WAL checkpoints (an agent's hook waits for them, and a
+   * checkpoint landing inside a capture would lengthen it by tens of milliseconds).
    */
   async begin(workspaceId: number, controls: ScanControls = {}): Promise<ScanResult> {
     return this.store.walCheckpoints.deferWhile(() => this.scan(workspaceId, controls))

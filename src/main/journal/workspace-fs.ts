@@ -61,8 +61,8 @@ export interface FsOps {
 
 /**
  * The real calls, made synchronously: each is one quick syscall, and a rewind runs them one
- * after another anyway, so a thread-pool round trip per call only added latency (measured
- * ~25% of a 1,000-file rewind). The promise shape is kept for the fault-injecting wrappers.
+ * after another anyway, so a thread-pool round trip per call only added latency (a sizeable
+ * share of a large rewind). The promise shape is kept for the fault-injecting wrappers.
  * (Writing a blob and flushing the file system are the exceptions: they wait for the disk.)
  */
 export const realFsOps: FsOps = {

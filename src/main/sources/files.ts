@@ -6,8 +6,8 @@ const HEAD_BYTES = 256 * 1024
 const FIRST_HEAD_BYTES = 16 * 1024
 /**
  * Heads remembered for the live loop's rediscovery, counted by the bytes of their lines; beyond
- * this, the oldest are forgotten. (Counted by files, 5,000 small sessions kept every line of
- * every file parsed: 200 MB.)
+ * this, the oldest are forgotten. (Counted by files, thousands of small sessions would keep
+ * every line of every head parsed.)
  */
 const MAX_CACHED_HEAD_BYTES = 32 * 1024 * 1024
 
@@ -52,8 +52,8 @@ function forget(path: string): void {
  */
 /**
  * Says which lines tell what the caller wants, and when it has it (`key` tells the cache): the
- * others are not parsed. Discovering 5,000 small sessions parsed every line of every file
- * otherwise (120 MB of JSON, all garbage a moment later).
+ * others are not parsed. Otherwise discovering thousands of small sessions would parse every
+ * line of every head, all garbage a moment later.
  */
 export interface HeadStop {
   key: string

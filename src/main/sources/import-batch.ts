@@ -3,10 +3,10 @@ import type { Store } from '../store/store'
 /**
  * Lines of one import committed together, whichever files they come from: one transaction for
  * up to BATCH_BYTES of lines or BATCH_LINES lines. A commit is the larger part of importing a
- * small file (5,000 files of 20 KB each paid 5,000 of them). A batch is still short enough to
- * keep the event loop (the window's IPC, the web server) waiting at most a few tens of
- * milliseconds: with batches of 8 MB, a commit kept the window's requests waiting up to 90 ms
- * during a large import; with 4 MB, at most 60-80 ms, at the same throughput.
+ * small file (a commit per file makes many small files pay one each). A batch is still short
+ * enough to keep the event loop (the window's IPC, the web server) waiting at most a few tens of
+ * milliseconds: larger batches keep the window's requests waiting longer during a large import,
+ * for no more throughput.
  */
 const BATCH_BYTES = 4 * 1024 * 1024
 const BATCH_LINES = 2000

@@ -49,8 +49,8 @@ describe('importing a history of large lines', () => {
   it.runIf(process.platform === 'linux')('costs memory by the size of a line, not by how many lines there are; a 90 MB line is reported, not read', () => {
     const dir = tempDir()
     const claude = join(dir, 'claude')
-    // 100 tool results of 4 MB (a 490 MB file) around a 90 MB progress line. Before the import
-    // committed by bytes, it held all 100 results until its one commit: ~600 MB more.
+    // 100 tool results of 4 MB (a 490 MB file) around a 90 MB progress line. The import commits
+    // by bytes; one commit for the whole file would hold all 100 results until then.
     const progressOffset = writeLargeSession(claude, 100, 4 * MB, 90 * MB)
     const child = spawnSync(process.execPath, ['--expose-gc', join(ROOT, 'node_modules/vite-node/dist/cli.mjs'), join(__dirname, 'testing/import-memory-child.ts'), claude, join(dir, 'data')], {
       cwd: ROOT,

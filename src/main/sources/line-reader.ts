@@ -21,11 +21,11 @@ export type ReadLine = { offset: number; end: number; text: string } | { offset:
  * it, and the next read starts there. Blank lines are passed over silently.
  *
  * Chunks are read synchronously: they are nearly always in the page cache, where an asynchronous
- * read costs a trip through the thread pool worth more than the read itself (a quarter of
- * importing 5,000 small files went to waiting for them). A long line is read asynchronously: it
- * is a large allocation, and while the read is pending the event loop is idle, which is when V8
- * gives memory back (reading them synchronously added ~90 MB to the peak of a history of 4 MB
- * lines).
+ * read costs a trip through the thread pool worth more than the read itself (importing many
+ * small files would spend much of its time waiting for them). A long line is read
+ * asynchronously: it is a large allocation, and while the read is pending the event loop is
+ * idle, which is when V8 gives memory back (reading them synchronously raises the peak of a
+ * history of long lines).
  *
  * Lines within one chunk are decoded from it directly. A line that spans chunks is not
  * gathered piece by piece: once its end is found, it is read again in one go into a buffer of

@@ -4,7 +4,7 @@ import type { Db } from './database'
  * SQLite checkpoints a WAL database (copies the log back into the database file, with two
  * fsyncs) at the end of whichever commit finds the log over `wal_autocheckpoint` pages, 1,000
  * by default. With that default, a large rewind's record (a thousand journal entries) often
- * paid ~30 ms of checkpoint on the main thread, in the middle of the rewind.
+ * paid tens of milliseconds of checkpoint on the main thread, in the middle of the rewind.
  *
  * Instead, as SQLite's documentation suggests for applications that care about latency, the
  * log is checkpointed when the store is idle: every IDLE_CHECK_MS, unless a rewind or a turn's
@@ -14,10 +14,10 @@ import type { Db } from './database'
  * microseconds.
  *
  * A rewind raises the bound while it runs (`deferWhile(work, { raiseBound: true })`): its
- * record is one small commit, and the one that found the log just past the bound paid for
- * folding all 32 MiB back (173 ms of a 589 ms rewind of 1,000 files, measured in the journal
- * bench, where captures follow each other with no idle second between them). The next idle
- * tick after the rewind folds the log back instead.
+ * record is one small commit, and the one that found the log just past the bound would pay for
+ * folding all 32 MiB back, a large share of a large rewind (captures that follow each other with
+ * no idle second between them leave the log there). The next idle tick after the rewind folds
+ * the log back instead.
  */
 const IDLE_CHECK_MS = 1000
 /** 32 MiB of 4 KiB pages. */

@@ -60,8 +60,8 @@ export function loadSecretlint(): Promise<SecretlintModules> {
   ]).then(([core, preset, profiler]) => {
     // secretlint profiles every call by default: a performance.mark() per rule per call, each
     // kept in the process's performance timeline and in the profiler's own lists. Over the
-    // thousands of calls of one export that grows without bound (a 10,000-message benchmark
-    // ran the heap out at 4 GB). The profiler is one per process, shared with lintSource.
+    // thousands of calls of one export that grows without bound (a 10,000-message export
+    // can run the heap out). The profiler is one per process, shared with lintSource.
     profiler.secretLintProfiler.setEnabled(false)
     return { lintSource: core.lintSource, preset: { creator: preset.creator, rules: preset.rules } }
   })

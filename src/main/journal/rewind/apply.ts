@@ -54,17 +54,16 @@ export const BATCH_FROM_WRITES = 200
 
 /**
  * The same when the threads are running already (a preview started them, or a rewind moments
- * before). Measured with them running: 30 files in 30 ms on the lanes against 36 ms one by one
- * on the main thread, 100 files in 68 against 105 ms; 10 files in 18 against 14 ms.
+ * before): with them running, the lanes beat one fsync per file on the main thread from a few
+ * tens of files, and lose to it below.
  */
 export const BATCH_FROM_WRITES_WARM = 32
 
 /**
  * Start the threads (and the flusher's helper process) a rewind of `writes` files would use,
  * when it is planned: an app's preview is applied seconds later, and finds them ready, and a
- * plan applied at once (the CLI's --yes) gets a head start. (Measured: a thread starts in
- * 33-36 ms built, 75-99 ms from source; the helper's process start takes 20-40 ms from a
- * process of a few hundred megabytes.)
+ * plan applied at once (the CLI's --yes) gets a head start. (Starting a thread, and the helper's
+ * process from a process of a few hundred megabytes, each cost tens of milliseconds.)
  */
 export function warmRewindThreads(writes: number): void {
   const program = fileSystemSyncProgram()

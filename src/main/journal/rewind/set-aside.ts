@@ -6,8 +6,8 @@ import { forEachConcurrently } from './concurrently'
  * renames a temp over a file, it links that file at a name beside it (the temp's name plus
  * `-replaced`, so it carries the temp prefix every sweep already removes). The rename then only
  * drops a name: freeing a file's blocks is the slowest part of a rename over it (on ext4 mounted
- * with `discard`, 130-165 ms for 1,000 files on one thread here, against 20-27 ms for link plus
- * rename), and nothing the rewind promises depends on it. Once the rewind is complete its
+ * with `discard` it waits for the device: several times the cost of a link plus a rename that
+ * frees nothing), and nothing the rewind promises depends on it. Once the rewind is complete its
  * intent log is marked applied, the rewind returns, and the set-aside names are removed in the
  * background (removeSetAside), where the blocks are freed at last. Their content is in the
  * store: the rewind captured it before changing anything.

@@ -15,8 +15,7 @@ import { ChangedUnderfoot, type Step } from './steps'
  * Lanes of a large rewind: two per core, up to four. A lane spends much of each file blocked in
  * the kernel (creating its temp; the rename, which frees the replaced file's blocks and, on a
  * file system mounted with `discard`, waits for the device), and a second lane per core runs
- * meanwhile: on 2 cores, four lanes rewound 1,000 files in 280-297 ms where two took 312-370
- * (medians of 7 rounds, three interleaved runs each).
+ * meanwhile, keeping the cores busy (bench/README.md, the file journal).
  */
 export const LANES = Math.min(4, 2 * availableParallelism())
 /** Jobs posted to a lane at once: the lanes start on the first while the main thread prepares the rest. */

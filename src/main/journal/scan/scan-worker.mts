@@ -294,8 +294,8 @@ function describeSpecial(st: BigIntStats): string {
  * Until the workspace has a dictionary: keep the start of a text file (no NUL byte in it; what
  * a binary file starts with is rarely shared), and once the samples fill a dictionary, use it.
  * Samples taken in walk order need no pass of their own. They do as well as evenly spaced ones on
- * the benchmark's workspace, and somewhat worse on node_modules (5.2% smaller against 7.6%),
- * where the first folders are less typical of the rest.
+ * the benchmark's workspace, and somewhat worse on node_modules, where the first folders are
+ * less typical of the rest.
  */
 function sampleForDictionary(offset: number, length: number): void {
   if (dictionary || !buffer || length < 64) return

@@ -37,7 +37,7 @@ const CANCEL_GRACE_MS = 1000
 const DEFAULT_RACY_WINDOW_MS = 100
 /**
  * A scan worker starts its deflate helper once it has deflated this much itself: a thread start
- * costs ~50 ms of CPU, a capture after a 100-file edit deflates ~2 MB (~40 ms). So a first
+ * costs about as much CPU as deflating a 100-file edit's few megabytes. So a first
  * capture starts it early, and a small capture in a process of its own (an agent's hook) never does.
  */
 const DEFLATE_HELPER_FROM_BYTES = 8 * 1024 * 1024

@@ -8,10 +8,10 @@ export interface ScanWorker {
 
 /**
  * Scan worker threads kept between scans: starting one (a thread, a V8 isolate, the script)
- * cost ~30 ms of every capture, more than a small edit's whole scan. At most one idle worker
- * per script; a second scan running at the same time gets a fresh one. Only a worker whose scan
- * ended with `done` comes back: a failed, cancelled or misbehaving one is terminated instead.
- * Idle workers are unref'd, so they never keep a process alive.
+ * costs tens of milliseconds per capture, more than a small edit's whole scan. At most one idle
+ * worker per script; a second scan running at the same time gets a fresh one. Only a worker
+ * whose scan ended with `done` comes back: a failed, cancelled or misbehaving one is terminated
+ * instead. Idle workers are unref'd, so they never keep a process alive.
  */
 class ScanWorkerPool {
   /** Idle workers by script, each with the listener that drops it if it misbehaves while idle. */

@@ -3,7 +3,7 @@ import type { FileEditRecord, MessageRecord, SourceRecord } from '../records'
 import { createClaudeCodeParser } from './parser'
 
 /**
- * Small lines made to match the shapes FORMATS.md §2.1 documents, for what the real fixtures
+ * Small lines made to match the shapes docs/formats.md §2.1 documents, for what the real fixtures
  * do not contain: MultiEdit, Write updates, Edit results without originalFile, replaceAll,
  * file-history-delta (Claude Code ≥ 2.1.220), images, redacted thinking, titles, forks, API
  * errors, the user's `!` commands, lines with several content blocks.

@@ -5,7 +5,7 @@ import { Line } from './line'
 import { ParserState } from './state'
 
 /**
- * Claude Code history lines → source records (FORMATS.md §2.1). Pure: one line in, records out,
+ * Claude Code history lines → source records (docs/formats.md §2.1). Pure: one line in, records out,
  * never throws; what a resumed import needs is in `state()`.
  *
  * Line types read: `user`, `assistant`, `system`, `summary`, `custom-title`, `ai-title`,

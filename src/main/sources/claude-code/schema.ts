@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /**
- * Shapes of the Claude Code history lines the parser reads (FORMATS.md §2.1). Every object is
+ * Shapes of the Claude Code history lines the parser reads (docs/formats.md §2.1). Every object is
  * loose: Claude Code adds fields in almost every release, and an unknown field must never make
  * a line unreadable. Fields the parser only uses as hints (`cwd`, `gitBranch`, …) fall back to
  * undefined when their type is unexpected instead of failing the whole line.
@@ -133,7 +133,7 @@ export const DeltaLineSchema = z.looseObject({
   backup: BackupSchema
 })
 
-/** Edit / Write / MultiEdit `toolUseResult` (FORMATS.md §2.1 "Tool results that carry file content"). */
+/** Edit / Write / MultiEdit `toolUseResult` (docs/formats.md §2.1 "Tool results that carry file content"). */
 export const HunkSchema = z.looseObject({
   oldStart: z.number().int(),
   oldLines: z.number().int().nonnegative(),

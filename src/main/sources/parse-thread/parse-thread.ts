@@ -13,9 +13,10 @@ import type { FromParseThread, ToParseThread } from './protocol'
  */
 const CREDIT_BYTES = 8 * 1024 * 1024
 /**
- * The thread's heap, bounded: left alone, V8 let it grow by ~70 MB while parsing at full speed
- * (it collects lazily when memory seems plentiful). A line too large for it (tens of megabytes)
- * stops the thread; the importer then parses the rest on the main thread (read-ahead.ts).
+ * The thread's heap, bounded: left alone, V8 lets it grow by tens of megabytes while parsing at
+ * full speed (it collects lazily when memory seems plentiful). A line too large for it (tens of
+ * megabytes) stops the thread; the importer then parses the rest on the main thread
+ * (read-ahead.ts).
  */
 export const PARSE_HEAP_MB = 64
 

@@ -63,9 +63,9 @@ const COLUMNS = `id, seq, turn, role, content, tool_name, tool_call_id, tool_inp
   input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref`
 
 /**
- * Ranking every hit of a common word costs ~0.6 s on a million messages (bm25 over 500k rows);
- * ranking the newest thousand costs ~50 ms and, in an agent's history, the newest matches are
- * the ones people look for. Paging stops there.
+ * Ranking every hit of a common word costs most of a second on a million messages (bm25 over
+ * half of them); ranking the newest thousand costs tens of milliseconds and, in an agent's
+ * history, the newest matches are the ones people look for. Paging stops there.
  */
 export const MAX_RANKED_HITS = 1000
 

@@ -2,7 +2,7 @@ import type { Db } from '../database'
 
 /**
  * Messages indexed per step of a catch-up, one transaction each: a few tens of milliseconds (the
- * window's requests wait for a step: 16 MB steps kept them waiting 150-180 ms), and a bounded
+ * window's requests wait for a step, so larger steps keep them waiting longer), and a bounded
  * amount of text (FTS5 holds a transaction's terms in memory until it commits).
  */
 const STEP_ROWS = 5_000

@@ -163,7 +163,7 @@ export function countSubAgents(sessions: readonly LayoutSession[]): Map<string, 
  * parent centred on its children, subtrees as close as they can be without overlapping. What
  * is laid out here is always a tree (merges and second links are drawn, not laid out), for
  * which this is the picture a layered layout such as dagre converges to, at a fraction of the
- * cost: dagre took ~1.4 ms per small tree, most of the time a 2,000-session graph took to open.
+ * cost: dagre's layout was most of the time a graph of thousands of sessions took to open.
  */
 export function layoutOneTree(tree: TreeToLayOut): LaidOutTree {
   const { members, links } = tree

@@ -4,7 +4,7 @@ import { layoutOneTree, placeTrees, planLayout, type LaidOutTree, type LayoutMer
 /** Laid-out trees by structure. A tree's key fixes its layout, so entries never go stale. */
 const cache = new Map<string, LaidOutTree>()
 const CACHE_LIMIT = 20_000
-/** Uncached nodes up to which the layout runs at once, during render (~10 ms for 2,000 tidy-tree nodes). */
+/** Uncached nodes up to which the layout runs at once, during render (thousands take milliseconds). */
 const SYNC_NODES = 3_000
 /** Work per slice when laying out more than that. */
 const SLICE_MS = 12
