@@ -1,6 +1,6 @@
 import { ChangeFeed } from './events/change-feed'
-import { createHandlers } from './services'
-import type { Host, ServiceContext } from './services/context'
+import { createHandlers } from './handlers'
+import type { Host, HandlerContext } from './handlers/context'
 import type { Handlers } from './rpc/dispatcher'
 import { openStore } from './store/store'
 import { maxDepthFromEnv, Recorder } from './transcripts/recorder'
@@ -10,7 +10,7 @@ import { ImportService } from './sources/import-service'
 import { rewindRefusalForFolder } from './sources/agent-store-folders'
 import type { RecoveryReport } from './journal/rewind/recover'
 
-export interface Runtime extends ServiceContext {
+export interface Runtime extends HandlerContext {
   handlers: Handlers
   /**
    * What start-up recovery found and did (interrupted rewinds rolled back). Every handler waits
@@ -50,7 +50,7 @@ export function createRuntime(options: {
     () => (settled = true),
     () => (settled = true) // surfaced to every call that awaits it, not as an unhandled rejection
   )
-  const ctx: ServiceContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
+  const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
   const close = () => {
     imports.close()
     if (settled) store.close()

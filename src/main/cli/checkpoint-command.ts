@@ -1,7 +1,7 @@
 import { RetraceError } from '../../shared/contract'
 import { TurnCapture } from '../journal/turn-capture'
 import type { Runtime } from '../runtime'
-import { openWorkspace } from '../services/workspace-service'
+import { openWorkspace } from '../handlers/workspace-handlers'
 import type { Output } from './commands'
 
 /** What an agent's hook pipes on stdin (Claude Code: session_id, cwd, prompt on UserPromptSubmit). */

@@ -1,7 +1,7 @@
 import { RetraceError } from '../../shared/contract'
 import type { Runtime } from '../runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
-import { openWorkspacePath } from '../services/open-path'
+import { openWorkspacePath } from '../handlers/open-path'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/record-writer'

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { ServiceContext } from '../services/context'
+import type { ChangeFeed } from '../events/change-feed'
+import type { Recorder } from '../transcripts/recorder'
+import type { Store } from '../store/store'
 import { demoFiles } from './demo-files'
 import { recordDemoHistory } from './demo-history'
 
@@ -10,7 +12,7 @@ export const DEMO_FOLDER = 'demo-workspace'
  * Create the demo workspace if it is not there yet, and return its id. Idempotent: the files
  * are written only where missing (a user's edits are kept) and the history is recorded once.
  */
-export function ensureDemoWorkspace(ctx: ServiceContext): number {
+export function ensureDemoWorkspace(ctx: { store: Store; recorder: Recorder; feed: ChangeFeed }): number {
   const folder = join(ctx.store.dataDir, DEMO_FOLDER)
   mkdirSync(folder, { recursive: true })
   // The real path, so opening the same folder by hand finds this workspace rather than a twin.

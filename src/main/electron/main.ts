@@ -1,7 +1,7 @@
 import { app, BrowserWindow, dialog } from 'electron'
 import { RetraceError } from '../../shared/contract'
 import { createRuntime, type Runtime } from '../runtime'
-import { openWorkspace } from '../services/workspace-service'
+import { openWorkspace } from '../handlers/workspace-handlers'
 import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../version'
@@ -23,7 +23,7 @@ function dataDirFromArgs(argv: string[]): string | undefined {
   return index >= 0 ? argv[index + 1] : argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length)
 }
 
-/** Start-up recovery failed: every call says why (services/index.ts); the menu says it here. */
+/** Start-up recovery failed: every call says why (handlers/index.ts); the menu says it here. */
 function showStartupFailure(error: unknown): void {
   dialog.showErrorBox('Retrace could not finish an interrupted rewind', error instanceof Error ? error.message : String(error))
 }
@@ -50,7 +50,7 @@ function start(): void {
   let window = createMainWindow()
 
   const announceOpened = (workspaceId: number) => runtime.feed.publish({ name: 'workspace.opened', payload: { workspaceId } })
-  // The window's calls wait for start-up recovery (services/index.ts); the menu's do the same.
+  // The window's calls wait for start-up recovery (handlers/index.ts); the menu's do the same.
   installMenu({
     openFolder: () => {
       void Promise.all([pickFolder(), runtime.ready]).then(([path]) => {

@@ -1,7 +1,8 @@
 import { RetraceError, type Message, type SessionDetail, type SessionRef, type Usage } from '../../shared/contract'
-import type { ServiceContext } from '../services/context'
+import type { FileJournal } from '../journal/file-journal'
+import type { Store } from '../store/store'
 import { turnAtSeq } from '../../shared/source-labels'
-import { sessionDetail } from '../services/session-service'
+import { sessionDetail } from '../transcripts/session-detail'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { ExportDocument, ExportMessage } from './document-schema'
 import { exportFileChanges, exportFileContents } from './file-changes'
@@ -11,7 +12,11 @@ const PAGE = 5_000
 /** Parent links are followed at most this far: a corrupt cycle must not loop forever. */
 const MAX_ANCESTORS = 1_000
 
-type DocumentContext = Pick<ServiceContext, 'store' | 'journal'>
+/** What building an export document reads: the transcript and, for files, the journal. */
+export interface DocumentContext {
+  store: Store
+  journal: FileJournal
+}
 
 /**
  * Build the export document of one session (a branch is a session too) from one read snapshot

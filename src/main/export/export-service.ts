@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { RetraceError, type ExportFormat, type MethodOutput } from '../../shared/contract'
-import type { ServiceContext } from '../services/context'
+import type { ChangeFeed } from '../events/change-feed'
+import type { DocumentContext } from './export-document'
 import type { ExportDocument } from './document-schema'
 import { documentTexts, redactDocument } from './document-texts'
 import { buildExportDocument } from './export-document'
@@ -32,6 +33,12 @@ const RENDERERS: Record<ExportFormat, (doc: ExportDocument, meta: ExportMeta) =>
   json: renderJson
 }
 
+/** What the export service needs: the store and journal it reads, the feed it reports progress on, the app version it stamps. */
+export interface ExportDeps extends DocumentContext {
+  feed: ChangeFeed
+  version: string
+}
+
 /**
  * Export a session: review what redaction will hide, then render the file with the findings
  * the user did not keep hidden. The review's token names the document it scanned; a render
@@ -43,7 +50,7 @@ export class ExportService {
   private readonly running = new Map<string, AbortController>()
 
   constructor(
-    private readonly ctx: ServiceContext,
+    private readonly ctx: ExportDeps,
     private readonly scan: Scanner = scanForSecrets,
     private readonly now: () => number = Date.now
   ) {}

@@ -3,7 +3,8 @@ import { RetraceError, type MethodOutput } from '../../shared/contract'
 import type { FileVersion } from '../store/repositories/journal'
 import { checkRelPath, type RelPath } from '../fs/paths'
 import { whyNotAWorkspace } from '../journal/protected-folders'
-import type { ServiceContext } from '../services/context'
+import type { ChangeFeed } from '../events/change-feed'
+import type { DocumentContext } from './export-document'
 import type { ExportDocument, ExportFileChange } from './document-schema'
 import { parseExportJson } from './json-format'
 
@@ -11,7 +12,8 @@ import { parseExportJson } from './json-format'
 export const IMPORTED_SOURCE = 'retrace-export'
 
 export type ImportedSession = MethodOutput<'export.importJson'>
-type ImportContext = Pick<ServiceContext, 'store' | 'journal' | 'feed'>
+/** What importing an exported session writes to, and whom it tells. */
+type ImportContext = DocumentContext & { feed: ChangeFeed }
 type Skipped = ImportedSession['skipped'][number]
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRuntime, type Runtime } from '../runtime'
-import type { Host } from '../services/context'
+import type { Host } from '../handlers/context'
 
 /** A runtime on a fresh temporary data folder, for tests. Call `dispose` when done. */
 export function tempRuntime(host: Host = { binding: 'web' }): Runtime & { dispose(): void } {

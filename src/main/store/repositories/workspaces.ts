@@ -1,6 +1,6 @@
 import type { WorkspaceSummary } from '../../../shared/contract'
 
-/** A workspace as stored; whether its folder is on this disk is the services' to say. */
+/** A workspace as stored; whether its folder is on this disk is the handlers' to say. */
 export type StoredWorkspace = Omit<WorkspaceSummary, 'folderExists'>
 import type { Db } from '../database'
 

@@ -4,14 +4,14 @@ import type { JournalEntry } from '../store/repositories/journal'
 import { displayPath, type RelPath } from '../fs/paths'
 import { versionBefore } from '../journal/queries'
 import type { Handlers } from '../rpc/dispatcher'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 
 type JournalHandlers = Pick<Handlers, 'changes.ofTurn' | 'files.diff' | 'files.history' | 'files.version'>
 
 export const pathRef = (path: Buffer): PathRef => ({ path: displayPath(path), pathId: path.toString('base64') })
 export const pathFromId = (pathId: string): RelPath => Buffer.from(pathId, 'base64') as RelPath
 
-export function journalService(ctx: ServiceContext): JournalHandlers {
+export function journalHandlers(ctx: HandlerContext): JournalHandlers {
   const { store, journal } = ctx
   const toChange = (entry: JournalEntry): FileChange => {
     let counts: { added: number | null; removed: number | null } = { added: null, removed: null }

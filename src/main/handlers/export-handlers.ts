@@ -1,11 +1,11 @@
 import { ExportService } from '../export/export-service'
 import type { Handlers } from '../rpc/dispatcher'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 
 type ExportHandlers = Pick<Handlers, 'export.review' | 'export.render' | 'export.importJson' | 'export.cancel'>
 
 /** Export a session as HTML, Markdown or JSON after a redaction review, and import a JSON export back. */
-export function exportHandlers(ctx: ServiceContext, service: ExportService = new ExportService(ctx)): ExportHandlers {
+export function exportHandlers(ctx: HandlerContext, service: ExportService = new ExportService(ctx)): ExportHandlers {
   return {
     'export.review': ({ sessionId, format, withFiles, throughTurn }) => service.review({ sessionId, format, withFiles, throughTurn }),
     'export.render': ({ sessionId, format, withFiles, throughTurn, redact, keep, token }) => service.render({ sessionId, format, withFiles, throughTurn, redact, keep, token }),

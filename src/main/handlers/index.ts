@@ -1,22 +1,22 @@
 import type { Handlers } from '../rpc/dispatcher'
-import { appService } from './app-service'
-import type { ServiceContext } from './context'
+import { appHandlers } from './app-handlers'
+import type { HandlerContext } from './context'
 import { branchingHandlers } from './branching-handlers'
 import { exportHandlers } from './export-handlers'
 import { importHandlers } from './import-handlers'
-import { journalService } from './journal-service'
+import { journalHandlers } from './journal-handlers'
 import { recoveryHandlers } from './recovery-handlers'
 import { rewindHandlers } from './rewind-handlers'
-import { sessionService } from './session-service'
-import { treeService } from './tree-service'
-import { workspaceService } from './workspace-service'
+import { sessionHandlers } from './session-handlers'
+import { treeHandlers } from './tree-handlers'
+import { workspaceHandlers } from './workspace-handlers'
 
 /**
  * Every contract method, implemented by the services. Each call waits for start-up recovery
  * (ctx.ready): no method reads or writes the journal while an interrupted rewind is being put
  * back, and if recovery failed, every call says why.
  */
-export function createHandlers(ctx: ServiceContext): Handlers {
+export function createHandlers(ctx: HandlerContext): Handlers {
   const handlers = allHandlers(ctx)
   const gated = {} as Record<string, (input: never) => Promise<unknown>>
   for (const [name, handler] of Object.entries(handlers) as [string, (input: never) => unknown][]) {
@@ -28,13 +28,13 @@ export function createHandlers(ctx: ServiceContext): Handlers {
   return gated as unknown as Handlers
 }
 
-function allHandlers(ctx: ServiceContext): Handlers {
+function allHandlers(ctx: HandlerContext): Handlers {
   return {
-    ...appService(ctx),
-    ...workspaceService(ctx),
-    ...sessionService(ctx),
-    ...treeService(ctx),
-    ...journalService(ctx),
+    ...appHandlers(ctx),
+    ...workspaceHandlers(ctx),
+    ...sessionHandlers(ctx),
+    ...treeHandlers(ctx),
+    ...journalHandlers(ctx),
     ...rewindHandlers(ctx),
     ...recoveryHandlers(ctx),
     ...branchingHandlers(ctx),

@@ -2,7 +2,7 @@ import { RetraceError, type WorkspaceSummary } from '../../shared/contract'
 import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import type { Handlers } from '../rpc/dispatcher'
 import type { StoredWorkspace } from '../store/repositories/workspaces'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 import { followWorkspace } from './import-handlers'
 import { folderIsHere, listSubfolders } from '../fs/folder-access'
 import { openWorkspacePath } from './open-path'
@@ -14,7 +14,7 @@ type WorkspaceHandlers = Pick<
   'workspaces.listRecent' | 'workspaces.listAll' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.agentState' | 'workspaces.pickFolder' | 'folders.list'
 >
 
-export function workspaceService(ctx: ServiceContext): WorkspaceHandlers {
+export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
   const { store } = ctx
   const requireWorkspace = (id: number): WorkspaceSummary => {
     const workspace = store.workspaces.get(id)

@@ -1,7 +1,7 @@
 import type { Handlers } from '../rpc/dispatcher'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 
-export function appService(ctx: ServiceContext): Pick<Handlers, 'app.info'> {
+export function appHandlers(ctx: HandlerContext): Pick<Handlers, 'app.info'> {
   return {
     'app.info': () => ({
       name: 'Retrace',

@@ -1,16 +1,16 @@
 import type { Handlers } from '../rpc/dispatcher'
 import { decodeSeqCursor } from '../store/repositories/messages'
 import { toSessionSummary } from '../store/repositories/sessions'
-import type { Store } from '../store/store'
-import type { ServiceContext } from './context'
-import { RetraceError, type SessionDetail } from '../../shared/contract'
+import { sessionDetail } from '../transcripts/session-detail'
+import type { HandlerContext } from './context'
+import { RetraceError } from '../../shared/contract'
 
 type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transcript.page' | 'transcript.find' | 'search.messages'>
 
 /** Matches `transcript.find` returns at most. */
 export const MAX_FIND_HITS = 1000
 
-export function sessionService({ store }: ServiceContext): SessionHandlers {
+export function sessionHandlers({ store }: HandlerContext): SessionHandlers {
   return {
     'sessions.list': (input) => {
       if (!store.workspaces.get(input.workspaceId)) {
@@ -47,22 +47,5 @@ export function sessionService({ store }: ServiceContext): SessionHandlers {
         nextCursor: hits.length > limit ? String(offset + limit) : null
       }
     }
-  }
-}
-
-/** One session with its place in the tree and its checkpoints (`sessions.get`, and the export). */
-export function sessionDetail(store: Store, sessionId: string): SessionDetail {
-  const record = store.sessions.require(sessionId)
-  return {
-    ...toSessionSummary(record),
-    cwd: record.cwd,
-    sourceSessionId: record.sourceSessionId,
-    forkSeq: record.forkSeq,
-    contextStartSeq: record.contextStartSeq,
-    parent: store.sessions.ref(record.parentRowId),
-    predecessor: store.sessions.ref(record.predecessorRowId),
-    successors: store.sessions.successors(record.rowId),
-    children: store.sessions.children(record.rowId),
-    checkpoints: store.checkpoints.list(record.rowId)
   }
 }

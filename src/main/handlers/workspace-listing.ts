@@ -3,14 +3,14 @@ import { whyNotAWorkspace } from '../journal/protected-folders'
 import { lastActivityOf, modifiedAt } from '../sources/last-activity'
 import { discoverRecordedWorkspaces, type FoundFile } from '../sources/recorded-workspaces'
 import type { StoredWorkspace } from '../store/repositories/workspaces'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 import { folderIsHere, folderName } from '../fs/folder-access'
 
 /**
  * Every workspace: the store's, and every folder the sources' histories record (as `import --all`
  * would group them), merged by path. A folder that is gone is listed like any other, marked.
  */
-export async function listAllWorkspaces(ctx: ServiceContext): Promise<WorkspaceListing[]> {
+export async function listAllWorkspaces(ctx: HandlerContext): Promise<WorkspaceListing[]> {
   const homes = [ctx.imports.environment.HOME]
   const byPath = new Map<string, WorkspaceListing>()
   for (const workspace of ctx.store.workspaces.listAll()) byPath.set(workspace.path, fromStore(workspace))

@@ -13,7 +13,7 @@ export interface Host {
 }
 
 /** Everything a service needs, passed in (no globals), so tests build one per temp folder. */
-export interface ServiceContext {
+export interface HandlerContext {
   store: Store
   recorder: Recorder
   feed: ChangeFeed

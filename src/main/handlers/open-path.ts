@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { RetraceError } from '../../shared/contract'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { discoverRecordedWorkspaces } from '../sources/recorded-workspaces'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 import { expandHome, folderName, resolveReadableFolder } from '../fs/folder-access'
 
 /**
@@ -13,7 +13,7 @@ import { expandHome, folderName, resolveReadableFolder } from '../fs/folder-acce
  * a session's folder: its history is browsable, and a rewind there is refused. A path nobody
  * recorded is an error naming it.
  */
-export async function openWorkspacePath(ctx: ServiceContext, requested: string): Promise<number> {
+export async function openWorkspacePath(ctx: HandlerContext, requested: string): Promise<number> {
   if (requested.includes('\0')) throw new RetraceError('VALIDATION', 'The folder path contains a NUL character.')
   const path = resolve(expandHome(requested.trim()))
   if (!isMissing(path)) return openWorkspace(ctx, path)
@@ -45,7 +45,7 @@ function isMissing(path: string): boolean {
 }
 
 /** Validate a folder that must be here and remember it as a workspace; returns its id. */
-export function openWorkspace(ctx: ServiceContext, requestedPath: string): number {
+export function openWorkspace(ctx: HandlerContext, requestedPath: string): number {
   const path = resolveReadableFolder(requestedPath)
   const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
   if (refusal) throw new RetraceError('VALIDATION', refusal)

@@ -1,13 +1,13 @@
 import type { Recovery as RecoveryOutput } from '../../shared/contract'
 import type { Recovery } from '../store/repositories/rewinds'
 import type { Handlers } from '../rpc/dispatcher'
-import type { ServiceContext } from './context'
-import { pathRef } from './journal-service'
+import type { HandlerContext } from './context'
+import { pathRef } from './journal-handlers'
 
 type RecoveryHandlers = Pick<Handlers, 'rewind.recoveries' | 'rewind.dismissRecovery'>
 
 /** What start-up recovery did with interrupted rewinds, for the window and the CLI. */
-export function recoveryHandlers(ctx: ServiceContext): RecoveryHandlers {
+export function recoveryHandlers(ctx: HandlerContext): RecoveryHandlers {
   const { store, feed } = ctx
   const output = ({ rewind, conflicts }: Recovery): RecoveryOutput => {
     const session = rewind.session_id === null ? null : store.sessions.ref(rewind.session_id)

@@ -5,8 +5,8 @@ import type { RewindPlan } from '../journal/rewind/plan'
 import type { WorkspaceFs } from '../journal/workspace-fs'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
-import type { ServiceContext } from './context'
-import { pathFromId, pathRef } from './journal-service'
+import type { HandlerContext } from './context'
+import { pathFromId, pathRef } from './journal-handlers'
 
 type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
 
@@ -44,7 +44,7 @@ export const resultOutput = (result: RewindResult) => ({
 const choiceMap = (choices: { pathId: string; choice: ConflictChoice }[]) =>
   new Map<PathKey, ConflictChoice>(choices.map(({ pathId, choice }) => [keyOf(pathFromId(pathId)), choice]))
 
-export function rewindHandlers(ctx: ServiceContext): RewindHandlers {
+export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
   const { rewinds, store, feed } = ctx
   const announce = (workspaceId: number, sessionId?: string) => feed.changed(['files', 'rewinds', 'checkpoints'], { workspaceId, ...(sessionId ? { sessionIds: [sessionId] } : {}) })
   const progress = (sessionId: string | null) => (done: number, total: number, path: string) =>

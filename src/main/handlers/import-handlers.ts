@@ -3,7 +3,7 @@ import type { Handlers } from '../rpc/dispatcher'
 import type { SourceName } from '../sources/adapter'
 import { SOURCE_ADAPTERS } from '../sources/registry'
 import { describeSource } from '../sources/source-info'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 import { resolveReadableFolder } from '../fs/folder-access'
 
 type ImportHandlers = Pick<
@@ -11,7 +11,7 @@ type ImportHandlers = Pick<
   'imports.run' | 'imports.cancel' | 'imports.lastReport' | 'imports.status' | 'sources.list' | 'workspaces.sourceFolders' | 'workspaces.addSourceFolder' | 'workspaces.removeSourceFolder'
 >
 
-export function importHandlers(ctx: ServiceContext): ImportHandlers {
+export function importHandlers(ctx: HandlerContext): ImportHandlers {
   const requireWorkspace = (workspaceId: number) => {
     if (!ctx.store.workspaces.get(workspaceId)) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again from the first screen.`)
   }
@@ -60,7 +60,7 @@ export function importHandlers(ctx: ServiceContext): ImportHandlers {
  * `imports.run` reports the same failure to a caller that asks. A cancelled step
  * (`imports.cancel`) is not a failure: following goes on.
  */
-export function followWorkspace(ctx: ServiceContext, workspaceId: number): void {
+export function followWorkspace(ctx: HandlerContext, workspaceId: number): void {
   const logged = new Set<string>()
   ctx.imports.watch(workspaceId, (error) => {
     const message = error instanceof Error ? error.message : String(error)

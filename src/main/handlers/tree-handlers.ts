@@ -1,11 +1,11 @@
 import { RetraceError } from '../../shared/contract'
 import type { Handlers } from '../rpc/dispatcher'
-import type { ServiceContext } from './context'
+import type { HandlerContext } from './context'
 
 type TreeHandlers = Pick<Handlers, 'sessions.tree'>
 
 /** The workspace's session graph: every session across sources, their links, and merges. */
-export function treeService({ store }: ServiceContext): TreeHandlers {
+export function treeHandlers({ store }: HandlerContext): TreeHandlers {
   return {
     'sessions.tree': ({ workspaceId }) => {
       if (!store.workspaces.get(workspaceId)) {

@@ -3,13 +3,13 @@ import { keyOf, type PathKey } from '../fs/paths'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
 import { mergeBranch, planMerge } from '../transcripts/merge'
-import type { ServiceContext } from './context'
-import { pathFromId } from './journal-service'
+import type { HandlerContext } from './context'
+import { pathFromId } from './journal-handlers'
 import { confirmedSet, resultOutput } from './rewind-handlers'
 
 type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge'>
 
-export function branchingHandlers(ctx: ServiceContext): BranchingHandlers {
+export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
   const { store, recorder, rewinds } = ctx
   return {
     'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice, confirmed }) => {
