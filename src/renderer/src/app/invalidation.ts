@@ -1,7 +1,7 @@
 import type { QueryKey } from '@tanstack/react-query'
 import type { EventPayload } from '../../../shared/contract'
 import { filesKeys } from '../features/files/queries'
-import { rewindKeys } from '../features/rewind/queries'
+import { rewindKeys } from '../features/checkpoints/queries'
 import { searchKeys } from '../features/search/queries'
 import { sessionKeys } from '../features/sessions/queries'
 import { transcriptKeys } from '../features/transcript/queries'

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { call } from '../../api/client'
-import { rewindKeys } from '../rewind/queries'
-import type { ConflictChoice } from '../rewind/plan-model'
+import { rewindKeys } from './queries'
+import type { ConflictChoice } from './plan-model'
 import { sessionKeys } from '../sessions/queries'
 
 export interface ForkInput {
