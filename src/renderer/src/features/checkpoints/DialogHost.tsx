@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { ForkDialog } from './ForkDialog'
-import { ExportDialog } from '../export/ExportDialog'
+import { ExportDialog } from '../export'
 import { MergeDialog } from './MergeDialog'
 import { useDialogStore } from './dialog-store'
 import { RewindDialog } from './RewindDialog'
