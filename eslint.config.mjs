@@ -7,6 +7,31 @@ import retrace from './eslint-rules/sql-in-store.mjs'
 
 const electronOnlyHere = 'Only src/main/electron/ and src/preload/ may import electron: services must run in plain Node (tests, CLI, web server).'
 
+// Renderer features have one face each, their index.ts. The rule matches the import string as
+// written, so a relative `../files/DiffView` only means "another feature" when the importing
+// file sits directly in a feature folder: each depth below features/ gets its own pattern,
+// while `./sibling` and `../sub/folder` within a feature stay allowed.
+const featureFace = "Import another feature only through its face, its index.ts ('../<feature>'). Shared widgets live in ui/, app-wide state in state/."
+const MAX_FEATURE_DEPTH = 4
+/**
+ * no-restricted-imports for renderer files `depth` folders below features/ (0: outside any feature).
+ * @param {number} depth
+ */
+function rendererImports(depth) {
+  const patterns = [
+    { group: ['**/main/**', 'node:*'], message: 'The renderer talks to the main process only through the contract client.' },
+    // Anywhere: a path through features/ that goes past a feature's folder.
+    { regex: String.raw`^\.\.?/(\.\./)*features/[^/]+/`, message: featureFace }
+  ]
+  // Inside a feature: climbing exactly out of it, then into another feature's folder.
+  if (depth > 0) patterns.push({ regex: String.raw`^(\.\./){${depth}}[^./][^/]*/`, message: featureFace })
+  return ['error', { paths: [{ name: 'electron', message: electronOnlyHere }], patterns }]
+}
+const featureDepthBlocks = Array.from({ length: MAX_FEATURE_DEPTH }, (_, index) => ({
+  files: [`src/renderer/src/features/${'*/'.repeat(index + 1)}*.{ts,tsx}`],
+  rules: { 'no-restricted-imports': rendererImports(index + 1) }
+}))
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**'] },
   js.configs.recommended,
@@ -41,15 +66,10 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'electron', message: electronOnlyHere }],
-          patterns: [{ group: ['**/main/**', 'node:*'], message: 'The renderer talks to the main process only through the contract client.' }]
-        }
-      ]
+      'no-restricted-imports': rendererImports(0)
     }
   },
+  ...featureDepthBlocks,
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],

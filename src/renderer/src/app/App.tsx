@@ -1,6 +1,5 @@
 import { useEffect } from 'react'
-import { WorkspaceView } from '../features/workspace/WorkspaceView'
-import { FirstScreen } from '../features/workspace/FirstScreen'
+import { FirstScreen, WorkspaceView } from '../features/workspace'
 import { applyTheme } from '../state/theme'
 import { useUiStore } from '../state/ui-store'
 import { AuthProblem } from './AuthProblem'

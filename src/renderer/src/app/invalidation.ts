@@ -1,12 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query'
 import type { EventPayload } from '../../../shared/contract'
-import { filesKeys } from '../features/files/queries'
-import { rewindKeys } from '../features/rewind/queries'
-import { searchKeys } from '../features/search/queries'
-import { sessionKeys } from '../features/sessions/queries'
-import { transcriptKeys } from '../features/transcript/queries'
-import { treeKeys } from '../features/tree/queries'
-import { workspaceKeys } from '../features/workspace/queries'
+import { filesKeys, rewindKeys, searchKeys, sessionKeys, transcriptKeys, treeKeys, workspaceKeys } from '../state/query-keys'
 
 type DataChanged = EventPayload<'data.changed'>
 

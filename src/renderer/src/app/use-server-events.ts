@@ -2,8 +2,8 @@ import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react
 import { useEffect, useState } from 'react'
 import { onConnectionChange, onEvent } from '../api/client'
 import type { ConnectionState } from '../api/transport'
-import { withProgress } from '../features/imports/import-model'
-import { importKeys } from '../features/imports/queries'
+import { withProgress } from '../features/imports'
+import { importKeys } from '../state/query-keys'
 import { useUiStore } from '../state/ui-store'
 import { keysToInvalidate } from './invalidation'
 

@@ -5,7 +5,7 @@ import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
-import { useSessionDetail } from '../sessions/queries'
+import { useSessionDetail } from '../sessions'
 import { downloadFile } from './download'
 import { useExportReview, useRenderExport, type ExportChoice } from './queries'
 

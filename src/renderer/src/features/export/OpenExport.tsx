@@ -5,7 +5,7 @@ import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
-import { useReplayStore } from '../replay/replay-store'
+import { useReplayStore } from '../replay'
 
 /**
  * "Open export…": a JSON export (someone's session, from `retrace export --format json`) becomes

@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react'
-import { highlight } from '../transcript/markdown/highlighter'
+import { highlight } from '../../ui/highlighter'
 import { formatBytes, shortHash } from './changes'
 import { buildDiffHunks, lineHtml, splitRows, unifiedRows, type DiffHunk, type DiffLine, type SplitCell, type SplitRow, type UnifiedRow } from './diff-rows'
 import type { DiffMode } from './files-ui'

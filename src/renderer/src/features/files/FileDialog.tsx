@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react'
 import { plural } from '../../lib/format'
 import { ErrorState, Loading } from '../../ui/States'
-import { useSessionDetail } from '../sessions/queries'
+import { useSessionDetail } from '../sessions'
 import { LineCounts, OpBadge } from './bits'
 import { formatMode, OBSERVED_LABEL, type ChangeGroup } from './changes'
 import { DiffView } from './DiffView'

@@ -1,7 +1,7 @@
 import { useId, useMemo } from 'react'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
-import { useDisclosureState } from '../transcript/disclosure'
+import { useDisclosureState } from '../../ui/disclosure'
 import { LineCounts } from './bits'
 import { ChangeRow } from './ChangeRow'
 import { groupTurnChanges, totals, uncapturedNotice, type ChangeGroup } from './changes'

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { ErrorState, Loading } from '../../ui/States'
-import { highlight } from '../transcript/markdown/highlighter'
+import { highlight } from '../../ui/highlighter'
 import { formatBytes, shortHash } from './changes'
 import { chunkLines, lineHtml, type LineRef } from './diff-rows'
 import { FileNotice } from './DiffView'

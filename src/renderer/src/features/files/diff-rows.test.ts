@@ -1,6 +1,6 @@
 import { structuredPatch } from 'diff'
 import { describe, expect, it } from 'vitest'
-import { highlight } from '../transcript/markdown/highlighter'
+import { highlight } from '../../ui/highlighter'
 import { buildDiffHunks, chunkLines, CHUNK_LINES, countLines, diffTexts, highlightLines, hunksOfPatch, lineHtml, splitHighlightedLines, splitRows, unifiedRows } from './diff-rows'
 
 /** A patch as the server sends it: hunks only, no file headers (src/main/journal/file-diff.ts). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { highlight } from '../transcript/markdown/highlighter'
+import { highlight } from '../../ui/highlighter'
 import { languageOfPath } from './language'
 
 describe('languageOfPath', () => {

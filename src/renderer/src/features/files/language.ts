@@ -1,7 +1,7 @@
 /**
  * The highlight.js language for a file, by its name or extension, among the languages the
- * transcript's highlighter registers (features/transcript/markdown/highlighter.ts); null
- * when none fits, and the file is shown as plain text.
+ * shared highlighter registers (ui/highlighter.ts); null when none fits, and the file is
+ * shown as plain text.
  */
 const BY_EXTENSION: Record<string, string> = {
   ts: 'typescript',

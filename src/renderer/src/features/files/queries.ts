@@ -5,24 +5,7 @@ import type { MethodOutput } from '../../../../shared/contract'
 import { call } from '../../api/client'
 import type { ChangeGroup } from './changes'
 import { countLines, diffTexts, hunksOfPatch } from './diff-rows'
-
-/**
- * Query keys of the file journal. Per-session keys sit under the session so a data.changed
- * naming sessions refreshes only theirs; histories sit under their workspace. Versions are
- * content-addressed (a hash never changes meaning), so they are never invalidated.
- */
-export const filesKeys = {
-  all: ['files'] as const,
-  sessions: () => [...filesKeys.all, 'session'] as const,
-  session: (sessionId: string) => [...filesKeys.sessions(), sessionId] as const,
-  turn: (sessionId: string, turn: number) => [...filesKeys.session(sessionId), 'turn', turn] as const,
-  diff: (sessionId: string, pathId: string, fromTurn: number, toTurn: number) =>
-    [...filesKeys.session(sessionId), 'diff', pathId, fromTurn, toTurn] as const,
-  histories: () => [...filesKeys.all, 'history'] as const,
-  historiesOf: (workspaceId: number) => [...filesKeys.histories(), workspaceId] as const,
-  history: (workspaceId: number, pathId: string) => [...filesKeys.historiesOf(workspaceId), pathId] as const,
-  version: (workspaceId: number, hash: string) => [...filesKeys.all, 'version', workspaceId, hash] as const
-}
+import { filesKeys } from '../../state/query-keys'
 
 type ServerDiff = MethodOutput<'files.diff'>
 type Version = MethodOutput<'files.version'>

@@ -1,11 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { call } from '../../api/client'
-
-/** Query keys of workspaces' import status; `import.progress` writes into them, `import.finished` refreshes them. */
-export const importKeys = {
-  all: ['imports'] as const,
-  status: (workspaceId: number) => [...importKeys.all, 'status', workspaceId] as const
-}
+import { importKeys } from '../../state/query-keys'
 
 export function useImportStatus(workspaceId: number) {
   return useQuery({ queryKey: importKeys.status(workspaceId), queryFn: () => call('imports.status', { workspaceId }) })

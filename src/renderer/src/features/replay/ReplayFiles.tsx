@@ -1,10 +1,6 @@
 import { useMemo } from 'react'
 import { plural } from '../../lib/format'
-import { ChangeRow } from '../files/ChangeRow'
-import { groupTurnChanges } from '../files/changes'
-import { fileButtonId } from '../files/TurnFiles'
-import { useFilesUi } from '../files/files-ui'
-import { useNetCounts, useTurnChanges } from '../files/queries'
+import { ChangeRow, fileButtonId, groupTurnChanges, useFilesUi, useNetCounts, useTurnChanges } from '../files'
 
 /** The files the turn being replayed changed, each opening its diff: what the agent did to the code, as it goes. */
 export function ReplayFiles({ sessionId, turn }: { sessionId: string; turn: number }) {

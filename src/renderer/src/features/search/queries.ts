@@ -1,12 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { call } from '../../api/client'
+import { searchKeys } from '../../state/query-keys'
 
 const PAGE_SIZE = 20
-
-export const searchKeys = {
-  all: ['search'] as const,
-  results: (query: string, workspaceId: number | null) => [...searchKeys.all, workspaceId ?? 'all', query] as const
-}
 
 /** The server's full-text index needs a letter or digit; punctuation alone finds nothing. */
 export function isSearchable(query: string): boolean {

@@ -1,24 +1,8 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { call } from '../../api/client'
+import { sessionKeys, type SessionFilters } from '../../state/query-keys'
 
 const PAGE_SIZE = 100
-
-export interface SessionFilters {
-  query: string
-  source: string | null
-  /** Also list warm-ups (see SessionSummary.warmup). */
-  warmups: boolean
-}
-
-/** Query keys of session lists and details; prefixes let data.changed target one workspace. */
-export const sessionKeys = {
-  all: ['sessions'] as const,
-  lists: () => [...sessionKeys.all, 'list'] as const,
-  listsOf: (workspaceId: number) => [...sessionKeys.lists(), workspaceId] as const,
-  list: (workspaceId: number, filters: SessionFilters) => [...sessionKeys.listsOf(workspaceId), filters] as const,
-  details: () => [...sessionKeys.all, 'detail'] as const,
-  detail: (sessionId: string) => [...sessionKeys.details(), sessionId] as const
-}
 
 /** Newest first, one keyset page at a time as the virtual list nears its end. */
 export function useSessionList(workspaceId: number, filters: SessionFilters) {

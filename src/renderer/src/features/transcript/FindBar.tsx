@@ -7,7 +7,7 @@ import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { useUiStore } from '../../state/ui-store'
 import { firstMatchFrom, matchLabel, stepMatch, type FindMatch } from './find-model'
 import type { FindView, TranscriptNav } from './MessageList'
-import { transcriptKeys } from './queries'
+import { transcriptKeys } from '../../state/query-keys'
 
 /**
  * Find in the session (Ctrl/Cmd+F): the server looks through the whole transcript, pages not

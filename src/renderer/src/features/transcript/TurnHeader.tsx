@@ -1,7 +1,7 @@
 import type { Checkpoint } from '../../../../shared/contract'
 import { formatDateTime } from '../../lib/format'
-import { TurnFiles } from '../files/TurnFiles'
-import { TurnActions } from '../rewind/TurnActions'
+import { TurnFiles } from '../files'
+import { TurnActions } from '../checkpoints'
 import type { TurnState } from './turn-states'
 
 const STATE_LABELS: Record<TurnState, { label: string; title: (turn: number) => string }> = {

@@ -1,14 +1,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query'
 import type { TranscriptKind } from '../../../../shared/contract'
 import { call } from '../../api/client'
+import { transcriptKeys } from '../../state/query-keys'
 
 const PAGE_SIZE = 150
-
-export const transcriptKeys = {
-  all: ['transcript'] as const,
-  session: (sessionId: string) => [...transcriptKeys.all, sessionId] as const,
-  pages: (sessionId: string, mode: TranscriptKind) => [...transcriptKeys.session(sessionId), mode] as const
-}
 
 /** A session's transcript from its first message forward, page by page (keyset on seq). */
 export function useTranscript(sessionId: string, mode: TranscriptKind) {

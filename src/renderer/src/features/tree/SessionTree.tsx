@@ -14,7 +14,7 @@ import { detailOf } from './lod'
 import { useSessionTree } from './queries'
 import { SessionNode, type SessionFlowNode } from './SessionNode'
 import { TreeToolbar } from './TreeToolbar'
-import { WarmupToggle } from '../sessions/WarmupToggle'
+import { WarmupToggle } from '../sessions'
 import { useTreeLayout } from './use-tree-layout'
 
 // At module scope: a new object per render would make React Flow remount every node.

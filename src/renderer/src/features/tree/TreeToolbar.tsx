@@ -2,7 +2,7 @@ import { Panel } from '@xyflow/react'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { TreeLegend } from './TreeLegend'
-import { WarmupToggle } from '../sessions/WarmupToggle'
+import { WarmupToggle } from '../sessions'
 
 /** Over the canvas, top left: how many sessions, fold/unfold every sub-agent, show warm-ups, and the legend. */
 export function TreeToolbar({ total, pending, withSubAgents, hiddenWarmups }: { total: number; pending: boolean; withSubAgents: readonly string[]; hiddenWarmups: number }) {

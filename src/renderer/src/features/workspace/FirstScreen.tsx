@@ -1,5 +1,5 @@
 import { ThemeToggle } from '../../ui/ThemeToggle'
-import { GlobalSearch } from '../search/GlobalSearch'
+import { GlobalSearch } from '../search'
 import { OpenFolder } from './OpenFolder'
 import { RecentWorkspaces } from './RecentWorkspaces'
 import { useAppInfo } from './queries'

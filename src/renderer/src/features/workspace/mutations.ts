@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { WorkspaceSummary } from '../../../../shared/contract'
 import { call } from '../../api/client'
 import { useUiStore } from '../../state/ui-store'
-import { workspaceKeys } from './queries'
+import { workspaceKeys } from '../../state/query-keys'
 
 /** After any successful open: seed the detail query, refresh the recent list, navigate. */
 function useOnOpened(): (workspace: WorkspaceSummary) => void {

@@ -1,15 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { call } from '../../api/client'
+import { workspaceKeys } from '../../state/query-keys'
 
 const RECENT_LIMIT = 50
-
-/** Query keys of everything about workspaces; `all` is the prefix invalidations use. */
-export const workspaceKeys = {
-  all: ['workspaces'] as const,
-  recent: () => [...workspaceKeys.all, 'recent'] as const,
-  every: () => [...workspaceKeys.all, 'every'] as const,
-  detail: (workspaceId: number) => [...workspaceKeys.all, 'detail', workspaceId] as const
-}
 
 export const appKeys = {
   info: ['app', 'info'] as const,

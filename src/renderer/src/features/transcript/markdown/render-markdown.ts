@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify'
 import { Marked } from 'marked'
 import { markedHighlight } from 'marked-highlight'
-import { highlight } from './highlighter'
+import { highlight } from '../../../ui/highlighter'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)

@@ -1,5 +1,5 @@
 import type { Message } from '../../../../../shared/contract'
-import { useDisclosure } from '../disclosure'
+import { useDisclosure } from '../../../ui/disclosure'
 
 /** Where the agent compacted its context: from here on the model saw this summary, not the turns before. */
 export function CompactionMarker({ message, focused }: { message: Message; focused: boolean }) {

@@ -1,5 +1,5 @@
 import type { Message } from '../../../../../shared/contract'
-import { useDisclosure } from '../disclosure'
+import { useDisclosure } from '../../../ui/disclosure'
 import { ToolResultBody } from './ToolResultBody'
 
 /** A tool result whose call is not in this transcript (e.g. compacted away). */

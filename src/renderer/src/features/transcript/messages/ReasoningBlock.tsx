@@ -1,5 +1,5 @@
 import type { Message } from '../../../../../shared/contract'
-import { useDisclosure } from '../disclosure'
+import { useDisclosure } from '../../../ui/disclosure'
 
 /** The model's thinking: collapsed, since it is long and rarely what a reader wants first. */
 export function ReasoningBlock({ message, focused }: { message: Message; focused: boolean }) {

@@ -1,5 +1,5 @@
 import type { Message } from '../../../../../shared/contract'
-import { useDisclosure } from '../disclosure'
+import { useDisclosure } from '../../../ui/disclosure'
 import { formatToolInput, summarizeToolInput } from '../tool-summary'
 import { ToolResultBody } from './ToolResultBody'
 

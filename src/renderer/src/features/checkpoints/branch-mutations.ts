@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { call } from '../../api/client'
-import { rewindKeys } from '../rewind/queries'
-import type { ConflictChoice } from '../rewind/plan-model'
-import { sessionKeys } from '../sessions/queries'
+import { rewindKeys } from '../../state/query-keys'
+import type { ConflictChoice } from './plan-model'
+import { sessionKeys } from '../../state/query-keys'
 
 export interface ForkInput {
   sessionId: string

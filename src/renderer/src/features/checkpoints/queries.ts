@@ -1,14 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { call } from '../../api/client'
-
-/** Query keys of a session's rewind history; `data.changed {rewinds}` refreshes them. */
-export const rewindKeys = {
-  all: ['rewinds'] as const,
-  lists: () => [...rewindKeys.all, 'list'] as const,
-  list: (sessionId: string) => [...rewindKeys.lists(), sessionId] as const,
-  recoveries: () => [...rewindKeys.all, 'recoveries'] as const,
-  recoveriesOf: (workspaceId: number) => [...rewindKeys.recoveries(), workspaceId] as const
-}
+import { rewindKeys } from '../../state/query-keys'
 
 /** What a preview is of: rewinding a session's files to before a turn, or undoing a rewind. */
 export type PlanTarget = { kind: 'turn'; sessionId: string; turn: number } | { kind: 'undo'; sessionId: string; rewindId: string }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { call } from '../../api/client'
 import type { ConflictChoice, RewindResult } from './plan-model'
 import type { PlanTarget } from './queries'
-import { rewindKeys } from './queries'
+import { rewindKeys } from '../../state/query-keys'
 
 export interface ApplyInput {
   token: string

@@ -7,7 +7,7 @@ import { useUiStore } from '../../state/ui-store'
 import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { mergeModeEffect } from './branch-model'
-import { useMergeBranch } from './mutations'
+import { useMergeBranch } from './branch-mutations'
 
 type Mode = 'append' | 'replace'
 

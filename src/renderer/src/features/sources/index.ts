@@ -1,0 +1,2 @@
+// The face of sources: what the rest of the app may import from it.
+export { SourcesButton } from './SourcesButton'
