@@ -3,7 +3,9 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import boundaries from 'eslint-plugin-boundaries'
 import retrace from './eslint-rules/sql-in-store.mjs'
+import { layerRules, layerSettings } from './eslint-rules/layers.mjs'
 
 const electronOnlyHere = 'Only src/main/electron/ and src/preload/ may import electron: services must run in plain Node (tests, CLI, web server).'
 
@@ -47,6 +49,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: electronOnlyHere }] }]
     }
+  },
+  {
+    // One direction of layers in the main process (eslint-rules/layers.mjs).
+    files: ['src/main/**/*.{ts,mts}', 'src/shared/**/*.ts', 'src/preload/**/*.ts'],
+    plugins: { boundaries },
+    settings: layerSettings,
+    rules: layerRules
   },
   {
     // Retrace's SQL lives in the store; elsewhere only the readers of agents' own databases,

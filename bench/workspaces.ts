@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createRuntime } from '../src/main/runtime'
+import { createRuntime } from '../src/main/runtime/runtime'
 import { encodeProjectFolder } from '../src/main/sources/claude-code/project-folder'
 import { FIXTURES } from '../src/main/sources/testing/claude-home'
 import { makeTempDir, removeDir } from './lib/files'

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { createRuntime, type Runtime } from '../../src/main/runtime'
+import { createRuntime, type Runtime } from '../../src/main/runtime/runtime'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
 import { toBatches } from '../generate/batches'
 import { ContentFactory } from '../generate/content'

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { createRuntime } from '../../src/main/runtime'
+import { createRuntime } from '../../src/main/runtime/runtime'
 
 /**
  * `import --all` run again inside a running Retrace (as the app does when it looks for new

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { closeIdleScanWorkers } from '../../src/main/journal/scan/scan'
 import { TurnCapture } from '../../src/main/journal/turn-capture'
-import { createRuntime, type Runtime } from '../../src/main/runtime'
+import { createRuntime, type Runtime } from '../../src/main/runtime/runtime'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
 import { databaseOf } from '../../src/main/store/raw-database'
 

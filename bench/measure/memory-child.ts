@@ -20,7 +20,7 @@ export interface ChildReport {
 
 async function serve(job: ChildJob): Promise<void> {
   // Imported only here, so the idle child loads none of Retrace.
-  const { createRuntime } = await import('../../src/main/runtime')
+  const { createRuntime } = await import('../../src/main/runtime/runtime')
   const { createDispatcher } = await import('../../src/main/rpc/dispatcher')
   const runtime = createRuntime({ dataDir: job.dataDir, host: { binding: 'web' }, version: 'bench' })
   const dispatch = createDispatcher<null>({ handlers: runtime.handlers, authorize: () => null })

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createRuntime } from '../../src/main/runtime'
+import { createRuntime } from '../../src/main/runtime/runtime'
 import { mergeBranch } from '../../src/main/transcripts/merge'
 import type { SessionWriter } from '../../src/main/transcripts/session-writer'
 import { createRng, type Rng } from '../lib/prng'

@@ -1,6 +1,6 @@
 import { RetraceError, type MethodInput, type MethodName, type MethodOutput } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 
 /**
  * The CLI goes through the same handler wrapper as the windows, so it validates and fails

@@ -1,6 +1,6 @@
 import { RetraceError } from '../../shared/contract'
 import { TurnCapture } from '../journal/turn-capture'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { openWorkspace } from '../handlers/workspace-handlers'
 import type { Output } from './commands'
 

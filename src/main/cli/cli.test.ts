@@ -18,7 +18,7 @@ describe('retrace CLI', () => {
 
   /** The demo folder is a real workspace: create it the way a user would, through serve --demo's service. */
   async function demoPath(): Promise<string> {
-    const { createRuntime } = await import('../runtime')
+    const { createRuntime } = await import('../runtime/runtime')
     const rt = createRuntime({ dataDir: dataDir.path, host: { binding: 'web' }, version: 'test' })
     const demo = await rt.handlers['workspaces.openDemo']({})
     rt.close()

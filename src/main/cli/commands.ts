@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path'
 import type { Message, MethodOutput, SessionDetail, SessionSummary } from '../../shared/contract'
 import { rewoundInLabel, turnAtSeq } from '../../shared/source-labels'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { expandHome } from '../fs/folder-access'
 import { startWebServer } from '../web/server'
 import type { CliCall } from './call'

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { extname, resolve } from 'node:path'
 import { MAX_IMPORT_JSON_CHARS, RetraceError, type ExportFormat, type MethodOutput } from '../../shared/contract'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { openWorkspace } from '../handlers/workspace-handlers'
 import type { CliCall } from './call'
 import type { Output } from './commands'

@@ -1,10 +1,10 @@
 import { RetraceError } from '../../shared/contract'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
 import { openWorkspacePath } from '../handlers/open-path'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
-import type { ImportReport } from '../sources/record-writer'
+import type { ImportReport } from '../sources/import-deps'
 import { SOURCE_NAMES } from '../sources/registry'
 import type { Output } from './commands'
 

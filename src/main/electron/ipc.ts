@@ -1,7 +1,7 @@
 import { BrowserWindow, ipcMain } from 'electron'
 import { EVENT_CHANNEL, channelOf, methodNames } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { isTrustedFrame } from './window'
 
 /**

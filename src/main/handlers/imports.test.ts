@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { EventMessage, EventPayload, MethodOutput, RpcError } from '../../shared/contract'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { ClaudeHome, FIXTURES } from '../sources/testing/claude-home'
 import { contractCaller, importTestbed, type ContractCall } from '../sources/testing/import-testbed'
 import { databaseOf } from '../store/raw-database'

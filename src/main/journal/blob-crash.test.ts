@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { readdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createRuntime } from '../runtime'
+import { createRuntime } from '../runtime/runtime'
 import { tempDir } from '../testing/temp-runtime'
 import { databaseOf } from '../store/raw-database'
 

@@ -1,6 +1,5 @@
 import { RetraceError } from '../../shared/contract'
 import type { BlobRepository } from '../store/repositories/blobs'
-import type { BlobStore } from './blob-store'
 
 /**
  * Preset deflate dictionaries, one per workspace. A project's small files share most of their
@@ -25,6 +24,12 @@ export interface WorkspaceDictionary {
   bytes: Uint8Array
 }
 
+/** Where a dictionary's bytes are kept: the blob store, verified when read. */
+export interface DictionaryBlobs {
+  read(hash: string): Buffer
+  putBuffer(content: Buffer): { hash: string }
+}
+
 /**
  * The store's dictionaries: their bytes by id (verified when first read, then kept, in shared
  * memory so a writer thread gets them without a copy), which one a workspace deflates with,
@@ -35,7 +40,7 @@ export class DeflateDictionaries {
 
   constructor(
     private readonly rows: BlobRepository,
-    private readonly blobs: BlobStore
+    private readonly blobs: DictionaryBlobs
   ) {}
 
   /** A dictionary's bytes; throws BLOB_UNAVAILABLE if it is not registered or its blob cannot be read. */

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRuntime } from '../runtime'
+import { createRuntime } from '../runtime/runtime'
 import { agentWorkspace, type AgentWorkspace } from './testing/agent-workspace'
 import { TurnCapture } from './turn-capture'
 import { canMountTmpfs, mountTmpfs, unmountTmpfs } from './testing/tmpfs'

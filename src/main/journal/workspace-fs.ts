@@ -5,12 +5,9 @@ import { RetraceError } from '../../shared/contract'
 import type { BlobStore, WriteOptions } from './blob-store'
 import { blobWriters } from './blob-writers'
 import { syncFileSystem } from './file-system-sync'
-import type { FileVersion } from '../store/repositories/journal'
+import type { DiskState, FileVersion } from '../store/repositories/journal'
 import { checkRelPath, displayPath, splitSegments, type RelPath } from '../fs/paths'
 import type { ScannedFile } from './scan/types'
-
-/** What is at a path right now. */
-export type DiskState = FileVersion | null | { kind: 'directory' } | { kind: 'other' }
 
 /**
  * The lstat fields that move whenever a path's content, type, permissions or identity do:

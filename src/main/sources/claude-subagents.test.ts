@@ -1,7 +1,7 @@
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { contractCaller, importTestbed } from './testing/import-testbed'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
 import { encodeProjectFolder } from './claude-code/project-folder'

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { encodeProjectFolder } from './claude-code/project-folder'
 import { FIXTURES } from './testing/claude-home'
 import { importTestbed } from './testing/import-testbed'

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import type { DiscoveredFileRepository } from '../store/repositories/discovered-files'
-import type { FileStat } from './parse-thread/parse-chunks'
+import type { FileStat } from './file-stat'
 
 /**
  * What discovery read from files' first lines, remembered in the store by each file's identity,

@@ -4,7 +4,8 @@ import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-b
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { HEAD_BYTES, headHash, type ParsedChunk } from './parse-thread/parse-chunks'
-import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
+import { RecordWriter } from './record-writer'
+import { type ImportDeps, type ImportReport } from './import-deps'
 
 export interface FileImportOptions {
   signal?: AbortSignal

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { craftedExport } from '../export/testing/crafted-export'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { contractCaller, importTestbed } from './testing/import-testbed'
 import { databaseOf } from '../store/raw-database'
 

@@ -5,7 +5,7 @@ import type { ChangeFeed } from '../events/change-feed'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import { DiscoveryCache } from './discovery-cache'
 import { importParsedFile } from './file-importer'
-import type { FileStat } from './parse-thread/parse-chunks'
+import type { FileStat } from './file-stat'
 import { ImportSettling } from './import-settling'
 import { importOrder } from './import-order'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
@@ -14,25 +14,10 @@ import { incompleteLineAfterMs } from './quiet-files'
 import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
-import { emptyReport, type ImportDeps, type ImportReport } from './record-writer'
+import { emptyReport, type ImportDeps, type ImportOptions, type ImportReport } from './import-deps'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder } from './source-folders'
-
-export interface ImportOptions {
-  sources?: SourceName[]
-  signal?: AbortSignal
-  /** Files done of files found, with the one being read. */
-  onProgress?: (progress: { done: number; total: number; file: string }) => void
-  /** A file was read to its end (also during an import that is later cancelled). */
-  onFileDone?: (path: string) => void
-  /**
-   * Report a last line left without its newline. Default: in one-shot processes (the CLI),
-   * where nothing is followed and the line is not being written any more; live following
-   * reports it once its file has been quiet for a while (see quiet-files.ts).
-   */
-  reportIncompleteLines?: boolean
-}
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]

@@ -1,6 +1,7 @@
 import type { HistoryFile } from './adapter'
 import { readImportState } from './import-state'
-import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
+import { RecordWriter } from './record-writer'
+import type { ImportDeps, ImportReport, SettleLater } from './import-deps'
 import { SuccessorLinks } from './successor-links'
 
 /**
@@ -9,7 +10,7 @@ import { SuccessorLinks } from './successor-links'
  * refers to: a successor before the session it continues (successor-links.ts), a summary before
  * the earlier session it names (summary-titles.ts).
  */
-export class ImportSettling {
+export class ImportSettling implements SettleLater {
   readonly successors = new SuccessorLinks()
   private readonly summaryFiles = new Map<string, { workspace: { id: number; path: string }; file: HistoryFile }>()
 

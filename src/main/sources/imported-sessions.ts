@@ -6,7 +6,7 @@ import type { HistoryFile } from './adapter'
 import type { FileImportState } from './import-state'
 import type { AgentRewindRecord, CompactionRecord, MessageRecord, SessionMetaRecord } from './records'
 import { splitRewoundLine } from './rewound-lines'
-import type { ImportDeps, ImportReport } from './record-writer'
+import type { ImportDeps, ImportReport } from './import-deps'
 import { adoptOrphans, parentLinkTitle, parentOfSubAgentFile } from './sub-agent-parents'
 
 /**

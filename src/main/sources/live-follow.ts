@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import type { HistoryFile } from './adapter'
-import type { ImportOptions } from './import-service'
+import type { ImportOptions } from './import-deps'
 import { QuietFiles } from './quiet-files'
 
 /** How often an open workspace's history files are checked for new lines. */

@@ -2,9 +2,10 @@ import { statSync } from 'node:fs'
 import type { HistoryFile, SourceAdapter } from './adapter'
 import { planFileImport, unchangedSince, type FilePlan } from './file-importer'
 import type { ImportBatch } from './import-batch'
-import { parseFileChunks, type FileStat, type ParsedChunk, type ParseJob, type ParserFactory } from './parse-thread/parse-chunks'
+import { parseFileChunks, type ParsedChunk, type ParseJob, type ParserFactory } from './parse-thread/parse-chunks'
+import { type FileStat } from './file-stat'
 import { ParseThread } from './parse-thread/parse-thread'
-import type { ImportDeps } from './record-writer'
+import type { ImportDeps } from './import-deps'
 import { adaptersFor } from './registry'
 
 /**

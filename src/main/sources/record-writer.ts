@@ -2,12 +2,9 @@ import { createHash } from 'node:crypto'
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import { ZodError } from 'zod'
 import { RetraceError } from '../../shared/contract'
-import type { FileJournal } from '../journal/file-journal'
-import type { Store } from '../store/store'
-import type { Recorder } from '../transcripts/recorder'
 import type { SessionWriter } from '../transcripts/session-writer'
+import type { ImportDeps, ImportReport } from './import-deps'
 import { ImportedSessions } from './imported-sessions'
-import type { ImportSettling } from './import-settling'
 import { refreshWarmups } from './sub-agent-parents'
 import { SummaryTitles } from './summary-titles'
 import type { HistoryFile } from './adapter'
@@ -17,34 +14,6 @@ import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
 import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
 import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
-
-export interface SkippedLine {
-  file: string
-  offset: number
-  reason: string
-}
-
-/** What an import did, summed over files (the CLI's JSON report). */
-export interface ImportReport {
-  files: number
-  sessions: number
-  messages: number
-  toolCalls: number
-  fileChanges: number
-  skipped: SkippedLine[]
-}
-
-export function emptyReport(): ImportReport {
-  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [] }
-}
-
-export interface ImportDeps {
-  store: Store
-  recorder: Recorder
-  journal: FileJournal
-  /** What an import settles once all of it is in (import-settling.ts): set, summaries wait for it. */
-  settle?: ImportSettling
-}
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
 /** Backup file names are `<16 hex>@v<N>`; anything else is not read (it could name another file). */

@@ -1,7 +1,8 @@
 import type { HistoryFile, SnapshotSession, SnapshotSourceAdapter } from './adapter'
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
-import { RecordWriter, type ImportDeps, type ImportReport } from './record-writer'
+import { RecordWriter } from './record-writer'
+import { type ImportDeps, type ImportReport } from './import-deps'
 
 /**
  * Import one snapshot store (a LangGraph checkpoint database, say): read it whole, read-only,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { HistoryFile } from './adapter'
 import { readImportState } from './import-state'
-import type { ImportDeps } from './record-writer'
+import type { ImportDeps } from './import-deps'
 
 /**
  * The session a sub-agent's file hangs below: the imported session its parent id names. When

@@ -1,6 +1,6 @@
 import type { HistoryFile } from './adapter'
 import { readImportState, TITLE_RANK, type FileImportState } from './import-state'
-import type { ImportDeps, ImportReport } from './record-writer'
+import type { ImportDeps, ImportReport } from './import-deps'
 
 /** Summaries of one file kept waiting for their session; beyond this, the oldest are dropped. */
 const MAX_WAITING = 100

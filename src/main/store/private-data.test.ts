@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createRuntime, type Runtime } from '../runtime'
+import { createRuntime, type Runtime } from '../runtime/runtime'
 import { tempDir } from '../testing/temp-runtime'
 import { DATABASE_FILE } from './store'
 

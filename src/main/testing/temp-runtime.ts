@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRuntime, type Runtime } from '../runtime'
+import { createRuntime, type Runtime } from '../runtime/runtime'
 import type { Host } from '../handlers/context'
 
 /** A runtime on a fresh temporary data folder, for tests. Call `dispose` when done. */

@@ -4,8 +4,8 @@ import type { ChangeFeed } from '../events/change-feed'
 import type { FileJournal } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
-import { AppendMessageSchema, ForkSchema, StartSessionSchema, type AppendMessage, type ForkOptions, type StartSession } from './recorder-schemas'
-import { SessionWriter, type WriterState } from './session-writer'
+import { ForkSchema, StartSessionSchema, type ForkOptions, type StartSession } from './recorder-schemas'
+import { SessionWriter, type WriterOwner, type WriterState } from './session-writer'
 
 /**
  * Forks of forks of forks…: a bound keeps a runaway agent from nesting without end. Set
@@ -24,7 +24,7 @@ export function maxDepthFromEnv(env: NodeJS.ProcessEnv = process.env): number {
  * after a reset. Everything a writer does is one synchronous SQLite transaction per call;
  * wrap many calls in `batch` to commit them together.
  */
-export class Recorder {
+export class Recorder implements WriterOwner {
   constructor(
     private readonly store: Store,
     private readonly feed?: ChangeFeed,
@@ -169,11 +169,6 @@ export class Recorder {
     })
     this.announce(parent.workspaceId, uid)
     return this.writer({ rowId, uid, workspaceId: parent.workspaceId, nextSeq: 0, turn: 0, turnStartSeq: 0, turnOpen: false, lastActivityAt: createdAt })
-  }
-
-  /** Validate a message before it is written; exposed for the writer. */
-  parseMessage(message: AppendMessage) {
-    return AppendMessageSchema.parse(message)
   }
 
   announce(workspaceId: number, ...sessionIds: string[]): void {

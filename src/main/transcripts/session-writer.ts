@@ -1,9 +1,8 @@
 import { RetraceError, type Checkpoint } from '../../shared/contract'
-import type { ToolFileChange } from '../journal/file-journal'
+import type { FileJournal, ToolFileChange } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
-import type { Recorder } from './recorder'
-import type { AppendMessage } from './recorder-schemas'
+import { AppendMessageSchema, type AppendMessage } from './recorder-schemas'
 
 /** What a writer keeps in memory between calls, so appends need no read-back. */
 export interface WriterState {
@@ -21,6 +20,13 @@ export interface WriterState {
   lastActivityAt: number
 }
 
+/** What a writer needs of the recorder that made it: the file journal, and whom to tell of changes. */
+export interface WriterOwner {
+  readonly journal?: FileJournal
+  announce(workspaceId: number, ...sessionIds: string[]): void
+  startSubAgent(parentUid: string, input: { title?: string; createdAt?: number }): SessionWriter
+}
+
 /** Appends to one session. Obtained from the Recorder. */
 export class SessionWriter {
   private totals: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }
@@ -33,7 +39,7 @@ export class SessionWriter {
   private latestAssistant: number | undefined | null = null
 
   constructor(
-    private readonly recorder: Recorder,
+    private readonly recorder: WriterOwner,
     private readonly store: Store,
     private readonly state: WriterState,
     private readonly now: () => number,
@@ -75,7 +81,7 @@ export class SessionWriter {
    * prompt starts a new turn, closing the previous one if it is still open.
    */
   append(input: AppendMessage): number {
-    const message = this.recorder.parseMessage(input)
+    const message = AppendMessageSchema.parse(input)
     return this.atomically(() => {
       if (message.role === 'user') {
         if (this.state.turnOpen) this.closeTurnNow()

@@ -6,7 +6,7 @@ import sirv from 'sirv'
 import { WebSocketServer } from 'ws'
 import { MAX_IMPORT_JSON_CHARS, type EventMessage } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
-import type { Runtime } from '../runtime'
+import type { Runtime } from '../runtime/runtime'
 import { RequestGuard, type WebCaller } from './request-guard'
 import { setSecurityHeaders } from './security-headers'
 

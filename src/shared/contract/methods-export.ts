@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { SessionIdSchema, WorkspaceIdSchema } from './domain'
-import type { MethodSpec } from './methods'
+import type { MethodSpec } from './method-spec'
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> => ({ input, output })
 

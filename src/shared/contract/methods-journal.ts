@@ -11,7 +11,7 @@ import {
   RewindResultSchema,
   RewindSummarySchema
 } from './journal'
-import type { MethodSpec } from './methods'
+import type { MethodSpec } from './method-spec'
 
 const method = <I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> => ({ input, output })
 const Turn = z.number().int().positive()

@@ -13,16 +13,11 @@ import {
 } from './domain'
 import { AgentStateSchema } from './agent-state'
 import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoSchema } from './imports'
+import type { MethodSpec } from './method-spec'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { SessionTreeSchema } from './tree'
 import { WorkspaceListingSchema } from './workspace-listing'
-
-/** A method of the contract: its input and output schemas. The doc comment sits on its key. */
-export interface MethodSpec<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  input: I
-  output: O
-}
 
 function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> {
   return { input, output }

@@ -1,20 +1,12 @@
 import { createHash } from 'node:crypto'
 import { RetraceError } from '../../../shared/contract'
 import type { BlobStore } from '../blob-store'
-import type { FileVersion, JournalEntry } from '../../store/repositories/journal'
+import type { DiskState, FileVersion, JournalEntry } from '../../store/repositories/journal'
 import { caseFoldKey, displayPath, keyOf, type PathKey, type RelPath } from '../../fs/paths'
 import type { ScannedFile } from '../scan/types'
-import { sameContent, sameVersion, type DiskState, type StatStamp, type WorkspaceFs } from '../workspace-fs'
+import { sameContent, sameVersion, type StatStamp, type WorkspaceFs } from '../workspace-fs'
+import type { PathTarget } from './path-target'
 import { vetTargets, type VetContext, type Vetted } from './provenance'
-
-/** For one path: what the rewind should put there, and what the journal last saw there. */
-export interface PathTarget {
-  path: RelPath
-  /** The state to restore (null: the path should not exist). */
-  target: FileVersion | null
-  /** The journal's last known state: anything else on disk is someone else's work. */
-  expected: FileVersion | null
-}
 
 export type PlanAction = 'restore' | 'create' | 'delete' | 'mode' | 'none'
 

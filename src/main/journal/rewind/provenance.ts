@@ -3,7 +3,7 @@ import type { BlobStore } from '../blob-store'
 import type { FileVersion } from '../../store/repositories/journal'
 import { displayPath, keyOf, type PathKey, type RelPath } from '../../fs/paths'
 import type { ScannedFile } from '../scan/types'
-import type { PathTarget } from './plan'
+import type { PathTarget } from './path-target'
 import { sensitiveReason } from './sensitive-paths'
 
 /**

@@ -5,7 +5,7 @@ import { request } from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../cli/main'
-import { createRuntime } from '../../runtime'
+import { createRuntime } from '../../runtime/runtime'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 
 /**

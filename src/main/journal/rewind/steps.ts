@@ -1,9 +1,9 @@
 import { readlinkSync } from 'node:fs'
 import type { BlobStore, WriteOptions } from '../blob-store'
 import { fsyncPath } from '../durable-file'
-import type { FileVersion } from '../../store/repositories/journal'
+import type { DiskState, FileVersion } from '../../store/repositories/journal'
 import { displayPath, type RelPath } from '../../fs/paths'
-import { hasStamp, sameVersion, type DiskState, type FsOps, type StatStamp, type WorkspaceFs } from '../workspace-fs'
+import { hasStamp, sameVersion, type FsOps, type StatStamp, type WorkspaceFs } from '../workspace-fs'
 
 /**
  * One file operation of a rewind, with the state before (`pre`) and after (`post`). `keep`

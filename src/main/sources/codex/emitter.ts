@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { MessageRecord, SourceRecord } from '../records'
 import type { CodexParserState, Held } from './parser-state'
 import { describeIssues } from './schemas'
-import { asContext, isUserMessage, mergePrompt, waitsBehindUserItem } from './user-prompts'
+import { asContext, isUserMessage, mergePrompt, waitsBehindUserItem } from './user-items'
 
 /**
  * Cap on the records held back behind undecided user items in a file that has shown no

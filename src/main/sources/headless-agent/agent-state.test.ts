@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { contractCaller, importTestbed } from '../testing/import-testbed'
-import { copyHome, HEADLESS_HOME } from './test-fixture'
+import { copyHome, HEADLESS_HOME } from './testing/headless-fixture'
 
 describe('the headless agent in the Agent state panel', () => {
   const { tempDir, runtime } = importTestbed('retrace-headless-state-')

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../shared/contract'
 import { contractCaller, importTestbed, type ContractCall } from '../testing/import-testbed'
 import { readHeadlessMemory } from './memory'
-import { copyHome, HEADLESS_FIXTURE, HEADLESS_HOME, headlessExpected, listing } from './test-fixture'
+import { copyHome, HEADLESS_FIXTURE, HEADLESS_HOME, headlessExpected, listing } from './testing/headless-fixture'
 
 const expected = headlessExpected()
 

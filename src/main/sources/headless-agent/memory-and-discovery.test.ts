@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { parseAgentTime } from './agent-time'
 import { discoverHeadlessAgentFiles, discoverHeadlessAgentWorkspace, headlessAgentRoots } from './discover'
 import { readHeadlessMemory } from './memory'
-import { copyHome, HEADLESS_HOME, headlessExpected } from './test-fixture'
+import { copyHome, HEADLESS_HOME, headlessExpected } from './testing/headless-fixture'
 
 describe('the headless agent memory', () => {
   it('home: its 6 keys, sorted, with their values', () => {

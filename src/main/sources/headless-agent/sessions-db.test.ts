@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { readSessionsDb } from './sessions-db'
-import { HEADLESS_FIXTURE, HEADLESS_HOME, headlessExpected, listing } from './test-fixture'
+import { HEADLESS_FIXTURE, HEADLESS_HOME, headlessExpected, listing } from './testing/headless-fixture'
 
 const expected = headlessExpected()
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import type { SourceName } from '../adapter'
+import type { FileStat } from '../file-stat'
 import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../../transcripts/json-nesting'
 import { MAX_LINE_BYTES, readCompleteLines } from '../line-reader'
 import type { LineParser, SourceRecord } from '../records'
@@ -15,14 +16,6 @@ const CHUNK_LINES = 500
 const CHUNK_BYTES = 8 * 1024 * 1024
 /** How much of a file's start identifies it (a file rewritten in place has other first bytes). */
 export const HEAD_BYTES = 4096
-
-/** What a file is, as its reader found it when it opened it. */
-export interface FileStat {
-  dev: number
-  ino: number
-  size: number
-  mtimeMs: number
-}
 
 /** One file to read from `start`, with its parser's state there (null: from the beginning). */
 export interface ParseJob {

@@ -6,7 +6,7 @@
 // transforms took before. process.resourceUsage().maxRSS cannot tell it: it never goes down,
 // and on Linux a child starts with the peak of the process that spawned it.
 import { readFileSync, writeFileSync } from 'node:fs'
-import { createRuntime } from '../../runtime'
+import { createRuntime } from '../../runtime/runtime'
 
 const [claudeRoot, dataDir] = process.argv.slice(2)
 const megabytes = (kilobytes: number) => Math.round(kilobytes / 1024)

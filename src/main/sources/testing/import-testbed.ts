@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach } from 'vitest'
 import type { MethodInput, MethodName, MethodOutput } from '../../../shared/contract'
 import { createDispatcher } from '../../rpc/dispatcher'
-import { createRuntime, type Runtime } from '../../runtime'
+import { createRuntime, type Runtime } from '../../runtime/runtime'
 
 /** Where a test runtime's importers look; unset roots point nowhere (never at the developer's own). */
 export interface AgentRoots {

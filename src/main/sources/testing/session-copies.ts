@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { encodeProjectFolder } from '../claude-code/project-folder'
-import type { Runtime } from '../../runtime'
+import type { Runtime } from '../../runtime/runtime'
 import { FIXTURES } from './claude-home'
 import { databaseOf } from '../../store/raw-database'
 

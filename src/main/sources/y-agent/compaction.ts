@@ -1,4 +1,4 @@
-import type { SessionInput } from './session-records'
+import type { SessionInput } from './session-input'
 import type { TranscriptLine } from './transcripts'
 
 /**

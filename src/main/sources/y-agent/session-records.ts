@@ -6,20 +6,11 @@ import { indexOf } from './links'
 import { addUsage, editDrafts, lineRecords, systemNote, usageOf, type Draft } from './message-records'
 import { rollbackNote } from './rollback-note'
 import { isRecord } from '../plain-data'
-import { type EntryRow, type ObservationRow, type SessionRow, type StoreDb } from './store-db'
+import { type EntryRow, type ObservationRow, type StoreDb } from './store-db'
 import { failureNote, traceTurn } from './trace-turns'
 import { undoneTurns } from './undone-turns'
 import type { TranscriptLine } from './transcripts'
-
-/** One y-agent session with what was read of its two transcripts. */
-export interface SessionInput {
-  session: SessionRow
-  /** Null when the session has no display transcript (an ephemeral session, or a lost file). */
-  display: TranscriptLine[] | null
-  context: TranscriptLine[] | null
-  /** Lines of its transcripts that could not be read. */
-  problems: string[]
-}
+import type { SessionInput } from './session-input'
 
 /** What every session's assembly shares: the store, and how its paths are written. */
 export interface AssemblyContext {

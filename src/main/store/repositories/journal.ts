@@ -14,6 +14,9 @@ export interface FileVersion {
   mode: number
 }
 
+/** What is at a path on disk: a file or link version, nothing, a folder, or something else (a FIFO…). */
+export type DiskState = FileVersion | null | { kind: 'directory' } | { kind: 'other' }
+
 export interface JournalEntry {
   id: number
   scopeId: number

@@ -1,6 +1,5 @@
-import type { FileVersion } from './journal'
+import type { DiskState, FileVersion } from './journal'
 import type { RelPath } from '../../fs/paths'
-import type { DiskState } from '../../journal/workspace-fs'
 import type { Db } from '../database'
 
 export type RewindStatus = 'applying' | 'applied' | 'rolled_back' | 'failed' | 'undone'

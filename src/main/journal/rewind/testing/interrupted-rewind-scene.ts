@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { createRuntime } from '../../../runtime'
+import { createRuntime } from '../../../runtime/runtime'
 
 const ROOT = resolve(__dirname, '../../../../..')
 const [dataDir = '', root = ''] = process.argv.slice(2)

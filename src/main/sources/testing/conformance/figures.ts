@@ -1,6 +1,6 @@
 import { databaseOf } from '../../../store/raw-database'
-import type { ImportReport } from '../../record-writer'
-import type { Runtime } from '../../../runtime'
+import type { ImportReport } from '../../import-deps'
+import type { Runtime } from '../../../runtime/runtime'
 
 /** What a conformance test compares: Retrace's picture of an imported set, read from its store. */
 export interface Figures {

@@ -5,7 +5,7 @@ import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { Modal } from '../../ui/Modal'
-import { useAppInfo } from '../workspace'
+import { useAppInfo } from '../../state/app-info'
 
 const foldersKey = (workspaceId: number) => ['source-folders', workspaceId] as const
 

@@ -7,7 +7,7 @@ import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { detailAt } from './lod'
-import { MERGE_ANCHOR } from './flow-nodes'
+import { MERGE_ANCHOR } from './layout'
 
 export interface SessionNodeData extends Record<string, unknown> {
   session: TreeNode

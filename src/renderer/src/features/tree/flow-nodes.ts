@@ -1,7 +1,7 @@
 import { Position, type NodeHandle } from '@xyflow/react'
 import type { TreeNode } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
-import { NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout'
+import { MERGE_ANCHOR, NODE_HEIGHT, NODE_WIDTH, type PlacedNode } from './layout'
 import type { SessionFlowNode } from './SessionNode'
 
 /**
@@ -11,12 +11,6 @@ import type { SessionFlowNode } from './SessionNode'
  * holds fitView back until every node has been measured, which with onlyRenderVisibleElements
  * (or a node object replaced without resizing) never happens.
  */
-/**
- * Merges run backwards, from a branch to the session left of it, so they leave the branch's left
- * side and enter the parent's right side, low on both: the whole curve stays in the gap between
- * the two columns, where no card is, below the fork edge that goes the other way.
- */
-export const MERGE_ANCHOR = 0.8
 
 const HANDLES: NodeHandle[] = [
   { id: 'in', type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 },

@@ -40,6 +40,13 @@ export interface LayoutOptions {
 
 export const NODE_WIDTH = 280
 export const NODE_HEIGHT = 84
+
+/**
+ * Merges run backwards, from a branch to the session left of it, so they leave the branch's left
+ * side and enter the parent's right side, low on both: the whole curve stays in the gap between
+ * the two columns, where no card is, below the fork edge that goes the other way.
+ */
+export const MERGE_ANCHOR = 0.8
 const NODE_GAP = 20
 const RANK_GAP = 56
 const COMPONENT_GAP = 48

@@ -2,7 +2,7 @@ import { ThemeToggle } from '../../ui/ThemeToggle'
 import { GlobalSearch } from '../search'
 import { OpenFolder } from './OpenFolder'
 import { RecentWorkspaces } from './RecentWorkspaces'
-import { useAppInfo } from './queries'
+import { useAppInfo } from '../../state/app-info'
 
 /** Where every visit starts: pick a workspace you opened before, or open a new one. */
 export function FirstScreen() {

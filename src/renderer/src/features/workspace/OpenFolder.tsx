@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { errorMessage } from '../../lib/errors'
 import { FolderBrowser } from './FolderBrowser'
-import { useAppInfo } from './queries'
+import { useAppInfo } from '../../state/app-info'
 import { useOpenActions } from './use-open-actions'
 
 /**

@@ -1,4 +1,3 @@
 // The face of workspace: what the rest of the app may import from it.
 export { FirstScreen } from './FirstScreen'
 export { WorkspaceView } from './WorkspaceView'
-export { useAppInfo } from './queries'

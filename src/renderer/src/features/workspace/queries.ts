@@ -5,12 +5,7 @@ import { workspaceKeys } from '../../state/query-keys'
 const RECENT_LIMIT = 50
 
 export const appKeys = {
-  info: ['app', 'info'] as const,
   folders: (path: string | null) => ['folders', path] as const
-}
-
-export function useAppInfo() {
-  return useQuery({ queryKey: appKeys.info, queryFn: () => call('app.info', {}) })
 }
 
 export function useRecentWorkspaces() {

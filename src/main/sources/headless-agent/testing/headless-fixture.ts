@@ -1,6 +1,6 @@
 import { cpSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { FIXTURES } from '../testing/claude-home'
+import { FIXTURES } from '../../testing/claude-home'
 
 /** fixtures/headless-agent (see its README.md): an `~/.agent` folder and malformed variants. */
 export const HEADLESS_FIXTURE = join(FIXTURES, 'headless-agent')
@@ -41,4 +41,4 @@ export function copyHome(from: string, dir: string, name = 'agent-home'): string
 }
 
 /** Every file under a folder with its size, time and hash: equal before and after = nothing written there. */
-export { folderListing as listing } from '../testing/folder-listing'
+export { folderListing as listing } from '../../testing/folder-listing'

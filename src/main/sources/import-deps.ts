@@ -1,0 +1,56 @@
+import type { FileJournal } from '../journal/file-journal'
+import type { Store } from '../store/store'
+import type { Recorder } from '../transcripts/recorder'
+import type { HistoryFile, SourceName } from './adapter'
+import type { SuccessorLinks } from './successor-links'
+
+export interface SkippedLine {
+  file: string
+  offset: number
+  reason: string
+}
+
+/** What an import did, summed over files (the CLI's JSON report). */
+export interface ImportReport {
+  files: number
+  sessions: number
+  messages: number
+  toolCalls: number
+  fileChanges: number
+  skipped: SkippedLine[]
+}
+
+export function emptyReport(): ImportReport {
+  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [] }
+}
+
+export interface ImportDeps {
+  store: Store
+  recorder: Recorder
+  journal: FileJournal
+  /** What an import settles once all of it is in (import-settling.ts): set, summaries wait for it. */
+  settle?: SettleLater
+}
+
+/** What an import leaves to be settled once all of it is in (import-settling.ts). */
+export interface SettleLater {
+  readonly successors: SuccessorLinks
+  /** A file whose summaries wait for their session: tried again at the end. */
+  summariesWaiting(workspace: { id: number; path: string }, file: HistoryFile): void
+}
+
+/** How an import of a workspace's histories runs (ImportService). */
+export interface ImportOptions {
+  sources?: SourceName[]
+  signal?: AbortSignal
+  /** Files done of files found, with the one being read. */
+  onProgress?: (progress: { done: number; total: number; file: string }) => void
+  /** A file was read to its end (also during an import that is later cancelled). */
+  onFileDone?: (path: string) => void
+  /**
+   * Report a last line left without its newline. Default: in one-shot processes (the CLI),
+   * where nothing is followed and the line is not being written any more; live following
+   * reports it once its file has been quiet for a while (see quiet-files.ts).
+   */
+  reportIncompleteLines?: boolean
+}
