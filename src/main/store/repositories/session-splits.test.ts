@@ -6,7 +6,7 @@ import { type MessageRole } from '../../../shared/contract'
 import { openStore, type Store } from '../store'
 import { type NewSession } from './sessions'
 
-describe("moving the line a user left inside the agent into a branch (session splits)", () => {
+describe('moving the line a user left inside the agent into a branch (session splits)', () => {
   let dataDir: string
   let store: Store
   let workspaceId: number
