@@ -93,17 +93,17 @@ describe('rows of content-addressed snapshots and their deflate dictionaries (bl
     })
 
     it('never deletes a row a journal entry, a scanned file, a recovery conflict or a dictionary refers to', () => {
-      const [before, after, scanned, recovered, dictionary, loose] = ['before', 'after', 'scanned', 'recovered', 'dictionary', 'loose'].map((name) => inline(name))
+      const [before, after, scanned, recovered, beforeRecovered, dictionary, loose] = ['before', 'after', 'scanned', 'recovered', 'before-recovered', 'dictionary', 'loose'].map((name) => inline(name))
       const scopeId = store.journal.openScope({ workspaceId, sessionRowId: null, turn: null, kind: 'rewind' })
       store.journal.addEntry({ scopeId, op: 'modify', path: Buffer.from('a') as RelPath, fromPath: null, before: { kind: 'file', hash: before ?? '', size: 3, mode: 0o644 }, after: { kind: 'file', hash: after ?? '', size: 3, mode: 0o644 }, observed: 'rewind' })
       const scannedPath = Buffer.from('s') as RelPath
       store.fileStates.save(workspaceId, new Map(), new Map([[keyOf(scannedPath), { path: scannedPath, kind: 'file', size: 3, mode: 0o644, hash: scanned ?? '', mtimeNs: 1n, ctimeNs: 1n, ino: 1n }]]), { racy: new Set(), complete: true })
       store.rewinds.insert({ id: 'r1', workspaceId, sessionRowId: null, targetTurn: null, undoOf: null, beforeScopeId: scopeId })
-      store.rewinds.recordRecovery('r1', [{ path: Buffer.from('c') as RelPath, found: { kind: 'file', hash: recovered ?? '', size: 3, mode: 0o644 }, saved: true, before: null }])
+      store.rewinds.recordRecovery('r1', [{ path: Buffer.from('c') as RelPath, found: { kind: 'file', hash: recovered ?? '', size: 3, mode: 0o644 }, saved: true, before: { kind: 'file', hash: beforeRecovered ?? '', size: 3, mode: 0o644 } }])
       store.blobs.adoptDictionary(workspaceId, dictionary ?? '')
 
       expect(store.blobs.collectUnreferenced(Number.MAX_SAFE_INTEGER).map((blob) => blob.hash)).toEqual([loose])
-      expect([before, after, scanned, recovered, dictionary].every((hash) => store.blobs.has(hash ?? ''))).toBe(true)
+      expect([before, after, scanned, recovered, beforeRecovered, dictionary].every((hash) => store.blobs.has(hash ?? ''))).toBe(true)
     })
 
     it('drops dictionaries neither a row nor a workspace uses, then their blobs; an id is never handed out again', () => {

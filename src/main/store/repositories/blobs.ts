@@ -108,7 +108,8 @@ export class BlobRepository {
 
   /**
    * Delete the rows of blobs older than `cutoff` that no journal entry, no scanned file state,
-   * no recovery conflict (the user's work a recovery saved) and no dictionary refers to, and
+   * no recovery conflict (the user's work a recovery saved, or the version from before
+   * the rewind listed beside it) and no dictionary refers to, and
    * the dictionaries neither a row nor a workspace uses any more. Returns the blobs deleted;
    * the caller removes their files.
    *
@@ -136,6 +137,7 @@ export class BlobRepository {
                hash NOT IN (SELECT hash_after FROM journal_entries WHERE hash_after IS NOT NULL) AND
                hash NOT IN (SELECT hash FROM file_states) AND
                hash NOT IN (SELECT hash_found FROM rewind_recovery_conflicts WHERE hash_found IS NOT NULL) AND
+               hash NOT IN (SELECT hash_before FROM rewind_recovery_conflicts WHERE hash_before IS NOT NULL) AND
                hash NOT IN (SELECT hash FROM deflate_dictionaries)`
           )
           .all({ cutoff }) as CollectedBlob[]
