@@ -52,7 +52,7 @@ describe('fork and merge', () => {
     const failing = { ...realFsOps, rename: () => Promise.reject(Object.assign(new Error('EIO: injected'), { code: 'EIO' })) }
     const uid = '00000000-0000-4000-8000-000000000001'
     await expect(
-      ws.rt.rewinds.applyTurn(ws.writer.id, 2, { ops: failing, forkSessionUid: uid, alsoInTransaction: () => void ws.rt.recorder.fork(ws.writer.id, { atTurn: 2, uid }) })
+      ws.rt.rewindsUnder({ ops: failing }).applyTurn(ws.writer.id, 2, { forkSessionUid: uid, alsoInTransaction: () => void ws.rt.recorder.fork(ws.writer.id, { atTurn: 2, uid }) })
     ).rejects.toMatchObject({ code: 'IO_ERROR' })
     expect(ws.rt.store.sessions.get(uid)).toBeUndefined()
     expect(databaseOf(ws.rt.store).prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(before)

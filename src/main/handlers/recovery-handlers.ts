@@ -10,17 +10,17 @@ type RecoveryHandlers = Pick<Handlers, 'rewind.recoveries' | 'rewind.dismissReco
 export function recoveryHandlers(ctx: HandlerContext): RecoveryHandlers {
   const { store, feed } = ctx
   const output = ({ rewind, conflicts }: Recovery): RecoveryOutput => {
-    const session = rewind.session_id === null ? null : store.sessions.ref(rewind.session_id)
+    const session = rewind.sessionRowId === null ? null : store.sessions.ref(rewind.sessionRowId)
     return {
       rewindId: rewind.id,
-      workspaceId: rewind.workspace_id,
-      workspacePath: store.workspaces.get(rewind.workspace_id)?.path ?? '',
+      workspaceId: rewind.workspaceId,
+      workspacePath: store.workspaces.get(rewind.workspaceId)?.path ?? '',
       sessionId: session?.id ?? null,
       sessionTitle: session?.title ?? null,
-      targetTurn: rewind.target_turn,
-      undoOf: rewind.undo_of,
-      recoveredAt: rewind.recovered_at ?? rewind.finished_at ?? rewind.created_at,
-      seen: rewind.recovery_seen_at !== null,
+      targetTurn: rewind.targetTurn,
+      undoOf: rewind.undoOf,
+      recoveredAt: rewind.recoveredAt ?? rewind.finishedAt ?? rewind.createdAt,
+      seen: rewind.recoverySeenAt !== null,
       conflicts: conflicts.map((conflict) => ({ ...pathRef(conflict.path), found: conflict.found, saved: conflict.saved, before: conflict.before }))
     }
   }
@@ -31,7 +31,7 @@ export function recoveryHandlers(ctx: HandlerContext): RecoveryHandlers {
     'rewind.dismissRecovery': ({ rewindId }) => {
       const dismissed = store.rewinds.markRecoverySeen(rewindId)
       const rewind = store.rewinds.get(rewindId)
-      if (dismissed && rewind) feed.changed(['rewinds'], { workspaceId: rewind.workspace_id })
+      if (dismissed && rewind) feed.changed(['rewinds'], { workspaceId: rewind.workspaceId })
       return { dismissed }
     }
   }

@@ -73,11 +73,11 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
 
     'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed }) => {
       const { rewind } = await rewinds.planUndo(rewindId)
-      const session = rewind.session_id === null ? null : store.sessions.ref(rewind.session_id)
+      const session = rewind.sessionRowId === null ? null : store.sessions.ref(rewind.sessionRowId)
       try {
         return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(session?.id ?? null) }))
       } finally {
-        announce(rewind.workspace_id, session?.id)
+        announce(rewind.workspaceId, session?.id)
       }
     },
 
@@ -86,11 +86,11 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
       return {
         items: rewinds.rewindsOfSession(session.rowId).map((row) => ({
           id: row.id,
-          targetTurn: row.target_turn,
-          undoOf: row.undo_of,
+          targetTurn: row.targetTurn,
+          undoOf: row.undoOf,
           status: row.status,
-          createdAt: row.created_at,
-          finishedAt: row.finished_at,
+          createdAt: row.createdAt,
+          finishedAt: row.finishedAt,
           changed: (JSON.parse(row.summary) as { changed?: number }).changed ?? 0
         }))
       }

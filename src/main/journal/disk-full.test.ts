@@ -76,13 +76,13 @@ describe.skipIf(!probe)(`disk full (R4) — skipped unless it ${reason}`, () => 
     }
     writeFileSync(join(disk, 'filler'), Buffer.alloc(1400 * 1024)) // leave < 600 kB free
 
-    const error = await ws.rt.rewinds.applyTurn(writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
+    const error = await ws.rt.rewindsUnder({ batchFrom: 1 }).applyTurn(writer.id, 1).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR' })
     expectDiskFull((error as { message: string }).message, join(root, 'src'))
     expect(readdirSync(join(root, 'src')).sort()).toEqual([...names].map((name) => name.slice(4)).sort())
     for (const name of names) expect(readFileSync(join(root, name), 'utf8')).toBe('emptied')
     rmSync(join(disk, 'filler'))
-    await ws.rt.rewinds.applyTurn(writer.id, 1, { batchFrom: 1 })
+    await ws.rt.rewindsUnder({ batchFrom: 1 }).applyTurn(writer.id, 1)
     for (const [i, name] of names.entries()) expect(readFileSync(join(root, name)).equals(originals[i] as Buffer)).toBe(true)
   })
 

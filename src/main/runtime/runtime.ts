@@ -3,7 +3,8 @@ import { createHandlers } from '../handlers'
 import type { Host, HandlerContext } from '../handlers/context'
 import type { Handlers } from '../rpc/dispatcher'
 import { openStore } from '../store/store'
-import { maxDepthFromEnv, Recorder } from '../transcripts/recorder'
+import { Recorder } from '../transcripts/recorder'
+import { tuningFrom } from './tuning'
 import { FileJournal } from '../journal/file-journal'
 import { RewindService } from '../journal/rewind/rewind-service'
 import { ImportService } from '../sources/import-service'
@@ -37,9 +38,11 @@ export function createRuntime(options: {
   const store = openStore(options.dataDir)
   const feed = new ChangeFeed()
   const journal = new FileJournal(store)
-  const recorder = new Recorder(store, feed, Date.now, maxDepthFromEnv(), journal)
+  const env = options.env ?? process.env
+  const tuning = tuningFrom(env)
+  const recorder = new Recorder(store, feed, Date.now, tuning.maxForkDepth, journal)
   const rewinds = new RewindService(store, journal, rewindRefusalForFolder)
-  const imports = new ImportService({ store, recorder, journal, feed }, options.env ?? process.env, options.followImports ?? true)
+  const imports = new ImportService({ store, recorder, journal, feed }, env, options.followImports ?? true, tuning.imports)
   // Before anything reads or writes the journal: finish (roll back) rewinds a crash interrupted,
   // and drop half-written blob temp files.
   journal.blobs.cleanTemp()

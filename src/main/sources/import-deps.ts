@@ -2,6 +2,7 @@ import type { FileJournal } from '../journal/file-journal'
 import type { Store } from '../store/store'
 import type { Recorder } from '../transcripts/recorder'
 import type { HistoryFile, SourceName } from './adapter'
+import { INCOMPLETE_LINE_AFTER_MS } from './quiet-files'
 import type { SuccessorLinks } from './successor-links'
 
 export interface SkippedLine {
@@ -54,3 +55,15 @@ export interface ImportOptions {
    */
   reportIncompleteLines?: boolean
 }
+
+/** How imports are paced: tests tune these (runtime/tuning.ts); the app runs with the defaults. */
+export interface ImportTuning {
+  /** A wait before each file read (0: none). */
+  fileDelayMs: number
+  /** The parse thread's heap in MB (undefined: parse-thread.ts's own). */
+  parseHeapMb?: number
+  /** How long a last line must stay unfinished before it is reported (quiet-files.ts). */
+  incompleteLineAfterMs: number
+}
+
+export const DEFAULT_IMPORT_TUNING: ImportTuning = { fileDelayMs: 0, incompleteLineAfterMs: INCOMPLETE_LINE_AFTER_MS }

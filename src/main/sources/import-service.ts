@@ -10,11 +10,10 @@ import { ImportSettling } from './import-settling'
 import { importOrder } from './import-order'
 import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
-import { incompleteLineAfterMs } from './quiet-files'
 import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
-import { emptyReport, type ImportDeps, type ImportOptions, type ImportReport } from './import-deps'
+import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder } from './source-folders'
@@ -59,14 +58,6 @@ export function isImportCancelled(error: unknown): boolean {
  * Imports of one workspace never overlap: they are queued.
  */
 export class ImportService {
-  /**
-   * `RETRACE_IMPORT_FILE_DELAY_MS`: wait this long before each file, so an end-to-end test (or a
-   * demo) can watch an import's progress and cancel it. Unset (0) everywhere else.
-   */
-  private readonly fileDelayMs: number
-  /** `RETRACE_IMPORT_PARSE_HEAP_MB`: the parse thread's heap (parse-thread.ts), for a test to see it stop. */
-  private readonly parseHeapMb: number | undefined
-  private readonly incompleteLineAfterMs: number
   private readonly queues = new Map<number, Promise<unknown>>()
   private readonly watchers = new Map<number, () => void>()
   private readonly workspaces = new Map<number, WorkspaceImports>()
@@ -75,14 +66,10 @@ export class ImportService {
     private readonly deps: ImportDeps & { feed?: ChangeFeed },
     private readonly env: NodeJS.ProcessEnv = process.env,
     /** False for one-shot processes (CLI commands): nothing is followed live. */
-    private readonly live = true
-  ) {
-    const delay = Number(env.RETRACE_IMPORT_FILE_DELAY_MS)
-    this.fileDelayMs = Number.isFinite(delay) && delay > 0 ? Math.min(delay, 10_000) : 0
-    const heap = Number(env.RETRACE_IMPORT_PARSE_HEAP_MB)
-    this.parseHeapMb = Number.isFinite(heap) && heap >= 8 ? heap : undefined
-    this.incompleteLineAfterMs = incompleteLineAfterMs(env)
-  }
+    private readonly live = true,
+    /** How imports are paced: the defaults, unless a test tunes them (runtime/tuning.ts). */
+    private readonly tuning: ImportTuning = DEFAULT_IMPORT_TUNING
+  ) {}
 
   /** The environment the sources' locations are read from (CLAUDE_CONFIG_DIR, CODEX_HOME…). */
   get environment(): NodeJS.ProcessEnv {
@@ -183,7 +170,7 @@ export class ImportService {
         pending: () => this.entry(workspaceId).pending,
         importedOffset: (file) => this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0
       },
-      this.incompleteLineAfterMs,
+      this.tuning.incompleteLineAfterMs,
       onError,
       () => {
         if (this.watchers.get(workspaceId) === stop) this.watchers.delete(workspaceId)
@@ -276,7 +263,7 @@ export class ImportService {
     const batch = new ImportBatch(this.deps.store)
     const settling = new ImportSettling()
     const deps: ImportDeps = { ...this.deps, settle: settling }
-    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.parseHeapMb)
+    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.tuning.parseHeapMb)
     // Messages are indexed for search in bulk once the import ends (search-index.ts).
     if (ordered.length > 0) this.deps.store.searchIndex.defer()
     try {
@@ -284,7 +271,7 @@ export class ImportService {
         signal.throwIfAborted()
         this.progress(workspace.id, options, { done, total: ordered.length, file: file.path })
         // Reading is synchronous: a cancel (or any request) gets in between files and chunks.
-        await (this.fileDelayMs > 0 ? sleep(this.fileDelayMs, undefined, { signal }) : yieldToEventLoop())
+        await (this.tuning.fileDelayMs > 0 ? sleep(this.tuning.fileDelayMs, undefined, { signal }) : yieldToEventLoop())
         signal.throwIfAborted()
         try {
           if (adapter.kind === 'snapshot') {

@@ -1,14 +1,9 @@
 /**
  * An agent writes each history line in one go, so a last line without its newline that stays
  * unfinished for a minute is not being written any more: its writer crashed or the disk filled
- * up. `RETRACE_INCOMPLETE_LINE_AFTER_MS` shortens the wait for tests.
+ * up. Tests shorten the wait (runtime/tuning.ts).
  */
 export const INCOMPLETE_LINE_AFTER_MS = 60_000
-
-export function incompleteLineAfterMs(env: NodeJS.ProcessEnv): number {
-  const configured = Number(env.RETRACE_INCOMPLETE_LINE_AFTER_MS)
-  return Number.isFinite(configured) && configured > 0 ? configured : INCOMPLETE_LINE_AFTER_MS
-}
 
 /**
  * Which followed files have kept their size for the quiet period: the moment to report an

@@ -32,21 +32,21 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
     const firstSeq = writer.append({ role: 'system', content: `Merged branch "${branch.title}" (${mode}): ${messages.length} message${messages.length === 1 ? '' : 's'} from after turn ${store.messages.lastTurnBefore(branch.rowId, forkSeq)}.` })
     for (const message of messages) {
       if (message.role === 'compaction_summary') {
-        writer.compact(message.content, message.created_at === null ? {} : { createdAt: message.created_at })
+        writer.compact(message.content, message.createdAt === null ? {} : { createdAt: message.createdAt })
         continue
       }
       writer.append({
         role: message.role,
         content: message.content,
-        ...(message.tool_name ? { toolName: message.tool_name } : {}),
-        ...(message.tool_call_id ? { toolCallId: message.tool_call_id } : {}),
-        ...(message.tool_input !== null ? { toolInput: JSON.parse(message.tool_input) as never } : {}),
-        ...(message.is_error ? { isError: true } : {}),
+        ...(message.toolName ? { toolName: message.toolName } : {}),
+        ...(message.toolCallId ? { toolCallId: message.toolCallId } : {}),
+        ...(message.toolInput !== null ? { toolInput: JSON.parse(message.toolInput) as never } : {}),
+        ...(message.isError ? { isError: true } : {}),
         ...(message.model ? { model: message.model } : {}),
-        ...(message.input_tokens !== null || message.output_tokens !== null
-          ? { usage: { inputTokens: message.input_tokens ?? 0, outputTokens: message.output_tokens ?? 0, cacheReadTokens: message.cache_read_tokens ?? 0, cacheWriteTokens: message.cache_write_tokens ?? 0, costUsd: message.cost_usd } }
+        ...(message.inputTokens !== null || message.outputTokens !== null
+          ? { usage: { inputTokens: message.inputTokens ?? 0, outputTokens: message.outputTokens ?? 0, cacheReadTokens: message.cacheReadTokens ?? 0, cacheWriteTokens: message.cacheWriteTokens ?? 0, costUsd: message.costUsd } }
           : {}),
-        ...(message.created_at !== null ? { createdAt: message.created_at } : {})
+        ...(message.createdAt !== null ? { createdAt: message.createdAt } : {})
       })
     }
     writer.closeTurn()

@@ -8,15 +8,10 @@ import { ForkSchema, StartSessionSchema, type ForkOptions, type StartSession } f
 import { SessionWriter, type WriterOwner, type WriterState } from './session-writer'
 
 /**
- * Forks of forks of forks…: a bound keeps a runaway agent from nesting without end. Set
- * RETRACE_MAX_FORK_DEPTH to change it.
+ * Forks of forks of forks…: a bound keeps a runaway agent from nesting without end (tests
+ * lower it: runtime/tuning.ts).
  */
 export const MAX_SESSION_DEPTH = 32
-
-export function maxDepthFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.RETRACE_MAX_FORK_DEPTH)
-  return Number.isInteger(value) && value >= 1 && value <= 1000 ? value : MAX_SESSION_DEPTH
-}
 
 /**
  * Writes native sessions into the store: start a session, append messages, close turns

@@ -45,7 +45,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
   it('counts the file-system calls of a clean rewind', async () => {
     ws = workspaceAfterTurn()
     const ops = failingOps(Number.POSITIVE_INFINITY, 'EIO')
-    await ws.rewinds.applyTurn(ws.writer.id, 1, { ops })
+    await ws.rewindsUnder({ ops }).applyTurn(ws.writer.id, 1)
     expect(ops.calls).toBeGreaterThan(8)
     expect(snapshot(ws)).toEqual({ ...BEFORE, 'd/new.txt': null, 'x.sh': '#!/bin/sh\n' })
   })
@@ -57,18 +57,18 @@ describe('I/O errors during a rewind (R3, R10)', () => {
       it(`leaves the workspace wholly as it was when call N fails with ${code}, for every N (${mode})`, async () => {
         ws = workspaceAfterTurn()
         const counter = failingOps(Number.POSITIVE_INFINITY, code)
-        await ws.rewinds.applyTurn(ws.writer.id, 1, { ops: counter, batchFrom })
+        await ws.rewindsUnder({ ops: counter, batchFrom }).applyTurn(ws.writer.id, 1)
         const total = counter.calls
         ws.dispose()
 
         for (let failAt = 1; failAt <= total; failAt++) {
           ws = workspaceAfterTurn()
           const after = snapshot(ws)
-          const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { ops: failingOps(failAt, code), batchFrom }).then(
+          const error = await ws.rewindsUnder({ ops: failingOps(failAt, code), batchFrom }).applyTurn(ws.writer.id, 1).then(
             () => null,
             (e: unknown) => e as { code: string; message: string }
           )
-          await ws.rewinds.settled() // a complete rewind removes the files it set aside after returning
+          await ws.settled() // a complete rewind removes the files it set aside after returning
           const state = snapshot(ws)
           if (error) {
             expect(error.code, `call ${failAt}`).toBe('IO_ERROR')
@@ -96,11 +96,11 @@ describe('I/O errors during a rewind (R3, R10)', () => {
         for (let call = 1; ; call++) {
           ws = workspaceAfterTurn()
           const after = snapshot(ws)
-          const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, threadFault: { lane, call, code } }).then(
+          const error = await ws.rewindsUnder({ batchFrom: 1, threadFault: { lane, call, code } }).applyTurn(ws.writer.id, 1).then(
             () => null,
             (e: unknown) => e as { code: string; message: string }
           )
-          await ws.rewinds.settled() // a complete rewind removes the files it set aside after returning
+          await ws.settled() // a complete rewind removes the files it set aside after returning
           const temps = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
           expect(temps, `lane ${lane} call ${call}: no temp files`).toEqual([])
           expect(readdirSync(`${ws.rt.store.dataDir}/intents`), `lane ${lane} call ${call}: no open intent`).toEqual([])
@@ -129,11 +129,11 @@ describe('I/O errors during a rewind (R3, R10)', () => {
     for (let flush = 1; ; flush++) {
       ws = workspaceAfterTurn()
       const after = snapshot(ws)
-      const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, flushFault: { flush, code: 'EIO' } }).then(
+      const error = await ws.rewindsUnder({ batchFrom: 1, flushFault: { flush, code: 'EIO' } }).applyTurn(ws.writer.id, 1).then(
         () => null,
         (e: unknown) => e as { code: string; message: string }
       )
-      await ws.rewinds.settled() // a complete rewind removes the files it set aside after returning
+      await ws.settled() // a complete rewind removes the files it set aside after returning
       const temps = readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))
       expect(temps, `flush ${flush}: no temp files`).toEqual([])
       expect(readdirSync(`${ws.rt.store.dataDir}/intents`), `flush ${flush}: no open intent`).toEqual([])
@@ -162,7 +162,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
       calls.push('syncFileSystem')
       return realFsOps.syncFileSystem(path)
     }
-    await ws.rewinds.applyTurn(ws.writer.id, 1, { ops, batchFrom: 1 })
+    await ws.rewindsUnder({ ops, batchFrom: 1 }).applyTurn(ws.writer.id, 1)
     expect(snapshot(ws)).toEqual({ ...BEFORE, 'd/new.txt': null })
     // No file written on the main thread; the renames made durable by one flush at the end
     // (the lanes' temps are flushed on the flusher thread, before they are renamed).

@@ -53,7 +53,7 @@ describe('folders a rewind touches (R9)', () => {
     ws.user.removeFolder('deep/er')
     ws.user.removeFolder('deep')
     // Two files to write: the second rename fails, and the rewind rolls back.
-    await expect(ws.rewinds.applyTurn(ws.writer.id, 1, { ops: failingLastRename(2) })).rejects.toThrow(/Every file was put back/)
+    await expect(ws.rewindsUnder({ ops: failingLastRename(2) }).applyTurn(ws.writer.id, 1)).rejects.toThrow(/Every file was put back/)
     expect(ws.text('a.txt')).toBe('a after\n')
     expect(existsSync(join(ws.root, 'deep')), 'the folders the rewind made are gone again').toBe(false)
     expect(existsSync(join(ws.root, 'empty-before')), 'a folder it did not make stays').toBe(true)

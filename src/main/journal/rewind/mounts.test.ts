@@ -37,7 +37,7 @@ describe.skipIf(!canMountTmpfs())(`a batched rewind across a mount inside the wo
         return realFsOps.writeBlob(blobs, hash, path, mode, options)
       }
     }
-    await ws.rewinds.applyTurn(ws.writer.id, 1, { ops, batchFrom: 1 })
+    await ws.rewindsUnder({ ops, batchFrom: 1 }).applyTurn(ws.writer.id, 1)
     expect(ws.text('src/a.txt')).toBe('a before\n')
     expect(ws.text('src/b.txt')).toBe('b before\n')
     expect(ws.text('cache/c.txt')).toBe('c before\n')

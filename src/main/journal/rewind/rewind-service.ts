@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { RetraceError } from '../../../shared/contract'
 import type { Store } from '../../store/store'
-import type { RewindRow } from '../../store/repositories/rewinds'
+import type { Rewind } from '../../store/repositories/rewinds'
 import type { FileJournal } from '../file-journal'
 import { opFor } from '../file-journal'
 import { type JournalEntry } from '../../store/repositories/journal'
@@ -16,6 +16,7 @@ import { SOURCES_RECORDED_HERE } from './provenance'
 import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
 import type { Step } from './steps'
 import { refuseMissingFolder } from './missing-folder'
+import type { RewindFaultPlan } from './fault-plan'
 
 export interface ApplyOptions {
   /** The token of the plan the user reviewed: if the disk changed since, nothing is written. */
@@ -29,15 +30,7 @@ export interface ApplyOptions {
    * Any other such file is refused, not written.
    */
   confirmed?: ReadonlySet<PathKey>
-  ops?: FsOps
   onProgress?: (done: number, total: number, path: string) => void
-  afterStep?: (index: number) => void
-  /** Test hook: from how many written files the rewind is batched (see apply.ts BATCH_FROM_WRITES). */
-  batchFrom?: number
-  /** Test hook: a lane's Nth file-system call fails with `code`, or kills the process ('KILL'). */
-  threadFault?: { lane: number; call: number; code: string }
-  /** Test hook: the lanes' Nth flush fails with `code`, or kills the process ('KILL'). */
-  flushFault?: { flush: number; code: string }
   /**
    * Conversation work that must happen together with the files (a fork): run inside the
    * transaction that records the rewind, before any file is touched. `forkSessionUid` names
@@ -70,7 +63,9 @@ export class RewindService {
      * Says why files must not be rewound in a workspace folder (an agent's own data folder
      * opened as a workspace: its journal names the project's files), or null. Checked before any plan.
      */
-    private readonly refuseFolder: (workspacePath: string) => string | null = () => null
+    private readonly refuseFolder: (workspacePath: string) => string | null = () => null,
+    /** What tests make rewinds fail at, or how they tune them (fault-plan.ts); none in the app. */
+    private readonly faults: RewindFaultPlan = {}
   ) {}
 
   /** One rewind at a time per workspace: a second one is refused, not interleaved. */
@@ -111,23 +106,23 @@ export class RewindService {
   }
 
   /** Plan the undo of a rewind: every file back to what the rewind replaced. */
-  async planUndo(rewindId: string): Promise<{ plan: RewindPlan; fs: WorkspaceFs; rewind: RewindRow }> {
+  async planUndo(rewindId: string): Promise<{ plan: RewindPlan; fs: WorkspaceFs; rewind: Rewind }> {
     const rewind = this.requireRewind(rewindId)
     if (rewind.status !== 'applied') throw new RetraceError('CONFLICT', `Rewind ${rewindId} is ${rewind.status}; only an applied rewind can be undone.`)
-    const workspace = this.store.workspaces.get(rewind.workspace_id)
-    if (!workspace || rewind.before_scope_id === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
+    const workspace = this.store.workspaces.get(rewind.workspaceId)
+    if (!workspace || rewind.beforeScopeId === null) throw new RetraceError('NOT_FOUND', `Rewind ${rewindId} has no recorded workspace state.`)
     const fs = this.workspaceFs(workspace.path)
     await this.finishInterrupted(fs)
-    const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.before_scope_id))
+    const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.beforeScopeId))
     warmRewindThreads(targets.length)
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspace_id, targets), this.seenHere(rewind.workspace_id)), fs, rewind }
+    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspaceId, targets), this.seenHere(rewind.workspaceId)), fs, rewind }
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
-    return this.exclusive(this.requireRewind(rewindId).workspace_id, async () => {
+    return this.exclusive(this.requireRewind(rewindId).workspaceId, async () => {
       const { plan, fs, rewind } = await this.planUndo(rewindId)
       // Folders born after the rewind began are the ones it made: they go with its files.
-      const result = await this.run(plan, fs, { workspaceId: rewind.workspace_id, sessionRowId: rewind.session_id, targetTurn: null, undoOf: rewindId, foldersBornAfter: rewind.created_at }, options)
+      const result = await this.run(plan, fs, { workspaceId: rewind.workspaceId, sessionRowId: rewind.sessionRowId, targetTurn: null, undoOf: rewindId, foldersBornAfter: rewind.createdAt }, options)
       this.store.rewinds.markUndone(rewindId)
       return result
     })
@@ -147,7 +142,7 @@ export class RewindService {
    * Finish (by rolling back) every rewind a crash interrupted, leaving alone what was changed
    * since (recover.ts). Run at start-up, before anything reads or writes the journal.
    */
-  recover(ops: FsOps = realFsOps, root?: Buffer): Promise<RecoveryReport> {
+  recover(ops: FsOps = this.faults.ops ?? realFsOps, root?: Buffer): Promise<RecoveryReport> {
     return recoverInterruptedRewinds(this.store.dataDir, this.journal.blobs, ops, {
       running: this.running,
       ...(root ? { root } : {}),
@@ -183,7 +178,7 @@ export class RewindService {
     while (this.afterwards.size > 0) await Promise.all(this.afterwards)
   }
 
-  rewindsOfSession(sessionRowId: number): RewindRow[] {
+  rewindsOfSession(sessionRowId: number): Rewind[] {
     return this.store.rewinds.ofSession(sessionRowId)
   }
 
@@ -199,7 +194,7 @@ export class RewindService {
       const outcome = await applyPlan(plan, options.choices ?? new Map<PathKey, ConflictChoice>(), options.defaultChoice ?? 'skip', {
         fs,
         blobs: this.journal.blobs,
-        ops: options.ops ?? realFsOps,
+        ops: this.faults.ops ?? realFsOps,
         dataDir: this.store.dataDir,
         rewindId,
         ...(meta.foldersBornAfter !== null ? { foldersBornAfter: meta.foldersBornAfter } : {}),
@@ -218,10 +213,10 @@ export class RewindService {
           void work.then(() => this.afterwards.delete(work))
         },
         ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.afterStep ? { afterStep: options.afterStep } : {}),
-        ...(options.batchFrom !== undefined ? { batchFrom: options.batchFrom } : {}),
-        ...(options.threadFault ? { threadFault: options.threadFault } : {}),
-        ...(options.flushFault ? { flushFault: options.flushFault } : {})
+        ...(this.faults.afterStep ? { afterStep: this.faults.afterStep } : {}),
+        ...(this.faults.batchFrom !== undefined ? { batchFrom: this.faults.batchFrom } : {}),
+        ...(this.faults.threadFault ? { threadFault: this.faults.threadFault } : {}),
+        ...(this.faults.flushFault ? { flushFault: this.faults.flushFault } : {})
       })
       this.store.rewinds.finish(rewindId, 'applied', { changed: outcome.steps.length, skipped: outcome.skipped.length, refused: outcome.refused.length })
       return { rewindId, ...outcome }
@@ -257,7 +252,7 @@ export class RewindService {
     })
   }
 
-  private requireRewind(rewindId: string): RewindRow {
+  private requireRewind(rewindId: string): Rewind {
     const row = this.store.rewinds.get(rewindId)
     if (!row) throw new RetraceError('NOT_FOUND', `No rewind with id ${rewindId}.`)
     return row
@@ -301,4 +296,4 @@ interface RewindMeta {
   foldersBornAfter: number | null
 }
 
-export type { RewindRow }
+export type { Rewind }

@@ -109,7 +109,7 @@ describe('rewind to a chat checkpoint', () => {
   it('stops and reverts everything if a file changes while the rewind runs (R17)', async () => {
     threeChanges()
     await expect(
-      ws.rewinds.applyTurn(ws.writer.id, 1, { afterStep: (index) => index === 0 && ws.user.write('keep.txt', 'an agent still writing\n') })
+      ws.rewindsUnder({ afterStep: (index) => index === 0 && ws.user.write('keep.txt', 'an agent still writing\n') }).applyTurn(ws.writer.id, 1)
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Every file was put back') as string })
     expect(ws.text('new/created.txt')).toBe('agent made this\n')
     expect(ws.text('keep.txt')).toBe('an agent still writing\n')

@@ -41,7 +41,7 @@ describe('rewind proofs without re-reading', () => {
     wholeSecondMtime(ws, 'a.txt', 'b.txt')
     await settle()
     await expect(
-      ws.rewinds.applyTurn(ws.writer.id, 1, { afterStep: (index) => index === 0 && sneakyEdit(ws, 'b.txt', 'B after!\n') })
+      ws.rewindsUnder({ afterStep: (index) => index === 0 && sneakyEdit(ws, 'b.txt', 'B after!\n') }).applyTurn(ws.writer.id, 1)
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Every file was put back') as string })
     expect(ws.text('a.txt')).toBe('a after!\n')
     expect(ws.text('b.txt')).toBe('B after!\n')
@@ -56,7 +56,7 @@ describe('rewind proofs without re-reading', () => {
     wholeSecondMtime(ws, 'a.txt', 'b.txt')
     await settle()
     await expect(
-      ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, afterStep: (index) => index === 0 && sneakyEdit(ws, 'b.txt', 'B after!\n') })
+      ws.rewindsUnder({ batchFrom: 1, afterStep: (index) => index === 0 && sneakyEdit(ws, 'b.txt', 'B after!\n') }).applyTurn(ws.writer.id, 1)
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('b.txt changed while the rewind was running') as string })
     expect(ws.text('a.txt')).toBe('a after!\n')
     expect(ws.text('b.txt')).toBe('B after!\n')

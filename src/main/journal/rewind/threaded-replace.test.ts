@@ -41,7 +41,7 @@ describe('a rewind on the writer threads', () => {
       { encoding: 'deflate', dictionary }
     ])
 
-    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    const result = await ws.rewindsUnder({ batchFrom: 1 }).applyTurn(ws.writer.id, 1)
     expect(result.steps).toHaveLength(3)
     expect(ws.read('text.ts')?.equals(text)).toBe(true)
     expect(ws.read('noise.bin')?.equals(noise)).toBe(true)
@@ -56,7 +56,7 @@ describe('a rewind on the writer threads', () => {
     ws = agentWorkspace(Object.fromEntries(names.map((name, n) => [name, before(n)])))
     ws.agent.turn()
     for (const [n, name] of names.entries()) ws.agent.write(name, `file ${n} after\n`)
-    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    const result = await ws.rewindsUnder({ batchFrom: 1 }).applyTurn(ws.writer.id, 1)
     expect(result.steps).toHaveLength(names.length)
     expect(names.filter((name, n) => ws.text(name) !== before(n))).toEqual([])
   })
@@ -66,14 +66,14 @@ describe('a rewind on the writer threads', () => {
     ws = agentWorkspace(Object.fromEntries(names.map((name) => [name, `${name} before\n`])))
     ws.agent.turn()
     for (const name of names) ws.agent.write(name, `${name} after\n`)
-    const { rewindId } = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
-    await ws.rewinds.settled()
+    const { rewindId } = await ws.rewindsUnder({ batchFrom: 1 }).applyTurn(ws.writer.id, 1)
+    await ws.settled()
     expect(names.filter((name) => ws.text(name) !== `${name} before\n`)).toEqual([])
     expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
     expect(readdirSync(join(ws.rt.store.dataDir, 'intents'))).toEqual([])
     // What the rewind replaced (and freed only afterwards) is in the store: the undo puts it back.
-    await ws.rewinds.undo(rewindId, { batchFrom: 1 })
-    await ws.rewinds.settled()
+    await ws.rewindsUnder({ batchFrom: 1 }).undo(rewindId)
+    await ws.settled()
     expect(names.filter((name) => ws.text(name) !== `${name} after\n`)).toEqual([])
     expect(readdirSync(ws.root, { recursive: true, encoding: 'utf8' }).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
   })
@@ -90,7 +90,7 @@ describe('a rewind on the writer threads', () => {
       renameSync(join(ws.root, 'dir'), join(ws.root, 'dir.moved'))
       symlinkSync(elsewhere, join(ws.root, 'dir'))
     }
-    const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1, afterStep: (index) => index === 0 && swap() }).catch((e: unknown) => e as { message: string })
+    const error = await ws.rewindsUnder({ batchFrom: 1, afterStep: (index) => index === 0 && swap() }).applyTurn(ws.writer.id, 1).catch((e: unknown) => e as { message: string })
     expect(error).toMatchObject({ message: expect.stringMatching(/dir\/b\.txt.*symbolic link/) as string })
     expect(readdirSync(elsewhere)).toEqual([]) // nothing written through the link
     expect(ws.text('a.txt')).toBe('a after\n')
@@ -105,7 +105,7 @@ describe('a rewind on the writer threads', () => {
     ws.agent.write('b.txt', 'b after\n')
     const hash = createHash('sha256').update('b before\n').digest('hex')
     databaseOf(ws.rt.store).prepare("UPDATE blobs SET data = ?, encoding = 'raw' WHERE hash = ?").run(Buffer.from('b b0fore\n'), hash)
-    const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
+    const error = await ws.rewindsUnder({ batchFrom: 1 }).applyTurn(ws.writer.id, 1).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/b\.txt.*does not match its hash.*Every file was put back/) as string })
     expect(ws.text('a.txt')).toBe('a after\n')
     expect(ws.text('b.txt')).toBe('b after\n')
@@ -117,7 +117,7 @@ describe('a rewind on the writer threads', () => {
     ws.agent.turn()
     ws.agent.write('a.txt', 'a after\n')
     databaseOf(ws.rt.store).prepare("UPDATE blobs SET data = ?, encoding = 'deflate' WHERE hash = ?").run(Buffer.from('not deflate data'), sha256(Buffer.from('a before\n')))
-    const error = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 }).catch((e: unknown) => e as { code: string; message: string })
+    const error = await ws.rewindsUnder({ batchFrom: 1 }).applyTurn(ws.writer.id, 1).catch((e: unknown) => e as { code: string; message: string })
     expect(error).toMatchObject({ code: 'IO_ERROR', message: expect.stringMatching(/a\.txt.*cannot be decoded.*Every file was put back/) as string })
     expect(ws.text('a.txt')).toBe('a after\n')
     expect(readdirSync(ws.root).filter((name) => name.includes('.retrace-tmp'))).toEqual([])
@@ -132,9 +132,9 @@ describe('a rewind on the writer threads', () => {
     rmSync(join(ws.root, 'x'), { recursive: true })
     ws.agent.write('x', 'x is a file now\n') // restoring x/y.txt needs this file gone first
     ws.agent.write('plain.txt', 'plain after\n')
-    const result = await ws.rewinds.applyTurn(ws.writer.id, 1, { batchFrom: 1 })
+    const result = await ws.rewindsUnder({ batchFrom: 1 }).applyTurn(ws.writer.id, 1)
     expect(result.steps).toHaveLength(4)
-    await ws.rewinds.settled() // the files set aside are removed after the rewind returns
+    await ws.settled() // the files set aside are removed after the rewind returns
     expect(ws.read('big.bin')?.equals(large)).toBe(true)
     expect(ws.text('x/y.txt')).toBe('y before\n')
     expect(ws.text('plain.txt')).toBe('plain before\n')

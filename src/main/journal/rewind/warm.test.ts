@@ -31,7 +31,7 @@ describe.skipIf(process.platform !== 'linux')('the writer threads of a rewind, s
 
     // Planned and applied at once: the threads start with the plan but are not running yet, so
     // the files are written one by one on the main thread.
-    const rewind = await ws.rewinds.applyTurn(ws.writer.id, 1, { ops })
+    const rewind = await ws.rewindsUnder({ ops }).applyTurn(ws.writer.id, 1)
     expect(writtenOnMain).toBe(count)
     expect(ws.text('src/file-7.txt')).toBe('before\n')
 
@@ -39,7 +39,7 @@ describe.skipIf(process.platform !== 'linux')('the writer threads of a rewind, s
     await expect.poll(() => blobWriters.ready(LANES), { timeout: 10_000 }).toBe(true)
     await expect.poll(() => helperShells().length, { timeout: 10_000 }).toBe(1)
     writtenOnMain = 0
-    await ws.rewinds.undo(rewind.rewindId, { ops })
+    await ws.rewindsUnder({ ops }).undo(rewind.rewindId)
     expect(writtenOnMain).toBe(0)
     expect(ws.text('src/file-0.txt')).toBe('turn 2\n')
     expect(ws.text('src/file-7.txt')).toBe('turn 1\n')

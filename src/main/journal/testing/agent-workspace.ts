@@ -51,6 +51,10 @@ export function agentWorkspace(files: Record<string, string | Buffer> = {}) {
     workspaceId,
     journal,
     rewinds,
+    /** Rewinds of this store run under a test's faults or tuning. */
+    rewindsUnder: (faults: Parameters<typeof rt.rewindsUnder>[0]) => rt.rewindsUnder(faults),
+    /** Once every rewind has removed the files it set aside after returning. */
+    settled: () => rt.settleRewinds(),
     writer,
     agent,
     read,

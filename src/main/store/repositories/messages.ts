@@ -38,7 +38,29 @@ export interface TranscriptView {
 }
 
 /** A message as stored (what a copy into another session needs, beyond the transport shape). */
-export interface MessageRow {
+export interface StoredMessage {
+  id: number
+  seq: number
+  turn: number
+  role: MessageRole
+  content: string
+  toolName: string | null
+  toolCallId: string | null
+  /** JSON text, as the agent's tool call carried it. */
+  toolInput: string | null
+  isError: boolean
+  inContext: boolean
+  model: string | null
+  inputTokens: number | null
+  outputTokens: number | null
+  cacheReadTokens: number | null
+  cacheWriteTokens: number | null
+  costUsd: number | null
+  createdAt: number | null
+  sourceRef: string | null
+}
+
+interface MessageRow {
   id: number
   seq: number
   turn: number
@@ -217,8 +239,8 @@ export class MessageRepository {
   }
 
   /** Stored rows of a session from `fromSeq` on, in order (for merges, which re-append them). */
-  rowsFrom(sessionRowId: number, fromSeq: number): MessageRow[] {
-    return this.rowsFromStmt.all(sessionRowId, fromSeq) as MessageRow[]
+  rowsFrom(sessionRowId: number, fromSeq: number): StoredMessage[] {
+    return (this.rowsFromStmt.all(sessionRowId, fromSeq) as MessageRow[]).map(toStoredMessage)
   }
 
   /** Copy the first `beforeSeq` display messages of one session into another (a fork's prefix). */
@@ -357,6 +379,29 @@ export function splitSnippet(snippet: string): SnippetPart[] {
     if (rest) parts.push({ text: rest, match: false })
   }
   return parts
+}
+
+function toStoredMessage(row: MessageRow): StoredMessage {
+  return {
+    id: row.id,
+    seq: row.seq,
+    turn: row.turn,
+    role: row.role,
+    content: row.content,
+    toolName: row.tool_name,
+    toolCallId: row.tool_call_id,
+    toolInput: row.tool_input,
+    isError: row.is_error !== 0,
+    inContext: row.in_context !== 0,
+    model: row.model,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    cacheReadTokens: row.cache_read_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    costUsd: row.cost_usd,
+    createdAt: row.created_at,
+    sourceRef: row.source_ref
+  }
 }
 
 function toMessage(row: MessageRow, sessionUid: string): Message {

@@ -38,21 +38,21 @@ describe('rewinds of files, and what start-up recovery did with interrupted ones
     start('r1')
     expect(store.rewinds.get('r1')).toEqual({
       id: 'r1',
-      workspace_id: workspaceId,
-      session_id: sessionRowId,
-      target_turn: 2,
-      undo_of: null,
-      before_scope_id: scopeId,
+      workspaceId: workspaceId,
+      sessionRowId: sessionRowId,
+      targetTurn: 2,
+      undoOf: null,
+      beforeScopeId: scopeId,
       status: 'applying',
       summary: '{}',
-      created_at: 1_000_000,
-      finished_at: null,
-      recovered_at: null,
-      recovery_seen_at: null
+      createdAt: 1_000_000,
+      finishedAt: null,
+      recoveredAt: null,
+      recoverySeenAt: null
     })
     vi.setSystemTime(1_000_500)
     store.rewinds.finish('r1', 'applied', { changed: 3 })
-    expect(store.rewinds.get('r1')).toMatchObject({ status: 'applied', summary: '{"changed":3}', finished_at: 1_000_500 })
+    expect(store.rewinds.get('r1')).toMatchObject({ status: 'applied', summary: '{"changed":3}', finishedAt: 1_000_500 })
     store.rewinds.finish('r1', 'failed')
     expect(store.rewinds.get('r1')).toMatchObject({ status: 'failed', summary: '{"changed":3}' })
     store.rewinds.markUndone('r1')
@@ -68,7 +68,7 @@ describe('rewinds of files, and what start-up recovery did with interrupted ones
     vi.setSystemTime(3_000_000)
     start('undo', { undoOf: 'later' })
     start('elsewhere', { sessionRowId: null })
-    expect(store.rewinds.ofSession(sessionRowId).map((r) => [r.id, r.undo_of])).toEqual([
+    expect(store.rewinds.ofSession(sessionRowId).map((r) => [r.id, r.undoOf])).toEqual([
       ['earlier', null],
       ['later', null],
       ['undo', 'later']
@@ -87,7 +87,7 @@ describe('rewinds of files, and what start-up recovery did with interrupted ones
       { path: Buffer.from('a/dir') as RelPath, found: { kind: 'directory' }, saved: false, before: { kind: 'file', hash: before, size: 9, mode: 0o644 } },
       { path: Buffer.from('c/gone') as RelPath, found: null, saved: false, before: { kind: 'symlink', hash: before, size: 9, mode: 0o777 } }
     ])
-    expect(store.rewinds.get('r1')).toMatchObject({ status: 'rolled_back', finished_at: 1_000_700, recovered_at: 1_000_700, recovery_seen_at: null })
+    expect(store.rewinds.get('r1')).toMatchObject({ status: 'rolled_back', finishedAt: 1_000_700, recoveredAt: 1_000_700, recoverySeenAt: null })
     const [recovery] = store.rewinds.recoveries()
     expect(recovery?.rewind.id).toBe('r1')
     expect(recovery?.conflicts).toEqual([
@@ -119,7 +119,7 @@ describe('rewinds of files, and what start-up recovery did with interrupted ones
     expect(store.rewinds.markRecoverySeen('not-recovered')).toBe(false) // no recovery finished it
     expect(ids({ workspaceId, unseenOnly: true })).toEqual(['first'])
     expect(ids({ workspaceId })).toEqual(['second', 'first'])
-    expect(store.rewinds.get('second')?.recovery_seen_at).toBe(1_200_000)
+    expect(store.rewinds.get('second')?.recoverySeenAt).toBe(1_200_000)
   })
 
   it("dates a turn's checkpoint by its first message, never before the workspace was known here", () => {

@@ -4,20 +4,26 @@ import type { Db } from '../database'
 
 export type RewindStatus = 'applying' | 'applied' | 'rolled_back' | 'failed' | 'undone'
 
-export interface RewindRow {
+/** A rewind of files: what it targeted, how it ended, and whether start-up recovery finished it. */
+export interface Rewind {
   id: string
-  workspace_id: number
-  session_id: number | null
-  target_turn: number | null
-  undo_of: string | null
-  before_scope_id: number | null
+  workspaceId: number
+  sessionRowId: number | null
+  targetTurn: number | null
+  /** The rewind this one undid. */
+  undoOf: string | null
+  beforeScopeId: number | null
   status: RewindStatus
   summary: string
-  created_at: number
-  finished_at: number | null
-  recovered_at: number | null
-  recovery_seen_at: number | null
+  createdAt: number
+  finishedAt: number | null
+  recoveredAt: number | null
+  recoverySeenAt: number | null
 }
+
+const REWIND_COLUMNS = `id, workspace_id AS workspaceId, session_id AS sessionRowId, target_turn AS targetTurn, undo_of AS undoOf,
+  before_scope_id AS beforeScopeId, status, summary, created_at AS createdAt, finished_at AS finishedAt,
+  recovered_at AS recoveredAt, recovery_seen_at AS recoverySeenAt`
 
 /** A path start-up recovery left as it found it: what it found, and the version from before the rewind. */
 export interface RecoveryConflict {
@@ -30,7 +36,7 @@ export interface RecoveryConflict {
 
 /** A rewind a crash interrupted, and what start-up recovery did with it. */
 export interface Recovery {
-  rewind: RewindRow
+  rewind: Rewind
   conflicts: RecoveryConflict[]
 }
 
@@ -68,8 +74,8 @@ export class RewindRepository {
     )
     this.finishStmt = db.prepare('UPDATE rewinds SET status = ?, finished_at = ?, summary = coalesce(?, summary) WHERE id = ?')
     this.statusStmt = db.prepare('UPDATE rewinds SET status = ? WHERE id = ?')
-    this.byIdStmt = db.prepare('SELECT * FROM rewinds WHERE id = ?')
-    this.ofSessionStmt = db.prepare('SELECT * FROM rewinds WHERE session_id = ? ORDER BY created_at')
+    this.byIdStmt = db.prepare(`SELECT ${REWIND_COLUMNS} FROM rewinds WHERE id = ?`)
+    this.ofSessionStmt = db.prepare(`SELECT ${REWIND_COLUMNS} FROM rewinds WHERE session_id = ? ORDER BY created_at`)
     this.recoveredStmt = db.prepare('UPDATE rewinds SET recovered_at = ? WHERE id = ?')
     this.insertConflictStmt = db.prepare(
       `INSERT OR REPLACE INTO rewind_recovery_conflicts (rewind_id, path, kind_found, hash_found, size_found, mode_found, kind_before, hash_before, size_before, mode_before)
@@ -77,7 +83,7 @@ export class RewindRepository {
     )
     this.conflictsStmt = db.prepare('SELECT * FROM rewind_recovery_conflicts WHERE rewind_id = ? ORDER BY path')
     this.recoveriesStmt = db.prepare(
-      `SELECT * FROM rewinds WHERE recovered_at IS NOT NULL AND (@unseenOnly = 0 OR recovery_seen_at IS NULL)
+      `SELECT ${REWIND_COLUMNS} FROM rewinds WHERE recovered_at IS NOT NULL AND (@unseenOnly = 0 OR recovery_seen_at IS NULL)
        AND (@workspaceId IS NULL OR workspace_id = @workspaceId) ORDER BY recovered_at DESC`
     )
     this.savedInWorkspaceStmt = db.prepare(
@@ -104,12 +110,12 @@ export class RewindRepository {
     this.statusStmt.run('undone', id)
   }
 
-  get(id: string): RewindRow | undefined {
-    return this.byIdStmt.get(id) as RewindRow | undefined
+  get(id: string): Rewind | undefined {
+    return this.byIdStmt.get(id) as Rewind | undefined
   }
 
-  ofSession(sessionRowId: number): RewindRow[] {
-    return this.ofSessionStmt.all(sessionRowId) as RewindRow[]
+  ofSession(sessionRowId: number): Rewind[] {
+    return this.ofSessionStmt.all(sessionRowId) as Rewind[]
   }
 
   /** Start-up recovery finished `id` (rolled it back), leaving `conflicts` as it found them. */
@@ -138,7 +144,7 @@ export class RewindRepository {
 
   /** Rewinds start-up recovery finished, newest first; `unseenOnly`: those the user has not dismissed. */
   recoveries(options: { workspaceId?: number; unseenOnly?: boolean } = {}): Recovery[] {
-    const rows = this.recoveriesStmt.all({ workspaceId: options.workspaceId ?? null, unseenOnly: options.unseenOnly ? 1 : 0 }) as RewindRow[]
+    const rows = this.recoveriesStmt.all({ workspaceId: options.workspaceId ?? null, unseenOnly: options.unseenOnly ? 1 : 0 }) as Rewind[]
     return rows.map((rewind) => ({ rewind, conflicts: (this.conflictsStmt.all(rewind.id) as ConflictRow[]).map(toConflict) }))
   }
 

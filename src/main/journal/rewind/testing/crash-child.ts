@@ -25,6 +25,6 @@ for (const name of Object.keys(realFsOps) as (keyof FsOps)[]) {
   }
 }
 const threadFault = lane !== null ? { threadFault: { lane, call: Number(killAt), code: 'KILL' } } : atFlush ? { flushFault: { flush: Number(killAt), code: 'KILL' } } : {}
-await new RewindService(store, journal).applyTurn(sessionId, 1, { ops, ...(batchFrom ? { batchFrom: Number(batchFrom) } : {}), ...threadFault })
+await new RewindService(store, journal, undefined, { ops, ...(batchFrom ? { batchFrom: Number(batchFrom) } : {}), ...threadFault }).applyTurn(sessionId, 1)
 if (laneArg === 'returned') process.kill(process.pid, 'SIGKILL')
 process.stdout.write(`completed after ${calls} calls\n`)

@@ -1,0 +1,42 @@
+import { MAX_SESSION_DEPTH } from '../transcripts/recorder'
+import { DEFAULT_IMPORT_TUNING, type ImportTuning } from '../sources/import-deps'
+
+/**
+ * The environment variables tests (and demos) tune Retrace with, read in this one place and
+ * handed to the services through their constructors. A user needs none of them; those a user
+ * may set (RETRACE_HOME, RETRACE_LANGGRAPH_DB, RETRACE_CIANAPARROT_DIR, RETRACE_RULES) are
+ * read where they are used and documented in the README.
+ */
+export interface Tuning {
+  imports: ImportTuning
+  /** How deep forks of forks may nest (RETRACE_MAX_FORK_DEPTH). */
+  maxForkDepth: number
+}
+
+export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
+  return {
+    imports: {
+      // Wait this long before each file, so an end-to-end test can watch an import's progress and cancel it.
+      fileDelayMs: bounded(env.RETRACE_IMPORT_FILE_DELAY_MS, 1, 10_000) ?? DEFAULT_IMPORT_TUNING.fileDelayMs,
+      // The parse thread's heap (parse-thread.ts), small enough for a test to see it stop.
+      ...optional('parseHeapMb', bounded(env.RETRACE_IMPORT_PARSE_HEAP_MB, 8, Number.MAX_SAFE_INTEGER)),
+      // How long a last line must stay unfinished before it is reported (quiet-files.ts); a test waits less.
+      incompleteLineAfterMs: bounded(env.RETRACE_INCOMPLETE_LINE_AFTER_MS, 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_IMPORT_TUNING.incompleteLineAfterMs
+    },
+    maxForkDepth: whole(env.RETRACE_MAX_FORK_DEPTH, 1, 1000) ?? MAX_SESSION_DEPTH
+  }
+}
+
+/** The variable as a number clamped into [min, max], or undefined if it is unset or not a positive number. */
+function bounded(value: string | undefined, min: number, max: number): number | undefined {
+  const number = Number(value)
+  if (value === undefined || !Number.isFinite(number) || number < min) return undefined
+  return Math.min(number, max)
+}
+
+function whole(value: string | undefined, min: number, max: number): number | undefined {
+  const number = Number(value)
+  return Number.isInteger(number) && number >= min && number <= max ? number : undefined
+}
+
+const optional = <K extends string>(key: K, value: number | undefined): { [P in K]?: number } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: number }))
