@@ -1,6 +1,7 @@
 /**
  * Messages between the blob store and its writer threads (blob-writers.ts, blob-writer-worker.mts).
- * The worker imports only the types of this file: it runs without a bundler under vitest.
+ * The worker imports READY_REPLY_ID too, and under vitest Node runs this file with it as it is
+ * (see blob-writer-worker.mts): keep it erasable TypeScript, importing nothing but types.
  */
 import type { MessagePort } from 'node:worker_threads'
 
@@ -17,7 +18,7 @@ export interface StoredContent {
 /**
  * Flush the file system holding `path` (syncfs; see file-system-sync.ts). Sent to the pool's
  * flusher thread, which keeps one small helper process running the program (see FlushHelper in
- * blob-writer-worker.mts): starting a process from a large one costs tens of milliseconds.
+ * blob-writer/flush-helper.mts): starting a process from a large one costs tens of milliseconds.
  */
 export interface SyncRequest {
   kind: 'sync'

@@ -6,8 +6,8 @@ import type { BlobStore } from './blob-store'
  * Preset deflate dictionaries, one per workspace. A project's small files share most of their
  * vocabulary (imports, keywords, identifiers, licence headers), which deflating each file on
  * its own cannot use. A workspace's first scan keeps the first `DICTIONARY_SAMPLE_BYTES` of
- * the text files it reads until they fill `DICTIONARY_BYTES` (scan-worker.mts), and deflates
- * the rest of its inline content, and every later scan's, with that. Measured on real code:
+ * the text files it reads until they fill `DICTIONARY_BYTES` (scan/worker/dictionary-sampler.mts),
+ * and deflates the rest of its inline content, and every later scan's, with that. Measured on real code:
  * node_modules' JavaScript 5-8% smaller, this repository's sources 12%; on the benchmark's
  * workspace, 7.7%.
  *

@@ -222,7 +222,7 @@ function lstatStamp(absolute: Buffer): { stats: BigIntStats; stamp: StatStamp } 
   return { stats, stamp: { dev: stats.dev, ino: stats.ino, mode: stats.mode, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs } }
 }
 
-/** The scanner's cache test (scan-worker.mts `cacheHit`): kind, size, permissions, mtime, ctime and inode. */
+/** The scanner's cache test (scan/worker/previous-scan.mts `hit`): kind, size, permissions, mtime, ctime and inode. */
 const matchesScan = (stats: BigIntStats, scanned: ScannedFile): boolean =>
   (stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'symlink' : null) === scanned.kind &&
   Number(stats.size) === scanned.size &&
