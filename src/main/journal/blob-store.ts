@@ -17,7 +17,7 @@ import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-diction
 import { DigestStream } from './digest-stream'
 import { explainDiskFull, isDiskFull } from './disk-full'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
-import { INLINE_DEFLATE, MAX_DEFLATED_SHARE, MIN_DEFLATE_BYTES } from './shared-constants'
+import { INLINE_DEFLATE, MAX_DEFLATED_SHARE, MIN_DEFLATE_BYTES } from './shared-constants.mts'
 
 /**
  * Content up to this size is kept inside SQLite: thousands of small files then cost one

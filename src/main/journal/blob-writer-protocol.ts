@@ -1,7 +1,7 @@
 /**
  * Messages between the blob store and its writer threads (blob-writers.ts, blob-writer-worker.mts).
- * The worker imports READY_REPLY_ID too, and under vitest Node runs this file with it as it is
- * (see blob-writer-worker.mts): keep it erasable TypeScript, importing nothing but types.
+ * Types only: the worker `import type`s them, which Node erases. Each thread's first message,
+ * unasked, is `{ id: READY_REPLY_ID, ok: true }` once its script has loaded (shared-constants.mts).
  */
 import type { MessagePort } from 'node:worker_threads'
 
@@ -126,9 +126,6 @@ export interface ReplaceJob extends StoredContent {
 }
 
 export type WriterRequest = SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest
-
-/** Each thread's first message, unasked, once its script has loaded: `{ id: READY_REPLY_ID, ok: true }` (requests are numbered from 1). */
-export const READY_REPLY_ID = 0
 
 /**
  * `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: a file could not

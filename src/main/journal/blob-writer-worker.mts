@@ -9,14 +9,14 @@
  * This file is only the message loop. Built, it is an entry of its own with its imports bundled
  * in; from source, Node runs it as it is, so it and the modules it imports follow the rule of
  * scan/scan-worker.mts: imports with their extension, erasable TypeScript only, nothing of the
- * app beyond its own blob-writer/*.mts and leaf modules (blob-writer-protocol.ts, whose only
- * import is a type).
+ * app at run time beyond its own blob-writer/*.mts and shared-constants.mts.
  */
 import { parentPort } from 'node:worker_threads'
-import { READY_REPLY_ID, type WriterReply, type WriterRequest } from './blob-writer-protocol.ts'
+import type { WriterReply, WriterRequest } from './blob-writer-protocol.ts'
 import { FlushHelpers } from './blob-writer/flush-helper.mts'
 import { prepareFlushes, serveFlushes, syncFileSystem } from './blob-writer/flusher.mts'
 import { ReplaceLane } from './blob-writer/replace-lane.mts'
+import { READY_REPLY_ID } from './shared-constants.mts'
 
 if (!parentPort) throw new Error('blob-writer-worker.mts must run in a worker thread')
 const port = parentPort

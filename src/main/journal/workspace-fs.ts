@@ -8,7 +8,7 @@ import { syncFileSystem } from './file-system-sync'
 import type { FileVersion } from './journal-repository'
 import { checkRelPath, displayPath, splitSegments, type RelPath } from './paths'
 import type { ScannedFile } from './scan/types'
-import { COARSE_RACY_WINDOW_MS, NS_PER_MS, NS_PER_S, RACY_WINDOW_MS, TEMP_PREFIX } from './shared-constants'
+import { COARSE_RACY_WINDOW_MS, NS_PER_MS, NS_PER_S, RACY_WINDOW_MS, TEMP_PREFIX } from './shared-constants.mts'
 
 /** What is at a path right now. */
 export type DiskState = FileVersion | null | { kind: 'directory' } | { kind: 'other' }

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { deflateRawSync } from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { INLINE_MAX_BYTES, sha256 } from '../blob-store'
-import { INLINE_DEFLATE } from '../shared-constants'
+import { INLINE_DEFLATE } from '../shared-constants.mts'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 
 // A large rewind replaces regular files on the writer threads (ThreadedReplace); batchFrom: 1

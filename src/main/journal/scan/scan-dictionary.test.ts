@@ -4,7 +4,7 @@ import { deflateRawSync } from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { RetraceError } from '../../../shared/contract'
 import { sha256 } from '../blob-store'
-import { INLINE_DEFLATE } from '../shared-constants'
+import { INLINE_DEFLATE } from '../shared-constants.mts'
 import { DICTIONARY_BYTES } from '../deflate-dictionary'
 import { scanFixture, settle, type ScanFixture } from './test-fixture'
 

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../blob-store'
 import { displayPath, keyOf } from '../paths'
-import { TEMP_PREFIX } from '../shared-constants'
+import { TEMP_PREFIX } from '../shared-constants.mts'
 import { loadFileStates } from './file-states'
 import { key, scanFixture, settle, type ScanFixture } from './test-fixture'
 

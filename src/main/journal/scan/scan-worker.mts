@@ -6,12 +6,13 @@
  *
  * Built, this is an entry of its own (electron.vite.config.ts) with its imports bundled in. From
  * source (vitest, the benchmarks), Node runs it as it is, stripping the types: no bundler, no
- * loader hook (one costs a fresh worker hundreds of milliseconds). Hence the rule for it and
- * every module it imports at run time: imports name the file with its extension (`./walk.mts`,
- * `../../shared-constants.ts`), the TypeScript is erasable only (no enums, namespaces or
- * parameter properties), and nothing beyond node:* builtins, npm packages, the scan's own
- * worker/*.mts and leaf modules like shared-constants.ts (which import nothing themselves).
- * `import type` of anything is fine: it is erased.
+ * loader hook (one cost each fresh worker a few hundred milliseconds). Hence the rule for it and
+ * every module it loads: imports name the file with its extension (`./worker/walk.mts`); what is
+ * loaded at run time is `.mts` (Node takes a `.ts` file of this typeless package for CommonJS
+ * first, and parses it again with a warning) and erasable TypeScript only (no enums, namespaces
+ * or parameter properties); and nothing of the app but the scan's own worker/*.mts and
+ * ../shared-constants.mts, besides node:* builtins and npm packages. `import type` of any module
+ * is fine: it is erased.
  *
  * File-system calls are synchronous: the thread is ours, and a libuv round trip per lstat would
  * dominate a scan of small files. Cancellation is therefore polled with receiveMessageOnPort.

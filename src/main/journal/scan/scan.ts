@@ -11,7 +11,7 @@ import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage 
 import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
 import { scanWorkers, type ScanWorker } from './worker-pool'
 import { deflateWorkerPath, scanWorkerPath } from '../worker-path'
-import { RACY_WINDOW_MS } from '../shared-constants'
+import { RACY_WINDOW_MS } from '../shared-constants.mts'
 
 export interface ScanOptions {
   root: string

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads'
-import { INLINE_DEFLATE } from '../../shared-constants.ts'
+import { INLINE_DEFLATE } from '../../shared-constants.mts'
 import type { DeflateHelperData, DeflateReply, DeflateRequest, WireFile } from '../protocol.ts'
 import { keepIfWorthIt } from './keep-if-worth-it.mts'
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, rmSync, type BigIntStats } from 'node:fs'
 import { join } from 'node:path'
-import { COARSE_RACY_WINDOW_MS, NS_PER_MS, NS_PER_S } from '../../shared-constants.ts'
+import { COARSE_RACY_WINDOW_MS, NS_PER_MS, NS_PER_S } from '../../shared-constants.mts'
 import type { WireFile } from '../protocol.ts'
 import { readLarge } from './large-file.mts'
 import { Cancelled, Fault } from './scan-errors.mts'

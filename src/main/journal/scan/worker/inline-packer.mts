@@ -1,5 +1,5 @@
 import { deflateRawSync } from 'node:zlib'
-import { INLINE_DEFLATE, MIN_DEFLATE_BYTES } from '../../shared-constants.ts'
+import { INLINE_DEFLATE, MIN_DEFLATE_BYTES } from '../../shared-constants.mts'
 import type { ScanInput, WireFile } from '../protocol.ts'
 import { DeflateHelper } from './deflate-helper.mts'
 import { keepIfWorthIt } from './keep-if-worth-it.mts'

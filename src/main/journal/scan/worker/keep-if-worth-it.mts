@@ -1,4 +1,4 @@
-import { MAX_DEFLATED_SHARE } from '../../shared-constants.ts'
+import { MAX_DEFLATED_SHARE } from '../../shared-constants.mts'
 import type { WireFile } from '../protocol.ts'
 
 /** Packed bytes replace the raw ones (`raw`, the file's range of the batch buffer) only when they save enough (MAX_DEFLATED_SHARE). */

@@ -1,5 +1,5 @@
 import { lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs'
-import { TEMP_PREFIX } from '../../shared-constants.ts'
+import { TEMP_PREFIX } from '../../shared-constants.mts'
 import { readFile, readLink } from './file-reader.mts'
 import { isIgnored, readIgnoreFile, type IgnoreLevel } from './ignore-rules.mts'
 import type { ScanScope } from './scan-scope.mts'

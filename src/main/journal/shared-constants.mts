@@ -2,7 +2,9 @@
  * Constants the journal's main-thread code and its worker threads (scan/scan-worker.mts,
  * blob-writer-worker.mts) must agree on, in one module both import. Under vitest Node runs the
  * workers' sources as they are (see scan-worker.mts), this file with them: so it stays a leaf
- * (no imports) of erasable TypeScript, and a worker that imports it pulls in nothing else.
+ * (no imports) of erasable TypeScript, and a worker that imports it pulls in nothing else. It is
+ * `.mts`, and imported as such: Node then knows it is a module, where a `.ts` file in this package
+ * (no "type" in package.json) would be parsed twice, with a warning, in every worker.
  */
 
 /**
@@ -32,3 +34,6 @@ export const COARSE_RACY_WINDOW_MS = 2000
 
 export const NS_PER_MS = 1_000_000n
 export const NS_PER_S = 1_000_000_000n
+
+/** A blob writer thread's first message, unasked, once its script has loaded: `{ id: READY_REPLY_ID, ok: true }` (requests are numbered from 1). */
+export const READY_REPLY_ID = 0
