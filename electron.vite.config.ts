@@ -27,7 +27,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/electron/main.ts'),
           cli: resolve(__dirname, 'src/main/cli/main.ts'),
-          // The workspace scanner (with its deflate helper) and the blob writers run in worker threads; each must be a file of its own.
+          // The workspace scanner (with its deflate helper) and the blob writers run in worker threads; each must be an entry of its
+          // own. What they share with the main process (journal/shared-constants.mts) lands in a small chunk under out/main/chunks/.
           'scan-worker': resolve(__dirname, 'src/main/journal/scan/scan-worker.mts'),
           'deflate-worker': resolve(__dirname, 'src/main/journal/scan/deflate-worker.mts'),
           'blob-writer-worker': resolve(__dirname, 'src/main/journal/blob-writer-worker.mts'),

@@ -15,23 +15,13 @@ import { DeflateDictionaries, type WorkspaceDictionary } from './deflate-diction
 import { DigestStream } from './digest-stream'
 import { explainDiskFull, isDiskFull } from './disk-full'
 import { isProcessAlive, ownerOfTempName } from './process-owner'
+import { INLINE_DEFLATE, MAX_DEFLATED_SHARE, MIN_DEFLATE_BYTES } from './shared-constants.mts'
 
 /**
  * Content up to this size is kept inside SQLite: thousands of small files then cost one
  * transaction instead of thousands of fsynced files. Larger content is a gzip file.
  */
 export const INLINE_MAX_BYTES = 256 * 1024
-
-/** Below this, deflate's saving is not worth its CPU (and often negative). */
-const MIN_DEFLATE_BYTES = 128
-
-/**
- * How inline content is deflated (the scan worker, which cannot import this, uses the same).
- * Level 4 with the larger hash table stores source-like and structured content a few percent
- * smaller than level 1 (git's loose-object default) for somewhat more compression time, paid off
- * the main thread in the worker; higher levels cost far more for little.
- */
-export const INLINE_DEFLATE = { level: 4, memLevel: 9 } as const
 
 /** What a `blobs` row holds besides its content: the hash (64), the other columns and the record header. */
 const ROW_OVERHEAD_BYTES = 100
@@ -150,7 +140,7 @@ export class BlobStore {
     if (content.length <= INLINE_MAX_BYTES) {
       const options = dictionary ? { ...INLINE_DEFLATE, dictionary: dictionary.bytes } : INLINE_DEFLATE
       const packed = content.length >= MIN_DEFLATE_BYTES ? deflateRawSync(content, options) : null
-      if (packed && packed.length <= content.length * 0.9) this.register(hash, content.length, 'inline', 'deflate', packed, dictionary?.id ?? null)
+      if (packed && packed.length <= content.length * MAX_DEFLATED_SHARE) this.register(hash, content.length, 'inline', 'deflate', packed, dictionary?.id ?? null)
       else this.register(hash, content.length, 'inline', 'raw', content)
     } else {
       const temp = this.tempPath()

@@ -1,6 +1,7 @@
 /**
  * Messages between the blob store and its writer threads (blob-writers.ts, blob-writer-worker.mts).
- * The worker imports only the types of this file: it runs without a bundler under vitest.
+ * Types only: the worker `import type`s them, which Node erases. Each thread's first message,
+ * unasked, is `{ id: READY_REPLY_ID, ok: true }` once its script has loaded (shared-constants.mts).
  */
 import type { MessagePort } from 'node:worker_threads'
 
@@ -17,7 +18,7 @@ export interface StoredContent {
 /**
  * Flush the file system holding `path` (syncfs; see file-system-sync.ts). Sent to the pool's
  * flusher thread, which keeps one small helper process running the program (see FlushHelper in
- * blob-writer-worker.mts): starting a process from a large one costs tens of milliseconds.
+ * blob-writer/flush-helper.mts): starting a process from a large one costs tens of milliseconds.
  */
 export interface SyncRequest {
   kind: 'sync'
@@ -125,9 +126,6 @@ export interface ReplaceJob extends StoredContent {
 }
 
 export type WriterRequest = SyncRequest | ReplaceRequest | ServeFlushesRequest | PrepareFlushesRequest
-
-/** Each thread's first message, unasked, once its script has loaded: `{ id: READY_REPLY_ID, ok: true }` (requests are numbered from 1). */
-export const READY_REPLY_ID = 0
 
 /**
  * `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: a file could not

@@ -1,5 +1,6 @@
 import { Worker, type TransferListItem } from 'node:worker_threads'
-import { READY_REPLY_ID, type ReplaceRequest, type ServeFlushesRequest, type WriterReply, type WriterRequest } from './blob-writer-protocol'
+import type { ReplaceRequest, ServeFlushesRequest, WriterReply, WriterRequest } from './blob-writer-protocol'
+import { READY_REPLY_ID } from './shared-constants.mts'
 import { blobWriterWorkerPath } from './worker-path'
 
 export type ReplaceLaneRequest = Omit<ReplaceRequest, 'id' | 'kind'>

@@ -5,9 +5,9 @@ import type { BlobRepository } from '../store/repositories/blobs'
  * Preset deflate dictionaries, one per workspace. A project's small files share most of their
  * vocabulary (imports, keywords, identifiers, licence headers), which deflating each file on
  * its own cannot use. A workspace's first scan keeps the first `DICTIONARY_SAMPLE_BYTES` of
- * the text files it reads until they fill `DICTIONARY_BYTES` (scan-worker.mts), and deflates
- * the rest of its inline content, and every later scan's, with that: real code stores several
- * percent smaller (figures in bench/README.md, the file journal).
+ * the text files it reads until they fill `DICTIONARY_BYTES` (scan/worker/dictionary-sampler.mts),
+ * and deflates the rest of its inline content, and every later scan's, with that: real code
+ * stores several percent smaller (figures in bench/README.md, the file journal).
  *
  * The dictionary is a blob like any other (verified when read), registered in
  * `deflate_dictionaries`; each row deflated with it names it by id, so the workspace may later

@@ -32,7 +32,7 @@ export function fileSystemSyncProgram(): string | null {
 export async function syncFileSystem(path: Buffer, writers?: BlobWriterPool): Promise<void> {
   const sync = fileSystemSyncProgram()
   if (sync === null) throw Object.assign(new Error('this system has no syncfs program (sync --file-system)'), { code: 'ENOSYS' })
-  if (writers) return writers.sync(sync, path) // rejects as below (blob-writer-worker.mts FlushHelper)
+  if (writers) return writers.sync(sync, path) // rejects as below (blob-writer/flush-helper.mts FlushHelper)
   try {
     // `--` so no path is read as an option; no shell.
     await promisify(execFile)(sync, ['--file-system', '--', path.toString()], { windowsHide: true })

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../testing/temp-runtime'
-import { TEMP_PREFIX, WorkspaceFs } from './workspace-fs'
+import { TEMP_PREFIX } from './shared-constants.mts'
+import { WorkspaceFs } from './workspace-fs'
 
 describe('temp names beside a file', () => {
   const dirs: { dispose(): void }[] = []

@@ -8,6 +8,7 @@ import { syncFileSystem } from './file-system-sync'
 import type { DiskState, FileVersion } from '../store/repositories/journal'
 import { checkRelPath, displayPath, splitSegments, type RelPath } from '../fs/paths'
 import type { ScannedFile } from './scan/types'
+import { COARSE_RACY_WINDOW_MS, NS_PER_MS, NS_PER_S, RACY_WINDOW_MS, TEMP_PREFIX } from './shared-constants.mts'
 
 /**
  * The lstat fields that move whenever a path's content, type, permissions or identity do:
@@ -28,16 +29,6 @@ export interface StampedState {
   state: DiskState
   stamp: StatStamp | null
 }
-
-/**
- * A file changed within this long before it was hashed may be written again within the same
- * timestamp tick, leaving its stat as it was (git's "racily clean" problem): its stamp is not
- * trusted. The scanner uses the same window; whole-second timestamps widen it to 2 s.
- */
-const RACY_WINDOW_MS = 100
-const COARSE_RACY_WINDOW_MS = 2000
-const NS_PER_MS = 1_000_000n
-const NS_PER_S = 1_000_000_000n
 
 /**
  * The file-system calls a rewind makes, behind one seam: production passes the real ones,
@@ -200,8 +191,6 @@ class RandomPool {
 
 const tempNameBytes = new RandomPool()
 
-export const TEMP_PREFIX = '.retrace-tmp-'
-
 /** Small files are hashed from one read (a stream costs more than the hashing); large ones streamed. */
 const STREAM_HASH_BYTES = 1024 * 1024
 
@@ -230,7 +219,7 @@ function lstatStamp(absolute: Buffer): { stats: BigIntStats; stamp: StatStamp } 
   return { stats, stamp: { dev: stats.dev, ino: stats.ino, mode: stats.mode, size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs } }
 }
 
-/** The scanner's cache test (scan-worker.mts `cacheHit`): kind, size, permissions, mtime, ctime and inode. */
+/** The scanner's cache test (scan/worker/previous-scan.mts `hit`): kind, size, permissions, mtime, ctime and inode. */
 const matchesScan = (stats: BigIntStats, scanned: ScannedFile): boolean =>
   (stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'symlink' : null) === scanned.kind &&
   Number(stats.size) === scanned.size &&

@@ -123,7 +123,7 @@ describe('I/O errors during a rewind (R3, R10)', () => {
     })
   }
 
-  // The lanes' flushes run on the flusher thread (blob-writer-worker.mts serveFlushes).
+  // The lanes' flushes run on the flusher thread (blob-writer/flusher.mts serveFlushes).
   it('leaves the workspace wholly as it was when any flush of the lanes fails', async () => {
     let failures = 0
     for (let flush = 1; ; flush++) {

@@ -57,7 +57,7 @@ export function replaceableOnThreads(step: Step, rootFs: RootFileSystem): boolea
 }
 
 /**
- * The write steps of a large rewind, run on writer threads in lanes (blob-writer-worker.mts
+ * The write steps of a large rewind, run on writer threads in lanes (blob-writer/replace-lane.mts
  * ReplaceLane): each lane writes its temps, has them flushed, checks each target, sets it aside
  * (set-aside.ts) and renames its temp over it, so the renames, checks and writes all run on
  * every core. Git's checkout

@@ -1,16 +1,16 @@
 /**
- * The scan's deflate helper: a thread the scan worker starts (scan-worker.mts, `DeflateHelper`)
+ * The scan's deflate helper: a thread the scan worker starts (scan/worker/deflate-helper.mts)
  * to raw-deflate the small files a scan stores inline while the scan worker walks on. Deflating
  * was a quarter of the walk of a capture after a 100-file edit; on a second core it overlaps the
  * walk's stats instead of following them. It only compresses: what is stored, and whether
  * packing saved enough to be worth it, the scan worker decides.
  *
- * Self-contained on purpose, like scan-worker.mts: only node:* builtins and `import type`, and
- * only erasable TypeScript, because under vitest Node runs this file directly.
+ * Built, an entry of its own; from source, Node runs it as it is, under the rule of
+ * scan-worker.mts (see there). It needs nothing of the app but the protocol's types.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { deflateRawSync, type ZlibOptions } from 'node:zlib'
-import type { DeflateHelperData, DeflateReply, DeflateRequest } from './protocol'
+import type { DeflateHelperData, DeflateReply, DeflateRequest } from './protocol.ts'
 
 if (!parentPort) throw new Error('deflate-worker.mts must run in a worker thread')
 const port = parentPort

@@ -1,6 +1,6 @@
 /**
- * Messages between `scan.ts` (main thread) and `scan-worker.mts`. Types only: the worker may
- * import nothing from the project at run time, and `import type` is erased.
+ * Messages between `scan.ts` (main thread) and `scan-worker.mts` (and its deflate helper). Types
+ * only: the workers `import type` it, which Node erases.
  *
  * Paths cross as keys: the raw path bytes as a latin1 string (one char per byte, lossless,
  * cheap to structured-clone), the same encoding as `PathKey`.

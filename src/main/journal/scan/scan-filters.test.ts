@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sha256 } from '../blob-store'
 import { displayPath, keyOf } from '../../fs/paths'
-import { TEMP_PREFIX } from '../workspace-fs'
+import { TEMP_PREFIX } from '../shared-constants.mts'
 import { key, scanFixture, settle, type ScanFixture } from './testing/scan-fixture'
 
 let fx: ScanFixture

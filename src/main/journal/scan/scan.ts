@@ -10,6 +10,7 @@ import type { CacheColumns, ParentMessage, ScanInput, WireCounts, WorkerMessage 
 import { DEFAULT_SCAN_LIMITS, type ScanLimits, type ScannedFile, type ScanProgress, type ScanResult } from './types'
 import { scanWorkers, type ScanWorker } from './worker-pool'
 import { deflateWorkerPath, scanWorkerPath } from '../worker-path'
+import { RACY_WINDOW_MS } from '../shared-constants.mts'
 
 export interface ScanOptions {
   root: string
@@ -34,7 +35,6 @@ export interface ScanOptions {
 
 /** After a cancel request, how long the worker gets to stop by itself (and remove its temp file) before it is terminated. */
 const CANCEL_GRACE_MS = 1000
-const DEFAULT_RACY_WINDOW_MS = 100
 /**
  * A scan worker starts its deflate helper once it has deflated this much itself: a thread start
  * costs about as much CPU as deflating a 100-file edit's few megabytes. So a first
@@ -79,7 +79,7 @@ export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
     inlineMaxBytes: INLINE_MAX_BYTES,
     maxFiles: limits.maxFiles,
     maxFileBytes: limits.maxFileBytes,
-    racyWindowMs: options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS,
+    racyWindowMs: options.racyWindowMs ?? RACY_WINDOW_MS,
     cache: cacheColumns(cached),
     deflateDictionary: { current: dictionary?.bytes ?? null, bytes: DICTIONARY_BYTES, sampleBytes: DICTIONARY_SAMPLE_BYTES },
     deflateWorker: options.deflateWorkerPath === undefined ? deflateWorkerPath() : options.deflateWorkerPath,
