@@ -24,7 +24,7 @@ export interface WorkerStartup {
 
 /**
  * A process keeps its scan worker between scans; its first scan starts one. Run from source,
- * Node type-strips scan-worker.mts at that start; the packaged app runs the built .js. Scanning
+ * Node type-strips scan-worker.mts and its modules at that start; the packaged app runs the built .js. Scanning
  * an empty folder on a fresh worker of each, and on a kept one, shows what the start costs.
  * Interleaved so none gets a warmer machine.
  */
@@ -59,7 +59,7 @@ export async function measureWorkerStartup(dir: string): Promise<WorkerStartup> 
 export function workerStartupLine(startup: WorkerStartup): string {
   const built = startup.builtMs === null ? 'the built worker was not measured (no out/main/scan-worker.js: run `npm run build`), so the capture rows above ran from source' : `${formatDuration(startup.builtMs)} with the built out/main/scan-worker.js the app runs`
   return (
-    `Diagnosis, capture: a scan of an empty folder on a newly started worker takes ${formatDuration(startup.sourceMs)} from source (scan-worker.mts, type-stripped at each start); ${built}; ` +
+    `Diagnosis, capture: a scan of an empty folder on a newly started worker takes ${formatDuration(startup.sourceMs)} from source (scan-worker.mts and its modules, type-stripped at each start); ${built}; ` +
     `${formatDuration(startup.reusedMs)} on the worker kept from the previous scan. The capture rows above run in one long-lived process, which keeps its worker; a process's first capture pays the start (see the next line).`
   )
 }
