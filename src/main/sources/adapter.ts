@@ -1,8 +1,9 @@
+import type { ImportSource } from '../../shared/contract'
 import type { DiscoveryCache } from './discovery-cache'
 import type { LineParser, SourceRecord } from './records'
 
-/** The history sources Retrace imports. */
-export type SourceName = 'claude-code' | 'codex' | 'langgraph' | 'cianaparrot' | 'headless-agent' | 'code-buddy' | 'y-agent'
+/** The history sources Retrace imports (the list: shared/contract/sources.ts). */
+export type SourceName = ImportSource
 
 /** One foreign history file found for a workspace. */
 export interface HistoryFile {
@@ -79,6 +80,8 @@ export interface SnapshotSourceAdapter {
   readonly kind: 'snapshot'
   readonly name: SourceName
   readonly label: string
+  /** Set while the importer is built from the agent's writer only, not yet tested on real files of it. */
+  readonly fromWriterSourceOnly?: true
   roots(env: NodeJS.ProcessEnv): string[]
   discoverAll(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   discover(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
@@ -94,6 +97,8 @@ export interface LineSourceAdapter {
   readonly kind?: 'lines'
   readonly name: SourceName
   readonly label: string
+  /** Set while the importer is built from the agent's writer only, not yet tested on real files of it. */
+  readonly fromWriterSourceOnly?: true
   /** The folders this source keeps its histories in (from its environment variable or the default). */
   roots(env: NodeJS.ProcessEnv): string[]
   /**

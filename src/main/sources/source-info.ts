@@ -1,12 +1,12 @@
 import { homedir } from 'node:os'
-import type { SourceAdapter } from './adapter'
+import type { SourceAdapter, SourceName } from './adapter'
 
 /**
  * Where each source looks, in words, for the window and the CLI: its documented default, the
  * environment variable that overrides it, and what it finds inside an opened folder. Every
  * source also reads any folder added to a workspace as its history.
  */
-const WHERE: Record<string, string> = {
+const WHERE: Record<SourceName, string> = {
   'claude-code': 'sessions whose recorded working directory is the workspace, under $CLAUDE_CONFIG_DIR or ~/.claude (projects/)',
   codex: 'rollouts whose session_meta.cwd is the workspace, under $CODEX_HOME or ~/.codex (sessions/)',
   cianaparrot: 'a deployment folder opened as the workspace (data/checkpoints.db with CianaParrot files beside it); more in $RETRACE_CIANAPARROT_DIR',
@@ -16,8 +16,8 @@ const WHERE: Record<string, string> = {
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB'
 }
 
-export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string } {
+export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string; seenOnRealFiles: boolean } {
   const roots = adapter.roots(env).map((root) => root.replace(homedir(), '~'))
-  const where = WHERE[adapter.name] ?? 'its documented home folder'
-  return { name: adapter.name, label: adapter.label, looksIn: roots.length > 0 ? `${where} — now: ${roots.join(', ')}` : where }
+  const where = WHERE[adapter.name]
+  return { name: adapter.name, label: adapter.label, looksIn: roots.length > 0 ? `${where} — now: ${roots.join(', ')}` : where, seenOnRealFiles: adapter.fromWriterSourceOnly !== true }
 }

@@ -45,7 +45,9 @@ export const SourceInfoSchema = z.object({
   name: z.string(),
   label: z.string(),
   /** Where it looks now (its documented defaults and environment overrides, resolved), in words. */
-  looksIn: z.string()
+  looksIn: z.string(),
+  /** False while the importer is built from the agent's own writer and not yet tested on real files of it. */
+  seenOnRealFiles: z.boolean()
 })
 
 /** A folder the user added to a workspace as one source's history. */

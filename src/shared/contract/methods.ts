@@ -16,6 +16,7 @@ import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoS
 import type { MethodSpec } from './method-spec'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
+import { ImportSourceSchema } from './sources'
 import { SessionTreeSchema } from './tree'
 import { WorkspaceListingSchema } from './workspace-listing'
 
@@ -187,7 +188,7 @@ export const methods = {
    * since the last import. Opening a workspace does this by itself and then follows it live.
    */
   'imports.run': method(
-    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(z.enum(['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent', 'code-buddy', 'y-agent'])).min(1).optional() }).strict(),
+    z.object({ workspaceId: WorkspaceIdSchema, sources: z.array(ImportSourceSchema).min(1).optional() }).strict(),
     ImportReportSchema
   ),
 

@@ -68,7 +68,10 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
         <tbody>
           {sources.data?.items.map((item) => (
             <tr key={item.name}>
-              <td>{item.label}</td>
+              <td>
+                {item.label}
+                {item.seenOnRealFiles ? null : <div className="muted">read as its source code writes it; not yet tested on real files</div>}
+              </td>
               <td className="muted">{item.looksIn}</td>
             </tr>
           ))}

@@ -1,0 +1,12 @@
+import { z } from 'zod'
+
+/**
+ * The agents whose histories Retrace imports, by the name `--source` and the contract use.
+ * Adding a source: its name here, its label in source-labels.ts, its adapter in
+ * src/main/sources/registry.ts and what it reads in source-info.ts.
+ */
+export const IMPORT_SOURCES = ['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent', 'code-buddy', 'y-agent'] as const
+
+export type ImportSource = (typeof IMPORT_SOURCES)[number]
+
+export const ImportSourceSchema = z.enum(IMPORT_SOURCES)
