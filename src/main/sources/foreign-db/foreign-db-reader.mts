@@ -129,7 +129,7 @@ function checkTable(db: Database.Database, schema: SchemaEntry[], name: string, 
   const byLower = new Map(info.map((column) => [column.name.toLowerCase(), column]))
   // Every column the query names (read, compared or sorted by), under the name asked for.
   const columns = new Map<string, string>()
-  for (const wanted of new Set([...read.columns, ...Object.keys(read.where ?? {}), ...(read.orderBy ?? [])])) {
+  for (const wanted of new Set([...read.columns, ...Object.keys(read.where ?? {}), ...Object.keys(read.prefixes ?? {}), ...(read.orderBy ?? [])])) {
     const column = byLower.get(wanted.toLowerCase())
     if (!column) continue
     if (column.hidden === 2 || column.hidden === 3) throw new Refused(`column "${column.name}" of its table "${name}" is generated (computed by an expression of the file's own)`)
@@ -146,17 +146,38 @@ function readTable(db: Database.Database, name: string, read: TableRead, columns
   const present = read.columns.filter((wanted) => columns.has(wanted))
   const where = Object.entries(read.where ?? {}).filter(([wanted]) => columns.has(wanted))
   const order = (read.orderBy ?? []).flatMap((wanted) => (columns.has(wanted) ? [column(wanted)] : wanted === 'rowid' ? ['rowid'] : []))
+  const prefixed = Object.entries(read.prefixes ?? {}).filter(([wanted]) => columns.has(wanted))
+  const conditions = [...where.map(([wanted]) => `${column(wanted)} = ?`), ...prefixed.map(([wanted, texts]) => prefixCondition(column(wanted), texts.length))]
+  const parameters = [...where.map(([, value]) => value), ...prefixed.flatMap(([, texts]) => texts.flatMap(prefixRange))]
   const sql =
     `SELECT ${read.distinct ? 'DISTINCT ' : ''}${present.length > 0 ? present.map((wanted) => `${column(wanted)} AS ${quote(wanted)}`).join(', ') : 'NULL AS "_"'} FROM ${quote(name)}` +
-    (where.length > 0 ? ` WHERE ${where.map(([wanted]) => `${column(wanted)} = ?`).join(' AND ')}` : '') +
+    (conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '') +
     (order.length > 0 ? ` ORDER BY ${order.join(', ')}` : '')
   try {
-    const rows = db.prepare(sql).all(...where.map(([, value]) => value)) as Record<string, unknown>[]
+    const rows = db.prepare(sql).all(...parameters) as Record<string, unknown>[]
     if (present.length === 0) for (const row of rows) delete row._
     return { state: 'read', columns: present, rows }
   } catch (error) {
     return { state: 'unreadable', message: (error as Error).message }
   }
+}
+
+/**
+ * Rows whose text starts with one of `count` prefixes: a range on the column (its index answers it,
+ * as a LIKE would not) and, to be exact whatever the characters, the prefix compared as well.
+ */
+function prefixCondition(column: string, count: number): string {
+  if (count === 0) return '0'
+  const one = `(${column} >= ? AND ${column} < ? AND substr(${column}, 1, length(?)) = ?)`
+  return `(${Array.from({ length: count }, () => one).join(' OR ')})`
+}
+
+/** The parameters of one prefix's range: from the prefix to the prefix with its last character raised. */
+function prefixRange(prefix: string): string[] {
+  const last = prefix.charCodeAt(prefix.length - 1)
+  // A last character that cannot be raised within its code unit (or none): the bound is the highest character.
+  const upper = prefix.length > 0 && last < 0xd7ff ? prefix.slice(0, -1) + String.fromCharCode(last + 1) : `${prefix}\u{10FFFF}`
+  return [prefix, upper, prefix, prefix]
 }
 
 function quote(identifier: string): string {

@@ -15,6 +15,12 @@ export interface TableRead {
   orderBy?: readonly string[]
   /** Distinct rows only. */
   distinct?: boolean
+  /**
+   * Only rows whose column starts with one of these texts (ANDed with `where`): a key-value table
+   * holding many kinds of rows, each kind under a key prefix (Cursor's `cursorDiskKV`). No prefix
+   * listed: no row. A condition on a column the table lacks is dropped, like `where`.
+   */
+  prefixes?: Readonly<Record<string, readonly string[]>>
 }
 
 export interface ReaderRequest {

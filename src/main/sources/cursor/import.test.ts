@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto'
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { contractCaller, importTestbed } from '../testing/import-testbed'
+import { buildCurrentStores, LEGACY_USER_DIR, readStoresSpec } from './testing/cursor-stores'
+
+const { tempDir, runtime } = importTestbed('retrace-cursor-')
+const spec = readStoresSpec()
+const COMPOSER_A = '3f6c2a1e-8b4d-4c7a-9e15-0d2b7f9a4c61'
+const COMPOSER_B = 'a81d5e02-6c3f-4b9e-8d27-5f1e0c4b93aa'
+
+/** Every file under a folder with its SHA-256: Cursor's stores must be left byte for byte as they were. */
+function hashes(dir: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (at: string) => {
+    for (const name of readdirSync(at)) {
+      const path = join(at, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else out[path] = createHash('sha256').update(readFileSync(path)).digest('hex')
+    }
+  }
+  walk(dir)
+  return out
+}
+
+/** A project the agent worked in (src/http.ts as the conversation left it) and Cursor's stores naming it. */
+function currentSetup(options: { spec?: typeof spec } = {}) {
+  const workspace = tempDir()
+  mkdirSync(join(workspace, 'src'))
+  writeFileSync(join(workspace, 'src/http.ts'), spec.files.v2 ?? '')
+  const appData = tempDir()
+  const stores = buildCurrentStores(appData, workspace, options.spec)
+  const call = contractCaller(runtime({}, { env: { VSCODE_APPDATA: appData } }))
+  return { workspace, appData, stores, call }
+}
+
+describe('importing Cursor composer conversations (global cursorDiskKV, Cursor 1.x–3.x)', () => {
+  it('makes each composer of the workspace a session: prompts as turns, thinking, tool calls with results, model and usage', async () => {
+    const { workspace, appData, call } = currentSetup()
+    const before = hashes(appData)
+    const opened = await call('workspaces.open', { path: workspace })
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    // A (listed by the workspace), B (by the global composerHeaders table), C (A's sub-agent). Not
+    // D (another workspace), E (a tombstone), F (a draft with no message).
+    expect(report.sessions).toBe(3)
+    expect(report.skipped.map((skip) => skip.reason)).toEqual([`bubble 0a1f9c2e-bad of composer ${COMPOSER_A} is not a message Retrace reads`])
+    const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
+    expect(sessions.map((session) => [session.source, session.title, session.turnCount]).sort()).toEqual([
+      ['cursor', 'Retry fetchJson with backoff', 2],
+      ['cursor', 'Why retry only 5xx', 1],
+      ['cursor', 'Write tests for fetchJson', 1]
+    ])
+    const main = sessions.find((session) => session.title === 'Retry fetchJson with backoff')
+    expect(main?.model).toBe('claude-4.5-sonnet-thinking')
+    expect([main?.usage.inputTokens, main?.usage.outputTokens]).toEqual([18234 + 21011, 812 + 164])
+    const page = await call('transcript.page', { sessionId: main?.id ?? '', limit: 500 })
+    const count = (role: string) => page.items.filter((message) => message.role === role).length
+    // Six calls (read, edit, a failed npm test, edit, the sub-agent's task, a cancelled grep); the
+    // cancelled one has no result. The bubble with an unnamed tool shows nothing.
+    expect([count('user'), count('reasoning'), count('assistant'), count('tool_call'), count('tool_result')]).toEqual([2, 1, 2, 6, 5])
+    const calls = new Map(page.items.filter((message) => message.role === 'tool_call').map((message) => [message.toolCallId, message.toolName]))
+    for (const result of page.items.filter((message) => message.role === 'tool_result')) expect(calls.has(result.toolCallId)).toBe(true)
+    expect(page.items.filter((message) => message.role === 'tool_result' && message.isError).map((message) => message.toolCallId)).toEqual(['toolu_01RunTests'])
+    expect(page.items.find((message) => message.role === 'user')?.content).toBe('Add a retry with exponential backoff to fetchJson in src/http.ts')
+
+    // B's answer is in its composerData's conversationMap, not in a bubble row.
+    const chat = sessions.find((session) => session.title === 'Why retry only 5xx')
+    const chatPage = await call('transcript.page', { sessionId: chat?.id ?? '', limit: 50 })
+    expect(chatPage.items.map((message) => message.role)).toEqual(['user', 'assistant'])
+    expect(chatPage.items[1]?.content).toMatch(/^A 4xx means/)
+
+    // The sub-agent hangs below the composer that started it.
+    const tree = await call('sessions.tree', { workspaceId: opened.id })
+    const sub = tree.nodes.find((node) => node.title === 'Write tests for fetchJson')
+    expect(sub?.kind).toBe('sub-agent')
+    expect(sub?.parentId).toBe(main?.id)
+
+    expect(hashes(appData)).toEqual(before)
+    // Nothing changed: nothing is imported again.
+    expect(await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })).toMatchObject({ sessions: 0 })
+  })
+
+  it('rewinds a turn from the before/after contents Cursor kept for its edits, and undoes it', async () => {
+    const { workspace, call } = currentSetup()
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    const main = (await call('sessions.list', { workspaceId: opened.id })).items.find((session) => session.title === 'Retry fetchJson with backoff')
+    const sessionId = main?.id ?? ''
+    for (const turn of [1, 2]) {
+      const changes = await call('changes.ofTurn', { sessionId, turn })
+      expect(changes.items.map((change) => [change.path, change.op, change.observed])).toEqual([['src/http.ts', 'modify', 'tool']])
+    }
+    const file = join(workspace, 'src/http.ts')
+    const plan = await call('rewind.plan', { sessionId, turn: 2 })
+    expect(plan.items.map((item) => [item.path, item.action, item.conflict, item.refused])).toEqual([['src/http.ts', 'restore', null, null]])
+    const rewound = await call('rewind.apply', { sessionId, turn: 2, token: plan.token, choices: [] })
+    expect(readFileSync(file, 'utf8')).toBe(spec.files.v1)
+    const undoPlan = await call('rewind.planUndo', { rewindId: rewound.rewindId })
+    await call('rewind.undo', { rewindId: rewound.rewindId, token: undoPlan.token, choices: [] })
+    expect(readFileSync(file, 'utf8')).toBe(spec.files.v2)
+    const toStart = await call('rewind.plan', { sessionId, turn: 1 })
+    await call('rewind.apply', { sessionId, turn: 1, token: toStart.token, choices: [] })
+    expect(readFileSync(file, 'utf8')).toBe(spec.files.v0)
+  })
+
+  it('skips a composer whose data is damaged and imports the rest', async () => {
+    const damaged = structuredClone(spec)
+    const row = damaged.global.cursorDiskKV.find(([key]) => key === `composerData:${COMPOSER_B}`)
+    if (row) row[1] = '{"_v":13,"composerId":'
+    const { workspace, call } = currentSetup({ spec: damaged })
+    const opened = await call('workspaces.open', { path: workspace })
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    expect(report.sessions).toBe(2)
+    expect(report.skipped.map((skip) => skip.reason)).toContain(`composerData:${COMPOSER_B} is not a JSON object: that conversation was not read`)
+  })
+
+  it('reports a workspace store that is not SQLite, without stopping', async () => {
+    const { workspace, stores, call } = currentSetup()
+    writeFileSync(stores.workspaceDb, 'not a database')
+    const opened = await call('workspaces.open', { path: workspace })
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    expect(report.sessions).toBe(0)
+    expect(report.skipped).toEqual([{ file: stores.workspaceDb, offset: 0, reason: expect.stringContaining(stores.workspaceDb) as string }])
+  })
+})
+
+describe('importing Cursor 0.4x composers kept whole in the workspace store (real store, Nov 2024)', () => {
+  it('reads every composer of composer.composerData with its inline conversation', async () => {
+    const workspace = tempDir()
+    const appData = tempDir()
+    const userDir = join(appData, 'Cursor', 'User')
+    cpSync(LEGACY_USER_DIR, userDir, { recursive: true })
+    const workspaceJson = join(userDir, 'workspaceStorage/f87f6e0b2cf1ae8645cc0c5ffaa99529/workspace.json')
+    writeFileSync(workspaceJson, JSON.stringify({ folder: pathToFileURL(workspace).href }))
+    const before = hashes(appData)
+    const call = contractCaller(runtime({}, { env: { VSCODE_APPDATA: appData } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    expect(report).toMatchObject({ sessions: 4, skipped: [] })
+    const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
+    expect(sessions.map((session) => session.turnCount).sort()).toEqual([1, 2, 4, 7])
+    const settings = sessions.find((session) => session.turnCount === 7)
+    expect(settings?.title).toBe('create settings page that enables to enter OpenAI API key,')
+    const page = await call('transcript.page', { sessionId: settings?.id ?? '', limit: 500 })
+    expect(page.items.map((message) => message.role)).toEqual(Array.from({ length: 7 }, () => ['user', 'assistant']).flat())
+    expect(page.items[0]?.content).toBe('create settings page that enables to enter OpenAI API key, and switch from light to dark mode')
+    expect(hashes(appData)).toEqual(before)
+  })
+})
