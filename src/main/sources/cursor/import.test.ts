@@ -42,12 +42,14 @@ describe('importing Cursor composer conversations (global cursorDiskKV, Cursor 1
     const before = hashes(appData)
     const opened = await call('workspaces.open', { path: workspace })
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
-    // A (listed by the workspace), B (by the global composerHeaders table), C (A's sub-agent). Not
-    // D (another workspace), E (a tombstone), F (a draft with no message).
-    expect(report.sessions).toBe(3)
+    // A (listed by the workspace), B (by the global composerHeaders table), G (by the global recent
+    // heads of Cursor 3.0-3.8), C (A's sub-agent). Not D (another workspace), E (a tombstone), F (a
+    // draft with no message).
+    expect(report.sessions).toBe(4)
     expect(report.skipped.map((skip) => skip.reason)).toEqual([`bubble 0a1f9c2e-bad of composer ${COMPOSER_A} is not a message Retrace reads`])
     const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
     expect(sessions.map((session) => [session.source, session.title, session.turnCount]).sort()).toEqual([
+      ['cursor', 'Rename fetchJson', 1],
       ['cursor', 'Retry fetchJson with backoff', 2],
       ['cursor', 'Why retry only 5xx', 1],
       ['cursor', 'Write tests for fetchJson', 1]
@@ -112,7 +114,7 @@ describe('importing Cursor composer conversations (global cursorDiskKV, Cursor 1
     const { workspace, call } = currentSetup({ spec: damaged })
     const opened = await call('workspaces.open', { path: workspace })
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
-    expect(report.sessions).toBe(2)
+    expect(report.sessions).toBe(3)
     expect(report.skipped.map((skip) => skip.reason)).toContain(`composerData:${COMPOSER_B} is not a JSON object: that conversation was not read`)
   })
 

@@ -16,6 +16,20 @@ export interface CursorStores {
 }
 
 const KV_COLUMNS = ['key', 'value']
+/**
+ * Cursor 3.0 to 3.8 no longer list a workspace's composers in its own store, and `composerHeaders`
+ * came later (not backfilled): the global `composer.composerHeaders` heads of the recently open
+ * composers, each naming its workspace (`workspaceIdentifier.id`, the workspace-storage hash), are
+ * what attributes those.
+ */
+function recentTabsOf(text: string | null, workspaceHash: string): string[] {
+  const heads = parseJson(text)
+  if (!isRecord(heads) || !Array.isArray(heads.allComposers)) return []
+  return heads.allComposers.flatMap((head) =>
+    isRecord(head) && typeof head.composerId === 'string' && isRecord(head.workspaceIdentifier) && head.workspaceIdentifier.id === workspaceHash ? [head.composerId] : []
+  )
+}
+
 /** Sub-agents' composers are found in their parents' data: read in further rounds, this many at most. */
 const MAX_ROUNDS = 4
 
@@ -41,7 +55,12 @@ export async function readCursorStores(workspaceDb: string, globalDb: string | n
     for (const id of ids) read.add(id)
     const global = await readOrThrow(globalDb, {
       cursorDiskKV: { columns: KV_COLUMNS, required: KV_COLUMNS, prefixes: { key: ids.flatMap((id) => [`composerData:${id}`, `bubbleId:${id}:`]) } },
-      ...(round === 0 ? { composerHeaders: { columns: ['composerId'], required: ['composerId', 'workspaceId'], where: { workspaceId: workspaceHash } } } : {})
+      ...(round === 0
+        ? {
+            composerHeaders: { columns: ['composerId'], required: ['composerId', 'workspaceId'], where: { workspaceId: workspaceHash } },
+            ItemTable: { columns: KV_COLUMNS, required: KV_COLUMNS, where: { key: 'composer.composerHeaders' } }
+          }
+        : {})
     })
     if (!global.ok) {
       stores.problems.push(global.problem)
@@ -49,6 +68,7 @@ export async function readCursorStores(workspaceDb: string, globalDb: string | n
     }
     for (const row of rowsOf(global.tables.cursorDiskKV)) keep(stores, String(row.key), textOf(row.value))
     for (const row of rowsOf(global.tables.composerHeaders)) if (typeof row.composerId === 'string') wanted.add(row.composerId)
+    for (const id of recentTabsOf(textOf(rowsOf(global.tables.ItemTable)[0]?.value), workspaceHash)) wanted.add(id)
     for (const id of ids) for (const child of childIds(stores.composers.get(id))) wanted.add(child)
   }
   await readContents(stores, globalDb)
