@@ -13,7 +13,8 @@ const WHERE: Record<SourceName, string> = {
   'code-buddy': 'sessions whose working directory is in the workspace, or all of them for the home opened as the workspace, under $CODEBUDDY_HOME or ~/.codebuddy (sessions/, branches/); ExportedSession files at the workspace top level',
   'headless-agent': 'the agent home opened as the workspace (sessions.db beside memory.json or checkpoints/), under $AGENT_HOME or ~/.agent',
   'y-agent': 'the data folder opened as the workspace (all sessions; read-only for rewinds), or a project whose files its sessions touched, under $Y_AGENT_DB_PATH, $Y_AGENT_HOME or ~/.local/state/y-agent/data',
-  langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB'
+  langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB',
+  aider: 'the chat history kept in the workspace folder (.aider.chat.history.md); another file named by $AIDER_CHAT_HISTORY_FILE'
 }
 
 export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string; seenOnRealFiles: boolean } {

@@ -50,7 +50,7 @@ export function findEditBlocks(content: string, fence = fenceOf(content)): Block
       continue
     }
     if (HEAD.test(strip(line))) {
-      const path = findFilename(lines.slice(Math.max(0, i - 3), i), fence) ?? currentPath
+      const path: string | null = findFilename(lines.slice(Math.max(0, i - 3), i), fence) ?? currentPath
       if (path === null) return failed(lines, i, `Bad/missing filename. The filename must be alone on the line before the opening fence ${fence}`)
       currentPath = path
       const search: string[] = []
