@@ -5,8 +5,9 @@
  * - `\n# aider chat started at YYYY-MM-DD HH:MM:SS\n\n` opens each run of Aider (local time).
  * - a user input: each of its lines as `#### <line>  ` (two trailing spaces, a markdown line
  *   break), consecutive lines being one multi-line prompt; commands (`/add`, `/run`) too.
- * - Aider's own output and confirmations: `> <text>  `; a message of several lines gets `> `
- *   on its first line only, its other lines still end in two spaces, with no blank line between.
+ * - Aider's own output and confirmations: `> <text>  `. A message of several lines gets `> `
+ *   on its first line only and the two spaces on its last line only (blank lines included:
+ *   `--show-repo-map` output); a multi-line error is written line by line, each as `> …  `.
  * - an answer: `\n<content>\n\n`, verbatim markdown (it may hold `#### ` headings and `> `
  *   quotes of its own, told apart by the trailing two spaces and the blank line before).
  *
@@ -48,6 +49,8 @@ export function splitHistory(text: string): HistorySession[] {
   let block = null as HistoryBlock | null
   let previousBlank = true
   let inFence = false
+  // Inside a message of several lines: only its last line ends in Aider's two spaces.
+  let toolOpen = false
   let offset = 0
   const size = Buffer.byteLength(text, 'utf8')
   for (const raw of text.split('\n')) {
@@ -60,13 +63,22 @@ export function splitHistory(text: string): HistorySession[] {
       session = { offset: start, end: start, startedAt: (header[1] ?? '').trim(), blocks: [] }
       block = null
       previousBlank = true
+      inFence = false
+      toolOpen = false
+      continue
+    }
+    session.end = Math.min(offset, size)
+    if (toolOpen && block?.kind === 'tool' && !USER_LINE.test(line)) {
+      block.lines.push(line.replace(/ {2}$/, ''))
+      toolOpen = !line.endsWith('  ')
+      previousBlank = line.trim() === ''
       continue
     }
     const next = classify(line, block?.kind ?? null, previousBlank && (!inFence || USAGE_LINE.test(line)))
     previousBlank = line.trim() === ''
+    toolOpen = next?.kind === 'tool' && !line.endsWith('  ')
     // A fenced block of an answer (a SEARCH/REPLACE of a markdown file) may hold `> ` lines.
     inFence = next?.kind === 'assistant' ? inFence !== FENCE.test(line) : false
-    session.end = Math.min(offset, size)
     if (next === null) {
       // A blank line ends a prompt or an output block; inside an answer it is the answer's.
       if (block?.kind === 'assistant') block.lines.push('')

@@ -1,4 +1,4 @@
-import type { FileEditRecord, SourceRecord } from '../records'
+import type { FileEditRecord, MessageRecord, SourceRecord } from '../records'
 import { findEditBlocks } from './edit-blocks'
 import type { HistoryBlock, HistorySession } from './history-blocks'
 import { parseTokens } from './tokens'
@@ -37,14 +37,18 @@ export function sessionRecords(session: HistorySession, key: string, createdAt: 
   const records: SourceRecord[] = [{ kind: 'session-meta', offset: session.offset, sessionId: key, title: titleOf(firstPrompt.lines), titleOrigin: 'first-prompt', ...time }]
   let model: string | undefined
   let pending: PendingEdit[] = []
+  // The answer the next usage report measures (it carries the cost, which late usage would lose).
+  let answer: MessageRecord | null = null
   session.blocks.forEach((block, index) => {
     const message = { kind: 'message' as const, offset: block.offset, uid: `${key}#${index}`, parentUid: null, agentId: null, ...time }
     const content = block.lines.join('\n')
     if (block.kind === 'user') {
       pending = []
+      answer = null
       records.push({ ...message, role: 'user', startsTurn: true, content })
     } else if (block.kind === 'assistant') {
-      records.push({ ...message, role: 'assistant', startsTurn: false, content, ...(model ? { model } : {}) })
+      answer = { ...message, role: 'assistant', startsTurn: false, content, ...(model ? { model } : {}) }
+      records.push(answer)
       for (const found of findEditBlocks(content + '\n').blocks) {
         if (found.kind === 'edit') pending.push({ offset: block.offset, path: found.path, search: found.search, replace: found.replace })
       }
@@ -56,7 +60,10 @@ export function sessionRecords(session: HistorySession, key: string, createdAt: 
         model = learnt.model
         records.push({ kind: 'session-meta', offset: block.offset, model })
       }
-      records.push(...learnt.records)
+      for (const record of learnt.records) {
+        if (record.kind === 'usage' && answer && !answer.usage) answer.usage = record.usage
+        else records.push(record)
+      }
     }
   })
   return records
