@@ -8,7 +8,8 @@ const SOURCE_LABELS: Record<string, string> = {
   'headless-agent': 'Headless agent',
   'code-buddy': 'Code Buddy',
   'y-agent': 'y-agent',
-  cursor: 'Cursor'
+  cursor: 'Cursor',
+  aider: 'Aider'
 }
 
 export function sourceLabel(source: string): string {

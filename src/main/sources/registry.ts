@@ -9,6 +9,7 @@ import { langGraphAdapter } from './langgraph/adapter'
 import { codeBuddyAdapter } from './code-buddy/adapter'
 import { yAgentAdapter } from './y-agent/adapter'
 import { cursorAdapter } from './cursor/adapter'
+import { aiderAdapter } from './aider/adapter'
 
 const claudeCode: SourceAdapter = {
   name: 'claude-code',
@@ -29,7 +30,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

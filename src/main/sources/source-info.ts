@@ -14,7 +14,8 @@ const WHERE: Record<SourceName, string> = {
   'headless-agent': 'the agent home opened as the workspace (sessions.db beside memory.json or checkpoints/), under $AGENT_HOME or ~/.agent',
   'y-agent': 'the data folder opened as the workspace (all sessions; read-only for rewinds), or a project whose files its sessions touched, under $Y_AGENT_DB_PATH, $Y_AGENT_HOME or ~/.local/state/y-agent/data',
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB',
-  cursor: 'conversations of the Cursor windows opened on the workspace folder (workspaceStorage/<hash>/workspace.json), read from their state.vscdb and globalStorage/state.vscdb under $VSCODE_APPDATA/Cursor/User, else %APPDATA%, ~/Library/Application Support or $XDG_CONFIG_HOME (~/.config)'
+  cursor: 'conversations of the Cursor windows opened on the workspace folder (workspaceStorage/<hash>/workspace.json), read from their state.vscdb and globalStorage/state.vscdb under $VSCODE_APPDATA/Cursor/User, else %APPDATA%, ~/Library/Application Support or $XDG_CONFIG_HOME (~/.config)',
+  aider: 'the chat history kept in the workspace folder (.aider.chat.history.md); another file named by $AIDER_CHAT_HISTORY_FILE'
 }
 
 export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string; seenOnRealFiles: boolean } {
