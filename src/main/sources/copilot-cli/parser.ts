@@ -1,0 +1,108 @@
+import type { LineParser, SourceRecord } from '../records'
+import { assistantMessage, message, str, toolCall, toolResult, userMessage, type CopilotEvent, type Data } from './events'
+import { restoreState, type ParserState } from './parser-state'
+import { sessionEvent } from './session-events'
+
+/**
+ * Copilot CLI's `events.jsonl` (and the single-file `<id>.jsonl` of older releases): one event a
+ * line, `{type, data, id, timestamp, parentId, agentId?, ephemeral?}`. Append-only while the
+ * session runs; `/rewind` rewrites it shorter (the importer then reads it again). Pure: no I/O.
+ */
+export function createCopilotParser(saved?: unknown): LineParser {
+  const state = restoreState(saved)
+  return {
+    feed: (line, offset) => feedLine(state, line, offset),
+    state: () => state
+  }
+}
+
+function feedLine(state: ParserState, line: string, offset: number): SourceRecord[] {
+  if (line.trim() === '') return []
+  let json: unknown
+  try {
+    json = JSON.parse(line)
+  } catch {
+    return [{ kind: 'skipped', offset, reason: 'not a JSON line (cut short?)' }]
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return [{ kind: 'skipped', offset, reason: 'not a JSON object' }]
+  const raw = json as Data
+  const type = raw.type
+  if (typeof type !== 'string') return [{ kind: 'skipped', offset, reason: 'event without a type' }]
+  // Ephemeral events (streaming deltas, progress) are not meant to be kept: the complete ones follow.
+  if (raw.ephemeral === true) return []
+  const data = raw.data && typeof raw.data === 'object' && !Array.isArray(raw.data) ? (raw.data as Data) : {}
+  const time = typeof raw.timestamp === 'string' ? Date.parse(raw.timestamp) : NaN
+  const agent = typeof raw.agentId === 'string' && raw.agentId !== '' ? raw.agentId : (str(data, 'parentToolCallId') ?? null)
+  const event: CopilotEvent = { type, id: typeof raw.id === 'string' ? raw.id : null, data, createdAt: Number.isNaN(time) ? undefined : time, agent, offset }
+  return [...subAgentLink(state, event), ...conversationEvent(state, event)]
+}
+
+function conversationEvent(state: ParserState, event: CopilotEvent): SourceRecord[] {
+  const { data } = event
+  switch (event.type) {
+    case 'user.message':
+      return userMessage(subAgentPrompt(state, event), state)
+    case 'assistant.reasoning': {
+      const content = str(data, 'content') ?? ''
+      if (content.trim() === '') return []
+      state.reasoningSeen = true
+      return [message(event, 'reasoning', content)]
+    }
+    case 'assistant.message':
+      return assistantMessage(event, state)
+    case 'tool.execution_start': {
+      const id = str(data, 'toolCallId')
+      const name = str(data, 'toolName')
+      return id && name ? toolCall(event, state, id, name, data.arguments) : []
+    }
+    case 'tool.user_requested': {
+      const id = str(data, 'toolCallId')
+      const name = str(data, 'toolName')
+      return id && name ? toolCall(event, state, id, name, data.arguments) : []
+    }
+    case 'tool.execution_complete':
+      return toolResult(event, state, state.cwd)
+    case 'subagent.started': {
+      const id = str(data, 'toolCallId')
+      const title = str(data, 'agentDescription') ?? str(data, 'agentDisplayName') ?? str(data, 'agentName')
+      if (id && title) state.agentTitles[id] = title
+      // Stamped with the sub-agent's `agentId` when it has one; before that, the call id is its id.
+      return linkFor(state, event, event.agent ?? id ?? null, id ?? null)
+    }
+    default:
+      return sessionEvent(state, event)
+  }
+}
+
+/**
+ * A sub-agent's events carry its `agentId` (1.0.4x on) and, on its messages and tools, the
+ * `task` call that runs it (`parentToolCallId`; the only mark before `agentId` existed, so the
+ * call id is then the agent's id too). The first event naming both links the child session to
+ * that call.
+ */
+function subAgentLink(state: ParserState, event: CopilotEvent): SourceRecord[] {
+  const parentCall = str(event.data, 'parentToolCallId')
+  return event.agent !== null && parentCall ? linkFor(state, event, event.agent, parentCall) : []
+}
+
+/**
+ * A sub-agent's opening prompt carries no mark of its agent (seen with 1.0.8x): it is the `task`
+ * call's `prompt`, written once the sub-agent started. It goes to the sub-agent, not the main line.
+ */
+function subAgentPrompt(state: ParserState, event: CopilotEvent): CopilotEvent {
+  if (event.agent !== null) return event
+  const content = str(event.data, 'content')
+  const call = Object.keys(state.taskPrompts).find((id) => state.taskPrompts[id] === content && state.agentByCall[id] !== undefined)
+  if (call === undefined) return event
+  delete state.taskPrompts[call]
+  return { ...event, agent: state.agentByCall[call] ?? call }
+}
+
+function linkFor(state: ParserState, event: CopilotEvent, agent: string | null, toolCallId: string | null): SourceRecord[] {
+  if (agent === null || toolCallId === null || state.linked.includes(agent)) return []
+  state.linked.push(agent)
+  state.agentByCall[toolCallId] = agent
+  const description = state.agentTitles[toolCallId]
+  return [{ kind: 'sub-agent-link', offset: event.offset, toolCallId, agentId: agent, ...(description ? { description } : {}) }]
+}
+
