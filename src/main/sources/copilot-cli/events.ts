@@ -59,8 +59,13 @@ export function assistantMessage(event: CopilotEvent, state: ParserState): Sourc
   state.counted.outputTokens += outputTokens
   const usage = outputTokens > 0 ? { usage: { outputTokens } } : {}
   const content = str(data, 'content') ?? ''
-  if (content.trim() !== '') records.push(message(event, 'assistant', content, { ...(model ? { model } : {}), ...usage }))
-  else if (outputTokens > 0) records.push({ kind: 'usage', offset: event.offset, usage: { outputTokens } })
+  // The tokens go on the message shown: the text, else the first tool call (a usage record
+  // would go to the main session even for a sub-agent's message).
+  let unplaced: Partial<MessageRecord> = usage
+  if (content.trim() !== '') {
+    records.push(message(event, 'assistant', content, { ...(model ? { model } : {}), ...usage }))
+    unplaced = {}
+  }
   const requests = Array.isArray(data.toolRequests) ? (data.toolRequests as unknown[]) : []
   for (const request of requests) {
     if (!request || typeof request !== 'object') continue
@@ -68,8 +73,16 @@ export function assistantMessage(event: CopilotEvent, state: ParserState): Sourc
     const id = str(r, 'toolCallId')
     const name = str(r, 'name')
     if (!id || !name) continue
-    records.push(...toolCall(event, state, id, name, r.arguments, str(r, 'intentionSummary')))
+    const calls = toolCall(event, state, id, name, r.arguments, str(r, 'intentionSummary'))
+    const first = calls[0]
+    if (first?.kind === 'message' && 'usage' in unplaced) {
+      Object.assign(first, unplaced, model ? { model } : {})
+      unplaced = {}
+    }
+    records.push(...calls)
   }
+  if ('usage' in unplaced && event.agent === null) records.push({ kind: 'usage', offset: event.offset, usage: { outputTokens } })
+  else if ('usage' in unplaced) state.counted.outputTokens -= outputTokens // session.shutdown counts it then
   return records
 }
 

@@ -33,8 +33,8 @@ export const StateSchema = z.object({
   agentTitles: z.record(z.string(), z.string()),
   /** `task` calls whose sub-agent has not opened yet: call id → its prompt (the sub-agent's first, unmarked, user message). */
   taskPrompts: z.record(z.string(), z.string()),
-  /** The sub-agent each linked `task` call runs: call id → agent id. */
-  agentByCall: z.record(z.string(), z.string()),
+  /** A sub-agent's `agentId` → the `task` call that runs it (sub-agents are keyed by that call). */
+  callByAgent: z.record(z.string(), z.string()),
   /** An `assistant.reasoning` event came since the last assistant message (its `reasoningText` repeats it). */
   reasoningSeen: z.boolean(),
   /** Usage given to messages since the process started; `session.shutdown` reports the rest. */
@@ -47,7 +47,7 @@ export function zeroTotals(): Totals {
 }
 
 export function initialState(): ParserState {
-  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, agentByCall: {}, reasoningSeen: false, counted: zeroTotals() }
+  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals() }
 }
 
 /** The saved state, or a fresh one when it is absent or from another parser version (the file is then read again). */

@@ -32,7 +32,7 @@ function feedLine(state: ParserState, line: string, offset: number): SourceRecor
   if (raw.ephemeral === true) return []
   const data = raw.data && typeof raw.data === 'object' && !Array.isArray(raw.data) ? (raw.data as Data) : {}
   const time = typeof raw.timestamp === 'string' ? Date.parse(raw.timestamp) : NaN
-  const agent = typeof raw.agentId === 'string' && raw.agentId !== '' ? raw.agentId : (str(data, 'parentToolCallId') ?? null)
+  const agent = subAgentKey(state, raw, data)
   const event: CopilotEvent = { type, id: typeof raw.id === 'string' ? raw.id : null, data, createdAt: Number.isNaN(time) ? undefined : time, agent, offset }
   return [...subAgentLink(state, event), ...conversationEvent(state, event)]
 }
@@ -66,8 +66,7 @@ function conversationEvent(state: ParserState, event: CopilotEvent): SourceRecor
       const id = str(data, 'toolCallId')
       const title = str(data, 'agentDescription') ?? str(data, 'agentDisplayName') ?? str(data, 'agentName')
       if (id && title) state.agentTitles[id] = title
-      // Stamped with the sub-agent's `agentId` when it has one; before that, the call id is its id.
-      return linkFor(state, event, event.agent ?? id ?? null, id ?? null)
+      return id ? linkFor(state, event, id, id) : []
     }
     default:
       return sessionEvent(state, event)
@@ -75,14 +74,21 @@ function conversationEvent(state: ParserState, event: CopilotEvent): SourceRecor
 }
 
 /**
- * A sub-agent's events carry its `agentId` (1.0.4x on) and, on its messages and tools, the
- * `task` call that runs it (`parentToolCallId`; the only mark before `agentId` existed, so the
- * call id is then the agent's id too). The first event naming both links the child session to
- * that call.
+ * Which sub-agent an event belongs to, keyed by the `task` call that runs it: its messages and
+ * tools name that call (`parentToolCallId`, the only mark before `agentId` existed); newer
+ * releases stamp every event with the sub-agent's `agentId` too, which is mapped to the call once
+ * an event carries both. Null: the main agent.
  */
+function subAgentKey(state: ParserState, raw: Data, data: Data): string | null {
+  const parentCall = str(data, 'parentToolCallId')
+  const agentId = typeof raw.agentId === 'string' && raw.agentId !== '' ? raw.agentId : undefined
+  if (agentId && parentCall) state.callByAgent[agentId] = parentCall
+  return parentCall ?? (agentId ? (state.callByAgent[agentId] ?? agentId) : null)
+}
+
+/** The first event of a sub-agent naming its call links the child session to that call. */
 function subAgentLink(state: ParserState, event: CopilotEvent): SourceRecord[] {
-  const parentCall = str(event.data, 'parentToolCallId')
-  return event.agent !== null && parentCall ? linkFor(state, event, event.agent, parentCall) : []
+  return event.agent !== null && str(event.data, 'parentToolCallId') ? linkFor(state, event, event.agent, event.agent) : []
 }
 
 /**
@@ -92,16 +98,15 @@ function subAgentLink(state: ParserState, event: CopilotEvent): SourceRecord[] {
 function subAgentPrompt(state: ParserState, event: CopilotEvent): CopilotEvent {
   if (event.agent !== null) return event
   const content = str(event.data, 'content')
-  const call = Object.keys(state.taskPrompts).find((id) => state.taskPrompts[id] === content && state.agentByCall[id] !== undefined)
+  const call = Object.keys(state.taskPrompts).find((id) => state.taskPrompts[id] === content && state.linked.includes(id))
   if (call === undefined) return event
   delete state.taskPrompts[call]
-  return { ...event, agent: state.agentByCall[call] ?? call }
+  return { ...event, agent: call }
 }
 
 function linkFor(state: ParserState, event: CopilotEvent, agent: string | null, toolCallId: string | null): SourceRecord[] {
   if (agent === null || toolCallId === null || state.linked.includes(agent)) return []
   state.linked.push(agent)
-  state.agentByCall[toolCallId] = agent
   const description = state.agentTitles[toolCallId]
   return [{ kind: 'sub-agent-link', offset: event.offset, toolCallId, agentId: agent, ...(description ? { description } : {}) }]
 }

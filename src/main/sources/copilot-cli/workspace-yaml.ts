@@ -6,12 +6,21 @@
  */
 export function readWorkspaceYaml(text: string): Record<string, string> {
   const fields: Record<string, string> = {}
+  let folding: string | null = null
   for (const line of text.split(/\r?\n/)) {
+    // The YAML writer folds a long plain scalar onto indented lines: one space joins them.
+    if (folding !== null && /^[ \t]+\S/.test(line)) {
+      fields[folding] = `${fields[folding] ?? ''} ${line.trim()}`
+      continue
+    }
+    folding = null
     const match = /^([A-Za-z_][A-Za-z0-9_]*):[ \t]*(.*)$/.exec(line)
     if (!match) continue
     const [, key, raw] = match as unknown as [string, string, string]
     const value = scalar(raw.trim())
-    if (value !== null && value !== '') fields[key] = value
+    if (value === null || value === '') continue
+    fields[key] = value
+    if (!/^['"]/.test(raw.trim())) folding = key
   }
   return fields
 }
