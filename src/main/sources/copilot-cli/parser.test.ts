@@ -10,6 +10,7 @@ import { readWorkspaceYaml } from './workspace-yaml'
 const ROOT = join(FIXTURES, 'copilot-cli', 'writer-1.0', 'session-state')
 const MAIN = join(ROOT, '5d0f4b7e-2c41-4f7a-9a55-0c9e3f6b1a21', 'events.jsonl')
 const LEGACY = join(ROOT, '1a7c3e55-9f20-4d6b-8e41-2b6f0d8c9e33.jsonl')
+const CARRIED_OVER = join(ROOT, 'c4e1a2b3-5d6f-4a7b-8c9d-0e1f2a3b4c5d.jsonl')
 
 /** Feed a file's lines; with `cutAt`, through a fresh parser resumed from the saved state after that many lines. */
 function parse(path: string, cutAt?: number): SourceRecord[] {
@@ -38,6 +39,22 @@ describe('the Copilot CLI events parser', () => {
     expect(records.filter((r) => r.kind === 'shell-command')).toEqual([expect.objectContaining({ command: 'ls', toolCallId: 'toolu_vrtx_01Lst9' })])
     expect(records.find((r) => r.kind === 'session-meta' && r.sessionId)).toMatchObject({ sessionId: '1a7c3e55-9f20-4d6b-8e41-2b6f0d8c9e33' })
     expect(records.some((r) => r.kind === 'skipped')).toBe(false)
+  })
+
+  it('reads a first-release session carried over by session.import_legacy as its first turn', () => {
+    const records = parse(CARRIED_OVER)
+    expect(messages(records).map((m) => [m.role, m.toolName ?? null, m.toolCallId ?? null, m.content.slice(0, 24)])).toEqual([
+      ['user', null, null, 'What is in package.json?'],
+      ['assistant', null, null, 'I’ll look.'],
+      ['tool_call', 'str_replace_editor', 'toolu_01Pkg', '{"command":"view","path"'],
+      ['tool_result', 'str_replace_editor', 'toolu_01Pkg', '1. {\n2.   "name": "notes'],
+      ['assistant', null, null, 'It only names the packag'],
+      ['user', null, null, 'Thanks. Does it have a t'],
+      ['assistant', null, null, 'No, there is no scripts ']
+    ])
+    expect(messages(records).filter((m) => m.startsTurn)).toHaveLength(2)
+    expect(messages(records)[2]?.toolInput).toEqual({ command: 'view', path: '/home/dev/notes-app/package.json' })
+    expect(records.find((r) => r.kind === 'session-meta' && r.title)).toMatchObject({ title: 'What is in package.json?' })
   })
 
   it('gives the same records when resumed from its saved state at any line', () => {
@@ -93,7 +110,8 @@ describe('Copilot CLI discovery', () => {
     expect(files.map((f) => [f.sessionId, f.cwd, f.path.slice(ROOT.length + 1)]).sort()).toEqual([
       ['1a7c3e55-9f20-4d6b-8e41-2b6f0d8c9e33', null, '1a7c3e55-9f20-4d6b-8e41-2b6f0d8c9e33.jsonl'],
       ['5d0f4b7e-2c41-4f7a-9a55-0c9e3f6b1a21', '/home/dev/notes-app', '5d0f4b7e-2c41-4f7a-9a55-0c9e3f6b1a21/events.jsonl'],
-      ['8b2e6c90-71d4-4e0b-b3a8-5f2d9c4e7a10', '/home/dev/other-app', '8b2e6c90-71d4-4e0b-b3a8-5f2d9c4e7a10/events.jsonl']
+      ['8b2e6c90-71d4-4e0b-b3a8-5f2d9c4e7a10', '/home/dev/other-app', '8b2e6c90-71d4-4e0b-b3a8-5f2d9c4e7a10/events.jsonl'],
+      ['c4e1a2b3-5d6f-4a7b-8c9d-0e1f2a3b4c5d', null, 'c4e1a2b3-5d6f-4a7b-8c9d-0e1f2a3b4c5d.jsonl']
     ])
   })
 

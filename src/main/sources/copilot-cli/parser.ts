@@ -1,4 +1,5 @@
 import type { LineParser, SourceRecord } from '../records'
+import { legacyMessages } from './legacy-import'
 import { assistantMessage, message, str, toolCall, toolResult, userMessage, type CopilotEvent, type Data } from './events'
 import { restoreState, type ParserState } from './parser-state'
 import { sessionEvent } from './session-events'
@@ -68,6 +69,8 @@ function conversationEvent(state: ParserState, event: CopilotEvent): SourceRecor
       if (id && title) state.agentTitles[id] = title
       return id ? linkFor(state, event, id, id) : []
     }
+    case 'session.import_legacy':
+      return legacyMessages(event, state)
     default:
       return sessionEvent(state, event)
   }
