@@ -115,6 +115,5 @@ export function toolResult(event: CopilotEvent, state: ParserState, cwd: string 
   if (edit && success) records.push(...editRecords(edit, event.offset, id, str(result, 'detailedContent'), cwd))
   delete state.edits[id]
   delete state.calls[id]
-  delete state.taskPrompts[id]
   return records
 }

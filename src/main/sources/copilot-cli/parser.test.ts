@@ -76,6 +76,20 @@ describe('the Copilot CLI events parser', () => {
     expect(links.map((r) => [r.toolCallId, r.agentId, r.description])).toEqual([['call_Tsk8rN2v5', 'call_Tsk8rN2v5', 'Summarise README']])
   })
 
+  it('gives a background sub-agent its prompt though it comes after the task call returned, and keeps the user\'s own prompts', () => {
+    const parser = createCopilotParser()
+    const feed = (event: object) => messages(parser.feed(JSON.stringify(event), 0))
+    feed({ type: 'user.message', data: { content: 'start a background research agent' }, id: 'b1' })
+    const args = { prompt: 'research the codebase', mode: 'background', agent_type: 'explore' }
+    feed({ type: 'tool.execution_start', data: { toolCallId: 'toolu_bg', toolName: 'task', arguments: args }, id: 'b2' })
+    feed({ type: 'tool.execution_complete', data: { toolCallId: 'toolu_bg', success: true, result: { content: 'Agent started in background' } }, id: 'b3' })
+    feed({ type: 'subagent.started', data: { toolCallId: 'toolu_bg', agentName: 'explore', agentDisplayName: 'explore', agentDescription: 'Research' }, id: 'b4' })
+    expect(feed({ type: 'user.message', data: { content: 'meanwhile, what time is it?' }, id: 'b5' }).map((m) => m.agentId)).toEqual([null])
+    expect(feed({ type: 'user.message', data: { content: 'research the codebase' }, id: 'b6' }).map((m) => m.agentId)).toEqual(['toolu_bg'])
+    // Only once: the same words later are the user's.
+    expect(feed({ type: 'user.message', data: { content: 'research the codebase' }, id: 'b7' }).map((m) => m.agentId)).toEqual([null])
+  })
+
   it('turns apply_patch calls (GPT models) into file edits once they succeeded', () => {
     const parser = createCopilotParser()
     const patch = '*** Begin Patch\n*** Add File: notes/a.md\n+hello\n*** End Patch'

@@ -71,6 +71,13 @@ function conversationEvent(state: ParserState, event: CopilotEvent): SourceRecor
     }
     case 'session.import_legacy':
       return legacyMessages(event, state)
+    case 'subagent.completed':
+    case 'subagent.failed': {
+      // A background sub-agent opens after its `task` call returned: its prompt is awaited until it ends.
+      const id = str(data, 'toolCallId')
+      if (id) delete state.taskPrompts[id]
+      return []
+    }
     default:
       return sessionEvent(state, event)
   }
