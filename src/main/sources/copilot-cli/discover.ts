@@ -29,10 +29,14 @@ interface SessionFacts {
   startedAt?: number
 }
 
-/** Every session: `<root>/<id>/events.jsonl` (current) and `<root>/<id>.jsonl` (releases before 0.0.34x's folders). */
+/**
+ * Every session: `<root>/<id>/events.jsonl` (0.0.37x on) and `<root>/<id>.jsonl` (before). A
+ * folder added as this source's history may be the Copilot home itself: its `session-state` too.
+ */
 export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
-  for (const root of roots) {
+  const folders = roots.flatMap((root) => (basename(root) === 'session-state' ? [root] : [root, join(root, 'session-state')]))
+  for (const root of folders) {
     for (const entry of await listDir(root)) {
       signal?.throwIfAborted()
       const folder = join(root, entry.name)

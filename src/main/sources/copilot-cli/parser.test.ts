@@ -129,6 +129,11 @@ describe('Copilot CLI discovery', () => {
     ])
   })
 
+  it('finds the sessions of a Copilot home added as a folder (its session-state inside)', async () => {
+    const files = await discoverCopilotFiles([join(ROOT, '..')])
+    expect(files.map((f) => f.sessionId).sort()).toEqual(['1a7c3e55-9f20-4d6b-8e41-2b6f0d8c9e33', '5d0f4b7e-2c41-4f7a-9a55-0c9e3f6b1a21', '8b2e6c90-71d4-4e0b-b3a8-5f2d9c4e7a10', 'c4e1a2b3-5d6f-4a7b-8c9d-0e1f2a3b4c5d'])
+  })
+
   it('reads workspace.yaml scalars: plain, quoted, folded onto the next lines', () => {
     expect(readWorkspaceYaml('id: abc\ncwd: "/home/a/my: project"\nsummary: a long\n  folded title\nname: \'it\'\'s\'\nbranch: ~\n')).toEqual({ id: 'abc', cwd: '/home/a/my: project', summary: 'a long folded title', name: "it's" })
   })
