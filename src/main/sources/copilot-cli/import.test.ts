@@ -130,6 +130,29 @@ describe('importing Copilot CLI session-state', () => {
     expect(main).toMatchObject({ messageCount: 16, turnCount: 3 })
   })
 
+  it('imports what was appended since, and reads a file /rewind made shorter again from its start', async () => {
+    const { home, call, opened } = await openCopy()
+    const events = join(home, 'session-state', MAIN, 'events.jsonl')
+    const whole = readFileSync(events, 'utf8')
+    const lines = whole.split('\n')
+    const third = lines.findIndex((line) => line.includes('Have a sub-agent summarise README.md'))
+    // First the file as it was before the third prompt, then the rest appended.
+    writeFileSync(events, lines.slice(0, third).join('\n') + '\n')
+    await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
+    const mainOf = async () => (await call('sessions.list', { workspaceId: opened.id, source: 'copilot-cli' })).items.filter((s) => s.kind !== 'sub-agent')
+    expect((await mainOf()).map((s) => [s.turnCount, s.messageCount])).toEqual([[2, 13]])
+    writeFileSync(events, whole)
+    const grown = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
+    // Only the new lines: 4 messages of the main session, 4 of the sub-agent (the one new session).
+    expect(grown).toMatchObject({ sessions: 1, messages: 8, skipped: [] })
+    expect((await mainOf()).map((s) => [s.turnCount, s.messageCount])).toEqual([[3, 17]])
+
+    // Copilot's /rewind rewrites the file in place without the turns after the chosen one.
+    writeFileSync(events, lines.slice(0, third).join('\n') + '\n')
+    await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
+    expect((await mainOf()).map((s) => [s.turnCount, s.messageCount])).toEqual([[2, 13]])
+  })
+
   it('finds the resumed session of another folder by its workspace.yaml cwd, with its model change and compaction', async () => {
     const other = tempDir()
     const home = join(tempDir(), 'copilot-home')
