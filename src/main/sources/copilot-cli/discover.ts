@@ -11,8 +11,8 @@ const LEGACY_FILE = /^[0-9A-Za-z][\w-]*\.jsonl$/
 /**
  * Where Copilot CLI keeps its sessions: `$COPILOT_HOME/session-state` when set, else
  * `~/.copilot/session-state` (`%USERPROFILE%\.copilot` on Windows; the same on every platform).
- * Releases before ~1.0.40 kept its state under `$XDG_STATE_HOME/.copilot` when that was set, and
- * newer ones move it home at start: a folder not yet moved is read too.
+ * The 0.0.x releases kept their state under `$XDG_STATE_HOME/.copilot` when that was set, and 1.0
+ * and later move it home when they start: a folder not yet moved is read too.
  */
 export function copilotRoots(env: NodeJS.ProcessEnv): string[] {
   const configured = env.COPILOT_HOME?.trim()
