@@ -9,7 +9,8 @@ const SOURCE_LABELS: Record<string, string> = {
   'code-buddy': 'Code Buddy',
   'y-agent': 'y-agent',
   cursor: 'Cursor',
-  aider: 'Aider'
+  aider: 'Aider',
+  'copilot-cli': 'Copilot CLI'
 }
 
 export function sourceLabel(source: string): string {

@@ -46,7 +46,7 @@ Usage:
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
 
-  retrace import [WORKSPACE | --all] [--source claude-code|codex|langgraph|cianaparrot|headless-agent|code-buddy|y-agent] [--json]
+  retrace import [WORKSPACE | --all] [--source claude-code|codex|langgraph|cianaparrot|headless-agent|code-buddy|y-agent|copilot-cli] [--json]
                                              import Claude Code and Codex CLI sessions (only what is new);
                                              WORKSPACE defaults to the current folder, --all takes every
                                              session found, into a workspace per recorded folder;

@@ -1,0 +1,16 @@
+import type { LineSourceAdapter } from '../adapter'
+import { copilotRoots, discoverCopilotFiles, discoverCopilotWorkspace } from './discover'
+import { createCopilotParser } from './parser'
+
+/** GitHub Copilot CLI: `~/.copilot/session-state/<id>/events.jsonl`, read as it grows. */
+export const copilotCliAdapter: LineSourceAdapter = {
+  name: 'copilot-cli',
+  label: 'Copilot CLI',
+  // Built from the event schema and writer of the published package (@github/copilot 1.0.x):
+  // no session file written by Copilot CLI was found under a licence that lets it be a fixture.
+  fromWriterSourceOnly: true,
+  roots: copilotRoots,
+  discoverAll: discoverCopilotFiles,
+  discover: discoverCopilotWorkspace,
+  createParser: createCopilotParser
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, join } from 'node:path'
+import type { HistoryFile } from '../adapter'
+import type { DiscoveryCache } from '../discovery-cache'
+import { isWithin, listDir, readHeadObjects } from '../files'
+import { readWorkspaceYaml } from './workspace-yaml'
+
+const LEGACY_FILE = /^[0-9A-Za-z][\w-]*\.jsonl$/
+
+/**
+ * Where Copilot CLI keeps its sessions: `$COPILOT_HOME/session-state` when set, else
+ * `~/.copilot/session-state` (`%USERPROFILE%\.copilot` on Windows; the same on every platform).
+ * The 0.0.x releases kept their state under `$XDG_STATE_HOME/.copilot` when that was set, and 1.0
+ * and later move it home when they start: a folder not yet moved is read too.
+ */
+export function copilotRoots(env: NodeJS.ProcessEnv): string[] {
+  const configured = env.COPILOT_HOME?.trim()
+  const home = env.HOME ?? env.USERPROFILE ?? homedir()
+  const roots = [join(configured ? configured : join(home, '.copilot'), 'session-state')]
+  const xdgState = env.XDG_STATE_HOME?.trim()
+  if (xdgState) roots.push(join(xdgState, '.copilot', 'session-state'))
+  return [...new Set(roots)]
+}
+
+interface SessionFacts {
+  id: string | null
+  cwd: string | null
+  startedAt?: number
+}
+
+/**
+ * Every session: `<root>/<id>/events.jsonl` (0.0.37x on) and `<root>/<id>.jsonl` (before). A
+ * folder added as this source's history may be the Copilot home itself: its `session-state` too.
+ */
+export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  const files: HistoryFile[] = []
+  const folders = roots.flatMap((root) => (basename(root) === 'session-state' ? [root] : [root, join(root, 'session-state')]))
+  for (const root of folders) {
+    for (const entry of await listDir(root)) {
+      signal?.throwIfAborted()
+      const folder = join(root, entry.name)
+      const path = entry.isDirectory() ? join(folder, 'events.jsonl') : entry.isFile() && LEGACY_FILE.test(entry.name) ? folder : null
+      if (path === null) continue
+      const read = () => sessionFacts(path, entry.isDirectory() ? folder : null)
+      const facts = await (cache ? cache.facts(path, read) : read())
+      if (!facts) continue
+      const sessionId = facts.id ?? basename(entry.name, '.jsonl')
+      files.push({ source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}) })
+    }
+  }
+  return files
+}
+
+export async function discoverCopilotWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  return (await discoverCopilotFiles(roots, signal, cache)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
+}
+
+/**
+ * The session's id, cwd and start: `workspace.yaml` first (it follows `/cwd` changes), then the
+ * `session.start` event. A file whose head holds no Copilot event is not a session.
+ */
+async function sessionFacts(path: string, folder: string | null): Promise<SessionFacts | null> {
+  const head = await readHeadObjects(path, 20).catch(() => null)
+  if (head === null) return null
+  const yaml = folder ? readYaml(join(folder, 'workspace.yaml')) : {}
+  const start = head.find((line) => line.type === 'session.start')
+  const data = (start?.data ?? {}) as Record<string, unknown>
+  const context = (data.context ?? {}) as Record<string, unknown>
+  const isCopilot = start !== undefined || head.some((line) => typeof line.type === 'string' && 'data' in line)
+  if (!isCopilot && Object.keys(yaml).length === 0) return null
+  const startedAt = Date.parse(typeof data.startTime === 'string' ? data.startTime : (yaml.created_at ?? ''))
+  return {
+    id: typeof data.sessionId === 'string' ? data.sessionId : (yaml.id ?? null),
+    cwd: yaml.cwd ?? (typeof context.cwd === 'string' ? context.cwd : null),
+    ...(Number.isNaN(startedAt) ? {} : { startedAt })
+  }
+}
+
+function readYaml(path: string): Record<string, string> {
+  try {
+    return readWorkspaceYaml(readFileSync(path, 'utf8'))
+  } catch {
+    return {}
+  }
+}

@@ -1,0 +1,74 @@
+import type { SourceRecord } from '../records'
+import { message, str, type CopilotEvent, type Data } from './events'
+import { zeroTotals, type ParserState, type Totals } from './parser-state'
+
+// Events about the session rather than the conversation: where it runs, its model, compactions,
+// errors, and the usage totals written when the process ends.
+
+export function sessionEvent(state: ParserState, event: CopilotEvent): SourceRecord[] {
+  const { data, offset } = event
+  switch (event.type) {
+    case 'session.start':
+    case 'session.resume': {
+      state.counted = zeroTotals() // `session.shutdown` totals cover one process's run
+      const context = (data.context ?? {}) as Data
+      const cwd = str(context, 'cwd')
+      const model = str(data, 'selectedModel')
+      if (cwd) state.cwd = cwd
+      if (model) state.model = model
+      const sessionId = event.type === 'session.start' ? str(data, 'sessionId') : undefined
+      const branch = str(context, 'branch')
+      return [{ kind: 'session-meta', offset, ...(sessionId ? { sessionId } : {}), ...(cwd ? { cwd } : {}), ...(model ? { model } : {}), ...(branch ? { gitBranch: branch } : {}), ...(event.createdAt !== undefined && event.type === 'session.start' ? { createdAt: event.createdAt } : {}) }]
+    }
+    case 'session.context_changed': {
+      const cwd = str(data, 'cwd')
+      if (cwd) state.cwd = cwd
+      return cwd ? [{ kind: 'session-meta', offset, cwd }] : []
+    }
+    case 'session.model_change': {
+      const model = str(data, 'newModel')
+      if (model) state.model = model
+      return model ? [{ kind: 'session-meta', offset, model }] : []
+    }
+    case 'session.compaction_complete': {
+      const summary = str(data, 'summaryContent')
+      if (data.success === false || !summary) return []
+      const preTokens = typeof data.preCompactionTokens === 'number' ? data.preCompactionTokens : undefined
+      return [{ kind: 'compaction', offset, uid: event.id, summary, ...(event.createdAt !== undefined ? { createdAt: event.createdAt } : {}), ...(preTokens !== undefined ? { preTokens } : {}) }]
+    }
+    case 'session.error':
+      return [message(event, 'system', `Error${str(data, 'errorType') ? ` (${str(data, 'errorType')})` : ''}: ${str(data, 'message') ?? ''}`)]
+    case 'abort':
+      return [message(event, 'system', `Aborted: ${str(data, 'reason') ?? ''}`)]
+    case 'session.shutdown':
+      return shutdownUsage(state, event)
+    default:
+      return []
+  }
+}
+
+/**
+ * `session.shutdown` sums each model's tokens over the run; the messages carried only their
+ * output tokens. What the messages did not count (input, cache, any output not on a message) is
+ * added to the session as one usage record, so its totals match Copilot's own.
+ */
+function shutdownUsage(state: ParserState, event: CopilotEvent): SourceRecord[] {
+  const metrics = event.data.modelMetrics
+  if (!metrics || typeof metrics !== 'object') return []
+  const total: Totals = zeroTotals()
+  for (const metric of Object.values(metrics as Record<string, unknown>)) {
+    const usage = ((metric ?? {}) as Data).usage as Data | undefined
+    if (!usage) continue
+    for (const key of Object.keys(total) as (keyof Totals)[]) {
+      const value = usage[key]
+      if (typeof value === 'number' && value > 0) total[key] += Math.round(value)
+    }
+  }
+  const rest: Partial<Totals> = {}
+  for (const key of Object.keys(total) as (keyof Totals)[]) {
+    const more = total[key] - state.counted[key]
+    if (more > 0) rest[key] = more
+  }
+  state.counted = zeroTotals()
+  return Object.keys(rest).length > 0 ? [{ kind: 'usage', offset: event.offset, usage: rest, ...(event.createdAt !== undefined ? { createdAt: event.createdAt } : {}) }] : []
+}
