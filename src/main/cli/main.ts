@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { RetraceError } from '../../shared/contract'
+import { IMPORT_SOURCES, RetraceError } from '../../shared/contract'
 import { createRuntime, type Runtime } from '../runtime/runtime'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../runtime/version'
@@ -46,8 +46,8 @@ Usage:
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
 
-  retrace import [WORKSPACE | --all] [--source claude-code|codex|langgraph|cianaparrot|headless-agent|code-buddy|y-agent|copilot-cli] [--json]
-                                             import Claude Code and Codex CLI sessions (only what is new);
+  retrace import [WORKSPACE | --all] [--source ${IMPORT_SOURCES.join('|')}] [--json]
+                                             import the agents' sessions (only what is new);
                                              WORKSPACE defaults to the current folder, --all takes every
                                              session found, into a workspace per recorded folder;
                                              --source NAME --path DIR adds DIR as that source's history

@@ -16,8 +16,7 @@ const WHERE: Record<SourceName, string> = {
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB',
   cursor: 'conversations of the Cursor windows opened on the workspace folder (workspaceStorage/<hash>/workspace.json), read from their state.vscdb and globalStorage/state.vscdb under $VSCODE_APPDATA/Cursor/User, else %APPDATA%, ~/Library/Application Support or $XDG_CONFIG_HOME (~/.config)',
   aider: 'the chat history kept in the workspace folder (.aider.chat.history.md); another file named by $AIDER_CHAT_HISTORY_FILE',
-  'copilot-cli': 'sessions whose workspace.yaml cwd (or session.start cwd) is in the workspace, under $COPILOT_HOME or ~/.copilot (session-state/<id>/events.jsonl, older <id>.jsonl; also $XDG_STATE_HOME/.copilot when not yet moved)',
-  langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB'
+  'copilot-cli': 'sessions whose workspace.yaml cwd (or session.start cwd) is in the workspace, under $COPILOT_HOME or ~/.copilot (session-state/<id>/events.jsonl, older <id>.jsonl; also $XDG_STATE_HOME/.copilot when not yet moved)'
 }
 
 export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string; seenOnRealFiles: boolean } {
