@@ -5,6 +5,7 @@ import { toolResultHeader } from './xml-tools'
 
 /** The words the user typed, as Cline and its forks wrap them in a user message. */
 const PROMPT_TAGS = ['task', 'user_message', 'feedback', 'answer']
+const SUBTASK_REPORT = /^\s*\[new_task completed\] Result:/
 const FAILED = /The tool execution failed with the following error|The user denied this operation|^\s*<error>/
 
 interface PendingResult {
@@ -41,6 +42,10 @@ export function userRecords(context: TaskContext, index: number, content: unknow
       if (text.trimStart().startsWith('<environment_details>')) {
         flush()
         environment(context, index, text)
+      } else if (header !== null && SUBTASK_REPORT.test(text)) {
+        // Roo Code hands a finished sub-task's report to its parent this way: no call asked for it.
+        flush()
+        context.message(index, { role: 'system', content: text.trim() })
       } else if (header !== null) {
         flush()
         pending = { call: context.answer(null, header), name: header, id: null, parts: [text], isError: false }
