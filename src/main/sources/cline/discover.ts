@@ -32,12 +32,30 @@ function historyFiles(root: string): HistoryFile[] {
 
 function taskFiles(root: string): HistoryFile[] {
   const tasks = join(root, 'tasks')
+  let index: Map<string, string> | undefined
   return names(tasks).flatMap((taskId) => {
     const dir = join(tasks, taskId)
     const history = statOrNull(join(dir, HISTORY_FILE))
     if (!history?.isFile()) return []
-    return [{ source: 'cline' as const, path: dir, sessionId: taskId, role: 'main' as const, cwd: recordedCwd(join(dir, HISTORY_FILE), history), backupDir: null, fingerprint: taskFingerprint(dir) }]
+    // Cline's task index remembers the folder a task started in, where the history names none.
+    const cwd = recordedCwd(join(dir, HISTORY_FILE), history) ?? (index ??= indexedCwds(root)).get(taskId) ?? null
+    return [{ source: 'cline' as const, path: dir, sessionId: taskId, role: 'main' as const, cwd, backupDir: null, fingerprint: taskFingerprint(dir) }]
   })
+}
+
+/** `state/taskHistory.json` (Cline's `HistoryItem[]`): `cwdOnTaskInitialization` by task id. */
+function indexedCwds(root: string): Map<string, string> {
+  const cwds = new Map<string, string>()
+  try {
+    const items: unknown = JSON.parse(readFileSync(join(root, 'state', 'taskHistory.json'), 'utf8'))
+    for (const item of Array.isArray(items) ? (items as unknown[]) : []) {
+      const { id, cwdOnTaskInitialization: cwd } = (typeof item === 'object' && item !== null ? item : {}) as { id?: unknown; cwdOnTaskInitialization?: unknown }
+      if (typeof id === 'string' && typeof cwd === 'string') cwds.set(id, cwd)
+    }
+  } catch {
+    // No index, or not one Retrace can read: the tasks' own records decide.
+  }
+  return cwds
 }
 
 /** Cline 4's `sessions/<id>/`: the manifest `<id>.json` names the working directory. */
@@ -96,7 +114,7 @@ function recordedCwd(path: string, stats: Stats): string | null {
   if (cached?.signature === signature) return cached.cwd
   const match = /# Current (?:Working|Workspace) Directory \(((?:[^"\\]|\\.)+?)\) Files/.exec(readHead(path, HEAD_BYTES))
   let cwd: string | null = null
-  if (match?.[1]) {
+  if (match?.[1] && !match[1].startsWith('Primary: ')) {
     try {
       cwd = JSON.parse(`"${match[1]}"`) as string
     } catch {

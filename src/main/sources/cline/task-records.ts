@@ -48,6 +48,8 @@ export function taskRecords(input: TaskInput): TaskRecords {
       context.records.push({ kind: 'compaction', offset: index, uid: context.uid(index), summary, ...(context.time !== undefined ? { createdAt: context.time } : {}) })
       return
     }
+    // Cline 3.x keeps the model of each answer beside it (`modelInfo.modelId`).
+    if (isObject(message.modelInfo) && typeof message.modelInfo.modelId === 'string') context.envModel = message.modelInfo.modelId
     assistantRecords(context, index, message.content, usageAt.get(index))
   })
   if (leftover) context.records.push({ kind: 'usage', offset: history.length, usage: leftover })

@@ -104,7 +104,8 @@ function userPrompt(context: TaskContext, index: number, words: string): void {
 
 function environment(context: TaskContext, index: number, text: string): void {
   const cwd = /# Current (?:Working|Workspace) Directory \((.+?)\) Files/.exec(text)?.[1]
-  if (cwd && !context.cwd) context.cwd = cwd
+  // A multi-root workspace names its primary folder only (`Primary: <name>`), not a path.
+  if (cwd && !cwd.startsWith('Primary: ') && !context.cwd) context.cwd = cwd
   const model = /<model>([^<\n]+)<\/model>/.exec(text)?.[1]
   if (model) context.envModel = model.trim()
   context.message(index, { role: 'system', content: text.trim() })
