@@ -95,6 +95,29 @@ describe('importing Cline, Roo Code and Kilo Code tasks', () => {
     return { home, workspace, target, states }
   }
 
+  it('shows a Cline 4 sub-agent\'s messages file as a sub-agent session below its session', async () => {
+    const { home, workspace, target } = sdkWorkspace()
+    cpSync(join(FIXTURE, 'cline-sdk', 'contract', 'success.messages.json'), join(target, 'agent_readme.messages.json'))
+    const before = folderListing(target)
+    const call = contractCaller(runtime({}, { env: { HOME: home } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    expect(await call('imports.run', { workspaceId: opened.id, sources: ['cline'] })).toMatchObject({ files: 1, sessions: 2, skipped: [] })
+    const sessions = (await call('sessions.list', { workspaceId: opened.id, source: 'cline' })).items
+    const main = sessions.find((session) => session.kind !== 'sub-agent')
+    const agent = sessions.find((session) => session.kind === 'sub-agent')
+    expect(agent).toMatchObject({ parentId: main?.id, title: 'Inspect the README and summarize it.', model: 'claude-sonnet-4-6', turnCount: 1 })
+    expect(agent?.usage).toMatchObject({ inputTokens: 21, outputTokens: 8, cacheReadTokens: 3, cacheWriteTokens: 1, costUsd: 0.13 })
+    const messages = (await call('transcript.page', { sessionId: agent?.id ?? '', limit: 50 })).items
+    expect(messages.map((message) => [message.role, message.toolCallId])).toEqual([
+      ['user', null],
+      ['reasoning', null],
+      ['tool_call', 'tool-call-1'],
+      ['tool_result', 'tool-call-1'],
+      ['assistant', null]
+    ])
+    expect(folderListing(target)).toEqual(before)
+  })
+
   it('reads a Cline 4 session (sessions/<id>/) by its cwd, with usage per answer and rewindable editor edits', async () => {
     const { home, workspace, target, states } = sdkWorkspace()
     expect(states).toHaveLength(5)
