@@ -1,6 +1,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import type { DiscoveryCache } from '../discovery-cache'
 import { isInWorkspace, sameFolder } from '../code-buddy/workspace-match'
 
 export const HISTORY_FILE = 'api_conversation_history.json'
@@ -10,8 +11,10 @@ export const METADATA_FILE = 'task_metadata.json'
 const HEAD_BYTES = 256 * 1024
 
 /** Every task folder under the roots, with the working directory its first message records. */
-export function discoverClineFiles(roots: string[]): Promise<HistoryFile[]> {
-  return Promise.resolve(roots.flatMap(historyFiles))
+export async function discoverClineFiles(roots: string[], _signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  const files: HistoryFile[] = []
+  for (const root of roots) files.push(...(await historyFiles(root, cache)))
+  return files
 }
 
 /**
@@ -19,28 +22,39 @@ export function discoverClineFiles(roots: string[]): Promise<HistoryFile[]> {
  * itself a store (one of the roots, or a folder with a `tasks/` of task folders: an extension's
  * global storage, a copy of one), all of its tasks, shown there whatever folder they ran in.
  */
-export function discoverClineWorkspace(workspacePath: string, roots: string[]): Promise<HistoryFile[]> {
-  if (roots.some((root) => sameFolder(root, workspacePath)) || taskFiles(workspacePath).length > 0) {
-    return Promise.resolve(historyFiles(workspacePath).map((file) => ({ ...file, cwd: workspacePath })))
+export async function discoverClineWorkspace(workspacePath: string, roots: string[], _signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  if (roots.some((root) => sameFolder(root, workspacePath)) || taskIds(workspacePath).length > 0) {
+    return (await historyFiles(workspacePath, cache)).map((file) => ({ ...file, cwd: workspacePath }))
   }
-  return Promise.resolve(roots.flatMap(historyFiles).filter((file) => file.cwd !== null && isInWorkspace(file.cwd, workspacePath)))
+  const files: HistoryFile[] = []
+  for (const root of roots) files.push(...(await historyFiles(root, cache, workspacePath)))
+  return files
 }
 
-function historyFiles(root: string): HistoryFile[] {
-  return [...taskFiles(root), ...sdkSessionFiles(root)]
+/** The store's tasks and sessions; with `workspace`, only those recorded in it (the others are not fingerprinted). */
+async function historyFiles(root: string, cache: DiscoveryCache | undefined, workspace?: string): Promise<HistoryFile[]> {
+  const files = [...(await taskFiles(root, cache)), ...sdkSessionFiles(root)]
+  const wanted = workspace === undefined ? files : files.filter((file) => file.cwd !== null && isInWorkspace(file.cwd, workspace))
+  return wanted.map((file) => ({ ...file, fingerprint: isTaskFolder(file.path) ? taskFingerprint(file.path) : folderFingerprint(file.path) }))
 }
 
-function taskFiles(root: string): HistoryFile[] {
-  const tasks = join(root, 'tasks')
+function taskIds(root: string): string[] {
+  return names(join(root, 'tasks'))
+}
+
+async function taskFiles(root: string, cache: DiscoveryCache | undefined): Promise<HistoryFile[]> {
+  const files: HistoryFile[] = []
   let index: Map<string, string> | undefined
-  return names(tasks).flatMap((taskId) => {
-    const dir = join(tasks, taskId)
-    const history = statOrNull(join(dir, HISTORY_FILE))
-    if (!history?.isFile()) return []
+  for (const taskId of taskIds(root)) {
+    const dir = join(root, 'tasks', taskId)
+    const history = join(dir, HISTORY_FILE)
+    if (!statOrNull(history)?.isFile()) continue
+    const recorded = cache ? await cache.facts(history, () => Promise.resolve(recordedCwd(history))) : recordedCwd(history)
     // Cline's task index remembers the folder a task started in, where the history names none.
-    const cwd = recordedCwd(join(dir, HISTORY_FILE), history) ?? (index ??= indexedCwds(root)).get(taskId) ?? null
-    return [{ source: 'cline' as const, path: dir, sessionId: taskId, role: 'main' as const, cwd, backupDir: null, fingerprint: taskFingerprint(dir) }]
-  })
+    const cwd = recorded ?? (index ??= indexedCwds(root)).get(taskId) ?? null
+    files.push({ source: 'cline', path: dir, sessionId: taskId, role: 'main', cwd, backupDir: null })
+  }
+  return files
 }
 
 /** `state/taskHistory.json` (Cline's `HistoryItem[]`): `cwdOnTaskInitialization` by task id. */
@@ -64,7 +78,7 @@ function sdkSessionFiles(root: string): HistoryFile[] {
   return names(sessions).flatMap((id) => {
     const dir = join(sessions, id)
     if (!statOrNull(join(dir, `${id}.messages.json`))?.isFile()) return []
-    return [{ source: 'cline' as const, path: dir, sessionId: id, role: 'main' as const, cwd: manifestCwd(join(dir, `${id}.json`)), backupDir: null, fingerprint: folderFingerprint(dir) }]
+    return [{ source: 'cline' as const, path: dir, sessionId: id, role: 'main' as const, cwd: manifestCwd(join(dir, `${id}.json`)), backupDir: null }]
   })
 }
 
@@ -104,26 +118,23 @@ export function taskFingerprint(dir: string): string {
     .join('|')
 }
 
-/** Working directories read from the heads of history files, by file signature (discovery runs every few seconds). */
-const workingDirectories = new Map<string, { signature: string; cwd: string | null }>()
-
-/** `# Current Working Directory (<cwd>) Files` (Cline) or `# Current Workspace Directory (…)` (Roo Code). */
-function recordedCwd(path: string, stats: Stats): string | null {
-  const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}`
-  const cached = workingDirectories.get(path)
-  if (cached?.signature === signature) return cached.cwd
-  const match = /# Current (?:Working|Workspace) Directory \(((?:[^"\\]|\\.)+?)\) Files/.exec(readHead(path, HEAD_BYTES))
-  let cwd: string | null = null
-  if (match?.[1] && !match[1].startsWith('Primary: ')) {
+/**
+ * `# Current Working Directory (<cwd>) Files` (Cline) or `# Current Workspace Directory (…)` (Roo
+ * Code), from the head of the history: the first environment details follow the first prompt.
+ */
+function recordedCwd(path: string): string | null {
+  for (const bytes of [16 * 1024, HEAD_BYTES]) {
+    const match = /# Current (?:Working|Workspace) Directory \(((?:[^"\\]|\\.)+?)\) Files/.exec(readHead(path, bytes))
+    if (!match?.[1]) continue
+    // A multi-root workspace names its primary folder only (`Primary: <name>`), not a path.
+    if (match[1].startsWith('Primary: ')) return null
     try {
-      cwd = JSON.parse(`"${match[1]}"`) as string
+      return JSON.parse(`"${match[1]}"`) as string
     } catch {
-      cwd = null
+      return null
     }
   }
-  if (workingDirectories.size > 20_000) workingDirectories.clear()
-  workingDirectories.set(path, { signature, cwd })
-  return cwd
+  return null
 }
 
 export function taskIdOf(dir: string): string {
