@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SnapshotRead } from '../adapter'
 import { HISTORY_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
+import { withCheckpointEdits } from './checkpoint-edits'
 import { agentOf } from './roots'
+import { shadowGitDir } from './shadow-git'
 import { taskRecords } from './task-records'
 import { isObject, readUiMessages } from './ui-messages'
 
@@ -21,7 +23,14 @@ export function readTaskFolder(dir: string): SnapshotRead {
   if (!ui.ok && ui.error !== 'missing') facts.problems.unshift(`${UI_FILE}: ${ui.error}; usage and cost not read`)
   const metadata = readJson(join(dir, METADATA_FILE))
   const built = taskRecords({ taskId, history: history.value, ui: facts, metadataModel: metadata.ok ? lastModel(metadata.value) : undefined })
-  const agent = agentOf(dirname(dirname(dir)))
+  const storage = dirname(dirname(dir))
+  const agent = agentOf(storage)
+  const gitDir = built.cwd && facts.checkpoints.length > 0 ? shadowGitDir(storage, built.cwd) : null
+  if (built.cwd && gitDir) {
+    const withCheckpoints = withCheckpointEdits(built.records, facts.checkpoints, gitDir, built.cwd)
+    built.records = withCheckpoints.records
+    built.problems.push(...withCheckpoints.problems)
+  }
   const meta = built.records[0]
   if (meta?.kind === 'session-meta' && meta.title && agent !== 'Cline') meta.title = `${meta.title} (${agent})`
   const fingerprint = createHash('sha256').update(JSON.stringify(built.records)).digest('hex')

@@ -15,13 +15,15 @@ export interface UiFacts {
   model: string | undefined
   /** Paths the UI showed as created by the agent (`ask: "tool"`, `tool: "newFileCreated"`). */
   createdPaths: Set<string>
+  /** Checkpoint commits of the shadow repository, in order, with where the conversation was (`lastCheckpointHash`). */
+  checkpoints: { hash: string; historyIndex: number | undefined; ts: number | undefined }[]
   firstTs: number | undefined
   lastTs: number | undefined
   problems: string[]
 }
 
 export function readUiMessages(raw: unknown): UiFacts {
-  const facts: UiFacts = { requests: [], model: undefined, createdPaths: new Set(), firstTs: undefined, lastTs: undefined, problems: [] }
+  const facts: UiFacts = { requests: [], model: undefined, createdPaths: new Set(), checkpoints: [], firstTs: undefined, lastTs: undefined, problems: [] }
   if (!Array.isArray(raw)) {
     facts.problems.push('ui_messages.json is not a list of messages; usage and cost not read')
     return facts
@@ -40,6 +42,9 @@ export function readUiMessages(raw: unknown): UiFacts {
       const usage = requestUsage(text)
       if (usage === null) facts.problems.push(`ui_messages.json[${index}]: api_req_started text is not JSON; its usage is not counted`)
       else facts.requests.push({ ts, historyIndex: typeof entry.conversationHistoryIndex === 'number' ? entry.conversationHistoryIndex : undefined, usage })
+    }
+    if (typeof entry.lastCheckpointHash === 'string' && facts.checkpoints.at(-1)?.hash !== entry.lastCheckpointHash) {
+      facts.checkpoints.push({ hash: entry.lastCheckpointHash, historyIndex: typeof entry.conversationHistoryIndex === 'number' ? entry.conversationHistoryIndex : undefined, ts })
     }
     if (entry.ask === 'tool' && text !== undefined) {
       const tool = parseObject(text)
