@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SnapshotRead } from '../adapter'
 import { HISTORY_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
@@ -49,9 +49,14 @@ function lastModel(metadata: unknown): string | undefined {
 
 type JsonRead = { ok: true; value: unknown } | { ok: false; error: string }
 
+/** Past this a file is not read (parsing it whole would take the import's memory): reported instead. */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024
+
 function readJson(path: string): JsonRead {
   let text: string
   try {
+    const size = statSync(path).size
+    if (size > MAX_JSON_BYTES) return { ok: false, error: `${Math.round(size / 1024 / 1024)} MB, more than Retrace reads whole (${MAX_JSON_BYTES / 1024 / 1024} MB)` }
     text = readFileSync(path, 'utf8')
   } catch {
     return { ok: false, error: 'missing' }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { SnapshotRead, SnapshotSession } from '../adapter'
 import type { SourceRecord } from '../records'
 import { assistantRecords } from './assistant-records'
+import { MAX_JSON_BYTES } from './read-task'
 import { TaskContext } from './task-context'
 import { isObject } from './ui-messages'
 import { userRecords } from './user-records'
@@ -106,6 +107,8 @@ function names(dir: string): string[] {
 function readJson(path: string): { value?: unknown; error?: string } {
   let text: string
   try {
+    const size = statSync(path).size
+    if (size > MAX_JSON_BYTES) return { error: `${Math.round(size / 1024 / 1024)} MB, more than Retrace reads whole (${MAX_JSON_BYTES / 1024 / 1024} MB)` }
     text = readFileSync(path, 'utf8')
   } catch {
     return { error: 'missing' }
