@@ -1,4 +1,3 @@
-import type { Usage } from '../../../shared/contract'
 import type { MessageRecord, SourceRecord } from '../records'
 import type { ToolCall } from './file-edits'
 
@@ -61,4 +60,3 @@ export class TaskContext {
   }
 }
 
-export type { Usage }
