@@ -10,7 +10,8 @@ const SOURCE_LABELS: Record<string, string> = {
   'y-agent': 'y-agent',
   cursor: 'Cursor',
   aider: 'Aider',
-  'copilot-cli': 'Copilot CLI'
+  'copilot-cli': 'Copilot CLI',
+  cline: 'Cline'
 }
 
 export function sourceLabel(source: string): string {

@@ -11,6 +11,7 @@ import { yAgentAdapter } from './y-agent/adapter'
 import { cursorAdapter } from './cursor/adapter'
 import { aiderAdapter } from './aider/adapter'
 import { copilotCliAdapter } from './copilot-cli/adapter'
+import { clineAdapter } from './cline/adapter'
 
 const claudeCode: SourceAdapter = {
   name: 'claude-code',
@@ -31,7 +32,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter, copilotCliAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter, copilotCliAdapter, clineAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

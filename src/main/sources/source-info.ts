@@ -16,7 +16,8 @@ const WHERE: Record<SourceName, string> = {
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB',
   cursor: 'conversations of the Cursor windows opened on the workspace folder (workspaceStorage/<hash>/workspace.json), read from their state.vscdb and globalStorage/state.vscdb under $VSCODE_APPDATA/Cursor/User, else %APPDATA%, ~/Library/Application Support or $XDG_CONFIG_HOME (~/.config)',
   aider: 'the chat history kept in the workspace folder (.aider.chat.history.md); another file named by $AIDER_CHAT_HISTORY_FILE',
-  'copilot-cli': 'sessions whose workspace.yaml cwd (or session.start cwd) is in the workspace, under $COPILOT_HOME or ~/.copilot (session-state/<id>/events.jsonl, older <id>.jsonl; also $XDG_STATE_HOME/.copilot when not yet moved)'
+  'copilot-cli': 'sessions whose workspace.yaml cwd (or session.start cwd) is in the workspace, under $COPILOT_HOME or ~/.copilot (session-state/<id>/events.jsonl, older <id>.jsonl; also $XDG_STATE_HOME/.copilot when not yet moved)',
+  cline: 'tasks whose environment details name a working directory in the workspace, under tasks/ of the Cline, Roo Code and Kilo Code global storage of VS Code, Insiders, VSCodium, Cursor and Windsurf (and ~/.vscode-server), and $CLINE_DATA_DIR, $CLINE_DIR/data or ~/.cline/data (tasks/, and sessions/ of Cline 4); $RETRACE_CLINE_DIRS replaces them'
 }
 
 export function describeSource(adapter: SourceAdapter, env: NodeJS.ProcessEnv): { name: string; label: string; looksIn: string; seenOnRealFiles: boolean } {

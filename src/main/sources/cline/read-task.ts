@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { SnapshotRead } from '../adapter'
+import { HISTORY_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
+import { withCheckpointEdits } from './checkpoint-edits'
+import { agentOf } from './roots'
+import { shadowGitDir } from './shadow-git'
+import { taskRecords } from './task-records'
+import { isObject, readUiMessages } from './ui-messages'
+
+/**
+ * A task folder read whole, read-only: `api_conversation_history.json` is the transcript (a task
+ * whose history is unreadable is one problem, not a session), `ui_messages.json` gives usage and
+ * cost, `task_metadata.json` the model when the UI names none.
+ */
+export function readTaskFolder(dir: string): SnapshotRead {
+  const taskId = taskIdOf(dir)
+  const history = readJson(join(dir, HISTORY_FILE))
+  if (!history.ok) return { sessions: [], problems: [`${taskId}/${HISTORY_FILE}: ${history.error}; the task is not imported`] }
+  const ui = readJson(join(dir, UI_FILE))
+  const facts = readUiMessages(ui.ok ? ui.value : [])
+  if (!ui.ok && ui.error !== 'missing') facts.problems.unshift(`${UI_FILE}: ${ui.error}; usage and cost not read`)
+  const metadata = readJson(join(dir, METADATA_FILE))
+  const built = taskRecords({ taskId, history: history.value, ui: facts, metadataModel: metadata.ok ? lastModel(metadata.value) : undefined })
+  const storage = dirname(dirname(dir))
+  const agent = agentOf(storage)
+  const gitDir = built.cwd && facts.checkpoints.length > 0 ? shadowGitDir(storage, built.cwd) : null
+  if (built.cwd && gitDir) {
+    const withCheckpoints = withCheckpointEdits(built.records, facts.checkpoints, gitDir, built.cwd)
+    built.records = withCheckpoints.records
+    built.problems.push(...withCheckpoints.problems)
+  }
+  const meta = built.records[0]
+  if (meta?.kind === 'session-meta' && meta.title && agent !== 'Cline') meta.title = `${meta.title} (${agent})`
+  const fingerprint = createHash('sha256').update(JSON.stringify(built.records)).digest('hex')
+  return {
+    sessions: [{ key: taskId, fingerprint, forkedFrom: null, startedAt: built.startedAt, records: built.records }],
+    problems: built.problems.map((problem) => `${taskId}/${problem}`)
+  }
+}
+
+/** `model_usage[]` entries `{ model_id, model_provider_id, mode, ts }`: the latest one's model. */
+function lastModel(metadata: unknown): string | undefined {
+  const usage = isObject(metadata) && Array.isArray(metadata.model_usage) ? metadata.model_usage : []
+  const last: unknown = usage[usage.length - 1]
+  return isObject(last) && typeof last.model_id === 'string' ? last.model_id : undefined
+}
+
+type JsonRead = { ok: true; value: unknown } | { ok: false; error: string }
+
+/** Past this a file is not read (parsing it whole would take the import's memory): reported instead. */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024
+
+function readJson(path: string): JsonRead {
+  let text: string
+  try {
+    const size = statSync(path).size
+    if (size > MAX_JSON_BYTES) return { ok: false, error: `${Math.round(size / 1024 / 1024)} MB, more than Retrace reads whole (${MAX_JSON_BYTES / 1024 / 1024} MB)` }
+    text = readFileSync(path, 'utf8')
+  } catch {
+    return { ok: false, error: 'missing' }
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown }
+  } catch (error) {
+    return { ok: false, error: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }
+  }
+}

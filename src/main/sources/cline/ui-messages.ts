@@ -1,0 +1,98 @@
+import type { Usage } from '../../../shared/contract'
+
+/** One API request the UI recorded (`say: "api_req_started"`, whose text is JSON with the counts). */
+export interface ApiRequest {
+  ts: number | undefined
+  /** The index of the last conversation message sent with it (Cline's `conversationHistoryIndex`). */
+  historyIndex: number | undefined
+  usage: Partial<Usage>
+}
+
+/** What Retrace reads of `ui_messages.json` (`ClineMessage[]`): usage and cost, the model, new files. */
+export interface UiFacts {
+  requests: ApiRequest[]
+  /** `modelInfo.modelId` of the last message that has one (Cline 3.x). */
+  model: string | undefined
+  /** Paths the UI showed as created by the agent (`ask: "tool"`, `tool: "newFileCreated"`). */
+  createdPaths: Set<string>
+  /** Checkpoint commits of the shadow repository, in order, with where the conversation was (`lastCheckpointHash`). */
+  checkpoints: { hash: string; historyIndex: number | undefined; ts: number | undefined }[]
+  firstTs: number | undefined
+  lastTs: number | undefined
+  problems: string[]
+}
+
+export function readUiMessages(raw: unknown): UiFacts {
+  const facts: UiFacts = { requests: [], model: undefined, createdPaths: new Set(), checkpoints: [], firstTs: undefined, lastTs: undefined, problems: [] }
+  if (!Array.isArray(raw)) {
+    facts.problems.push('ui_messages.json is not a list of messages; usage and cost not read')
+    return facts
+  }
+  raw.forEach((entry: unknown, index) => {
+    if (!isObject(entry)) return facts.problems.push(`ui_messages.json[${index}]: not an object`)
+    const ts = typeof entry.ts === 'number' ? entry.ts : undefined
+    if (ts !== undefined) {
+      facts.firstTs ??= ts
+      facts.lastTs = ts
+    }
+    const modelInfo = entry.modelInfo
+    if (isObject(modelInfo) && typeof modelInfo.modelId === 'string') facts.model = modelInfo.modelId
+    const text = typeof entry.text === 'string' ? entry.text : undefined
+    if (entry.say === 'api_req_started' && text !== undefined) {
+      const usage = requestUsage(text)
+      if (usage === null) facts.problems.push(`ui_messages.json[${index}]: api_req_started text is not JSON; its usage is not counted`)
+      else facts.requests.push({ ts, historyIndex: typeof entry.conversationHistoryIndex === 'number' ? entry.conversationHistoryIndex : undefined, usage })
+    }
+    if (typeof entry.lastCheckpointHash === 'string' && facts.checkpoints.at(-1)?.hash !== entry.lastCheckpointHash) {
+      facts.checkpoints.push({ hash: entry.lastCheckpointHash, historyIndex: typeof entry.conversationHistoryIndex === 'number' ? entry.conversationHistoryIndex : undefined, ts })
+    }
+    if (entry.ask === 'tool' && text !== undefined) {
+      const tool = parseObject(text)
+      if (tool?.tool === 'newFileCreated' && typeof tool.path === 'string') facts.createdPaths.add(tool.path)
+    }
+  })
+  return facts
+}
+
+/** `{"request": …, "tokensIn", "tokensOut", "cacheWrites", "cacheReads", "cost"}`; null when not JSON. */
+function requestUsage(text: string): Partial<Usage> | null {
+  const info = parseObject(text)
+  if (!info) return null
+  const usage: Partial<Usage> = {}
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : undefined)
+  const inputTokens = count(info.tokensIn)
+  const outputTokens = count(info.tokensOut)
+  const cacheWriteTokens = count(info.cacheWrites)
+  const cacheReadTokens = count(info.cacheReads)
+  if (inputTokens !== undefined) usage.inputTokens = inputTokens
+  if (outputTokens !== undefined) usage.outputTokens = outputTokens
+  if (cacheWriteTokens !== undefined) usage.cacheWriteTokens = cacheWriteTokens
+  if (cacheReadTokens !== undefined) usage.cacheReadTokens = cacheReadTokens
+  if (typeof info.cost === 'number' && Number.isFinite(info.cost) && info.cost >= 0) usage.costUsd = info.cost
+  return usage
+}
+
+export function addUsage(a: Partial<Usage> | undefined, b: Partial<Usage>): Partial<Usage> {
+  const sum = (x: number | null | undefined, y: number | null | undefined) => (x ?? 0) + (y ?? 0)
+  const total: Partial<Usage> = {
+    inputTokens: sum(a?.inputTokens, b.inputTokens),
+    outputTokens: sum(a?.outputTokens, b.outputTokens),
+    cacheReadTokens: sum(a?.cacheReadTokens, b.cacheReadTokens),
+    cacheWriteTokens: sum(a?.cacheWriteTokens, b.cacheWriteTokens)
+  }
+  if (a?.costUsd != null || b.costUsd != null) total.costUsd = sum(a?.costUsd, b.costUsd)
+  return total
+}
+
+function parseObject(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text)
+    return isObject(value) ? value : null
+  } catch {
+    return null
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,124 @@
+import { blocksOf } from './assistant-records'
+import { editOf, shellCommandsOf, type ToolCall } from './file-edits'
+import type { TaskContext } from './task-context'
+import { toolResultHeader } from './xml-tools'
+
+/** The words the user typed, as Cline and its forks wrap them in a user message. */
+const PROMPT_TAGS = ['task', 'user_message', 'feedback', 'answer']
+const SUBTASK_REPORT = /^\s*\[new_task completed\] Result:/
+const FAILED = /The tool execution failed with the following error|The user denied this operation|^\s*<error>/
+
+interface PendingResult {
+  call: ToolCall | undefined
+  name: string | null
+  id: string | null
+  parts: string[]
+  isError: boolean
+}
+
+/**
+ * One user message of `api_conversation_history.json`: tool results (native `tool_result` blocks,
+ * or text blocks headed `[tool for 'x'] Result:` and the blocks after them), the user's own words
+ * (`<task>`, `<user_message>`, `<feedback>`, `<answer>`: each opens a turn), and the
+ * `<environment_details>` Cline appends (shown as a system message: it is context the model saw).
+ * A result that went through carries its tool call's file edit or shell command.
+ */
+export function userRecords(context: TaskContext, index: number, content: unknown): void {
+  let pending: PendingResult | null = null
+  const flush = () => {
+    if (pending) finishResult(context, index, pending)
+    pending = null
+  }
+  for (const block of blocksOf(content)) {
+    if (block.type === 'tool_result') {
+      flush()
+      const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : null
+      const call = context.answer(id, null)
+      pending = { call, name: call?.name ?? null, id, parts: [resultText(block.content)], isError: block.is_error === true }
+      flush()
+    } else if (block.type === 'text' && typeof block.text === 'string') {
+      const text = block.text
+      const header = toolResultHeader(text)
+      if (text.trimStart().startsWith('<environment_details>')) {
+        flush()
+        environment(context, index, text)
+      } else if (header !== null && SUBTASK_REPORT.test(text)) {
+        // Roo Code hands a finished sub-task's report to its parent this way: no call asked for it.
+        flush()
+        context.message(index, { role: 'system', content: text.trim() })
+      } else if (header !== null) {
+        flush()
+        pending = { call: context.answer(null, header), name: header, id: null, parts: [text], isError: false }
+      } else if (pending) {
+        pending.parts.push(text)
+      } else {
+        prompt(context, index, text)
+      }
+    } else if (block.type === 'file' && typeof block.path === 'string' && typeof block.content === 'string') {
+      // Cline 4 attaches an @-mentioned file whole: its content before the task's edits.
+      if (!context.knownFiles.has(block.path)) context.knownFiles.set(block.path, block.content)
+      context.message(index, { role: 'system', content: `Attached file ${block.path} (${block.content.length} characters)` })
+    }
+  }
+  flush()
+}
+
+function finishResult(context: TaskContext, index: number, pending: PendingResult): void {
+  const content = pending.parts.join('\n\n')
+  const isError = pending.isError || FAILED.test(content)
+  const call = pending.call
+  const own = context.message(index, { role: 'tool_result', content, ...(pending.name ? { toolName: pending.name } : {}), ...(isError ? { isError } : {}) })
+  own.toolCallId = call?.id ?? pending.id ?? own.uid ?? undefined
+  if (call && !isError) {
+    const path = typeof call.input.path === 'string' ? call.input.path : ''
+    const created = /<operation>created<\/operation>|File created successfully at:/.test(content) || (context.createdPaths.has(path) && !context.writtenPaths.has(path))
+    const edit = editOf(call, index, created, context.knownFiles)
+    if (edit) {
+      context.records.push(edit)
+      context.writtenPaths.add(edit.path)
+    }
+    context.records.push(...shellCommandsOf(call, index))
+  }
+  // The user's words inside a result (feedback on a completion, an answer to a question) open a turn.
+  for (const tag of ['feedback', 'answer']) {
+    const words = tagged(content, tag)
+    if (words) userPrompt(context, index, words)
+  }
+}
+
+function prompt(context: TaskContext, index: number, text: string): void {
+  for (const tag of PROMPT_TAGS) {
+    const words = tagged(text, tag)
+    if (words !== null) return userPrompt(context, index, words)
+  }
+  // The first words of a task are a prompt even unwrapped; later loose text is Cline's own note
+  // (Cline 4 wraps nothing: every text of the user is a prompt).
+  if (context.firstPrompt === undefined || context.plainPrompts) return userPrompt(context, index, text.trim())
+  if (text.trim()) context.message(index, { role: 'system', content: text.trim() })
+}
+
+function userPrompt(context: TaskContext, index: number, words: string): void {
+  context.firstPrompt ??= words
+  context.message(index, { role: 'user', content: words, startsTurn: true })
+}
+
+function environment(context: TaskContext, index: number, text: string): void {
+  const cwd = /# Current (?:Working|Workspace) Directory \((.+?)\) Files/.exec(text)?.[1]
+  // A multi-root workspace names its primary folder only (`Primary: <name>`), not a path.
+  if (cwd && !cwd.startsWith('Primary: ') && !context.cwd) context.cwd = cwd
+  const model = /<model>([^<\n]+)<\/model>/.exec(text)?.[1]
+  if (model) context.envModel = model.trim()
+  context.message(index, { role: 'system', content: text.trim() })
+}
+
+function tagged(text: string, tag: string): string | null {
+  const match = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text)
+  return match ? (match[1] as string).trim() : null
+}
+
+function resultText(content: unknown): string {
+  return blocksOf(content)
+    .map((block) => (typeof block.text === 'string' ? block.text : block.type === 'image' ? '[image]' : ''))
+    .filter(Boolean)
+    .join('\n\n')
+}
