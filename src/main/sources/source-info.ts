@@ -13,6 +13,7 @@ const WHERE: Record<SourceName, string> = {
   'code-buddy': 'sessions whose working directory is in the workspace, or all of them for the home opened as the workspace, under $CODEBUDDY_HOME or ~/.codebuddy (sessions/, branches/); ExportedSession files at the workspace top level',
   'headless-agent': 'the agent home opened as the workspace (sessions.db beside memory.json or checkpoints/), under $AGENT_HOME or ~/.agent',
   'y-agent': 'the data folder opened as the workspace (all sessions; read-only for rewinds), or a project whose files its sessions touched, under $Y_AGENT_DB_PATH, $Y_AGENT_HOME or ~/.local/state/y-agent/data',
+  'gemini-cli': 'chat recordings of the project folder named by the workspace (tmp/<sha256 of its path>/ or the slug projects.json gives it) under $GEMINI_CLI_HOME/.gemini or ~/.gemini (tmp/<project>/chats/session-*.json, session-*.jsonl, sub-agents in chats/<session>/)',
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB'
 }
 

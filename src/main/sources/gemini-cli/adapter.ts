@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises'
+import type { SnapshotRead, SnapshotSourceAdapter } from '../adapter'
+import { readConversation } from './conversation'
+import { discoverGeminiFiles, discoverGeminiWorkspace, geminiRoots } from './discover'
+import { sessionRecords } from './session-records'
+
+/**
+ * Gemini CLI: the chat recordings of `~/.gemini/tmp/<project>/chats/` — legacy `session-*.json`
+ * files (rewritten whole) and current `session-*.jsonl` files (appended, but a resumed `.json`
+ * is copied into a new `.jsonl` and a failed load rewrites it). Each file is read whole and
+ * re-imported when its size or time changes: a snapshot source of one session per file.
+ */
+export const geminiCliAdapter: SnapshotSourceAdapter = {
+  kind: 'snapshot',
+  name: 'gemini-cli',
+  label: 'Gemini CLI',
+  roots: geminiRoots,
+  discoverAll: discoverGeminiFiles,
+  discover: discoverGeminiWorkspace,
+  async read(file): Promise<SnapshotRead> {
+    let text: string
+    try {
+      text = await readFile(file.path, 'utf8')
+    } catch (error) {
+      return { sessions: [], problems: [`Gemini CLI session file not readable: ${error instanceof Error ? error.message : String(error)}`] }
+    }
+    const conversation = readConversation(text)
+    const key = typeof conversation.meta.sessionId === 'string' ? conversation.meta.sessionId : file.path
+    const startedAt = Date.parse(typeof conversation.meta.startTime === 'string' ? conversation.meta.startTime : '')
+    return {
+      sessions: [
+        {
+          key,
+          fingerprint: file.fingerprint ?? '',
+          forkedFrom: null,
+          startedAt: Number.isFinite(startedAt) ? startedAt : file.startedAt,
+          records: sessionRecords(conversation, file.parentSessionId ?? null)
+        }
+      ],
+      problems: []
+    }
+  }
+}
