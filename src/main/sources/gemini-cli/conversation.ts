@@ -35,6 +35,9 @@ export function readConversation(text: string): Conversation {
     const messages = Array.isArray(legacy.messages) ? legacy.messages : []
     // The legacy file has no lines: a message's "offset" is its index in `messages`.
     messages.forEach((message, index) => reader.message(message, index))
+  } else if (isBrokenLegacyFile(text)) {
+    // A pretty-printed legacy file cut short: its lines are not records, one reason says why.
+    reader.problems.push({ kind: 'skipped', offset: 0, reason: 'Gemini CLI session file is not valid JSON (cut short?)' })
   } else {
     let offset = 0
     for (const line of text.split('\n')) {
@@ -54,6 +57,18 @@ function legacyRecord(text: string): Record<string, unknown> | null {
     return parsed && typeof parsed.sessionId === 'string' ? parsed : null
   } catch {
     return null
+  }
+}
+
+/** Starts like a JSON object but its first line is no record: not JSONL, and not whole JSON either. */
+function isBrokenLegacyFile(text: string): boolean {
+  const first = text.trimStart().split('\n', 1)[0] ?? ''
+  if (!first.startsWith('{')) return false
+  try {
+    JSON.parse(first)
+    return false
+  } catch {
+    return true
   }
 }
 
