@@ -3,6 +3,7 @@ import type { SnapshotRead, SnapshotSourceAdapter } from '../adapter'
 import { readConversation } from './conversation'
 import { discoverGeminiFiles, discoverGeminiWorkspace, geminiRoots } from './discover'
 import { sessionRecords } from './session-records'
+import { checkpointBefores } from './shadow-git'
 
 /**
  * Gemini CLI: the chat recordings of `~/.gemini/tmp/<project>/chats/` — legacy `session-*.json`
@@ -34,7 +35,7 @@ export const geminiCliAdapter: SnapshotSourceAdapter = {
           fingerprint: file.fingerprint ?? '',
           forkedFrom: null,
           startedAt: Number.isFinite(startedAt) ? startedAt : file.startedAt,
-          records: sessionRecords(conversation, file.parentSessionId ?? null)
+          records: sessionRecords(conversation, file.parentSessionId ?? null, await checkpointBefores(file.path, file.cwd, conversation))
         }
       ],
       problems: []

@@ -20,7 +20,7 @@ export type KnownContents = Map<string, string | null>
  *   `old_string`→`new_string` replayed on the content this session wrote last.
  * Null when the call changed no file (another tool, or it did not succeed).
  */
-export function fileEditOf(call: Record<string, unknown>, offset: number, known: KnownContents): FileEditRecord | null {
+export function fileEditOf(call: Record<string, unknown>, offset: number, known: KnownContents, checkpointed?: string): FileEditRecord | null {
   const name = asString(call.name)
   if ((name !== WRITE_FILE && name !== EDIT) || call.status !== 'success') return null
   const args = asObject(call.args) ?? {}
@@ -38,9 +38,11 @@ export function fileEditOf(call: Record<string, unknown>, offset: number, known:
     if (content === undefined) return null
     const created = /^Successfully created/.test(partsText(call.result))
     remember(known, [path], content)
-    return { kind: 'file-edit', offset, toolCallId, path, ...(created ? { before: null } : {}), after: content }
+    const before = created ? { before: null } : checkpointed !== undefined ? { before: checkpointed } : {}
+    return { kind: 'file-edit', offset, toolCallId, path, ...before, after: content }
   }
-  const before = known.get(path)
+  // The project's state just before the call (Gemini's checkpoint) beats what this session wrote.
+  const before = checkpointed ?? known.get(path)
   const after = before === undefined ? undefined : replaced(before, asString(args.old_string), asString(args.new_string))
   if (after === undefined) {
     known.delete(path)
@@ -49,6 +51,13 @@ export function fileEditOf(call: Record<string, unknown>, offset: number, known:
   }
   remember(known, [path], after)
   return { kind: 'file-edit', offset, toolCallId, path, before, after }
+}
+
+/** A successful edit whose record kept no `FileDiff`: its before-content is worth looking up. */
+export function needsBefore(call: Record<string, unknown>): boolean {
+  const name = asString(call.name)
+  const diff = asObject(call.resultDisplay)
+  return (name === WRITE_FILE || name === EDIT) && call.status === 'success' && !(diff && 'originalContent' in diff)
 }
 
 /** `replace` on known content: an empty old_string creates the file; every occurrence is replaced. */

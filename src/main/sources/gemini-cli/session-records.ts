@@ -12,7 +12,7 @@ const SHELL = 'run_shell_command'
  * call with its result and the file it changed; `info`/`error`/`warning` lines are system lines —
  * and each of the agent's own rewinds where it happened. Pure.
  */
-export function sessionRecords(conversation: Conversation, parentSessionId: string | null): SourceRecord[] {
+export function sessionRecords(conversation: Conversation, parentSessionId: string | null, checkpointed: ReadonlyMap<string, string> = new Map()): SourceRecord[] {
   const { meta } = conversation
   const records: SourceRecord[] = [...conversation.problems]
   const summary = asString(meta.summary)?.trim()
@@ -27,12 +27,18 @@ export function sessionRecords(conversation: Conversation, parentSessionId: stri
   const known: KnownContents = new Map()
   for (const event of conversation.events) {
     if (event.kind === 'rewind') records.push({ kind: 'agent-rewind', offset: event.offset, atUid: event.atUid, abandonedUid: event.abandonedUid })
-    else records.push(...messageRecords(event.message, event.offset, known))
+    else records.push(...messageRecords(event.message, event.offset, { known, checkpointed }))
   }
   return records
 }
 
-function messageRecords(message: GeminiMessage, offset: number, known: KnownContents): SourceRecord[] {
+/** What file edits are rebuilt from: the session's own writes, and Gemini's checkpoints (shadow-git.ts). */
+interface EditSources {
+  known: KnownContents
+  checkpointed: ReadonlyMap<string, string>
+}
+
+function messageRecords(message: GeminiMessage, offset: number, edits: EditSources): SourceRecord[] {
   const createdAt = epochOf(message.timestamp)
   const base = { kind: 'message' as const, offset, uid: null, parentUid: null, agentId: null, startsTurn: false, ...(createdAt !== undefined ? { createdAt } : {}) }
   const type = asString(message.type)
@@ -55,7 +61,7 @@ function messageRecords(message: GeminiMessage, offset: number, known: KnownCont
   if (text) records.push({ ...base, role: 'assistant', content: text })
   for (const value of Array.isArray(message.toolCalls) ? message.toolCalls : []) {
     const call = asObject(value)
-    if (call) records.push(...toolCallRecords(call, base, known))
+    if (call) records.push(...toolCallRecords(call, base, edits))
   }
   const first = records.find((record): record is MessageRecord => record.kind === 'message')
   const model = asString(message.model)
@@ -67,7 +73,7 @@ function messageRecords(message: GeminiMessage, offset: number, known: KnownCont
 
 type MessageBase = Omit<MessageRecord, 'role' | 'content'>
 
-function toolCallRecords(call: Record<string, unknown>, base: MessageBase, known: KnownContents): SourceRecord[] {
+function toolCallRecords(call: Record<string, unknown>, base: MessageBase, edits: EditSources): SourceRecord[] {
   const name = asString(call.name) ?? 'tool'
   const id = asString(call.id)
   const args = asObject(call.args) ?? {}
@@ -80,7 +86,7 @@ function toolCallRecords(call: Record<string, unknown>, base: MessageBase, known
   if (status === 'success' || status === 'error' || status === 'cancelled' || output) {
     records.push({ ...common, role: 'tool_result', content: output || status || '', isError: status === 'error' || status === 'cancelled' })
   }
-  const edit = fileEditOf(call, base.offset, known)
+  const edit = fileEditOf(call, base.offset, edits.known, id === undefined ? undefined : edits.checkpointed.get(id))
   if (edit) records.push(edit)
   if (name === SHELL && status === 'success' && typeof args.command === 'string') records.push({ kind: 'shell-command', offset: base.offset, toolCallId: id ?? null, command: args.command })
   return records
