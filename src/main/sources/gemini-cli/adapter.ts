@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises'
-import type { SnapshotRead, SnapshotSourceAdapter } from '../adapter'
+import type { HistoryFile, SnapshotRead, SnapshotSourceAdapter } from '../adapter'
 import { readConversation } from './conversation'
 import { discoverGeminiFiles, discoverGeminiWorkspace, geminiRoots } from './discover'
 import { sessionRecords } from './session-records'
 import { checkpointBefores } from './shadow-git'
+import { startingCall } from './sub-agents'
 
 /**
  * Gemini CLI: the chat recordings of `~/.gemini/tmp/<project>/chats/` — legacy `session-*.json`
@@ -18,27 +19,30 @@ export const geminiCliAdapter: SnapshotSourceAdapter = {
   roots: geminiRoots,
   discoverAll: discoverGeminiFiles,
   discover: discoverGeminiWorkspace,
-  async read(file): Promise<SnapshotRead> {
-    let text: string
-    try {
-      text = await readFile(file.path, 'utf8')
-    } catch (error) {
-      return { sessions: [], problems: [`Gemini CLI session file not readable: ${error instanceof Error ? error.message : String(error)}`] }
-    }
-    const conversation = readConversation(text)
-    const key = typeof conversation.meta.sessionId === 'string' ? conversation.meta.sessionId : file.path
-    const startedAt = Date.parse(typeof conversation.meta.startTime === 'string' ? conversation.meta.startTime : '')
-    return {
-      sessions: [
-        {
-          key,
-          fingerprint: file.fingerprint ?? '',
-          forkedFrom: null,
-          startedAt: Number.isFinite(startedAt) ? startedAt : file.startedAt,
-          records: sessionRecords(conversation, file.parentSessionId ?? null, await checkpointBefores(file.path, file.cwd, conversation))
-        }
-      ],
-      problems: []
-    }
+  read: readSessionFile
+}
+
+async function readSessionFile(file: HistoryFile): Promise<SnapshotRead> {
+  let text: string
+  try {
+    text = await readFile(file.path, 'utf8')
+  } catch (error) {
+    return { sessions: [], problems: [`Gemini CLI session file not readable: ${error instanceof Error ? error.message : String(error)}`] }
+  }
+  const conversation = readConversation(text)
+  const key = typeof conversation.meta.sessionId === 'string' ? conversation.meta.sessionId : file.path
+  const startedAt = Date.parse(typeof conversation.meta.startTime === 'string' ? conversation.meta.startTime : '')
+  const parent = file.parentSessionId ? { sessionId: file.parentSessionId, toolCallId: await startingCall(file.path, file.parentSessionId, key) } : null
+  return {
+    sessions: [
+      {
+        key,
+        fingerprint: file.fingerprint ?? '',
+        forkedFrom: null,
+        startedAt: Number.isFinite(startedAt) ? startedAt : file.startedAt,
+        records: sessionRecords(conversation, parent, await checkpointBefores(file.path, file.cwd, conversation))
+      }
+    ],
+    problems: []
   }
 }

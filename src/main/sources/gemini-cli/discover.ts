@@ -72,7 +72,14 @@ function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
   const main = files.flatMap((name) => historyFile(join(chats, name), cwd, null, startedOf(name)))
   const subAgents = all
     .filter((name) => isDirectory(join(chats, name)))
-    .flatMap((parent) => names(join(chats, parent)).filter((name) => SUB_AGENT_FILE.test(name)).flatMap((name) => historyFile(join(chats, parent, name), cwd, parent, undefined)))
+    .flatMap((parent) => {
+      // Read again whenever the parent is: its rewritten session takes a new place for the call.
+      const parentFile = main.find((file) => file.path.endsWith(`-${parent.slice(0, 8)}.jsonl`) || file.path.endsWith(`-${parent.slice(0, 8)}.json`))
+      return names(join(chats, parent))
+        .filter((name) => SUB_AGENT_FILE.test(name))
+        .flatMap((name) => historyFile(join(chats, parent, name), cwd, parent, undefined))
+        .map((file) => ({ ...file, fingerprint: `${file.fingerprint ?? ''}|${parentFile?.fingerprint ?? ''}` }))
+    })
   return [...main, ...subAgents]
 }
 
@@ -89,7 +96,8 @@ function historyFile(path: string, cwd: string | null, parentSessionId: string |
       source: 'gemini-cli',
       path,
       sessionId: path,
-      role: 'main',
+      // Sub-agents are imported after the sessions they hang below (import-order.ts).
+      role: parentSessionId ? 'sub-agent' : 'main',
       cwd,
       backupDir: null,
       fingerprint: `${stats.size}:${stats.mtimeMs}`,

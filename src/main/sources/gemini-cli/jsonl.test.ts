@@ -56,19 +56,22 @@ describe('importing a current Gemini CLI recording (session-*.jsonl, built from 
     const main = sessions.find((s) => s.title === 'Greeting in notes and a todo list')
     const branch = sessions.find((s) => s.rewoundInAgent)
     const sub = sessions.find((s) => s.title === 'Find every todo file')
-    expect([main?.messageCount, main?.turnCount, main?.model, main?.kind]).toEqual([12, 2, 'gemini-2.5-flash', 'main'])
+    expect([main?.messageCount, main?.turnCount, main?.model, main?.kind]).toEqual([14, 2, 'gemini-2.5-flash', 'main'])
     // g1 counted once (its second copy carries the tokens), g2, g5, g6; input without cached, output with thoughts.
     expect(main?.usage).toMatchObject({ inputTokens: 2400, cacheReadTokens: 3200, outputTokens: 131 })
     expect([branch?.title, branch?.kind, branch?.parentId, branch?.messageCount, branch?.turnCount]).toEqual(['now write the todo list to todo.md', 'branch', main?.id, 9, 2])
     expect([sub?.kind, sub?.parentId, sub?.messageCount]).toEqual(['sub-agent', main?.id, 2])
 
     const messages = (await call('transcript.page', { sessionId: main?.id ?? '', limit: 100 })).items
-    expect(countRoles(messages)).toEqual({ user: 2, reasoning: 1, assistant: 2, tool_call: 3, tool_result: 3, system: 1 })
+    expect(countRoles(messages)).toEqual({ user: 2, reasoning: 1, assistant: 2, tool_call: 4, tool_result: 4, system: 1 })
     expect(messages.find((m) => m.role === 'reasoning')?.content).toBe('**Locating the file**\nnotes.txt holds one line; I will append a greeting.')
     expect(messages.find((m) => m.role === 'system')?.content).toBe('info: Switched to fallback model gemini-2.5-flash')
     expect(messages.find((m) => m.toolName === 'run_shell_command' && m.role === 'tool_call')?.content).toBe('ls')
     const detail = await call('sessions.get', { sessionId: main?.id ?? '' })
     expect(detail.sourceSessionId).toBe(MAIN_ID)
+    // The sub-agent hangs at the invoke_agent call whose agentId names its recording.
+    const started = messages.find((m) => m.role === 'tool_call' && m.toolName === 'invoke_agent')
+    expect((await call('sessions.get', { sessionId: sub?.id ?? '' })).forkSeq).toBe(started?.seq)
   })
 
   it('journals the FileDiff before/after of replace and write_file, so each turn rewinds and undoes', async () => {
@@ -111,9 +114,12 @@ describe('importing a current Gemini CLI recording (session-*.jsonl, built from 
     const main = (await call('sessions.list', { workspaceId: opened.id, source: 'gemini-cli' })).items.find((s) => s.kind === 'main')
     const sessions = (await call('sessions.list', { workspaceId: opened.id, source: 'gemini-cli' })).items
     expect(sessions).toHaveLength(3)
-    expect([main?.messageCount, main?.turnCount]).toEqual([14, 3])
+    expect([main?.messageCount, main?.turnCount]).toEqual([16, 3])
     // The rewound line is split off again, and the sub-agent stays below the session written anew.
     expect(sessions.find((s) => s.rewoundInAgent)).toMatchObject({ parentId: main?.id, messageCount: 9 })
-    expect(sessions.find((s) => s.kind === 'sub-agent')?.parentId).toBe(main?.id)
+    const sub = sessions.find((s) => s.kind === 'sub-agent')
+    expect(sub?.parentId).toBe(main?.id)
+    const started = (await call('transcript.page', { sessionId: main?.id ?? '', limit: 100 })).items.find((m) => m.toolName === 'invoke_agent')
+    expect((await call('sessions.get', { sessionId: sub?.id ?? '' })).forkSeq).toBe(started?.seq)
   })
 })

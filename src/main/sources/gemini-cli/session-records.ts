@@ -12,7 +12,7 @@ const SHELL = 'run_shell_command'
  * call with its result and the file it changed; `info`/`error`/`warning` lines are system lines —
  * and each of the agent's own rewinds where it happened. Pure.
  */
-export function sessionRecords(conversation: Conversation, parentSessionId: string | null, checkpointed: ReadonlyMap<string, string> = new Map()): SourceRecord[] {
+export function sessionRecords(conversation: Conversation, parent: { sessionId: string; toolCallId?: string | undefined } | null, checkpointed: ReadonlyMap<string, string> = new Map()): SourceRecord[] {
   const { meta } = conversation
   const records: SourceRecord[] = [...conversation.problems]
   const summary = asString(meta.summary)?.trim()
@@ -22,7 +22,8 @@ export function sessionRecords(conversation: Conversation, parentSessionId: stri
     ...(asString(meta.sessionId) ? { sessionId: asString(meta.sessionId) } : {}),
     ...(epochOf(meta.startTime) !== undefined ? { createdAt: epochOf(meta.startTime) } : {}),
     ...(summary ? { title: summary, titleOrigin: 'ai' as const } : {}),
-    ...(meta.kind === 'subagent' && parentSessionId ? { parent: { sessionId: parentSessionId, kind: 'sub-agent' as const } } : {})
+    // A sub-agent hangs below its parent session, at the call that started it when known.
+    ...(parent ? { parent: { sessionId: parent.sessionId, kind: 'sub-agent' as const, ...(parent.toolCallId ? { toolCallId: parent.toolCallId } : {}) } } : {})
   })
   const known: KnownContents = new Map()
   for (const event of conversation.events) {
