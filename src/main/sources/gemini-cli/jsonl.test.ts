@@ -101,6 +101,20 @@ describe('importing a current Gemini CLI recording (session-*.jsonl, built from 
     expect(readFileSync(join(workspace, 'todo.txt'), 'utf8')).toBe('- buy milk\n')
   })
 
+  it('retrace import --all puts the project projects.json names into its workspace', async () => {
+    const workspace = tempDir()
+    const home = tempDir()
+    copyWithWorkspace(WRITER, join(home, '.gemini', 'tmp', 'my-project', 'chats'), workspace)
+    writeFileSync(join(home, '.gemini', 'projects.json'), JSON.stringify({ projects: { [workspace]: 'my-project' } }))
+    const rt = runtime({}, { env: { GEMINI_CLI_HOME: home } })
+    const report = await rt.imports.importAll({ sources: ['gemini-cli'] })
+    expect(report.workspaces.map((w) => w.path)).toEqual([workspace])
+    expect(report).toMatchObject({ files: 2, refused: [] })
+    const call = contractCaller(rt)
+    const id = report.workspaces[0]?.id ?? -1
+    expect((await call('sessions.list', { workspaceId: id, source: 'gemini-cli' })).items).toHaveLength(3)
+  })
+
   it('re-imports a recording that grew, keeping the session', async () => {
     const { workspace, home, call } = setUp()
     const opened = await call('workspaces.open', { path: workspace })
