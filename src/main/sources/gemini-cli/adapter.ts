@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises'
+import { basename } from 'node:path'
 import type { HistoryFile, SnapshotRead, SnapshotSourceAdapter } from '../adapter'
 import { readConversation } from './conversation'
 import { discoverGeminiFiles, discoverGeminiWorkspace, geminiRoots } from './discover'
+import { savedChatRecords, savedChatTag } from './saved-chat'
 import { sessionRecords } from './session-records'
 import { checkpointBefores } from './shadow-git'
 import { startingCall } from './sub-agents'
@@ -28,6 +30,10 @@ async function readSessionFile(file: HistoryFile): Promise<SnapshotRead> {
     text = await readFile(file.path, 'utf8')
   } catch (error) {
     return { sessions: [], problems: [`Gemini CLI session file not readable: ${error instanceof Error ? error.message : String(error)}`] }
+  }
+  const tag = savedChatTag(basename(file.path))
+  if (tag !== null) {
+    return { sessions: [{ key: `checkpoint-${tag}`, fingerprint: file.fingerprint ?? '', forkedFrom: null, startedAt: file.startedAt, records: savedChatRecords(text, tag) }], problems: [] }
   }
   const conversation = readConversation(text)
   const key = typeof conversation.meta.sessionId === 'string' ? conversation.meta.sessionId : file.path

@@ -4,6 +4,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { isWithin } from '../files'
+import { SAVED_CHAT_FILE } from './saved-chat'
 
 /** `session-<YYYY-MM-DDTHH-MM>-<8 chars of the id>.json` (legacy) or `.jsonl` (current). */
 const SESSION_FILE = /^session-.+\.jsonl?$/
@@ -33,7 +34,7 @@ function projectFolders(root: string): { id: string; dir: string; project: strin
   const registered = new Map<string, string>()
   for (const [project, slug] of Object.entries(registry(root))) registered.set(slug, project)
   return names(tmp)
-    .filter((id) => id !== 'bin' && isDirectory(join(tmp, id, 'chats')))
+    .filter((id) => id !== 'bin' && isDirectory(join(tmp, id)))
     .map((id) => ({ id, dir: join(tmp, id), project: readProjectRoot(join(tmp, id)) ?? registered.get(id) ?? null }))
 }
 
@@ -66,6 +67,10 @@ export function projectHash(projectRoot: string): string {
  * into a `.jsonl` of the same name, which Gemini CLI writes from then on: the `.json` is left out.
  */
 function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
+  // Chats saved with `/chat save <tag>`, beside chats/ (saved-chat.ts).
+  const saved = names(dir)
+    .filter((name) => SAVED_CHAT_FILE.test(name))
+    .flatMap((name) => historyFile(join(dir, name), cwd, null, undefined))
   const chats = join(dir, 'chats')
   const all = names(chats)
   const files = all.filter((name) => SESSION_FILE.test(name) && !(name.endsWith('.json') && all.includes(`${name}l`)))
@@ -80,7 +85,7 @@ function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
         .flatMap((name) => historyFile(join(chats, parent, name), cwd, parent, undefined))
         .map((file) => ({ ...file, fingerprint: `${file.fingerprint ?? ''}|${parentFile?.fingerprint ?? ''}` }))
     })
-  return [...main, ...subAgents]
+  return [...main, ...saved, ...subAgents]
 }
 
 function historyFile(path: string, cwd: string | null, parentSessionId: string | null, startedAt: number | undefined): HistoryFile[] {
@@ -102,7 +107,8 @@ function historyFile(path: string, cwd: string | null, parentSessionId: string |
       backupDir: null,
       fingerprint: `${stats.size}:${stats.mtimeMs}`,
       ...(parentSessionId ? { parentSessionId } : {}),
-      ...(startedAt !== undefined ? { startedAt } : {})
+      // Saved chats have no time in their name: when they were written.
+      startedAt: startedAt ?? Math.floor(stats.mtimeMs)
     }
   ]
 }

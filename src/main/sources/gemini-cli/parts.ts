@@ -1,7 +1,8 @@
 /**
  * Gemini's `PartListUnion` (a string, one Part or a list of them; @google/genai) as text.
- * Thought parts are left out (Gemini CLI records thoughts apart, as `thoughts`); a function
- * response gives its `output` (or `error`), as Gemini CLI's own tools write them.
+ * Thought parts are left out (Gemini CLI records thoughts apart, as `thoughts`), and so are
+ * function calls (shown as tool calls); a function response gives its `output` (or `error`),
+ * as Gemini CLI's own tools write them.
  */
 export function partsText(parts: unknown): string {
   if (typeof parts === 'string') return parts
@@ -20,8 +21,6 @@ function partText(part: unknown): string {
     if (typeof response.error === 'string') return response.error
     return JSON.stringify(response)
   }
-  const call = asObject(o.functionCall)
-  if (call && typeof call.name === 'string') return `${call.name}(${JSON.stringify(call.args ?? {})})`
   const inline = asObject(o.inlineData)
   if (inline) return `[${typeof inline.mimeType === 'string' ? inline.mimeType : 'data'}]`
   const file = asObject(o.fileData)
