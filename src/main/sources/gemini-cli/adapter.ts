@@ -27,7 +27,7 @@ export const geminiCliAdapter: SnapshotSourceAdapter = {
 async function readSessionFile(file: HistoryFile): Promise<SnapshotRead> {
   let text: string
   try {
-    text = await readFile(file.path, 'utf8')
+    text = await readCurrent(file.path)
   } catch (error) {
     return { sessions: [], problems: [`Gemini CLI session file not readable: ${error instanceof Error ? error.message : String(error)}`] }
   }
@@ -51,4 +51,16 @@ async function readSessionFile(file: HistoryFile): Promise<SnapshotRead> {
     ],
     problems: []
   }
+}
+
+/** A resumed legacy `.json` goes on in the `.jsonl` of the same name (discover.ts): that is read. */
+async function readCurrent(path: string): Promise<string> {
+  if (path.endsWith('.json') && !savedChatTag(basename(path))) {
+    try {
+      return await readFile(`${path}l`, 'utf8')
+    } catch {
+      // Not resumed: the legacy file itself.
+    }
+  }
+  return readFile(path, 'utf8')
 }

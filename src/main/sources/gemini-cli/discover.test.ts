@@ -38,7 +38,7 @@ describe('Gemini CLI discovery', () => {
     touch(join(tmp, 'marked', '.project_root'), `${workspace}\n`)
     touch(join(tmp, 'marked', 'chats', 'session-2026-08-21T09-00-cccccccc.jsonl'))
     touch(join(tmp, 'other-app', 'chats', 'session-2026-08-21T09-00-dddddddd.jsonl'))
-    // A resumed legacy file was copied into a .jsonl of the same name: only the .jsonl is read.
+    // A resumed legacy file was copied into a .jsonl of the same name: one session, the .json's, read from the .jsonl.
     touch(join(tmp, 'my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.json'))
     touch(join(tmp, 'my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.jsonl'))
     // Not sessions: a backup of an unreadable file, logs, a checkpoint.
@@ -51,7 +51,7 @@ describe('Gemini CLI discovery', () => {
       join(projectHash(workspace), 'chats', 'session-2025-12-01T21-45-aaaaaaaa.json'),
       join('marked', 'chats', 'session-2026-08-21T09-00-cccccccc.jsonl'),
       join('my-app', 'chats', 'bbbbbbbb-full-id', 'sub-agent-1.jsonl'),
-      join('my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.jsonl'),
+      join('my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.json'),
       join('my-app', 'chats', 'session-2026-08-20T10-00-bbbbbbbb.jsonl')
     ])
     expect(found.every((file) => file.cwd === workspace && file.fingerprint)).toBe(true)

@@ -64,7 +64,9 @@ export function projectHash(projectRoot: string): string {
 
 /**
  * The session files of one project folder. A legacy `.json` that was resumed was copied whole
- * into a `.jsonl` of the same name, which Gemini CLI writes from then on: the `.json` is left out.
+ * into a `.jsonl` of the same name, which Gemini CLI writes from then on: the session keeps the
+ * `.json`'s name (so what an earlier import made of it is replaced, not added to) and is read
+ * from the `.jsonl` (adapter.ts), whose changes its fingerprint follows.
  */
 function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
   // Chats saved with `/chat save <tag>`, beside chats/ (saved-chat.ts).
@@ -73,8 +75,8 @@ function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
     .flatMap((name) => historyFile(join(dir, name), cwd, null, undefined))
   const chats = join(dir, 'chats')
   const all = names(chats)
-  const files = all.filter((name) => SESSION_FILE.test(name) && !(name.endsWith('.json') && all.includes(`${name}l`)))
-  const main = files.flatMap((name) => historyFile(join(chats, name), cwd, null, startedOf(name)))
+  const files = all.filter((name) => SESSION_FILE.test(name) && !(name.endsWith('.jsonl') && all.includes(name.slice(0, -1))))
+  const main = files.flatMap((name) => historyFile(join(chats, name), cwd, null, startedOf(name), all.includes(`${name}l`) ? join(chats, `${name}l`) : undefined))
   const subAgents = all
     .filter((name) => isDirectory(join(chats, name)))
     .flatMap((parent) => {
@@ -88,10 +90,10 @@ function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
   return [...main, ...saved, ...subAgents]
 }
 
-function historyFile(path: string, cwd: string | null, parentSessionId: string | null, startedAt: number | undefined): HistoryFile[] {
+function historyFile(path: string, cwd: string | null, parentSessionId: string | null, startedAt: number | undefined, readFrom = path): HistoryFile[] {
   let stats
   try {
-    stats = statSync(path)
+    stats = statSync(readFrom)
   } catch {
     return []
   }

@@ -73,6 +73,23 @@ describe('importing real Gemini CLI chat recordings (legacy session-*.json)', ()
     expect(hi.find((m) => m.role === 'reasoning')?.content).toMatch(/^\*\*/)
   })
 
+  it('a resumed legacy session goes on in its .jsonl copy: the same session, nothing twice', async () => {
+    const { workspace, home, call } = setUp([FILE_OPS])
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id, sources: ['gemini-cli'] })
+    // What ChatRecordingService.initialize does on resuming a .json: a metadata line and every
+    // message into `<name>.jsonl`, then a $set; then the session goes on there.
+    const legacy = JSON.parse(readFileSync(join(REAL, FILE_OPS), 'utf8')) as { messages: unknown[]; sessionId: string; projectHash: string }
+    const lines = [{ sessionId: legacy.sessionId, projectHash: legacy.projectHash }, ...legacy.messages, { $set: { sessionId: legacy.sessionId } }]
+    lines.push({ id: 'resumed-1', timestamp: '2026-01-17T09:00:00.000Z', type: 'user', content: [{ text: 'and now?' }] })
+    lines.push({ id: 'resumed-2', timestamp: '2026-01-17T09:00:05.000Z', type: 'gemini', content: 'Nothing else to do.', model: 'gemini-3-pro' })
+    writeFileSync(join(home, '.gemini', 'tmp', projectHash(workspace), 'chats', `${FILE_OPS}l`), lines.map((line) => JSON.stringify(line)).join('\n') + '\n')
+    const again = await call('imports.run', { workspaceId: opened.id, sources: ['gemini-cli'] })
+    expect(again).toMatchObject({ files: 1, skipped: [] })
+    const sessions = (await call('sessions.list', { workspaceId: opened.id, source: 'gemini-cli' })).items
+    expect(sessions.map((s) => [s.title, s.messageCount, s.turnCount])).toEqual([['show tools', 40, 6]])
+  })
+
   it('journals write_file as per-turn file changes and rewinds a turn on a real workspace, then undoes it', async () => {
     const { workspace, call } = setUp([FILE_OPS])
     const opened = await call('workspaces.open', { path: workspace })
