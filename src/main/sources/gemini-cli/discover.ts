@@ -115,7 +115,7 @@ function historyFile(path: string, cwd: string | null, parentSessionId: string |
   ]
 }
 
-/** The minute a session started, from its file name (UTC): sessions import oldest first. */
+/** The minute a session started, from its file name (UTC): the import orders sessions by it. */
 function startedOf(name: string): number | undefined {
   const match = STARTED.exec(name)
   if (!match) return undefined
