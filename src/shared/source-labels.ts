@@ -11,7 +11,8 @@ const SOURCE_LABELS: Record<string, string> = {
   cursor: 'Cursor',
   aider: 'Aider',
   'copilot-cli': 'Copilot CLI',
-  cline: 'Cline'
+  cline: 'Cline',
+  'gemini-cli': 'Gemini CLI'
 }
 
 export function sourceLabel(source: string): string {

@@ -12,6 +12,7 @@ import { cursorAdapter } from './cursor/adapter'
 import { aiderAdapter } from './aider/adapter'
 import { copilotCliAdapter } from './copilot-cli/adapter'
 import { clineAdapter } from './cline/adapter'
+import { geminiCliAdapter } from './gemini-cli/adapter'
 
 const claudeCode: SourceAdapter = {
   name: 'claude-code',
@@ -32,7 +33,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter, copilotCliAdapter, clineAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter, copilotCliAdapter, clineAdapter, geminiCliAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

@@ -84,11 +84,17 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
   return true
 }
 
-/** The session an earlier import of this one wrote goes: it is written again whole. */
+/**
+ * The session an earlier import of this one wrote goes: it is written again whole. So do the
+ * branches its agent-rewind records split off (Gemini CLI's `$rewindTo`): the replay splits them
+ * again, and a branch left behind would stop it (a split is made once per abandoned message).
+ */
 function forget(deps: ImportDeps, known: ImportFileRow): void {
-  const uid = readImportState(known.importState).sessionUid
-  const session = uid ? deps.store.sessions.get(uid) : undefined
-  if (session) deps.store.sessions.delete(session.rowId)
+  const state = readImportState(known.importState)
+  for (const uid of [...Object.values(state.branches), state.sessionUid]) {
+    const session = uid ? deps.store.sessions.get(uid) : undefined
+    if (session) deps.store.sessions.delete(session.rowId)
+  }
 }
 
 /**
