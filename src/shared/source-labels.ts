@@ -7,7 +7,8 @@ const SOURCE_LABELS: Record<string, string> = {
   cianaparrot: 'CianaParrot',
   'headless-agent': 'Headless agent',
   'code-buddy': 'Code Buddy',
-  'y-agent': 'y-agent'
+  'y-agent': 'y-agent',
+  opencode: 'OpenCode'
 }
 
 export function sourceLabel(source: string): string {

@@ -8,6 +8,7 @@ import { headlessAgentAdapter } from './headless-agent/adapter'
 import { langGraphAdapter } from './langgraph/adapter'
 import { codeBuddyAdapter } from './code-buddy/adapter'
 import { yAgentAdapter } from './y-agent/adapter'
+import { openCodeAdapter } from './opencode/adapter'
 
 const claudeCode: SourceAdapter = {
   name: 'claude-code',
@@ -28,7 +29,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, openCodeAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

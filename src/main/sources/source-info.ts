@@ -13,6 +13,7 @@ const WHERE: Record<SourceName, string> = {
   'code-buddy': 'sessions whose working directory is in the workspace, or all of them for the home opened as the workspace, under $CODEBUDDY_HOME or ~/.codebuddy (sessions/, branches/); ExportedSession files at the workspace top level',
   'headless-agent': 'the agent home opened as the workspace (sessions.db beside memory.json or checkpoints/), under $AGENT_HOME or ~/.agent',
   'y-agent': 'the data folder opened as the workspace (all sessions; read-only for rewinds), or a project whose files its sessions touched, under $Y_AGENT_DB_PATH, $Y_AGENT_HOME or ~/.local/state/y-agent/data',
+  opencode: 'sessions whose directory is in the workspace, or all of them for the data folder opened as the workspace, in opencode.db (current versions) or storage/ (older ones) under $XDG_DATA_HOME/opencode or ~/.local/share/opencode; the folder of $OPENCODE_DB too',
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB'
 }
 

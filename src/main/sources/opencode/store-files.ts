@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, statSync, type Stats } from 'node:fs'
+import { join } from 'node:path'
+
+/** OpenCode's database: `opencode.db`, or `opencode-<channel>.db` for a build of another channel. */
+const DB_NAME = /^opencode(-[A-Za-z0-9._-]+)?\.db$/
+
+/** The databases in an OpenCode data folder. */
+export function databasesIn(dataDir: string): string[] {
+  return names(dataDir)
+    .filter((name) => DB_NAME.test(name) && statOrNull(join(dataDir, name))?.isFile() === true)
+    .map((name) => join(dataDir, name))
+}
+
+/**
+ * The storage folder of a data folder, when it is the history: current versions copy it into
+ * `opencode.db` once (JsonMigration) and leave it behind, so beside a database it is old news.
+ */
+export function storageFolderIn(dataDir: string): string | null {
+  const storage = join(dataDir, 'storage')
+  if (statOrNull(join(storage, 'session'))?.isDirectory() !== true) return null
+  return databasesIn(dataDir).length > 0 ? null : storage
+}
+
+/** Size and time of the database and its WAL (a running OpenCode grows the WAL first). */
+export function databaseFingerprint(path: string): string {
+  return [stamp(statOrNull(path)), stamp(statOrNull(`${path}-wal`))].join(':')
+}
+
+/**
+ * Names, sizes and times of the session, message and part files: every write of OpenCode
+ * changes one (it writes a whole file, renamed into place).
+ */
+export function storageFingerprint(storage: string): string {
+  const hash = createHash('sha256')
+  for (const kind of ['project', 'session', 'message', 'part']) {
+    const top = join(storage, kind)
+    const add = (dir: string, label: string) => {
+      for (const name of names(dir)) if (name.endsWith('.json')) hash.update(`${label}${name}=${stamp(statOrNull(join(dir, name)))}\n`)
+    }
+    if (kind === 'project') add(top, 'project/')
+    else for (const folder of names(top)) add(join(top, folder), `${kind}/${folder}/`)
+  }
+  return hash.digest('hex')
+}
+
+function stamp(stats: Stats | null): string {
+  return stats ? `${stats.size}@${stats.mtimeMs}` : '-'
+}
+
+export function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path)
+  } catch {
+    return null
+  }
+}
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort()
+  } catch {
+    return []
+  }
+}

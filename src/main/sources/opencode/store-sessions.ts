@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto'
+import type { SnapshotRead, SnapshotSession } from '../adapter'
+import type { OpenCodeStore } from './model'
+import { sessionRecords } from './session-records'
+import { taskSessionId } from './tool-records'
+import { text } from './model'
+
+/**
+ * The sessions of a store as snapshot sessions: a child session (`parentID`, started by the
+ * `task` tool) hangs below its parent as a sub-agent, at the call that started it when the
+ * parent's tool state names it.
+ */
+export function storeSessions(store: OpenCodeStore): SnapshotRead {
+  const known = new Set(store.sessions.map((session) => session.id))
+  const startedBy = new Map<string, string>()
+  for (const session of store.sessions) {
+    for (const message of session.messages) {
+      for (const part of message.parts) {
+        const child = taskSessionId(part.data)
+        const callId = text(part.data.callID)
+        if (child && callId) startedBy.set(child, callId)
+      }
+    }
+  }
+  const sessions: SnapshotSession[] = store.sessions.map((session) => {
+    const records = sessionRecords(session, { startedBy: startedBy.get(session.id) ?? null, parentKnown: session.parentId !== null && known.has(session.parentId) })
+    const fingerprint = createHash('sha256').update(JSON.stringify(records)).digest('hex')
+    return { key: session.id, fingerprint, forkedFrom: null, startedAt: session.createdAt, records }
+  })
+  return { sessions, problems: store.problems }
+}
