@@ -24,7 +24,7 @@ export const openCodeAdapter: SnapshotSourceAdapter = {
   async read(file) {
     const wanted = scopeOf(file)
     const store = file.path.endsWith('.db') ? await readOpenCodeDb(file.path, wanted) : readStorageFolder(file.path, wanted)
-    return storeSessions(store)
+    return storeSessions(store, { fileEdits: !isWholeStore(file) })
   }
 }
 

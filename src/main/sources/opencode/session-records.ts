@@ -1,6 +1,7 @@
+import type { Usage } from '../../../shared/contract'
 import type { Attachment, SessionMetaRecord, SourceRecord } from '../records'
 import { isRecord } from '../plain-data'
-import { type OpenCodeMessage, type OpenCodeSession } from './model'
+import { text, type OpenCodeMessage, type OpenCodeSession } from './model'
 import { toolRecords, type Draft } from './tool-records'
 
 /** What a session's records need from the rest of the store. */
@@ -34,7 +35,7 @@ export function sessionRecords(session: OpenCodeSession, links: SessionLinks): S
     else if (role === 'assistant') drafts.push(...assistantRecords(message))
     else drafts.push({ kind: 'skipped', reason: `${session.label}: message ${message.id} has role ${JSON.stringify(role)}; skipped` })
   }
-  return drafts.map((draft, offset) => ({ ...draft, offset }) as SourceRecord)
+  return drafts.map((draft, offset): SourceRecord => ({ ...draft, offset }))
 }
 
 function metaOf(session: OpenCodeSession, links: SessionLinks): Draft {
@@ -56,7 +57,7 @@ function userRecords(message: OpenCodeMessage, undone: boolean): Draft[] {
   for (const { data } of message.parts) {
     if (data.type === 'text' && typeof data.text === 'string' && data.synthetic !== true && data.ignored !== true) texts.push(data.text)
     else if (data.type === 'file') attachments.push(attachmentOf(data))
-    else if (data.type === 'subtask') texts.push(`(subtask for @${String(data.agent)}: ${String(data.description ?? data.prompt ?? '')})`)
+    else if (data.type === 'subtask') texts.push(`(subtask for @${text(data.agent) ?? 'agent'}: ${text(data.description) ?? text(data.prompt) ?? ''})`)
     else if (data.type === 'compaction') compaction = true
   }
   // The prompt of `/compact` holds only a compaction part: the summary message after it is the record.
@@ -80,61 +81,62 @@ function userRecords(message: OpenCodeMessage, undone: boolean): Draft[] {
 function assistantRecords(message: OpenCodeMessage): Draft[] {
   const info = message.info
   const model = modelOf(message)
+  const usage = messageUsage(message)
   const base = { kind: 'message' as const, parentUid: null, agentId: null, startsTurn: false, ...createdAt(info) }
   if (info.summary === true) {
     const summary = message.parts.flatMap(({ data }) => (data.type === 'text' && typeof data.text === 'string' ? [data.text] : [])).join('\n\n')
-    const drafts: Draft[] = [{ kind: 'compaction', uid: message.id, summary, ...createdAt(info) }]
-    return [...drafts, ...usageRecords(message)]
+    // A compaction has no usage of its own in Retrace: what the summary cost goes with the session's totals.
+    return [{ kind: 'compaction', uid: message.id, summary, ...createdAt(info) }, ...(usage ? [{ kind: 'usage' as const, usage }] : [])]
   }
   const drafts: Draft[] = []
-  let modelGiven = false
-  const withModel = () => {
-    if (modelGiven || !model) return {}
-    modelGiven = true
-    return { model }
-  }
   for (const { id, data } of message.parts) {
     const time = isRecord(data.time) && typeof data.time.start === 'number' ? { createdAt: data.time.start } : {}
     if ((data.type === 'text' || data.type === 'reasoning') && typeof data.text === 'string' && data.text.trim() !== '') {
-      drafts.push({ ...base, ...time, uid: id, role: data.type === 'text' ? 'assistant' : 'reasoning', content: data.text, ...withModel() })
+      drafts.push({ ...base, ...time, uid: id, role: data.type === 'text' ? 'assistant' : 'reasoning', content: data.text })
     } else if (data.type === 'tool') {
       drafts.push(...toolRecords(data, id, { ...base, uid: id }))
-    } else if (data.type === 'step-finish') {
-      drafts.push(...stepUsage(data))
     } else if (data.type === 'retry' && isRecord(data.error)) {
       drafts.push({ ...base, uid: id, role: 'system', content: `OpenCode retried the model call (attempt ${String(data.attempt)}): ${errorText(data.error)}` })
     }
   }
-  if (!message.parts.some(({ data }) => data.type === 'step-finish')) drafts.push(...usageRecords(message))
   if (isRecord(info.error)) drafts.push({ ...base, uid: `${message.id}#error`, role: 'system', content: `OpenCode: ${errorText(info.error)}` })
-  // A model message with nothing shown still carries its model for the session's list.
-  if (!modelGiven && model && drafts.length === 0) drafts.push({ ...base, uid: message.id, role: 'assistant', content: '', model })
+  // The message's model, tokens and cost go on its first record (one with nothing to show is made for them).
+  let first = drafts.find((draft) => draft.kind === 'message')
+  if (!first && (model || usage)) drafts.unshift((first = { ...base, uid: message.id, role: 'assistant', content: '' }))
+  if (first?.kind === 'message') Object.assign(first, { ...(model ? { model } : {}), ...(usage ? { usage } : {}) })
   return drafts
 }
 
-/** `step-finish`: the tokens and cost of one model call; reasoning tokens are billed as output. */
-function stepUsage(part: Record<string, unknown>): Draft[] {
-  return usageOf(part.tokens, part.cost)
+/**
+ * What the message cost: the sum of its steps (`step-finish`: the tokens and cost of one model
+ * call), or the message's own totals in older versions without steps. Reasoning tokens are billed
+ * as output.
+ */
+function messageUsage(message: OpenCodeMessage): Usage | null {
+  const steps = message.parts.filter(({ data }) => data.type === 'step-finish').map(({ data }) => usageOf(data.tokens, data.cost))
+  const all = steps.length > 0 ? steps : [usageOf(message.info.tokens, message.info.cost)]
+  const known = all.filter((usage): usage is Usage => usage !== null)
+  if (known.length === 0) return null
+  return known.reduce((sum, usage) => ({
+    inputTokens: sum.inputTokens + usage.inputTokens,
+    outputTokens: sum.outputTokens + usage.outputTokens,
+    cacheReadTokens: sum.cacheReadTokens + usage.cacheReadTokens,
+    cacheWriteTokens: sum.cacheWriteTokens + usage.cacheWriteTokens,
+    costUsd: sum.costUsd === null && usage.costUsd === null ? null : (sum.costUsd ?? 0) + (usage.costUsd ?? 0)
+  }))
 }
 
-/** Older messages without steps: the message's own totals. */
-function usageRecords(message: OpenCodeMessage): Draft[] {
-  return usageOf(message.info.tokens, message.info.cost)
-}
-
-function usageOf(tokens: unknown, cost: unknown): Draft[] {
-  if (!isRecord(tokens)) return []
+function usageOf(tokens: unknown, cost: unknown): Usage | null {
+  if (!isRecord(tokens)) return null
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.round(value) : 0)
   const cache = isRecord(tokens.cache) ? tokens.cache : {}
-  const usage = {
+  return {
     inputTokens: count(tokens.input),
     outputTokens: count(tokens.output) + count(tokens.reasoning),
     cacheReadTokens: count(cache.read),
     cacheWriteTokens: count(cache.write),
     costUsd: typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : null
   }
-  if (!usage.inputTokens && !usage.outputTokens && !usage.cacheReadTokens && !usage.cacheWriteTokens && !usage.costUsd) return []
-  return [{ kind: 'usage', usage }]
 }
 
 function modelOf(message: OpenCodeMessage): string | null {

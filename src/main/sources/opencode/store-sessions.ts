@@ -8,9 +8,10 @@ import { text } from './model'
 /**
  * The sessions of a store as snapshot sessions: a child session (`parentID`, started by the
  * `task` tool) hangs below its parent as a sub-agent, at the call that started it when the
- * parent's tool state names it.
+ * parent's tool state names it. `fileEdits: false` (the data folder opened as the workspace, where
+ * the project's files are not) leaves out the file changes, which only a project can journal.
  */
-export function storeSessions(store: OpenCodeStore): SnapshotRead {
+export function storeSessions(store: OpenCodeStore, options: { fileEdits: boolean }): SnapshotRead {
   const known = new Set(store.sessions.map((session) => session.id))
   const startedBy = new Map<string, string>()
   for (const session of store.sessions) {
@@ -23,7 +24,8 @@ export function storeSessions(store: OpenCodeStore): SnapshotRead {
     }
   }
   const sessions: SnapshotSession[] = store.sessions.map((session) => {
-    const records = sessionRecords(session, { startedBy: startedBy.get(session.id) ?? null, parentKnown: session.parentId !== null && known.has(session.parentId) })
+    const all = sessionRecords(session, { startedBy: startedBy.get(session.id) ?? null, parentKnown: session.parentId !== null && known.has(session.parentId) })
+    const records = options.fileEdits ? all : all.filter((record) => record.kind !== 'file-edit')
     const fingerprint = createHash('sha256').update(JSON.stringify(records)).digest('hex')
     return { key: session.id, fingerprint, forkedFrom: null, startedAt: session.createdAt, records }
   })

@@ -23,7 +23,7 @@ export function toolRecords(part: Record<string, unknown>, partId: string, base:
   const records: Draft[] = [{ ...base, uid: `${partId}#call`, role: 'tool_call', content: text(state.title) ?? '', toolName: tool, toolCallId: callId, toolInput: input, ...at(time.start, base.createdAt) }]
   const status = state.status
   if (status !== 'completed' && status !== 'error') return records
-  const output = status === 'completed' ? (typeof state.output === 'string' ? state.output : '') : String(state.error ?? 'error')
+  const output = status === 'completed' ? (typeof state.output === 'string' ? state.output : '') : (text(state.error) ?? 'error')
   records.push({ ...base, uid: `${partId}#result`, role: 'tool_result', content: output, toolName: tool, toolCallId: callId, isError: status === 'error', ...at(time.end, base.createdAt) })
   if (status !== 'completed') return records
   const metadata = isRecord(state.metadata) ? state.metadata : {}

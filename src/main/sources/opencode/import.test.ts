@@ -1,0 +1,143 @@
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { MethodOutput } from '../../../shared/contract'
+import { FIXTURES } from '../testing/claude-home'
+import { folderListing } from '../testing/folder-listing'
+import { contractCaller, importTestbed, type ContractCall } from '../testing/import-testbed'
+
+const FIXTURE = join(FIXTURES, 'opencode')
+const WORKTREE = '/home/dev/weatherly'
+const MAIN = 'Add retry with backoff to the HTTP client'
+const CHILD = 'Review the retry loop (@general subagent)'
+
+type Sessions = MethodOutput<'sessions.list'>['items']
+type Session = Sessions[number]
+
+/** Every file under a folder, for rewriting the recorded worktree in a temporary copy. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? filesUnder(path) : [path]
+  })
+}
+
+describe('importing OpenCode histories', () => {
+  const { tempDir, runtime } = importTestbed('retrace-opencode-')
+
+  /** A temporary OpenCode data folder holding one fixture layout (`storage-v0.15` or `db-v1.2`). */
+  function dataFolder(layout: string): string {
+    const dir = join(tempDir(), 'opencode')
+    cpSync(join(FIXTURE, layout), dir, { recursive: true })
+    return dir
+  }
+
+  async function importFolder(dir: string, env: NodeJS.ProcessEnv = {}) {
+    const call = contractCaller(runtime({}, { env }))
+    const workspace = await call('workspaces.open', { path: dir })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['opencode'] })
+    const sessions = (await call('sessions.list', { workspaceId: workspace.id, limit: 100 })).items
+    const byTitle = (title: string): Session => {
+      const found = sessions.find((session) => session.title === title)
+      if (!found) throw new Error(`no session "${title}" among ${sessions.map((session) => session.title).join(', ')}`)
+      return found
+    }
+    return { call, workspace, report, sessions, byTitle }
+  }
+
+  const transcript = async (call: ContractCall, session: Session) => (await call('transcript.page', { sessionId: session.id, transcript: 'display', limit: 500 })).items
+
+  for (const layout of ['storage-v0.15', 'db-v1.2']) {
+    it(`${layout}: three sessions, the child below the task call that started it, nothing written`, async () => {
+      const dir = dataFolder(layout)
+      const before = folderListing(dir)
+      const { call, report, sessions, byTitle } = await importFolder(dir)
+      expect(report).toMatchObject({ files: 1, sessions: 3, skipped: [] })
+      expect(sessions).toHaveLength(3)
+      const tree = await call('sessions.tree', { workspaceId: sessions[0]?.workspaceId ?? 0 })
+      const main = byTitle(MAIN)
+      const child = byTitle(CHILD)
+      expect(tree.nodes.find((node) => node.id === child.id)).toMatchObject({ kind: 'sub-agent', parentId: main.id })
+      const task = (await transcript(call, main)).find((message) => message.role === 'tool_call' && message.toolName === 'task')
+      expect(tree.nodes.find((node) => node.id === child.id)?.forkSeq).toBe(task?.seq)
+      // The default title ("New session - <time>") is not taken as a title.
+      expect(sessions.filter((session) => session.title.startsWith('New session -'))).toEqual([])
+      expect(main).toMatchObject({ model: 'claude-sonnet-4-20250514', turnCount: 4 })
+      expect(folderListing(dir)).toEqual(before)
+      // Unchanged: not read again.
+      expect(await call('imports.run', { workspaceId: main.workspaceId, sources: ['opencode'] })).toMatchObject({ files: 0, sessions: 0 })
+    })
+  }
+
+  it('storage-v0.15: the transcript — reasoning, tool calls paired with results, errors, usage per step, the /undo', async () => {
+    const { call, byTitle } = await importFolder(dataFolder('storage-v0.15'))
+    const main = byTitle(MAIN)
+    const display = await transcript(call, main)
+    expect(display.map((message) => message.role)).toEqual([
+      'user', 'reasoning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant',
+      'user', 'tool_call', 'tool_result', 'assistant',
+      'user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant',
+      'system', 'user', 'tool_call', 'tool_result', 'tool_call', 'system'
+    ])
+    // The synthetic text OpenCode adds for an attached file is not part of the prompt; the file is an attachment.
+    expect(display[0]?.content).toBe('Add retry with exponential backoff to the GET helper in src/http.ts')
+    const calls = display.filter((message) => message.role === 'tool_call')
+    const results = display.filter((message) => message.role === 'tool_result')
+    expect(calls.map((message) => message.toolName)).toEqual(['read', 'edit', 'task', 'bash', 'write', 'read', 'edit', 'bash'])
+    // Every call has its result but the bash still running when the answer was interrupted.
+    expect(results.map((message) => message.toolCallId)).toEqual(calls.slice(0, 7).map((message) => message.toolCallId))
+    expect(results.filter((message) => message.isError).map((message) => message.content)).toEqual(['Error: File not found: /home/dev/weatherly/HISTORY.md'])
+    expect(display.at(-1)?.content).toBe('OpenCode: the answer was interrupted')
+    expect(display[19]?.content).toMatch(/^OpenCode: \/undo took the session back/)
+    // Usage: six step-finish parts, and the interrupted message's own totals (it has no steps).
+    expect(main.usage).toMatchObject({ inputTokens: 81_390 + 15_000, outputTokens: 934, cacheReadTokens: 74_892 + 14_600, cacheWriteTokens: 512 })
+    expect(main.usage.costUsd).toBeCloseTo(0.044, 6)
+    const detail = await call('sessions.get', { sessionId: main.id })
+    expect(detail.checkpoints.map((checkpoint) => [checkpoint.turn, checkpoint.invalidated])).toEqual([[1, false], [2, false], [3, false], [4, true]])
+    const child = await transcript(call, byTitle(CHILD))
+    expect(child.map((message) => message.role)).toEqual(['user', 'tool_call', 'tool_result', 'assistant'])
+  })
+
+  it('both layouts give the same transcripts', async () => {
+    const folder = await importFolder(dataFolder('storage-v0.15'))
+    const database = await importFolder(dataFolder('db-v1.2'))
+    for (const title of [MAIN, CHILD]) {
+      const strip = (messages: Awaited<ReturnType<typeof transcript>>) => messages.map((message) => [message.role, message.content, message.toolName ?? null, message.toolCallId ?? null, message.isError ?? null])
+      expect(strip(await transcript(database.call, database.byTitle(title)))).toEqual(strip(await transcript(folder.call, folder.byTitle(title))))
+      expect(database.byTitle(title).usage).toEqual(folder.byTitle(title).usage)
+    }
+  })
+
+  it('a project: only its sessions, found through $XDG_DATA_HOME', async () => {
+    const data = tempDir()
+    const dir = join(data, 'opencode')
+    cpSync(join(FIXTURE, 'storage-v0.15'), dir, { recursive: true })
+    const workspace = tempDir()
+    for (const file of filesUnder(dir)) writeFileSync(file, readFileSync(file, 'utf8').replaceAll(WORKTREE, workspace))
+    const { report, sessions } = await importFolder(workspace, { XDG_DATA_HOME: data })
+    expect(report).toMatchObject({ files: 1, sessions: 2 })
+    expect(sessions.map((session) => session.title).sort()).toEqual([MAIN, CHILD].sort())
+  })
+
+  it('a file that is not JSON is skipped with its reason; the rest imports', async () => {
+    const dir = dataFolder('storage-v0.15')
+    const partDir = join(dir, 'storage', 'part')
+    const folder = readdirSync(partDir).sort()[1] ?? ''
+    const part = readdirSync(join(partDir, folder)).sort()[1] ?? ''
+    const path = join(partDir, folder, part)
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, 40))
+    const { call, report, byTitle } = await importFolder(dir)
+    expect(report.sessions).toBe(3)
+    expect(report.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(new RegExp(`^part/${folder}/${part}: not valid JSON`)) as string])
+    // That part was the reasoning of the first answer.
+    expect((await transcript(call, byTitle(MAIN))).filter((message) => message.role === 'reasoning')).toEqual([])
+  })
+
+  it('a database that is not SQLite is a problem, not a crash; the storage folder beside a database is not read', async () => {
+    const dir = dataFolder('storage-v0.15')
+    writeFileSync(join(dir, 'opencode.db'), 'not a database')
+    const { report, sessions } = await importFolder(dir)
+    expect(sessions).toEqual([])
+    expect(report.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/opencode\.db cannot be read/) as string])
+  })
+})
