@@ -54,7 +54,8 @@ describe('rewinding an OpenCode session’s turns', () => {
       const report = await call('imports.run', { workspaceId: opened.id, sources: ['opencode'] })
       expect(report).toMatchObject({ files: 1, sessions: 2, fileChanges: 3, skipped: [] })
       const main = (await call('sessions.list', { workspaceId: opened.id })).items.find((session) => session.kind === 'main')
-      const sessionId = main?.id ?? 0
+      if (!main) throw new Error('no main session')
+      const sessionId = main.id
       expect((await call('changes.ofTurn', { sessionId, turn: 1 })).items.map((change) => [change.path, change.op])).toEqual([['src/http.ts', 'modify']])
       expect((await call('changes.ofTurn', { sessionId, turn: 3 })).items.map((change) => [change.path, change.op])).toEqual([['CHANGELOG.md', 'create']])
 
