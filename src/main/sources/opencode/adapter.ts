@@ -1,5 +1,7 @@
 import type { HistoryFile, SnapshotSourceAdapter } from '../adapter'
+import { dirname } from 'node:path'
 import { isInWorkspace } from '../code-buddy/workspace-match'
+import { patchFiles } from './patch-files'
 import { readOpenCodeDb } from './database'
 import { discoverOpenCodeFiles, discoverOpenCodeWorkspace, isWholeStore, openCodeRoots } from './discover'
 import type { SessionFilter } from './storage-folder'
@@ -11,7 +13,8 @@ import { storeSessions } from './store-sessions'
  * temporary copy through foreign-db) or the storage folder of JSON files of older ones, both
  * rewritten in place: a snapshot source. Sessions with their messages and parts — text,
  * reasoning, tool calls and results, file changes, usage and cost per step — and child sessions
- * as sub-agents.
+ * as sub-agents. Files a shell command changed come from OpenCode's snapshot repository (git
+ * plumbing, read-only) where a step's `patch` part names them.
  */
 export const openCodeAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
@@ -24,7 +27,11 @@ export const openCodeAdapter: SnapshotSourceAdapter = {
   async read(file) {
     const wanted = scopeOf(file)
     const store = file.path.endsWith('.db') ? await readOpenCodeDb(file.path, wanted) : readStorageFolder(file.path, wanted)
-    return storeSessions(store, { fileEdits: !isWholeStore(file) })
+    // The data folder opened as the workspace journals no file (the project's files are not there).
+    if (isWholeStore(file)) return storeSessions(store, { fileEdits: false })
+    const snapshots = patchFiles(dirname(file.path), store)
+    const read = storeSessions(store, { fileEdits: true, snapshotsFor: snapshots.lookupFor })
+    return { sessions: read.sessions, problems: [...read.problems, ...snapshots.problems] }
   }
 }
 

@@ -76,19 +76,19 @@ describe('importing OpenCode histories', () => {
     expect(display.map((message) => message.role)).toEqual([
       'user', 'reasoning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant',
       'user', 'tool_call', 'tool_result', 'assistant',
-      'user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant',
+      'user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant',
       'system', 'user', 'tool_call', 'tool_result', 'tool_call', 'system'
     ])
     // The synthetic text OpenCode adds for an attached file is not part of the prompt; the file is an attachment.
     expect(display[0]?.content).toBe('Add retry with exponential backoff to the GET helper in src/http.ts')
     const calls = display.filter((message) => message.role === 'tool_call')
     const results = display.filter((message) => message.role === 'tool_result')
-    expect(calls.map((message) => message.toolName)).toEqual(['read', 'edit', 'task', 'bash', 'write', 'read', 'edit', 'bash'])
+    expect(calls.map((message) => message.toolName)).toEqual(['read', 'edit', 'task', 'bash', 'write', 'bash', 'read', 'edit', 'bash'])
     // Every call has its result but the bash still running when the answer was interrupted.
-    expect(results.map((message) => message.toolCallId)).toEqual(calls.slice(0, 7).map((message) => message.toolCallId))
+    expect(results.map((message) => message.toolCallId)).toEqual(calls.slice(0, 8).map((message) => message.toolCallId))
     expect(results.filter((message) => message.isError).map((message) => message.content)).toEqual(['Error: File not found: /home/dev/weatherly/HISTORY.md'])
     expect(display.at(-1)?.content).toBe('OpenCode: the answer was interrupted')
-    expect(display[19]?.content).toMatch(/^OpenCode: \/undo took the session back/)
+    expect(display[21]?.content).toMatch(/^OpenCode: \/undo took the session back/)
     // Usage: six step-finish parts, and the interrupted message's own totals (it has no steps).
     expect(main.usage).toMatchObject({ inputTokens: 81_390 + 15_000, outputTokens: 934, cacheReadTokens: 74_892 + 14_600, cacheWriteTokens: 512 })
     expect(main.usage.costUsd).toBeCloseTo(0.044, 6)
@@ -113,7 +113,7 @@ describe('importing OpenCode histories', () => {
     const dir = join(data, 'opencode')
     cpSync(join(FIXTURE, 'storage-v0.15'), dir, { recursive: true })
     const workspace = tempDir()
-    for (const file of filesUnder(dir)) writeFileSync(file, readFileSync(file, 'utf8').replaceAll(WORKTREE, workspace))
+    for (const file of filesUnder(join(dir, 'storage'))) writeFileSync(file, readFileSync(file, 'utf8').replaceAll(WORKTREE, workspace))
     const { report, sessions } = await importFolder(workspace, { XDG_DATA_HOME: data })
     expect(report).toMatchObject({ files: 1, sessions: 2 })
     expect(sessions.map((session) => session.title).sort()).toEqual([MAIN, CHILD].sort())

@@ -2,6 +2,7 @@ import type { Usage } from '../../../shared/contract'
 import type { Attachment, SessionMetaRecord, SourceRecord } from '../records'
 import { isRecord } from '../plain-data'
 import { text, type OpenCodeMessage, type OpenCodeSession } from './model'
+import { stepPatches, type SnapshotLookup } from './patch-files'
 import { toolRecords, type Draft } from './tool-records'
 
 /** What a session's records need from the rest of the store. */
@@ -10,6 +11,8 @@ export interface SessionLinks {
   startedBy: string | null
   /** The parent session is imported too (else the child stands alone, and says so). */
   parentKnown: boolean
+  /** Files in OpenCode's snapshot trees (for the changes of `patch` parts no tool reported); absent: not read. */
+  snapshots?: SnapshotLookup
 }
 
 /**
@@ -32,7 +35,7 @@ export function sessionRecords(session: OpenCodeSession, links: SessionLinks): S
     }
     const role = message.info.role
     if (role === 'user') drafts.push(...userRecords(message, revertAt !== null && message.id >= revertAt))
-    else if (role === 'assistant') drafts.push(...assistantRecords(message))
+    else if (role === 'assistant') drafts.push(...assistantRecords(message, links.snapshots))
     else drafts.push({ kind: 'skipped', reason: `${session.label}: message ${message.id} has role ${JSON.stringify(role)}; skipped` })
   }
   return drafts.map((draft, offset): SourceRecord => ({ ...draft, offset }))
@@ -78,7 +81,7 @@ function userRecords(message: OpenCodeMessage, undone: boolean): Draft[] {
   ]
 }
 
-function assistantRecords(message: OpenCodeMessage): Draft[] {
+function assistantRecords(message: OpenCodeMessage, snapshots: SnapshotLookup | undefined): Draft[] {
   const info = message.info
   const model = modelOf(message)
   const usage = messageUsage(message)
@@ -99,12 +102,33 @@ function assistantRecords(message: OpenCodeMessage): Draft[] {
       drafts.push({ ...base, uid: id, role: 'system', content: `OpenCode retried the model call (attempt ${String(data.attempt)}): ${errorText(data.error)}` })
     }
   }
+  if (snapshots) drafts.push(...snapshotEdits(message, drafts, snapshots))
   if (isRecord(info.error)) drafts.push({ ...base, uid: `${message.id}#error`, role: 'system', content: `OpenCode: ${errorText(info.error)}` })
   // The message's model, tokens and cost go on its first record (one with nothing to show is made for them).
   let first = drafts.find((draft) => draft.kind === 'message')
   if (!first && (model || usage)) drafts.unshift((first = { ...base, uid: message.id, role: 'assistant', content: '' }))
   if (first?.kind === 'message') Object.assign(first, { ...(model ? { model } : {}), ...(usage ? { usage } : {}) })
   return drafts
+}
+
+/**
+ * The files a step changed that no tool reported (a shell command's), from the snapshots before
+ * and after it: the step's `patch` part names them. Files a tool's result already gave are left.
+ */
+function snapshotEdits(message: OpenCodeMessage, drafts: Draft[], snapshots: SnapshotLookup): Draft[] {
+  const reported = new Set(drafts.flatMap((draft) => (draft.kind === 'file-edit' ? [draft.path] : [])))
+  const edits: Draft[] = []
+  for (const patch of stepPatches(message.parts)) {
+    for (const file of patch.files) {
+      if (reported.has(file)) continue
+      const before = snapshots(patch.before, file)
+      const after = snapshots(patch.after, file)
+      if (before === undefined || after === undefined || before === after) continue
+      reported.add(file)
+      edits.push({ kind: 'file-edit', toolCallId: null, path: file, before, after })
+    }
+  }
+  return edits
 }
 
 /**

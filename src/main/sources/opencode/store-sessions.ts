@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { SnapshotRead, SnapshotSession } from '../adapter'
 import type { OpenCodeStore } from './model'
+import type { SnapshotLookup } from './patch-files'
 import { sessionRecords } from './session-records'
 import { taskSessionId } from './tool-records'
 import { text } from './model'
@@ -11,7 +12,7 @@ import { text } from './model'
  * parent's tool state names it. `fileEdits: false` (the data folder opened as the workspace, where
  * the project's files are not) leaves out the file changes, which only a project can journal.
  */
-export function storeSessions(store: OpenCodeStore, options: { fileEdits: boolean }): SnapshotRead {
+export function storeSessions(store: OpenCodeStore, options: { fileEdits: boolean; snapshotsFor?: (projectId: string) => SnapshotLookup }): SnapshotRead {
   const known = new Set(store.sessions.map((session) => session.id))
   const startedBy = new Map<string, string>()
   for (const session of store.sessions) {
@@ -24,7 +25,8 @@ export function storeSessions(store: OpenCodeStore, options: { fileEdits: boolea
     }
   }
   const sessions: SnapshotSession[] = store.sessions.map((session) => {
-    const all = sessionRecords(session, { startedBy: startedBy.get(session.id) ?? null, parentKnown: session.parentId !== null && known.has(session.parentId) })
+    const snapshots = options.snapshotsFor?.(session.projectId)
+    const all = sessionRecords(session, { startedBy: startedBy.get(session.id) ?? null, parentKnown: session.parentId !== null && known.has(session.parentId), ...(snapshots ? { snapshots } : {}) })
     const records = options.fileEdits ? all : all.filter((record) => record.kind !== 'file-edit')
     const fingerprint = createHash('sha256').update(JSON.stringify(records)).digest('hex')
     return { key: session.id, fingerprint, forkedFrom: null, startedAt: session.createdAt, records }
