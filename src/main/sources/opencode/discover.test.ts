@@ -49,6 +49,10 @@ describe('where OpenCode keeps its data', () => {
     const empty = mkdtempSync(join(tmpdir(), 'retrace-opencode-empty-'))
     dirs.push(empty)
     expect(await discoverOpenCodeWorkspace(empty, [dir])).toEqual([])
+    // A project's own storage/session/ folder is not OpenCode's without its session files.
+    mkdirSync(join(empty, 'storage', 'session', 'cache'), { recursive: true })
+    writeFileSync(join(empty, 'storage', 'session', 'cache', 'user.json'), '{}')
+    expect(await discoverOpenCodeWorkspace(empty, [])).toEqual([])
   })
 
   it('a workspace gets a store only when one of its sessions ran there', async () => {

@@ -18,8 +18,13 @@ export function databasesIn(dataDir: string): string[] {
  */
 export function storageFolderIn(dataDir: string): string | null {
   const storage = join(dataDir, 'storage')
-  if (statOrNull(join(storage, 'session'))?.isDirectory() !== true) return null
+  if (!hasSessionFile(join(storage, 'session'))) return null
   return databasesIn(dataDir).length > 0 ? null : storage
+}
+
+/** OpenCode's layout, not any `storage/session/` folder: `session/<project>/ses_<id>.json`. */
+function hasSessionFile(sessions: string): boolean {
+  return names(sessions).some((project) => names(join(sessions, project)).some((name) => name.startsWith('ses_') && name.endsWith('.json')))
 }
 
 /** Size and time of the database and its WAL (a running OpenCode grows the WAL first). */
