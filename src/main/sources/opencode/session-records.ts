@@ -18,8 +18,8 @@ export interface SessionLinks {
 /**
  * One OpenCode session as records, message by message in id order: a user message opens a turn
  * (its text parts, its files as attachments); an assistant message is its parts in order —
- * reasoning, text, tool calls with their results and file changes — with the usage and cost of
- * each step (`step-finish`) after it, and its error, if any, as a system line. A summary message
+ * reasoning, text, tool calls with their results and file changes — its model, tokens and cost
+ * (summed over its steps) on its first line, and its error, if any, as a system line. A summary message
  * (`summary: true`, written by `/compact`) is the compaction. A pending `/undo` (`revert`) is
  * shown where it applies: the prompts it took back are flagged as undone.
  */
