@@ -1,7 +1,8 @@
 import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import type { MethodOutput } from '../../../shared/contract'
+import { replaceTextInWal } from '../foreign-db/testing/rewrite-text'
 import { FIXTURES } from '../testing/claude-home'
 import { folderListing } from '../testing/folder-listing'
 import { contractCaller, importTestbed, type ContractCall } from '../testing/import-testbed'
@@ -131,6 +132,17 @@ describe('importing OpenCode histories', () => {
     expect(report.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(new RegExp(`^part/${folder}/${part}: not valid JSON`)) as string])
     // That part was the reasoning of the first answer.
     expect((await transcript(call, byTitle(MAIN))).filter((message) => message.role === 'reasoning')).toEqual([])
+  })
+
+  it('db-v1.2: a part whose data is not JSON is skipped with its reason; the rest imports', async () => {
+    const dir = dataFolder('db-v1.2')
+    const wal = replaceTextInWal(join(dir, 'opencode.db'), { part: ['data'] }, '{"type":"reasoning",', '{"type":"reasoning",,')
+    onTestFinished(() => wal.close())
+    const { call, report, byTitle } = await importFolder(dir)
+    expect(report.sessions).toBe(3)
+    expect(report.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/^opencode\.db part prt_\w+ \(message msg_\w+\): its data is not a JSON object; skipped$/) as string])
+    expect((await transcript(call, byTitle(MAIN))).filter((message) => message.role === 'reasoning')).toEqual([])
+    expect((await transcript(call, byTitle(MAIN))).filter((message) => message.role === 'tool_call')).toHaveLength(9)
   })
 
   it('a database that is not SQLite is a problem, not a crash; the storage folder beside a database is not read', async () => {
