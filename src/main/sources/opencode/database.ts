@@ -69,6 +69,20 @@ export async function readOpenCodeDb(path: string, wanted: SessionFilter): Promi
   return { worktrees, sessions: [...sessions.values()], problems }
 }
 
+/**
+ * The ids of the sessions in a database (the storage folder beside it leaves those out). A
+ * database that cannot be read has none; one too slow to read this time throws ReadTimeLimit.
+ */
+export async function databaseSessionIds(path: string): Promise<Set<string>> {
+  const read = await readForeignDb(path, { session: { columns: ['id'], required: ['id'] } })
+  if (!read.ok) {
+    if (read.kind === 'time-limit') throw new ReadTimeLimit(read.problem)
+    return new Set()
+  }
+  const table = read.tables.session
+  return new Set(table?.state === 'read' ? table.rows.flatMap((row) => (typeof row.id === 'string' ? [row.id] : [])) : [])
+}
+
 function parsed(value: unknown): Record<string, unknown> | null {
   if (isRecord(value)) return value
   const source = Buffer.isBuffer(value) ? value.toString('utf8') : value

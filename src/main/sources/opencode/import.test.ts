@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import type { MethodOutput } from '../../../shared/contract'
@@ -145,11 +145,28 @@ describe('importing OpenCode histories', () => {
     expect((await transcript(call, byTitle(MAIN))).filter((message) => message.role === 'tool_call')).toHaveLength(9)
   })
 
-  it('a database that is not SQLite is a problem, not a crash; the storage folder beside a database is not read', async () => {
+  it('a database that is not SQLite is a problem, not a crash; the storage folder beside it still imports', async () => {
     const dir = dataFolder('storage-v0.15')
     writeFileSync(join(dir, 'opencode.db'), 'not a database')
     const { report, sessions } = await importFolder(dir)
-    expect(sessions).toEqual([])
+    expect(sessions).toHaveLength(3)
     expect(report.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/opencode\.db cannot be read/) as string])
+  })
+
+  it('storage/ beside opencode.db: the sessions the migration copied come from the database, the others from the folder', async () => {
+    const dir = dataFolder('db-v1.2')
+    cpSync(join(FIXTURE, 'storage-v0.15', 'storage'), join(dir, 'storage'), { recursive: true })
+    // A session OpenCode's migration skipped (sst/opencode#13654): only in the folder.
+    const session = { id: 'ses_7fffffffffffLeftBehind0001', version: '1.1.65', projectID: 'global', directory: '/home/dev/notes', title: 'Left behind by the migration', time: { created: 1_760_000_000_000, updated: 1_760_000_001_000 } }
+    const message = { id: 'msg_9e0000000001LeftBehind0001', sessionID: session.id, role: 'user', time: { created: 1_760_000_000_500 } }
+    const part = { id: 'prt_9e0000000002LeftBehind0001', sessionID: session.id, messageID: message.id, type: 'text', text: 'Is this still here?' }
+    for (const [path, value] of [[['session', 'global', session.id], session], [['message', session.id, message.id], message], [['part', message.id, part.id], part]] as const) {
+      mkdirSync(join(dir, 'storage', ...path.slice(0, -1)), { recursive: true })
+      writeFileSync(join(dir, 'storage', ...path) + '.json', JSON.stringify(value, null, 2))
+    }
+    const { call, report, sessions, byTitle } = await importFolder(dir)
+    expect(report).toMatchObject({ files: 2, sessions: 4, skipped: [] })
+    expect(sessions.map((found) => found.title)).toEqual(expect.arrayContaining([CHILD, MAIN, 'Left behind by the migration']))
+    expect((await transcript(call, byTitle('Left behind by the migration'))).map((found) => found.content)).toEqual(['Is this still here?'])
   })
 })

@@ -1,8 +1,8 @@
 import { isRecord } from '../plain-data'
 
 /**
- * OpenCode's history, whichever layout held it: the storage folder of JSON files (older versions)
- * or `opencode.db` (current ones, which migrate the folder into it once). Both keep the same objects — `Session.Info`, `MessageV2.Info`,
+ * OpenCode's history, whichever layout held it: the storage folder of JSON files (before 1.2.0)
+ * or `opencode.db` (1.2.0 on, which migrates the folder into it once). Both keep the same objects — `Session.Info`, `MessageV2.Info`,
  * `MessageV2.Part` — the database with its ids and links moved into columns; readers put them back.
  */
 export interface OpenCodeStore {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, statSync, type Stats } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 /** OpenCode's database: `opencode.db`, or `opencode-<channel>.db` for a build of another channel. */
 const DB_NAME = /^opencode(-[A-Za-z0-9._-]+)?\.db$/
@@ -13,13 +13,13 @@ export function databasesIn(dataDir: string): string[] {
 }
 
 /**
- * The storage folder of a data folder, when it is the history: current versions copy it into
- * `opencode.db` once (JsonMigration) and leave it behind, so beside a database it is old news.
+ * The storage folder of a data folder. Versions from 1.2.0 copy it into `opencode.db` once
+ * (JsonMigration) and leave it behind; that copy is known to have been skipped or cut short
+ * (sst/opencode#13654, #13636), so the folder is still read for the sessions the database lacks.
  */
 export function storageFolderIn(dataDir: string): string | null {
   const storage = join(dataDir, 'storage')
-  if (!hasSessionFile(join(storage, 'session'))) return null
-  return databasesIn(dataDir).length > 0 ? null : storage
+  return hasSessionFile(join(storage, 'session')) ? storage : null
 }
 
 /** OpenCode's layout, not any `storage/session/` folder: `session/<project>/ses_<id>.json`. */
@@ -38,6 +38,8 @@ export function databaseFingerprint(path: string): string {
  */
 export function storageFingerprint(storage: string): string {
   const hash = createHash('sha256')
+  // Which of its sessions are read depends on the databases beside it.
+  for (const db of databasesIn(dirname(storage))) hash.update(`${db}=${databaseFingerprint(db)}\n`)
   for (const kind of ['project', 'session', 'message', 'part']) {
     const top = join(storage, kind)
     const add = (dir: string, label: string) => {
