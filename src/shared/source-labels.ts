@@ -12,7 +12,8 @@ const SOURCE_LABELS: Record<string, string> = {
   aider: 'Aider',
   'copilot-cli': 'Copilot CLI',
   cline: 'Cline',
-  'gemini-cli': 'Gemini CLI'
+  'gemini-cli': 'Gemini CLI',
+  opencode: 'OpenCode'
 }
 
 export function sourceLabel(source: string): string {

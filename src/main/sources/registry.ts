@@ -13,6 +13,7 @@ import { aiderAdapter } from './aider/adapter'
 import { copilotCliAdapter } from './copilot-cli/adapter'
 import { clineAdapter } from './cline/adapter'
 import { geminiCliAdapter } from './gemini-cli/adapter'
+import { openCodeAdapter } from './opencode/adapter'
 
 const claudeCode: SourceAdapter = {
   name: 'claude-code',
@@ -33,7 +34,7 @@ const codex: SourceAdapter = {
 }
 
 /** Every source Retrace imports, in the order they are tried. */
-export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter, copilotCliAdapter, clineAdapter, geminiCliAdapter]
+export const SOURCE_ADAPTERS: readonly SourceAdapter[] = [claudeCode, codex, cianaParrotAdapter, langGraphAdapter, headlessAgentAdapter, codeBuddyAdapter, yAgentAdapter, cursorAdapter, aiderAdapter, copilotCliAdapter, clineAdapter, geminiCliAdapter, openCodeAdapter]
 
 export const SOURCE_NAMES = SOURCE_ADAPTERS.map((adapter) => adapter.name)
 

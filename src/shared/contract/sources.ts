@@ -5,7 +5,7 @@ import { z } from 'zod'
  * Adding a source: its name here, its label in source-labels.ts, its adapter in
  * src/main/sources/registry.ts and what it reads in source-info.ts.
  */
-export const IMPORT_SOURCES = ['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent', 'code-buddy', 'y-agent', 'cursor', 'aider', 'copilot-cli', 'cline', 'gemini-cli'] as const
+export const IMPORT_SOURCES = ['claude-code', 'codex', 'langgraph', 'cianaparrot', 'headless-agent', 'code-buddy', 'y-agent', 'cursor', 'aider', 'copilot-cli', 'cline', 'gemini-cli', 'opencode'] as const
 
 export type ImportSource = (typeof IMPORT_SOURCES)[number]
 

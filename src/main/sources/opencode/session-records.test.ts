@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import type { OpenCodeMessage, OpenCodeSession } from './model'
+import { sessionRecords } from './session-records'
+
+const base: OpenCodeSession = { id: 'ses_1', projectId: 'p', parentId: null, directory: '/w', title: 'T', version: '1.0.0', createdAt: 1, revert: null, messages: [], label: 'session ses_1' }
+
+function message(id: string, info: Record<string, unknown>, parts: Record<string, unknown>[]): OpenCodeMessage {
+  return { id, info: { time: { created: 10 }, ...info }, parts: parts.map((data, index) => ({ id: `prt_${id}_${index}`, data })) }
+}
+
+describe('OpenCode messages as records', () => {
+  it('/compact: the prompt holding only a compaction part is no turn, the summary message is the compaction', () => {
+    const records = sessionRecords(
+      {
+        ...base,
+        messages: [
+          message('msg_1', { role: 'user' }, [{ type: 'compaction', auto: false }]),
+          message('msg_2', { role: 'assistant', summary: true, modelID: 'm', cost: 0.5, tokens: { input: 10, output: 4, reasoning: 1, cache: { read: 2, write: 0 } } }, [{ type: 'text', text: 'We fixed the parser.' }])
+        ]
+      },
+      { startedBy: null, parentKnown: false }
+    )
+    expect(records.map((record) => record.kind)).toEqual(['session-meta', 'compaction', 'usage'])
+    expect(records[1]).toMatchObject({ kind: 'compaction', summary: 'We fixed the parser.' })
+    expect(records[2]).toMatchObject({ usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2, costUsd: 0.5 } })
+  })
+
+  it('retries, subtasks, an unknown role and a parent that is not in the store', () => {
+    const records = sessionRecords(
+      {
+        ...base,
+        parentId: 'ses_gone',
+        messages: [
+          message('msg_1', { role: 'user' }, [{ type: 'subtask', agent: 'general', description: 'Find the bug', prompt: 'p' }]),
+          message('msg_2', { role: 'assistant' }, [{ type: 'retry', attempt: 2, error: { name: 'APIError', data: { message: 'Overloaded' } } }]),
+          message('msg_3', { role: 'system' }, [])
+        ]
+      },
+      { startedBy: null, parentKnown: false }
+    )
+    expect(records[0]).not.toHaveProperty('parent')
+    expect(records.slice(1).map((record) => (record.kind === 'message' ? `${record.role}: ${record.content}` : `${record.kind}: ${'text' in record ? record.text : 'reason' in record ? record.reason : ''}`))).toEqual([
+      'note: OpenCode: started by session ses_gone, which is not in this store (deleted?)',
+      'user: (subtask for @general: Find the bug)',
+      'system: OpenCode retried the model call (attempt 2): APIError: Overloaded',
+      'skipped: session ses_1: message msg_3 has role "system"; skipped'
+    ])
+  })
+
+  it('an edit that kept only its patch, and a default title', () => {
+    const records = sessionRecords(
+      {
+        ...base,
+        title: 'New session - 2025-10-14T10:00:00.000Z',
+        messages: [
+          message('msg_1', { role: 'user' }, [{ type: 'text', text: 'go' }]),
+          message('msg_2', { role: 'assistant' }, [
+            { type: 'tool', callID: 'c1', tool: 'edit', state: { status: 'completed', input: { filePath: '/w/a.ts' }, output: '', metadata: { filediff: { file: '/w/a.ts', patch: '@@ -1 +1 @@\n-a\n+b\n', additions: 1, deletions: 1 } }, time: { start: 11, end: 12 } } }
+          ])
+        ]
+      },
+      { startedBy: null, parentKnown: false }
+    )
+    expect(records[0]).not.toHaveProperty('title')
+    expect(records.find((record) => record.kind === 'file-edit')).toMatchObject({ toolCallId: 'c1', path: '/w/a.ts', patch: '@@ -1 +1 @@\n-a\n+b\n' })
+  })
+})
