@@ -7,6 +7,17 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     // Importers look for agent histories under these; tests must never read the developer's own.
-    env: { CLAUDE_CONFIG_DIR: '/nonexistent/retrace-tests/claude', CODEX_HOME: '/nonexistent/retrace-tests/codex', GEMINI_CLI_HOME: '/nonexistent/retrace-tests/gemini' }
+    env: {
+      CLAUDE_CONFIG_DIR: '/nonexistent/retrace-tests/claude',
+      CODEX_HOME: '/nonexistent/retrace-tests/codex',
+      GEMINI_CLI_HOME: '/nonexistent/retrace-tests/gemini',
+      COPILOT_HOME: '/nonexistent/retrace-tests/copilot',
+      RETRACE_CLINE_DIRS: '/nonexistent/retrace-tests/cline',
+      // OpenCode's data, Cursor's and VS Code's settings folders, older Copilot sessions.
+      XDG_DATA_HOME: '/nonexistent/retrace-tests/xdg-data',
+      XDG_CONFIG_HOME: '/nonexistent/retrace-tests/xdg-config',
+      XDG_STATE_HOME: '/nonexistent/retrace-tests/xdg-state',
+      VSCODE_APPDATA: '/nonexistent/retrace-tests/vscode'
+    }
   }
 })

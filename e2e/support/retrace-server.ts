@@ -25,7 +25,7 @@ export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJ
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     cwd: PROJECT_ROOT,
     // The importers must never read the histories of whoever runs the tests.
-    env: { ...process.env, RETRACE_HOME: '', CLAUDE_CONFIG_DIR: join(dataDir, 'no-claude'), CODEX_HOME: join(dataDir, 'no-codex'), ...env },
+    env: { ...process.env, RETRACE_HOME: '', ...noAgentHomes(dataDir), ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
@@ -74,4 +74,20 @@ function waitForUrl(child: ChildProcess): Promise<string> {
       reject(new Error(`retrace serve exited with ${code}:\n${output}`))
     })
   })
+}
+
+/** Every agent's history folder moved to a place that does not exist: a test names the ones it fills. */
+function noAgentHomes(dataDir: string): NodeJS.ProcessEnv {
+  const none = (name: string) => join(dataDir, `no-${name}`)
+  return {
+    CLAUDE_CONFIG_DIR: none('claude'),
+    CODEX_HOME: none('codex'),
+    GEMINI_CLI_HOME: none('gemini'),
+    COPILOT_HOME: none('copilot'),
+    RETRACE_CLINE_DIRS: none('cline'),
+    XDG_DATA_HOME: none('xdg-data'),
+    XDG_CONFIG_HOME: none('xdg-config'),
+    XDG_STATE_HOME: none('xdg-state'),
+    VSCODE_APPDATA: none('vscode')
+  }
 }

@@ -48,6 +48,10 @@ describe('importing Aider\'s real chat history', () => {
     const spinner = sessions.find((session) => session.title === SPINNER)
     expect(spinner).toMatchObject({ turnCount: 3, model: 'claude-3-5-sonnet-20240620' })
     expect(new Date(spinner?.createdAt ?? 0).toISOString()).toBe(new Date(2024, 7, 5, 19, 33, 32).toISOString())
+    // The file starts inside a run whose header was cut off: it began no later than the first header.
+    const fixErrors = sessions.filter((session) => session.title === '# Fix any errors below, if possible.')
+    expect(fixErrors.map((session) => session.createdAt)).toContain(new Date(2024, 7, 5, 19, 33, 2).getTime())
+    expect(Math.max(...sessions.map((session) => session.createdAt))).toBeLessThan(new Date(2025, 0, 1).getTime())
     // Its one answer: "Tokens: 5,244 sent, 604 received. Cost: $0.02 request, $0.02 session."
     expect(spinner?.usage).toEqual({ inputTokens: 5244, outputTokens: 604, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.02 })
     const messages = await transcript(call, spinner?.id ?? '')

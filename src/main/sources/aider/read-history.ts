@@ -46,10 +46,14 @@ export function historySessions(bytes: Buffer): HistorySessions {
   const sessions: SnapshotSession[] = []
   const problems: string[] = []
   const commits = new Map<string, CommitMark[]>()
-  for (const session of splitHistory(bytes.toString('utf8'))) {
+  const runs = splitHistory(bytes.toString('utf8'))
+  const starts = runs.map((session) => startTime(session.startedAt))
+  for (const [index, session] of runs.entries()) {
     const key = keyOf(session)
-    const startedAt = startTime(session.startedAt)
-    if (session.startedAt !== null && startedAt === undefined) problems.push(`offset ${session.offset}: unreadable start time "${session.startedAt}", session kept without it`)
+    if (session.startedAt !== null && starts[index] === undefined) problems.push(`offset ${session.offset}: unreadable start time "${session.startedAt}", session kept without it`)
+    // A run with no header of its own (the file starts inside one, as when an older part was cut
+    // off) began no later than the next run's header: that time, rather than the time of import.
+    const startedAt = starts[index] ?? starts.slice(index + 1).find((time) => time !== undefined)
     const built = sessionRecords(session, key, startedAt)
     if (!built) continue
     const fingerprint = createHash('sha256').update(bytes.subarray(session.offset, session.end)).digest('hex')
