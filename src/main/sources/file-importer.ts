@@ -3,7 +3,7 @@ import type { HistoryFile } from './adapter'
 import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-batch'
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
-import { HEAD_BYTES, headHash, type ParsedChunk } from './parse-thread/parse-chunks'
+import { HEAD_BYTES, headHash, tailHash, type ParsedChunk } from './parse-thread/parse-chunks'
 import { RecordWriter } from './record-writer'
 import { type ImportDeps, type ImportReport } from './import-deps'
 
@@ -26,7 +26,8 @@ export interface FilePlan {
 
 /**
  * What is left to import of a file, or null when nothing is: read to its end and unchanged, or
- * only touched. A file that was replaced or rewritten (other inode, shorter, other first bytes)
+ * only touched. A file that was replaced or rewritten (other inode, shorter, other first bytes or
+ * bytes before the offset)
  * is imported again from the start, its earlier sessions dropped here. Synchronous: an import
  * plans the files ahead of the one it writes, so the parse thread can read them meanwhile.
  */
@@ -107,6 +108,7 @@ export async function importParsedFile(
         ino: chunk.stat.ino,
         mtimeMs: chunk.end === chunk.stat.size ? chunk.stat.mtimeMs : null,
         headSha256: chunk.head,
+        tailSha256: chunk.tail,
         offset: chunk.end,
         parserStateJson: chunk.parserStateJson,
         importState: state
@@ -135,9 +137,15 @@ export function unchangedSince(known: Pick<ImportFileRow, 'dev' | 'ino' | 'offse
   return known.mtimeMs === stat.mtimeMs && known.ino === stat.ino && known.dev === stat.dev && known.offset === stat.size
 }
 
+/**
+ * The file holds, up to the offset, what was read of it: same inode, not shorter, same first
+ * bytes, and the same bytes just before the offset (a file rewritten in place — cut short, then
+ * grown past the old offset — keeps its inode and first bytes, not those).
+ */
 function sameFile(fd: number, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): boolean {
   if (stat.dev !== known.dev || stat.ino !== known.ino || stat.size < known.offset) return false
-  return headHash(fd, Math.min(HEAD_BYTES, known.offset)) === known.headSha256
+  if (headHash(fd, Math.min(HEAD_BYTES, known.offset)) !== known.headSha256) return false
+  return known.tailSha256 === null || tailHash(fd, known.offset) === known.tailSha256
 }
 
 /** Drop what was imported from a file that has been replaced, so it can be read again from the start. */

@@ -38,7 +38,7 @@ export async function importSnapshotFile(
     if (await importSession(deps, imports, workspace, file, session, report, force)) rewritten.add(session.key)
   }
   recordMerges(deps, workspace, file.source, sessions)
-  imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, mtimeMs: null, headSha256: file.fingerprint ?? '', offset: 0, parserStateJson: 'null', importState: {} })
+  imports.save({ workspaceId: workspace.id, source: file.source, path: file.path, sessionRowId: null, dev: 0, ino: 0, mtimeMs: null, headSha256: file.fingerprint ?? '', tailSha256: null, offset: 0, parserStateJson: 'null', importState: {} })
 }
 
 /** Import one session unless it is unchanged (and not forced). True if it was written. */
@@ -76,6 +76,7 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
       ino: 0,
       mtimeMs: null,
       headSha256: session.fingerprint,
+      tailSha256: null,
       offset: session.records.length,
       parserStateJson: 'null',
       importState: state

@@ -18,11 +18,11 @@ describe('the repositories of imported files', () => {
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  const row = { workspaceId: 0, source: 'claude-code', path: '/h/a.jsonl', sessionRowId: null, dev: 1, ino: 2, mtimeMs: 1000.5, headSha256: 'ab', offset: 10, parserStateJson: '{"line":3}', importState: { title: 't' } }
+  const row = { workspaceId: 0, source: 'claude-code', path: '/h/a.jsonl', sessionRowId: null, dev: 1, ino: 2, mtimeMs: 1000.5, headSha256: 'ab', tailSha256: 'cd', offset: 10, parserStateJson: '{"line":3}', importState: { title: 't' } }
 
   it("import_files: saves a file's progress, replaces it on the next save, and lists it by source and path", () => {
     store.importFiles.save({ ...row, workspaceId })
-    expect(store.importFiles.get(workspaceId, 'claude-code', '/h/a.jsonl')).toMatchObject({ offset: 10, mtimeMs: 1000.5, parserState: { line: 3 }, importState: { title: 't' } })
+    expect(store.importFiles.get(workspaceId, 'claude-code', '/h/a.jsonl')).toMatchObject({ offset: 10, tailSha256: 'cd', mtimeMs: 1000.5, parserState: { line: 3 }, importState: { title: 't' } })
     store.importFiles.save({ ...row, workspaceId, offset: 20, mtimeMs: null, parserStateJson: 'null' })
     const saved = store.importFiles.get(workspaceId, 'claude-code', '/h/a.jsonl')
     expect(saved).toMatchObject({ offset: 20, mtimeMs: null, parserState: null })

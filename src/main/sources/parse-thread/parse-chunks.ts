@@ -16,6 +16,8 @@ const CHUNK_LINES = 500
 const CHUNK_BYTES = 8 * 1024 * 1024
 /** How much of a file's start identifies it (a file rewritten in place has other first bytes). */
 export const HEAD_BYTES = 4096
+/** How much of what comes just before an import's offset identifies what was read (a file cut short and grown again has other bytes there). */
+export const TAIL_BYTES = 4096
 
 /** One file to read from `start`, with its parser's state there (null: from the beginning). */
 export interface ParseJob {
@@ -36,6 +38,8 @@ export interface ParsedChunk {
   parserStateJson: string
   /** sha256 of the file's first min(HEAD_BYTES, end) bytes. */
   head: string
+  /** sha256 of the min(TAIL_BYTES, end) bytes before `end`. */
+  tail: string
   stat: FileStat
   /** Set on a file's last chunk: bytes after `end` (an unfinished last line) when it was read. */
   unfinished?: number
@@ -67,7 +71,7 @@ export async function* parseFileChunks(job: ParseJob, createParser: ParserFactor
     let end = job.start
     let lines = 0
     const chunk = (): ParsedChunk => {
-      const done = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: headOf(end), stat }
+      const done = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: headOf(end), tail: tailHash(fd, end), stat }
       records = []
       start = end
       lines = 0
@@ -97,8 +101,18 @@ function recordsOfLine(parser: LineParser, text: string, offset: number): Source
 }
 
 export function headHash(fd: number, bytes: number): string {
+  return rangeHash(fd, 0, bytes)
+}
+
+/** sha256 of the min(TAIL_BYTES, end) bytes before `end`. */
+export function tailHash(fd: number, end: number): string {
+  const bytes = Math.min(TAIL_BYTES, end)
+  return rangeHash(fd, end - bytes, bytes)
+}
+
+function rangeHash(fd: number, position: number, bytes: number): string {
   const buffer = Buffer.alloc(bytes)
-  const bytesRead = readSync(fd, buffer, 0, bytes, 0)
+  const bytesRead = readSync(fd, buffer, 0, bytes, position)
   return createHash('sha256').update(buffer.subarray(0, bytesRead)).digest('hex')
 }
 

@@ -12,6 +12,8 @@ export interface ImportFileRow {
   /** The file's modification time when it was read to its end (null otherwise): unchanged files are not opened again. */
   mtimeMs: number | null
   headSha256: string
+  /** sha256 of the min(TAIL_BYTES, offset) bytes before `offset` (null: saved before it was kept). */
+  tailSha256: string | null
   offset: number
   parserState: unknown
   importState: unknown
@@ -30,6 +32,7 @@ interface Row {
   ino: number
   mtime_ms: number | null
   head_sha256: string
+  tail_sha256: string | null
   offset: number
   parser_state: string
   import_state: string
@@ -48,10 +51,10 @@ export class ImportFileRepository {
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
     this.upsertStmt = db.prepare(
-      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, mtime_ms, head_sha256, offset, parser_state, import_state, imported_at)
-       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @mtimeMs, @headSha256, @offset, @parserState, @importState, @now)
+      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, mtime_ms, head_sha256, tail_sha256, offset, parser_state, import_state, imported_at)
+       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @mtimeMs, @headSha256, @tailSha256, @offset, @parserState, @importState, @now)
        ON CONFLICT (workspace_id, source, path) DO UPDATE SET session_id = excluded.session_id, dev = excluded.dev, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
-         head_sha256 = excluded.head_sha256, offset = excluded.offset, parser_state = excluded.parser_state,
+         head_sha256 = excluded.head_sha256, tail_sha256 = excluded.tail_sha256, offset = excluded.offset, parser_state = excluded.parser_state,
          import_state = excluded.import_state, imported_at = excluded.imported_at`
     )
     this.deleteStmt = db.prepare('DELETE FROM import_files WHERE id = ?')
@@ -85,6 +88,7 @@ export class ImportFileRepository {
       ino: row.ino,
       mtimeMs: row.mtime_ms,
       headSha256: row.head_sha256,
+      tailSha256: row.tail_sha256,
       offset: row.offset,
       parserState: JSON.parse(row.parser_state) as unknown,
       importState: JSON.parse(row.import_state) as unknown
@@ -116,6 +120,7 @@ export class ImportFileRepository {
       ino: row.ino,
       mtimeMs: row.mtimeMs,
       headSha256: row.headSha256,
+      tailSha256: row.tailSha256,
       offset: row.offset,
       parserState: row.parserStateJson,
       importState: JSON.stringify(row.importState ?? {}),
