@@ -13,7 +13,7 @@ export async function workspacesCommand(call: CliCall, options: { json: boolean;
   if (items.length === 0) {
     const sources = await call('sources.list', {})
     options.io.out('No workspaces yet: no folder was opened, and no agent history was found. Where the sources look:')
-    for (const source of sources.items) options.io.out(`  ${source.label}${source.seenOnRealFiles ? '' : ' (from its source code; not yet tested on real files)'}: ${source.looksIn}`)
+    for (const source of sources.items) options.io.out(`  ${source.label}${source.seenOnRealFiles ? '' : ' (from its format\'s description; not yet tested on files it wrote)'}: ${source.looksIn}`)
     return
   }
   const usable = items.filter((item) => item.refused === null)

@@ -68,9 +68,9 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
         <tbody>
           {sources.data?.items.map((item) => (
             <tr key={item.name}>
-              <td>
+              <td className="source-name">
                 {item.label}
-                {item.seenOnRealFiles ? null : <div className="muted">read as its source code writes it; not yet tested on real files</div>}
+                {item.seenOnRealFiles ? null : <div className="muted source-unverified">from its format&apos;s description; not yet tested on files it wrote</div>}
               </td>
               <td className="muted">{item.looksIn}</td>
             </tr>
