@@ -18,7 +18,7 @@ const WHERE: Record<SourceName, string> = {
   aider: 'the chat history kept in the workspace folder (.aider.chat.history.md); another file named by $AIDER_CHAT_HISTORY_FILE',
   'copilot-cli': 'sessions whose workspace.yaml cwd (or session.start cwd) is in the workspace, under $COPILOT_HOME or ~/.copilot (session-state/<id>/events.jsonl, older <id>.jsonl; also $XDG_STATE_HOME/.copilot when not yet moved)',
   cline: 'tasks whose environment details name a working directory in the workspace, under tasks/ of the Cline, Roo Code and Kilo Code global storage of VS Code, Insiders, VSCodium, Cursor and Windsurf (and ~/.vscode-server), and $CLINE_DATA_DIR, $CLINE_DIR/data or ~/.cline/data (tasks/, and sessions/ of Cline 4); $RETRACE_CLINE_DIRS replaces them',
-  'gemini-cli': 'chat recordings of the project folder named by the workspace (tmp/<sha256 of its path>/ or the slug projects.json gives it) under $GEMINI_CLI_HOME/.gemini or ~/.gemini (tmp/<project>/chats/session-*.json, session-*.jsonl, sub-agents in chats/<session>/)',
+  'gemini-cli': 'chat recordings of the project folder named by the workspace (tmp/<sha256 of its path>/ or the slug projects.json gives it) under $GEMINI_CLI_HOME/.gemini or ~/.gemini (tmp/<project>/chats/session-*.json, session-*.jsonl, sub-agents in chats/<session>/; the prompts of sessions without a recording from tmp/<project>/logs.json)',
   opencode: 'sessions whose directory is in the workspace, or all of them for the data folder opened as the workspace, in opencode.db (current versions) or storage/ (older ones) under $XDG_DATA_HOME/opencode or ~/.local/share/opencode; the folder of $OPENCODE_DB too'
 }
 
