@@ -15,10 +15,10 @@ const WHERE: Record<SourceName, string> = {
   'y-agent': 'the data folder opened as the workspace (all sessions; read-only for rewinds), or a project whose files its sessions touched, under $Y_AGENT_DB_PATH, $Y_AGENT_HOME or ~/.local/state/y-agent/data',
   langgraph: 'a checkpoint database kept in the workspace (checkpoints.sqlite, checkpoints.db, data/checkpoints.db…); more in $RETRACE_LANGGRAPH_DB',
   cursor: 'conversations of the Cursor windows opened on the workspace folder (workspaceStorage/<hash>/workspace.json), read from their state.vscdb and globalStorage/state.vscdb under $VSCODE_APPDATA/Cursor/User, else %APPDATA%, ~/Library/Application Support or $XDG_CONFIG_HOME (~/.config)',
-  aider: 'the chat history kept in the workspace folder (.aider.chat.history.md); another file named by $AIDER_CHAT_HISTORY_FILE',
+  aider: 'the chat history kept in the workspace folder (.aider.chat.history.md), with prompt times from .aider.input.history; another file named by $AIDER_CHAT_HISTORY_FILE or chat-history-file: in the workspace\'s or ~/.aider.conf.yml',
   'copilot-cli': 'sessions whose workspace.yaml cwd (or session.start cwd) is in the workspace, under $COPILOT_HOME or ~/.copilot (session-state/<id>/events.jsonl, older <id>.jsonl; also $XDG_STATE_HOME/.copilot when not yet moved)',
   cline: 'tasks whose environment details name a working directory in the workspace, under tasks/ of the Cline, Roo Code and Kilo Code global storage of VS Code, Insiders, VSCodium, Cursor and Windsurf (and ~/.vscode-server), and $CLINE_DATA_DIR, $CLINE_DIR/data or ~/.cline/data (tasks/, and sessions/ of Cline 4); $RETRACE_CLINE_DIRS replaces them',
-  'gemini-cli': 'chat recordings of the project folder named by the workspace (tmp/<sha256 of its path>/ or the slug projects.json gives it) under $GEMINI_CLI_HOME/.gemini or ~/.gemini (tmp/<project>/chats/session-*.json, session-*.jsonl, sub-agents in chats/<session>/)',
+  'gemini-cli': 'chat recordings of the project folder named by the workspace (tmp/<sha256 of its path>/ or the slug projects.json gives it) under $GEMINI_CLI_HOME/.gemini or ~/.gemini (tmp/<project>/chats/session-*.json, session-*.jsonl, sub-agents in chats/<session>/; the prompts of sessions without a recording from tmp/<project>/logs.json)',
   opencode: 'sessions whose directory is in the workspace, or all of them for the data folder opened as the workspace, in opencode.db (current versions) or storage/ (older ones) under $XDG_DATA_HOME/opencode or ~/.local/share/opencode; the folder of $OPENCODE_DB too'
 }
 

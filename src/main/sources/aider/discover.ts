@@ -1,4 +1,5 @@
 import { readFileSync, statSync, type Stats } from 'node:fs'
+import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 
@@ -6,49 +7,72 @@ import type { HistoryFile } from '../adapter'
  * Where Aider keeps its chat history (aider/args.py, "History Files"): `.aider.chat.history.md`
  * in the git root (the current folder outside git), the same on Linux, macOS and Windows; any
  * other file given by `--chat-history-file`, i.e. `AIDER_CHAT_HISTORY_FILE` (configargparse's
- * `AIDER_` prefix) or `chat-history-file:` in `.aider.conf.yml`. No home folder holds histories.
+ * `AIDER_` prefix) or `chat-history-file:` in a `.aider.conf.yml` — Aider reads the one in the
+ * current folder, the git root's and the home folder's (aider/main.py). No home folder holds
+ * histories; a relative path is the folder Aider ran in's.
  */
 export const DEFAULT_HISTORY = '.aider.chat.history.md'
+/** prompt_toolkit's FileHistory of the prompts typed, beside the chat history by default. */
+export const INPUT_HISTORY = '.aider.input.history'
 const CONFIG = '.aider.conf.yml'
 
-/** The file `AIDER_CHAT_HISTORY_FILE` names, when absolute (a relative one depends on where Aider ran). */
+/**
+ * The files named by `AIDER_CHAT_HISTORY_FILE` and by the home folder's `.aider.conf.yml`:
+ * absolute, or relative as written (each workspace resolves it against itself).
+ */
 export function aiderRoots(env: NodeJS.ProcessEnv): string[] {
-  const configured = env.AIDER_CHAT_HISTORY_FILE?.trim()
-  return configured && isAbsolute(configured) ? [resolve(configured)] : []
+  const home = env.HOME || env.USERPROFILE || homedir()
+  const named = [env.AIDER_CHAT_HISTORY_FILE?.trim(), ...configuredHistory(join(home, CONFIG))]
+  return [...new Set(named.flatMap((path) => (path ? [isAbsolute(path) ? resolve(path) : path] : [])))]
 }
 
-/** Every history named by the environment, into the workspace of the folder holding it. */
+/** Every history named by an absolute path, into the workspace of the folder holding it. */
 export function discoverAiderFiles(roots: string[]): Promise<HistoryFile[]> {
-  return Promise.resolve(roots.flatMap((path) => historyFile(path, dirname(path))))
+  return Promise.resolve(roots.filter((path) => isAbsolute(path)).flatMap((path) => historyFile(path, dirname(path))))
 }
 
 /**
  * A workspace's histories: the default file at its top, the file its `.aider.conf.yml` names,
- * and a file named by the environment that lies inside it. Relative paths are the workspace's.
+ * a file named by the environment or the home configuration that lies inside it, and the
+ * relative ones these name. Relative paths are the workspace's.
  */
 export function discoverAiderWorkspace(workspacePath: string, roots: string[]): Promise<HistoryFile[]> {
-  const candidates = [join(workspacePath, DEFAULT_HISTORY), ...configuredHistory(workspacePath), ...roots.filter((root) => isInside(root, workspacePath))]
+  const named = [...configuredHistory(join(workspacePath, CONFIG)), ...roots].map((path) => resolve(workspacePath, path))
+  const candidates = [join(workspacePath, DEFAULT_HISTORY), ...named.filter((path) => isInside(path, workspacePath))]
   const unique = [...new Set(candidates.map((path) => resolve(path)))]
   return Promise.resolve(unique.flatMap((path) => historyFile(path, workspacePath)))
+}
+
+/**
+ * The input history that goes with a chat history: `.aider.input.history` beside it (both are
+ * in the git root by default), else at the top of its workspace; null when there is none.
+ */
+export function inputHistoryOf(chatHistory: string, cwd: string | null): string | null {
+  const places = [join(dirname(chatHistory), INPUT_HISTORY), ...(cwd ? [join(cwd, INPUT_HISTORY)] : [])]
+  return places.find((path) => statOrNull(path)?.isFile()) ?? null
 }
 
 function historyFile(path: string, cwd: string): HistoryFile[] {
   const stats = statOrNull(path)
   if (!stats?.isFile()) return []
-  return [{ source: 'aider', path, sessionId: path, role: 'main', cwd: resolve(cwd), backupDir: null, fingerprint: `${stats.ino}:${stats.size}:${stats.mtimeMs}` }]
+  // Read again when the input history changes too: it gives the prompts their times.
+  const input = inputHistoryOf(path, cwd)
+  const inputStats = input ? statOrNull(input) : null
+  const inputPrint = inputStats ? `|${inputStats.size}:${inputStats.mtimeMs}` : ''
+  return [{ source: 'aider', path, sessionId: path, role: 'main', cwd: resolve(cwd), backupDir: null, fingerprint: `${stats.ino}:${stats.size}:${stats.mtimeMs}${inputPrint}` }]
 }
 
-/** `chat-history-file: <path>` in the workspace's `.aider.conf.yml` (a plain scalar, quoted or not). */
-function configuredHistory(workspacePath: string): string[] {
+/** `chat-history-file: <path>` in a `.aider.conf.yml` (a plain scalar, quoted or not). */
+function configuredHistory(config: string): string[] {
   let text: string
   try {
-    text = readFileSync(join(workspacePath, CONFIG), 'utf8')
+    text = readFileSync(config, 'utf8')
   } catch {
     return []
   }
   const match = /^chat-history-file:[ \t]*(["']?)(.+?)\1[ \t]*(?:#.*)?$/m.exec(text)
   const value = match?.[2]?.trim()
-  return value ? [resolve(workspacePath, value)] : []
+  return value ? [value] : []
 }
 
 function isInside(path: string, folder: string): boolean {

@@ -1,4 +1,4 @@
-import { appendFileSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../shared/contract'
@@ -109,7 +109,7 @@ describe('importing Aider\'s real chat history', () => {
     expect(damaged.map((session) => session.turnCount)).toEqual([3])
   })
 
-  it('finds a history file named by AIDER_CHAT_HISTORY_FILE or .aider.conf.yml', async () => {
+  it('finds a history file named by AIDER_CHAT_HISTORY_FILE or an .aider.conf.yml', async () => {
     const workspace = tempDir()
     copyFileSync(join(SET, 'chat-history.md'), join(workspace, 'chat.md'))
     writeFileSync(join(workspace, '.aider.conf.yml'), 'model: sonnet\nchat-history-file: "chat.md"  # ours\n')
@@ -122,5 +122,18 @@ describe('importing Aider\'s real chat history', () => {
     const byEnv = contractCaller(runtime({}, { env: { AIDER_CHAT_HISTORY_FILE: join(other, 'elsewhere.md') } }))
     const second = await byEnv('workspaces.open', { path: other })
     expect(await byEnv('imports.run', { workspaceId: second.id, sources: ['aider'] })).toMatchObject({ files: 1, sessions: 92 })
+
+    // The home folder's .aider.conf.yml and a relative AIDER_CHAT_HISTORY_FILE: paths of the folder Aider ran in.
+    const home = tempDir()
+    writeFileSync(join(home, '.aider.conf.yml'), 'chat-history-file: history/aider.md\n')
+    const third = tempDir()
+    mkdirSync(join(third, 'history'))
+    copyFileSync(join(SET, 'chat-history.md'), join(third, 'history', 'aider.md'))
+    copyFileSync(join(SET, 'chat-history.md'), join(third, 'relative.md'))
+    const byHome = contractCaller(runtime({}, { env: { HOME: home, AIDER_CHAT_HISTORY_FILE: 'relative.md' } }))
+    const opened3 = await byHome('workspaces.open', { path: third })
+    expect(await byHome('imports.run', { workspaceId: opened3.id, sources: ['aider'] })).toMatchObject({ files: 2, sessions: 184 })
+    // Two histories of one workspace keep their sessions apart (keys name the file when not the default).
+    expect((await byHome('sessions.list', { workspaceId: opened3.id, source: 'aider', limit: 500 })).items).toHaveLength(184)
   })
 })

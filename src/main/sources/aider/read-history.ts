@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import type { HistoryFile, SnapshotRead, SnapshotSession } from '../adapter'
 import type { SourceRecord } from '../records'
+import { DEFAULT_HISTORY, inputHistoryOf } from './discover'
 import { commitChanges } from './git-commits'
-import { splitHistory, type HistorySession } from './history-blocks'
+import { splitHistory } from './history-blocks'
+import { promptTimes, readInputHistory, type InputEntry } from './input-history'
 import { sessionRecords, type CommitMark } from './session-records'
 
 /** Larger chat histories are not read (Aider's own, after two years of daily use, is 4 MB). */
@@ -20,8 +22,9 @@ export interface HistorySessions extends SnapshotRead {
  * A chat history file read whole, read-only: one session per `# aider chat started at` header,
  * with the exact file changes of the commits Aider made in it when the repository beside the
  * file (its git root) still has them. A session's key is the byte offset of its header (the
- * file is only appended to, so it never moves) and its fingerprint the hash of its bytes: when
- * Aider appends, only the last session changes and is imported again.
+ * file is only appended to, so it never moves; see keyPrefix) and its fingerprint the hash of its bytes: when
+ * Aider appends, only the last session changes and is imported again. Prompts take their exact
+ * times from `.aider.input.history` where they match an entry without doubt (input-history.ts).
  */
 export async function readChatHistory(file: HistoryFile): Promise<SnapshotRead> {
   let bytes: Buffer
@@ -31,7 +34,7 @@ export async function readChatHistory(file: HistoryFile): Promise<SnapshotRead> 
     return { sessions: [], problems: [`cannot read ${file.path}: ${(error as Error).message}`] }
   }
   if (bytes.length > MAX_BYTES) return { sessions: [], problems: [`${file.path} is larger than ${MAX_BYTES} bytes: not read`] }
-  const read = historySessions(bytes)
+  const read = historySessions(bytes, readInputEntries(file), keyPrefix(file))
   const repo = file.cwd
   if (repo === null || !existsSync(join(repo, '.git'))) return read
   const changes = await commitChanges(repo, [...read.commits.values()].flat().map((mark) => mark.sha))
@@ -42,25 +45,39 @@ export async function readChatHistory(file: HistoryFile): Promise<SnapshotRead> 
 }
 
 /** The sessions of a history's bytes (pure: the tests feed it damaged copies). */
-export function historySessions(bytes: Buffer): HistorySessions {
+export function historySessions(bytes: Buffer, inputs: InputEntry[] = [], prefix = 'aider'): HistorySessions {
   const sessions: SnapshotSession[] = []
   const problems: string[] = []
   const commits = new Map<string, CommitMark[]>()
   const runs = splitHistory(bytes.toString('utf8'))
   const starts = runs.map((session) => startTime(session.startedAt))
+  const exact = promptTimes(runs, starts, inputs)
   for (const [index, session] of runs.entries()) {
-    const key = keyOf(session)
+    const key = `${prefix}@${session.offset}`
     if (session.startedAt !== null && starts[index] === undefined) problems.push(`offset ${session.offset}: unreadable start time "${session.startedAt}", session kept without it`)
     // A run with no header of its own (the file starts inside one, as when an older part was cut
     // off) began no later than the next run's header: that time, rather than the time of import.
     const startedAt = starts[index] ?? starts.slice(index + 1).find((time) => time !== undefined)
-    const built = sessionRecords(session, key, startedAt)
+    const times = exact.get(index)
+    const built = sessionRecords(session, key, startedAt, times)
     if (!built) continue
-    const fingerprint = createHash('sha256').update(bytes.subarray(session.offset, session.end)).digest('hex')
+    // The prompts' times too: a run is imported again when the input history gives it new ones.
+    const fingerprint = createHash('sha256').update(bytes.subarray(session.offset, session.end)).update(JSON.stringify([...(times ?? [])])).digest('hex')
     sessions.push({ key, fingerprint, forkedFrom: null, startedAt, records: built.records })
     if (built.commits.length > 0) commits.set(key, built.commits)
   }
   return { sessions, problems, commits }
+}
+
+/** The input history that goes with a chat history (discover.ts), when there is one; too large is none. */
+function readInputEntries(file: HistoryFile): InputEntry[] {
+  const path = inputHistoryOf(file.path, file.cwd)
+  try {
+    if (path === null || statSync(path).size > MAX_BYTES) return []
+    return readInputHistory(readFileSync(path).toString('utf8'))
+  } catch {
+    return []
+  }
 }
 
 /**
@@ -87,9 +104,15 @@ function withCommitChanges(records: SourceRecord[], marks: CommitMark[], changes
   return out
 }
 
-/** `aider@<offset>`: the header's place in the file. */
-function keyOf(session: HistorySession): string {
-  return `aider@${session.offset}`
+/**
+ * What a session key starts with, before `@<offset of its header>`: `aider` for the default file
+ * at the top of its folder; `aider:<path>` for any other (named by a configuration; relative to
+ * the workspace when in it), so two histories of one workspace never share a key.
+ */
+function keyPrefix(file: HistoryFile): string {
+  const rel = file.cwd === null ? file.path : relative(file.cwd, file.path)
+  if (rel === DEFAULT_HISTORY) return 'aider'
+  return `aider:${rel.startsWith('..') || isAbsolute(rel) ? file.path : rel.split(sep).join('/')}`
 }
 
 /** The header's local time (Aider writes `datetime.now()` without a zone) as epoch milliseconds. */

@@ -44,9 +44,10 @@ interface TurnState {
  * an answer's SEARCH/REPLACE blocks become file edits when Aider then says `Applied edit to
  * <path>`; the commit it made of them is marked (see CommitMark). Commands it ran (`Running
  * <cmd>`) are shell commands; `Tokens: … sent, … received. Cost: $…` is the answer's usage.
+ * A turn takes its prompt's time from `promptAt` (block index → epoch ms), else the run's.
  * Null for a run without any input or answer (Aider started and quit, `--lint`, `--commit`).
  */
-export function sessionRecords(session: HistorySession, key: string, createdAt: number | undefined): { records: SourceRecord[]; commits: CommitMark[] } | null {
+export function sessionRecords(session: HistorySession, key: string, createdAt: number | undefined, promptAt: ReadonlyMap<number, number> = new Map()): { records: SourceRecord[]; commits: CommitMark[] } | null {
   // Two Aider processes sharing a repository write into the same file, so a run may hold an
   // answer to a prompt logged under another run's header.
   const firstPrompt = session.blocks.find((block) => block.kind === 'user') ?? session.blocks.find((block) => block.kind === 'assistant')
@@ -57,8 +58,14 @@ export function sessionRecords(session: HistorySession, key: string, createdAt: 
   const turn: TurnState = { pending: [], editsFrom: null }
   // The answer the next usage report measures (it carries the cost, which late usage would lose).
   let answer: MessageRecord | null = null
+  // A turn's records carry its prompt's exact time when the input history gave it (input-history.ts).
+  let turnTime = time
   session.blocks.forEach((block, index) => {
-    const message = { kind: 'message' as const, offset: block.offset, uid: `${key}#${index}`, parentUid: null, agentId: null, ...time }
+    if (block.kind === 'user') {
+      const exact = promptAt.get(index)
+      turnTime = exact !== undefined ? { createdAt: exact } : time
+    }
+    const message = { kind: 'message' as const, offset: block.offset, uid: `${key}#${index}`, parentUid: null, agentId: null, ...turnTime }
     const content = block.lines.join('\n')
     if (block.kind === 'user') {
       turn.pending = []

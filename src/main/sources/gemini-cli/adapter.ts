@@ -3,6 +3,7 @@ import { basename } from 'node:path'
 import type { HistoryFile, SnapshotRead, SnapshotSourceAdapter } from '../adapter'
 import { readConversation } from './conversation'
 import { discoverGeminiFiles, discoverGeminiWorkspace, geminiRoots } from './discover'
+import { PROMPT_LOG, readPromptLogFile } from './prompt-log-file'
 import { savedChatRecords, savedChatTag } from './saved-chat'
 import { sessionRecords } from './session-records'
 import { checkpointBefores } from './shadow-git'
@@ -12,7 +13,8 @@ import { startingCall } from './sub-agents'
  * Gemini CLI: the chat recordings of `~/.gemini/tmp/<project>/chats/` — legacy `session-*.json`
  * files (rewritten whole) and current `session-*.jsonl` files (appended, but a resumed `.json`
  * is copied into a new `.jsonl` and a failed load rewrites it). Each file is read whole and
- * re-imported when its size or time changes: a snapshot source of one session per file.
+ * re-imported when its size or time changes: a snapshot source of one session per file. The
+ * project's prompt log (`logs.json`) gives the sessions that have no recording.
  */
 export const geminiCliAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
@@ -25,6 +27,7 @@ export const geminiCliAdapter: SnapshotSourceAdapter = {
 }
 
 async function readSessionFile(file: HistoryFile): Promise<SnapshotRead> {
+  if (basename(file.path) === PROMPT_LOG) return readPromptLogFile(file)
   let text: string
   try {
     text = await readCurrent(file.path)

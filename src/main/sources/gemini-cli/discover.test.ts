@@ -41,7 +41,7 @@ describe('Gemini CLI discovery', () => {
     // A resumed legacy file was copied into a .jsonl of the same name: one session, the .json's, read from the .jsonl.
     touch(join(tmp, 'my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.json'))
     touch(join(tmp, 'my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.jsonl'))
-    // Not sessions: a backup of an unreadable file, logs, a checkpoint.
+    // Not sessions: a backup of an unreadable file. The prompt log is read (for sessions without a recording).
     touch(join(tmp, 'my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.jsonl.unreadable-1'))
     touch(join(tmp, 'my-app', 'logs.json'), '[]')
 
@@ -52,15 +52,24 @@ describe('Gemini CLI discovery', () => {
       join('marked', 'chats', 'session-2026-08-21T09-00-cccccccc.jsonl'),
       join('my-app', 'chats', 'bbbbbbbb-full-id', 'sub-agent-1.jsonl'),
       join('my-app', 'chats', 'session-2026-08-19T08-00-eeeeeeee.json'),
-      join('my-app', 'chats', 'session-2026-08-20T10-00-bbbbbbbb.jsonl')
+      join('my-app', 'chats', 'session-2026-08-20T10-00-bbbbbbbb.jsonl'),
+      join('my-app', 'logs.json')
     ])
     expect(found.every((file) => file.cwd === workspace && file.fingerprint)).toBe(true)
     expect(found.find((file) => file.path.endsWith('sub-agent-1.jsonl'))?.parentSessionId).toBe('bbbbbbbb-full-id')
     expect(found.find((file) => file.path.endsWith('aaaaaaaa.json'))?.startedAt).toBe(Date.parse('2025-12-01T21:45:00Z'))
+    // The log is read again when a session's recording comes, not when a recording only grows.
+    const logPrint = (files: typeof found) => files.find((file) => file.path.endsWith('logs.json'))?.fingerprint
+    const first = logPrint(found)
+    touch(join(tmp, 'my-app', 'chats', 'session-2026-08-20T10-00-bbbbbbbb.jsonl'), '{"sessionId":"x","projectHash":"y"}\n{"id":"m"}\n')
+    expect(logPrint(await discoverGeminiWorkspace(workspace, [root]))).toBe(first)
+    touch(join(tmp, 'my-app', 'chats', 'session-2026-08-22T10-00-ffffffff.jsonl'))
+    expect(logPrint(await discoverGeminiWorkspace(workspace, [root]))).not.toBe(first)
+    rmSync(join(tmp, 'my-app', 'chats', 'session-2026-08-22T10-00-ffffffff.jsonl'))
 
     // import --all: every project; the cwd where the folder names it (a hash cannot be reversed).
     const all = await discoverGeminiFiles([root])
-    expect(all).toHaveLength(6)
+    expect(all).toHaveLength(7)
     expect(all.filter((file) => file.cwd === null).map((file) => file.path)).toEqual([join(tmp, projectHash(workspace), 'chats', 'session-2025-12-01T21-45-aaaaaaaa.json')])
     expect(all.filter((file) => file.cwd === other)).toHaveLength(1)
   })

@@ -4,6 +4,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { isWithin } from '../files'
+import { prefixesOf, PROMPT_LOG, SETTLE_MS } from './prompt-log-file'
 import { SAVED_CHAT_FILE } from './saved-chat'
 
 /** `session-<YYYY-MM-DDTHH-MM>-<8 chars of the id>.json` (legacy) or `.jsonl` (current). */
@@ -87,7 +88,19 @@ function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
         .flatMap((name) => historyFile(join(chats, parent, name), cwd, parent, undefined))
         .map((file) => ({ ...file, fingerprint: `${file.fingerprint ?? ''}|${parentFile?.fingerprint ?? ''}` }))
     })
-  return [...main, ...saved, ...subAgents]
+  return [...main, ...saved, ...subAgents, ...promptLog(dir, cwd, all)]
+}
+
+/**
+ * The project's prompt log (prompt-log-file.ts), read for the sessions without a recording: again
+ * when a session's recording comes or goes, and a minute after its last change (a new session waits).
+ */
+function promptLog(dir: string, cwd: string | null, chats: string[]): HistoryFile[] {
+  return historyFile(join(dir, PROMPT_LOG), cwd, null, undefined).map((file) => {
+    const settled = Date.now() - (file.startedAt ?? 0) >= SETTLE_MS ? 'settled' : 'fresh'
+    const recordings = createHash('sha256').update([...prefixesOf(chats)].sort().join('/')).digest('hex')
+    return { ...file, fingerprint: `${file.fingerprint ?? ''}:${settled}|${recordings}` }
+  })
 }
 
 function historyFile(path: string, cwd: string | null, parentSessionId: string | null, startedAt: number | undefined, readFrom = path): HistoryFile[] {
