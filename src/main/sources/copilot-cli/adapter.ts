@@ -2,7 +2,7 @@ import { basename, dirname } from 'node:path'
 import type { LineSourceAdapter } from '../adapter'
 import { copilotRoots, discoverCopilotFiles, discoverCopilotWorkspace } from './discover'
 import { createCopilotParser } from './parser'
-import { rewindSnapshotLookup } from './rewind-snapshots'
+import { snapshotLookup } from './snapshot-before'
 
 /** GitHub Copilot CLI: `~/.copilot/session-state/<id>/events.jsonl`, read as it grows. */
 export const copilotCliAdapter: LineSourceAdapter = {
@@ -15,5 +15,5 @@ export const copilotCliAdapter: LineSourceAdapter = {
   discoverAll: discoverCopilotFiles,
   discover: discoverCopilotWorkspace,
   // A session folder (not the older single `<id>.jsonl`) may hold its rewind snapshots beside the events.
-  createParser: (state, file) => createCopilotParser(state, file && basename(file.path) === 'events.jsonl' ? rewindSnapshotLookup(dirname(file.path)) : undefined)
+  createParser: (state, file) => createCopilotParser(state, file && basename(file.path) === 'events.jsonl' ? snapshotLookup(dirname(file.path)) : undefined)
 }

@@ -14,8 +14,8 @@ import { readWorkspaceYaml } from './workspace-yaml'
  * `GIT_OPTIONAL_LOCKS=0`, so nothing is written there, not even a lock.
  */
 
-/** What a file held when a prompt was sent (as text), or undefined: not known. */
-export type BeforeLookup = (promptEventId: string, absolutePath: string) => string | undefined
+/** What a file held when a prompt was sent (as text), null: absent, undefined: not known. */
+export type BeforeLookup = (promptEventId: string, absolutePath: string) => string | null | undefined
 
 const SnapshotFileSchema = z.object({ backupFile: z.unknown(), skipped: z.unknown(), isSymlink: z.unknown() }).partial()
 type SnapshotFile = z.infer<typeof SnapshotFileSchema>

@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path'
 import type { SourceRecord } from '../records'
 import type { ParserState } from './parser-state'
-import type { BeforeLookup } from './rewind-snapshots'
+import { fileSnapshotLookup } from './file-snapshots'
+import { rewindSnapshotLookup, type BeforeLookup } from './rewind-snapshots'
 
 /**
  * An `edit` call says only what it replaced, so Retrace knows the file's earlier content only if
@@ -26,4 +27,14 @@ export function withSnapshotBefore(state: ParserState, records: SourceRecord[], 
     if (before !== undefined) records[index] = { ...record, before }
   }
   return records
+}
+
+/** Both kinds of rewind snapshot a session folder may hold: the newer per-tool one first, then the git one. */
+export function snapshotLookup(sessionDir: string): BeforeLookup {
+  const perTool = fileSnapshotLookup(sessionDir)
+  const git = rewindSnapshotLookup(sessionDir)
+  return (promptEventId, absolutePath) => {
+    const known = perTool(promptEventId, absolutePath)
+    return known !== undefined ? known : git(promptEventId, absolutePath)
+  }
 }
