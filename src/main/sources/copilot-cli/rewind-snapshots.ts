@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { lstatSync, readFileSync } from 'node:fs'
-import { isAbsolute, join, relative, sep } from 'node:path'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { z } from 'zod'
 import { readWorkspaceYaml } from './workspace-yaml'
 
@@ -41,7 +41,9 @@ export function rewindSnapshotLookup(sessionDir: string): BeforeLookup {
       snapshot = index?.snapshots.find((s) => s.eventId === promptEventId)
     }
     if (!snapshot || !index) return undefined
-    const hash = Object.keys(index.paths).find((key) => index?.paths[key] === absolutePath)
+    // Matched as the file system would: a listed (uncommitted) file missed here would be read from the commit instead.
+    const wanted = pathKey(absolutePath)
+    const hash = Object.keys(index.paths).find((key) => pathKey(index?.paths[key] ?? '') === wanted)
     const entry = hash === undefined ? undefined : snapshot.files[hash]
     if (gitRoot === undefined) gitRoot = readGitRoot(sessionDir)
     const bytes = entry ? backupOf(dir, entry) : gitRoot === null ? undefined : committedContent(gitRoot, snapshot.gitCommit, absolutePath)
@@ -102,6 +104,12 @@ function committedContent(gitRoot: string, commit: string, absolutePath: string)
   } catch {
     return undefined
   }
+}
+
+/** A path as compared: normalised, and without case where the usual file systems ignore it (macOS, Windows). */
+function pathKey(path: string): string {
+  const normal = resolve(path)
+  return process.platform === 'win32' || process.platform === 'darwin' ? normal.toLowerCase() : normal
 }
 
 function readJson(path: string): unknown {
