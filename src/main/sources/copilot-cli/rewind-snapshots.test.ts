@@ -28,14 +28,17 @@ describe('Copilot CLI rewind snapshots', () => {
   const { tempDir, runtime } = importTestbed('retrace-copilot-rewind-')
 
   /** A git workspace as the session found and left it, and a COPILOT_HOME holding the session moved there. */
-  async function openCopy(options: { withSnapshots: boolean }) {
-    const workspace = tempDir()
-    git(workspace, 'init', '-q', '-b', 'main')
-    writeFileSync(join(workspace, 'README.md'), README_COMMITTED)
-    writeFileSync(join(workspace, 'NOTES.md'), NOTES_COMMITTED)
-    git(workspace, 'add', 'README.md', 'NOTES.md')
-    git(workspace, 'commit', '-q', '-m', 'Start')
-    const commit = git(workspace, 'rev-parse', 'HEAD')
+  async function openCopy(options: { withSnapshots: boolean; worktree?: boolean }) {
+    const repo = tempDir()
+    git(repo, 'init', '-q', '-b', 'main')
+    writeFileSync(join(repo, 'README.md'), README_COMMITTED)
+    writeFileSync(join(repo, 'NOTES.md'), NOTES_COMMITTED)
+    git(repo, 'add', 'README.md', 'NOTES.md')
+    git(repo, 'commit', '-q', '-m', 'Start')
+    const commit = git(repo, 'rev-parse', 'HEAD')
+    // A linked worktree has a `.git` file naming its folder in the main repository.
+    const workspace = options.worktree ? join(tempDir(), 'feature') : repo
+    if (options.worktree) git(repo, 'worktree', 'add', '-q', '-b', 'feature', workspace)
     writeFileSync(join(workspace, 'README.md'), README_AFTER)
     writeFileSync(join(workspace, 'NOTES.md'), NOTES_AFTER)
     const home = join(tempDir(), 'copilot-home')
@@ -48,7 +51,7 @@ describe('Copilot CLI rewind snapshots', () => {
     if (!options.withSnapshots) rmSync(join(sessionDir, 'rewind-snapshots'), { recursive: true })
     const call = contractCaller(runtime({}, { env: { COPILOT_HOME: home } }))
     const opened = await call('workspaces.open', { path: workspace })
-    return { workspace, home, call, opened }
+    return { workspace, repo, home, call, opened }
   }
 
   it('gives edits of files that existed before the session their earlier content, so the turns rewind and undo', async () => {
@@ -105,5 +108,28 @@ describe('Copilot CLI rewind snapshots', () => {
       expect.stringMatching(/not captured.*NOTES\.md/),
       expect.stringMatching(/not captured.*NOTES\.md/)
     ])
+  })
+
+  it('reads the commit of a linked worktree through its .git file, leaving the repository as it was', async () => {
+    const { workspace, repo, call, opened } = await openCopy({ withSnapshots: true, worktree: true })
+    const gitBefore = folderListing(join(repo, '.git'))
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
+    expect(report).toMatchObject({ sessions: 1, fileChanges: 3, skipped: [] })
+    expect(folderListing(join(repo, '.git'))).toEqual(gitBefore)
+    const [session] = (await call('sessions.list', { workspaceId: opened.id, source: 'copilot-cli' })).items
+    const plan = await call('rewind.plan', { sessionId: session?.id ?? '', turn: 1 })
+    await call('rewind.apply', { sessionId: session?.id ?? '', turn: 1, token: plan.token, choices: [] })
+    expect(readFileSync(join(workspace, 'README.md'), 'utf8')).toBe(README_COMMITTED)
+  })
+
+  it('an unreadable snapshot index leaves the edits not captured; the rest imports', async () => {
+    const { home, call, opened } = await openCopy({ withSnapshots: true })
+    const index = join(home, 'session-state', SESSION, 'rewind-snapshots', 'index.json')
+    writeFileSync(index, readFileSync(index, 'utf8').slice(0, 200))
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
+    expect(report).toMatchObject({ sessions: 1, fileChanges: 0 })
+    expect(report.skipped).toHaveLength(3)
+    const [session] = (await call('sessions.list', { workspaceId: opened.id, source: 'copilot-cli' })).items
+    expect(session).toMatchObject({ turnCount: 2 })
   })
 })
