@@ -94,10 +94,9 @@ function committedContent(gitRoot: string, commit: string, absolutePath: string)
   if (!COMMIT_ID.test(commit)) return undefined
   const rel = relative(gitRoot, absolutePath)
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined
-  const gitDir = gitDirOf(gitRoot)
-  if (gitDir === null) return undefined
   try {
-    return execFileSync('git', ['--git-dir', gitDir, 'cat-file', 'blob', `${commit}:${rel.split(sep).join('/')}`], {
+    // A linked worktree's `.git` is a file naming its folder in the main repository: git follows it.
+    return execFileSync('git', ['--git-dir', join(gitRoot, '.git'), 'cat-file', 'blob', `${commit}:${rel.split(sep).join('/')}`], {
       stdio: ['ignore', 'pipe', 'ignore'],
       maxBuffer: MAX_BYTES,
       timeout: 10_000,
@@ -105,18 +104,6 @@ function committedContent(gitRoot: string, commit: string, absolutePath: string)
     })
   } catch {
     return undefined
-  }
-}
-
-/** `<root>/.git`, or where a `.git` file points (a linked worktree, a submodule: `gitdir: <path>`). */
-function gitDirOf(gitRoot: string): string | null {
-  const dotGit = join(gitRoot, '.git')
-  try {
-    if (lstatSync(dotGit).isDirectory()) return dotGit
-    const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]
-    return pointer ? resolve(gitRoot, pointer) : null
-  } catch {
-    return null
   }
 }
 
