@@ -108,7 +108,11 @@ export interface LineSourceAdapter {
   discoverAll(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   /** The history files of one workspace folder (absolute, real path). */
   discover(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
-  createParser(state?: unknown): LineParser
+  /**
+   * `file.path`: the history file the parser reads, for a source that keeps more beside it (Copilot
+   * CLI's rewind snapshots next to its `events.jsonl`). Its lines still come only through `feed`.
+   */
+  createParser(state?: unknown, file?: { path: string }): LineParser
 }
 
 export type SourceAdapter = LineSourceAdapter | SnapshotSourceAdapter

@@ -105,10 +105,10 @@ export class ReadAhead {
   }
 }
 
-const parserOf: ParserFactory = (source, state) => {
+const parserOf: ParserFactory = (source, state, path) => {
   const [adapter] = adaptersFor(source)
   if (!adapter || adapter.kind === 'snapshot') throw new Error(`No line parser for ${source}.`)
-  return adapter.createParser(state)
+  return adapter.createParser(state, { path })
 }
 
 /**

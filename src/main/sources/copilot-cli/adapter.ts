@@ -1,6 +1,8 @@
+import { basename, dirname } from 'node:path'
 import type { LineSourceAdapter } from '../adapter'
 import { copilotRoots, discoverCopilotFiles, discoverCopilotWorkspace } from './discover'
 import { createCopilotParser } from './parser'
+import { snapshotLookup } from './snapshot-before'
 
 /** GitHub Copilot CLI: `~/.copilot/session-state/<id>/events.jsonl`, read as it grows. */
 export const copilotCliAdapter: LineSourceAdapter = {
@@ -12,5 +14,6 @@ export const copilotCliAdapter: LineSourceAdapter = {
   roots: copilotRoots,
   discoverAll: discoverCopilotFiles,
   discover: discoverCopilotWorkspace,
-  createParser: createCopilotParser
+  // A session folder (not the older single `<id>.jsonl`) may hold its rewind snapshots beside the events.
+  createParser: (state, file) => createCopilotParser(state, file && basename(file.path) === 'events.jsonl' ? snapshotLookup(dirname(file.path)) : undefined)
 }

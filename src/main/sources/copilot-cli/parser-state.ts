@@ -38,7 +38,10 @@ export const StateSchema = z.object({
   /** An `assistant.reasoning` event came since the last assistant message (its `reasoningText` repeats it). */
   reasoningSeen: z.boolean(),
   /** Usage given to messages since the process started; `session.shutdown` reports the rest. */
-  counted: TotalsSchema
+  counted: TotalsSchema,
+  /** The main agent's current prompt (`user.message` id: what its rewind snapshot is keyed by), and the paths edited since. */
+  turnEventId: z.string().nullable().default(null),
+  turnPaths: z.array(z.string()).default([])
 })
 export type ParserState = z.infer<typeof StateSchema>
 
@@ -47,7 +50,7 @@ export function zeroTotals(): Totals {
 }
 
 export function initialState(): ParserState {
-  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals() }
+  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals(), turnEventId: null, turnPaths: [] }
 }
 
 /** The saved state, or a fresh one when it is absent or from another parser version (the file is then read again). */

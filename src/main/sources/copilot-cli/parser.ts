@@ -2,17 +2,20 @@ import type { LineParser, SourceRecord } from '../records'
 import { legacyMessages } from './legacy-import'
 import { assistantMessage, message, str, toolCall, toolResult, userMessage, type CopilotEvent, type Data } from './events'
 import { restoreState, type ParserState } from './parser-state'
+import { withSnapshotBefore } from './snapshot-before'
+import type { BeforeLookup } from './rewind-snapshots'
 import { sessionEvent } from './session-events'
 
 /**
  * Copilot CLI's `events.jsonl` (and the single-file `<id>.jsonl` of older releases): one event a
  * line, `{type, data, id, timestamp, parentId, agentId?, ephemeral?}`. Append-only while the
- * session runs; `/rewind` rewrites it shorter (the importer then reads it again). Pure: no I/O.
+ * session runs; `/rewind` rewrites it shorter (the importer then reads it again). Pure but for
+ * `beforeOf`, which reads the content files had at a prompt from Copilot's rewind snapshots.
  */
-export function createCopilotParser(saved?: unknown): LineParser {
+export function createCopilotParser(saved?: unknown, beforeOf?: BeforeLookup): LineParser {
   const state = restoreState(saved)
   return {
-    feed: (line, offset) => feedLine(state, line, offset),
+    feed: (line, offset) => withSnapshotBefore(state, feedLine(state, line, offset), beforeOf),
     state: () => state
   }
 }

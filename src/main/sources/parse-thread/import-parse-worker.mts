@@ -28,10 +28,10 @@ port.on('message', (message: ToParseThread) => {
   if (!running) void run()
 })
 
-function createParser(source: ParseJob['source'], state: unknown) {
+function createParser(source: ParseJob['source'], state: unknown, path: string) {
   const [adapter] = adaptersFor(source)
   if (!adapter || adapter.kind === 'snapshot') throw new Error(`No line parser for ${source}.`)
-  return adapter.createParser(state)
+  return adapter.createParser(state, { path })
 }
 
 async function run(): Promise<void> {

@@ -46,7 +46,7 @@ export interface ParsedChunk {
 }
 
 /** Makes a source's line parser: what the importer's registry does (kept apart so a worker can load it alone). */
-export type ParserFactory = (source: SourceName, state: unknown) => LineParser
+export type ParserFactory = (source: SourceName, state: unknown, path: string) => LineParser
 
 /**
  * Read a file from the job's offset and parse its complete lines, a chunk at a time. Pure
@@ -59,7 +59,7 @@ export async function* parseFileChunks(job: ParseJob, createParser: ParserFactor
   try {
     const { dev, ino, size, mtimeMs } = fstatSync(fd)
     const stat = { dev, ino, size, mtimeMs }
-    const parser = createParser(job.source, job.parserState)
+    const parser = createParser(job.source, job.parserState, job.path)
     let head: { bytes: number; hash: string } | null = null
     const headOf = (end: number): string => {
       const bytes = Math.min(HEAD_BYTES, end)
