@@ -3,9 +3,9 @@ import { readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SnapshotRead } from '../adapter'
 import { HISTORY_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
-import { withCheckpointEdits } from './checkpoint-edits'
 import { agentOf } from './roots'
-import { shadowGitDir } from './shadow-git'
+import { withRestoreNotes, withTaskCheckpoints } from './task-checkpoints'
+import { parentLink } from './task-parent'
 import { taskRecords } from './task-records'
 import { isObject, readUiMessages } from './ui-messages'
 
@@ -25,14 +25,16 @@ export function readTaskFolder(dir: string): SnapshotRead {
   const built = taskRecords({ taskId, history: history.value, ui: facts, metadataModel: metadata.ok ? lastModel(metadata.value) : undefined })
   const storage = dirname(dirname(dir))
   const agent = agentOf(storage)
-  const gitDir = built.cwd && facts.checkpoints.length > 0 ? shadowGitDir(storage, built.cwd) : null
-  if (built.cwd && gitDir) {
-    const withCheckpoints = withCheckpointEdits(built.records, facts.checkpoints, gitDir, built.cwd)
+  if (built.cwd) {
+    const withCheckpoints = withTaskCheckpoints(built.records, facts, dir, storage, built.cwd)
     built.records = withCheckpoints.records
     built.problems.push(...withCheckpoints.problems)
   }
+  built.records = withRestoreNotes(built.records, facts.restores, agent, taskId)
   const meta = built.records[0]
   if (meta?.kind === 'session-meta' && meta.title && agent !== 'Cline') meta.title = `${meta.title} (${agent})`
+  const parent = meta?.kind === 'session-meta' ? parentLink(dir, built.records) : null
+  if (meta?.kind === 'session-meta' && parent) meta.parent = parent
   const fingerprint = createHash('sha256').update(JSON.stringify(built.records)).digest('hex')
   return {
     sessions: [{ key: taskId, fingerprint, forkedFrom: null, startedAt: built.startedAt, records: built.records }],

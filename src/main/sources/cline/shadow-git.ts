@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -13,9 +14,24 @@ const COMMIT_ID = /^[0-9a-f]{7,64}$/
  * not even an index or a lock.
  */
 export function shadowGitDir(storage: string, cwd: string): string | null {
-  const gitDir = join(storage, 'checkpoints', hashWorkingDir(cwd), '.git')
+  return existingDir(join(storage, 'checkpoints', hashWorkingDir(cwd), '.git'))
+}
+
+/**
+ * Roo Code's and Kilo Code's checkpoints: a shadow repository per task,
+ * `<storage>/tasks/<task-id>/checkpoints/.git` (`RepoPerTaskCheckpointService`), or in their
+ * earlier versions one per workspace, `<storage>/checkpoints/<sha256(cwd) cut to 8>/.git`, whose
+ * branch `roo-<task-id>` holds the task's commits (`hashWorkspaceDir`). `core.worktree` is the
+ * workspace in both; commits are found by id either way.
+ */
+export function rooShadowGitDir(taskDir: string, storage: string, cwd: string): string | null {
+  const workspaceHash = createHash('sha256').update(cwd).digest('hex').slice(0, 8)
+  return existingDir(join(taskDir, 'checkpoints', '.git')) ?? existingDir(join(storage, 'checkpoints', workspaceHash, '.git'))
+}
+
+function existingDir(path: string): string | null {
   try {
-    return statSync(gitDir).isDirectory() ? gitDir : null
+    return statSync(path).isDirectory() ? path : null
   } catch {
     return null
   }
