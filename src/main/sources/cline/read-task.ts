@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SnapshotRead } from '../adapter'
-import { HISTORY_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
+import { HISTORY_FILE, HISTORY_ITEM_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
 import { agentOf } from './roots'
 import { withRestoreNotes, withTaskCheckpoints } from './task-checkpoints'
+import { stateParents } from './state-parents'
 import { parentLink } from './task-parent'
 import { taskRecords } from './task-records'
 import { isObject, readUiMessages } from './ui-messages'
@@ -40,6 +41,26 @@ export function readTaskFolder(dir: string): SnapshotRead {
     sessions: [{ key: taskId, fingerprint, forkedFrom: null, startedAt: built.startedAt, records: built.records }],
     problems: built.problems.map((problem) => `${taskId}/${problem}`)
   }
+}
+
+/**
+ * A task folder with, for a Roo Code or Kilo Code task without `history_item.json`, the parent
+ * task that VS Code's state database names (read once per import, through the foreign-database
+ * reader).
+ */
+export async function readTask(dir: string): Promise<SnapshotRead> {
+  const read = readTaskFolder(dir)
+  const session = read.sessions[0]
+  const meta = session?.records[0]
+  if (!session || meta?.kind !== 'session-meta' || existsSync(join(dir, HISTORY_ITEM_FILE))) return read
+  const state = await stateParents(dirname(dirname(dir)))
+  if (state.problem) read.problems.push(state.problem)
+  const parentId = state.parents.get(taskIdOf(dir))
+  const link = parentId ? parentLink(dir, session.records, parentId) : null
+  if (!link) return read
+  meta.parent = link
+  session.fingerprint = createHash('sha256').update(JSON.stringify(session.records)).digest('hex')
+  return read
 }
 
 /** `model_usage[]` entries `{ model_id, model_provider_id, mode, ts }`: the latest one's model. */

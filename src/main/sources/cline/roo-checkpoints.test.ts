@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from '../testing/claude-home'
 import { folderListing } from '../testing/folder-listing'
@@ -110,6 +111,27 @@ describe('Roo Code tasks: checkpoints per task, sub-tasks and a restored checkpo
     const next = messages[messages.indexOf(restored[0] as (typeof messages)[number]) + 1]
     expect(next).toMatchObject({ role: 'tool_call', toolName: 'write_to_file' })
     expect(folderListing(storage)).toEqual(before)
+  })
+
+  it('finds the parent of a task older than history_item.json in VS Code\'s state database, read-only', async () => {
+    const { home, workspace, storage } = rooTasks()
+    rmSync(join(storage, 'tasks', CHILD, 'history_item.json'))
+    rmSync(join(storage, 'tasks', PARENT, 'history_item.json'))
+    // VS Code's global state: ItemTable, one JSON value per extension id as published.
+    const db = new Database(join(dirname(storage), 'state.vscdb'))
+    db.exec('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)')
+    const taskHistory = [{ id: CHILD, parentTaskId: PARENT, rootTaskId: PARENT, number: 2, ts: 1771500040500, task: 'docs' }, { id: PARENT, number: 1, ts: 1771500043100, task: 'hello' }]
+    db.prepare('INSERT INTO ItemTable (key, value) VALUES (?, ?)').run('RooVeterinaryInc.roo-cline', JSON.stringify({ taskHistory, mode: 'code' }))
+    db.prepare('INSERT INTO ItemTable (key, value) VALUES (?, ?)').run('saoudrizwan.claude-dev', JSON.stringify({ taskHistory: [{ id: CHILD, parentTaskId: 'elsewhere' }] }))
+    db.close()
+    const before = folderListing(dirname(storage))
+    const call = contractCaller(runtime({}, { env: { HOME: home } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    expect(await call('imports.run', { workspaceId: opened.id, sources: ['cline'] })).toMatchObject({ sessions: 2, skipped: [] })
+    const sessions = (await call('sessions.list', { workspaceId: opened.id, source: 'cline' })).items
+    const parent = sessions.find((session) => session.kind !== 'sub-agent')
+    expect(sessions.find((session) => session.kind === 'sub-agent')).toMatchObject({ parentId: parent?.id, missingParent: null })
+    expect(folderListing(dirname(storage))).toEqual(before)
   })
 
   it('reports checkpoint commits the task\'s repository does not have, and keeps the transcript\'s edits', async () => {

@@ -13,9 +13,9 @@ import { isObject, readUiMessages } from './ui-messages'
  * parent's `childIds`. Null for a task started by the user, or one whose history item is not there
  * (earlier versions kept it only in VS Code's state database, which is not read).
  */
-export function parentLink(taskDir: string, records: SourceRecord[]): NonNullable<SessionMetaRecord['parent']> | null {
+export function parentLink(taskDir: string, records: SourceRecord[], indexedParent?: string): NonNullable<SessionMetaRecord['parent']> | null {
   const item = readObject(join(taskDir, HISTORY_ITEM_FILE))
-  const parentId = item?.parentTaskId
+  const parentId = indexedParent ?? item?.parentTaskId
   if (typeof parentId !== 'string' || !parentId || parentId === item?.id) return null
   const parentDir = join(dirname(taskDir), parentId)
   const history = readJson(join(parentDir, HISTORY_FILE))
