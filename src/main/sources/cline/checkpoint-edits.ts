@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import type { FileEditRecord, SourceRecord } from '../records'
-import { checkpointChanges } from './shadow-git'
+import type { CheckpointChange } from './shadow-git'
 
 /** A turn's checkpoints: the workspace as it was when the turn began and when it ended. */
 export interface TurnCheckpoints {
@@ -14,7 +14,7 @@ export interface TurnCheckpoints {
  * journaled in that turn are left to them; the others (changed by a command, say) become file
  * edits, so the turn can be rewound. A change that is not text is reported, not journaled.
  */
-export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpoints[], gitDir: string, cwd: string): { records: SourceRecord[]; problems: string[] } {
+export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpoints[], repository: CheckpointRepository, cwd: string): { records: SourceRecord[]; problems: string[] } {
   const problems: string[] = []
   const starts = turnStarts(records)
   const inserts = new Map<number, FileEditRecord[]>()
@@ -22,8 +22,8 @@ export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpo
     const next = starts[turn + 1]
     const { from, to } = ranges[turn] ?? { from: undefined, to: undefined }
     if (!from || !to || from === to) return
-    const changes = checkpointChanges(gitDir, from, to)
-    if (changes === null) return problems.push(`turn ${turn + 1}: checkpoint ${from} or ${to} is not in ${gitDir}; its changes outside the transcript are not captured`)
+    const changes = repository.changes(from, to)
+    if (changes === null) return problems.push(`turn ${turn + 1}: checkpoint ${from} or ${to} is not in ${repository.gitDir}; its changes outside the transcript are not captured`)
     const end = next ? next.at : records.length
     const journaled = new Set(records.slice(start.at, end).flatMap((record) => (record.kind === 'file-edit' ? [resolve(cwd, record.path)] : [])))
     const edits: FileEditRecord[] = []
@@ -45,6 +45,12 @@ export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpo
   })
   merged.push(...(inserts.get(records.length) ?? []))
   return { records: merged, problems }
+}
+
+/** Where the checkpoints are, and what changed between two of them (null: one is not there). */
+export interface CheckpointRepository {
+  gitDir: string
+  changes(from: string, to: string): CheckpointChange[] | null
 }
 
 export interface TurnStart {

@@ -71,12 +71,12 @@ export function checkpointChanges(gitDir: string, from: string, to: string): Che
   return changes
 }
 
-function blob(gitDir: string, sha: string | undefined): Buffer | undefined {
+export function blob(gitDir: string, sha: string | undefined): Buffer | undefined {
   if (!sha || !/^[0-9a-f]{40,64}$/.test(sha)) return undefined
   return git(gitDir, ['cat-file', 'blob', sha]) ?? undefined
 }
 
-function git(gitDir: string, args: string[]): Buffer | null {
+export function git(gitDir: string, args: string[]): Buffer | null {
   try {
     return execFileSync('git', ['--git-dir', gitDir, ...args], {
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -1,7 +1,7 @@
 import type { SourceRecord } from '../records'
 import { withCheckpointEdits } from './checkpoint-edits'
 import { clineRanges, rooRanges } from './checkpoint-ranges'
-import { rooShadowGitDir, shadowGitDir } from './shadow-git'
+import { checkpointChanges, rooShadowGitDir, shadowGitDir } from './shadow-git'
 import type { UiFacts } from './ui-messages'
 
 /**
@@ -12,12 +12,16 @@ import type { UiFacts } from './ui-messages'
 export function withTaskCheckpoints(records: SourceRecord[], facts: UiFacts, taskDir: string, storage: string, cwd: string): { records: SourceRecord[]; problems: string[] } {
   if (facts.savedCheckpoints.length > 0) {
     const gitDir = rooShadowGitDir(taskDir, storage, cwd)
-    if (gitDir) return withCheckpointEdits(records, rooRanges(records, facts.savedCheckpoints), gitDir, cwd)
+    if (gitDir) return withCheckpointEdits(records, rooRanges(records, facts.savedCheckpoints), commitsOf(gitDir), cwd)
   } else if (facts.checkpoints.length > 0) {
     const gitDir = shadowGitDir(storage, cwd)
-    if (gitDir) return withCheckpointEdits(records, clineRanges(records, facts.checkpoints), gitDir, cwd)
+    if (gitDir) return withCheckpointEdits(records, clineRanges(records, facts.checkpoints), commitsOf(gitDir), cwd)
   }
   return { records, problems: [] }
+}
+
+function commitsOf(gitDir: string) {
+  return { gitDir, changes: (from: string, to: string) => checkpointChanges(gitDir, from, to) }
 }
 
 /**
