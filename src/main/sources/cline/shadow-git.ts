@@ -25,8 +25,14 @@ export function shadowGitDir(storage: string, cwd: string): string | null {
  * workspace in both; commits are found by id either way.
  */
 export function rooShadowGitDir(taskDir: string, storage: string, cwd: string): string | null {
-  const workspaceHash = createHash('sha256').update(cwd).digest('hex').slice(0, 8)
-  return existingDir(join(taskDir, 'checkpoints', '.git')) ?? existingDir(join(storage, 'checkpoints', workspaceHash, '.git'))
+  const own = existingDir(join(taskDir, 'checkpoints', '.git'))
+  if (own) return own
+  // The hash is of the native path; the environment details name it with forward slashes (Windows).
+  for (const path of new Set([cwd, cwd.replaceAll('/', '\\')])) {
+    const workspaceRepo = existingDir(join(storage, 'checkpoints', createHash('sha256').update(path).digest('hex').slice(0, 8), '.git'))
+    if (workspaceRepo) return workspaceRepo
+  }
+  return null
 }
 
 function existingDir(path: string): string | null {
