@@ -1,6 +1,6 @@
 import type { SnapshotSourceAdapter } from '../adapter'
 import { discoverClineFiles, discoverClineWorkspace, isTaskFolder } from './discover'
-import { readTaskFolder } from './read-task'
+import { readTask } from './read-task'
 import { clineRoots } from './roots'
 import { readSdkSession } from './sdk-session'
 
@@ -17,5 +17,5 @@ export const clineAdapter: SnapshotSourceAdapter = {
   roots: (env) => clineRoots(env),
   discoverAll: discoverClineFiles,
   discover: discoverClineWorkspace,
-  read: (file) => (isTaskFolder(file.path) ? readTaskFolder(file.path) : readSdkSession(file.path))
+  read: (file) => (isTaskFolder(file.path) ? readTask(file.path) : readSdkSession(file.path))
 }

@@ -1,26 +1,29 @@
 import { resolve } from 'node:path'
 import type { FileEditRecord, SourceRecord } from '../records'
-import { checkpointChanges } from './shadow-git'
-import type { UiFacts } from './ui-messages'
+import type { CheckpointChange } from './shadow-git'
+
+/** A turn's checkpoints: the workspace as it was when the turn began and when it ended. */
+export interface TurnCheckpoints {
+  from: string | undefined
+  to: string | undefined
+}
 
 /**
- * Cline's checkpoint commits as each turn's file changes: the turn's changes are the difference
- * between the last checkpoint before its prompt and the last one before the next prompt (the last
- * one of all, for the last turn). Files the transcript's own edits already journaled in that turn
- * are left to them; the others (changed by a command, say) become file edits, so the turn can be
- * rewound. A change that is not text is reported, not journaled.
+ * Checkpoint commits as each turn's file changes: the difference between the commits of the
+ * turn's start and end (`ranges`, one per turn in order). Files the transcript's own edits already
+ * journaled in that turn are left to them; the others (changed by a command, say) become file
+ * edits, so the turn can be rewound. A change that is not text is reported, not journaled.
  */
-export function withCheckpointEdits(records: SourceRecord[], checkpoints: UiFacts['checkpoints'], gitDir: string, cwd: string): { records: SourceRecord[]; problems: string[] } {
+export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpoints[], repository: CheckpointRepository, cwd: string): { records: SourceRecord[]; problems: string[] } {
   const problems: string[] = []
-  const starts = records.flatMap((record, at) => (record.kind === 'message' && record.startsTurn ? [{ at, offset: record.offset, time: record.createdAt }] : []))
+  const starts = turnStarts(records)
   const inserts = new Map<number, FileEditRecord[]>()
   starts.forEach((start, turn) => {
     const next = starts[turn + 1]
-    const from = lastBefore(checkpoints, start.offset, start.time)
-    const to = next ? lastBefore(checkpoints, next.offset, next.time) : checkpoints.at(-1)?.hash
+    const { from, to } = ranges[turn] ?? { from: undefined, to: undefined }
     if (!from || !to || from === to) return
-    const changes = checkpointChanges(gitDir, from, to)
-    if (changes === null) return problems.push(`turn ${turn + 1}: checkpoint ${from} or ${to} is not in ${gitDir}; its changes outside the transcript are not captured`)
+    const changes = repository.changes(from, to)
+    if (changes === null) return problems.push(`turn ${turn + 1}: checkpoint ${from} or ${to} is not in ${repository.gitDir}; its changes outside the transcript are not captured`)
     const end = next ? next.at : records.length
     const journaled = new Set(records.slice(start.at, end).flatMap((record) => (record.kind === 'file-edit' ? [resolve(cwd, record.path)] : [])))
     const edits: FileEditRecord[] = []
@@ -44,14 +47,32 @@ export function withCheckpointEdits(records: SourceRecord[], checkpoints: UiFact
   return { records: merged, problems }
 }
 
-/** The last checkpoint taken before the conversation reached message `offset` (by history index, else by time). */
-function lastBefore(checkpoints: UiFacts['checkpoints'], offset: number, time: number | undefined): string | undefined {
-  let found: string | undefined
-  for (const checkpoint of checkpoints) {
-    const before = checkpoint.historyIndex !== undefined ? checkpoint.historyIndex < offset : checkpoint.ts !== undefined && time !== undefined && checkpoint.ts < time
-    if (before) found = checkpoint.hash
-  }
-  return found
+/** Where the checkpoints are, and what changed between two of them (null: one is not there). */
+export interface CheckpointRepository {
+  gitDir: string
+  changes(from: string, to: string): CheckpointChange[] | null
+}
+
+export interface TurnStart {
+  /** Index in the records. */
+  at: number
+  offset: number
+  time: number | undefined
+  /** When the turn's first answer was saved (Roo Code dates every message). */
+  answeredAt: number | undefined
+}
+
+export function turnStarts(records: SourceRecord[]): TurnStart[] {
+  const starts: TurnStart[] = []
+  records.forEach((record, at) => {
+    if (record.kind !== 'message') return
+    if (record.startsTurn) starts.push({ at, offset: record.offset, time: record.createdAt, answeredAt: undefined })
+    else if (record.role !== 'user' && record.role !== 'system' && record.role !== 'tool_result') {
+      const last = starts.at(-1)
+      if (last && last.answeredAt === undefined && record.offset > last.offset) last.answeredAt = record.createdAt
+    }
+  })
+  return starts
 }
 
 function textOf(content: Buffer | null): string | null | undefined {

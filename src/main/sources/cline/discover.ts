@@ -7,6 +7,8 @@ import { isInWorkspace, sameFolder } from '../code-buddy/workspace-match'
 export const HISTORY_FILE = 'api_conversation_history.json'
 export const UI_FILE = 'ui_messages.json'
 export const METADATA_FILE = 'task_metadata.json'
+/** Roo Code's (3.3x and later) and Kilo Code's copy of the task's history item (its parent task). */
+export const HISTORY_ITEM_FILE = 'history_item.json'
 /** The first environment details (with the working directory) come with the first prompt. */
 const HEAD_BYTES = 256 * 1024
 
@@ -108,9 +110,9 @@ export function isTaskFolder(dir: string): boolean {
   return statOrNull(join(dir, HISTORY_FILE))?.isFile() ?? false
 }
 
-/** Sizes and times of the three files Cline rewrites whole: any save changes one. */
+/** Sizes and times of the files Cline and its forks rewrite whole: any save changes one. */
 export function taskFingerprint(dir: string): string {
-  return [HISTORY_FILE, UI_FILE, METADATA_FILE]
+  return [HISTORY_FILE, UI_FILE, METADATA_FILE, HISTORY_ITEM_FILE]
     .map((name) => {
       const stats = statOrNull(join(dir, name))
       return stats ? `${name}:${stats.size}:${stats.mtimeMs}` : `${name}:-`

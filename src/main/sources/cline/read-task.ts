@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { SnapshotRead } from '../adapter'
-import { HISTORY_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
-import { withCheckpointEdits } from './checkpoint-edits'
+import { HISTORY_FILE, HISTORY_ITEM_FILE, METADATA_FILE, taskIdOf, UI_FILE } from './discover'
 import { agentOf } from './roots'
-import { shadowGitDir } from './shadow-git'
+import { withRestoreNotes, withTaskCheckpoints } from './task-checkpoints'
+import { stateParents } from './state-parents'
+import { parentLink } from './task-parent'
 import { taskRecords } from './task-records'
 import { isObject, readUiMessages } from './ui-messages'
 
@@ -25,19 +26,41 @@ export function readTaskFolder(dir: string): SnapshotRead {
   const built = taskRecords({ taskId, history: history.value, ui: facts, metadataModel: metadata.ok ? lastModel(metadata.value) : undefined })
   const storage = dirname(dirname(dir))
   const agent = agentOf(storage)
-  const gitDir = built.cwd && facts.checkpoints.length > 0 ? shadowGitDir(storage, built.cwd) : null
-  if (built.cwd && gitDir) {
-    const withCheckpoints = withCheckpointEdits(built.records, facts.checkpoints, gitDir, built.cwd)
+  if (built.cwd) {
+    const withCheckpoints = withTaskCheckpoints(built.records, facts, dir, storage, built.cwd)
     built.records = withCheckpoints.records
     built.problems.push(...withCheckpoints.problems)
   }
+  built.records = withRestoreNotes(built.records, facts.restores, agent, taskId)
   const meta = built.records[0]
   if (meta?.kind === 'session-meta' && meta.title && agent !== 'Cline') meta.title = `${meta.title} (${agent})`
+  const parent = meta?.kind === 'session-meta' ? parentLink(dir, built.records) : null
+  if (meta?.kind === 'session-meta' && parent) meta.parent = parent
   const fingerprint = createHash('sha256').update(JSON.stringify(built.records)).digest('hex')
   return {
     sessions: [{ key: taskId, fingerprint, forkedFrom: null, startedAt: built.startedAt, records: built.records }],
     problems: built.problems.map((problem) => `${taskId}/${problem}`)
   }
+}
+
+/**
+ * A task folder with, for a Roo Code or Kilo Code task without `history_item.json`, the parent
+ * task that VS Code's state database names (read once per import, through the foreign-database
+ * reader).
+ */
+export async function readTask(dir: string): Promise<SnapshotRead> {
+  const read = readTaskFolder(dir)
+  const session = read.sessions[0]
+  const meta = session?.records[0]
+  if (!session || meta?.kind !== 'session-meta' || existsSync(join(dir, HISTORY_ITEM_FILE))) return read
+  const state = await stateParents(dirname(dirname(dir)))
+  if (state.problem) read.problems.push(state.problem)
+  const parentId = state.parents.get(taskIdOf(dir))
+  const link = parentId ? parentLink(dir, session.records, parentId) : null
+  if (!link) return read
+  meta.parent = link
+  session.fingerprint = createHash('sha256').update(JSON.stringify(session.records)).digest('hex')
+  return read
 }
 
 /** `model_usage[]` entries `{ model_id, model_provider_id, mode, ts }`: the latest one's model. */

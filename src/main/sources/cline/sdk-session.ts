@@ -5,6 +5,7 @@ import type { SnapshotRead, SnapshotSession } from '../adapter'
 import type { SourceRecord } from '../records'
 import { assistantRecords } from './assistant-records'
 import { MAX_JSON_BYTES } from './read-task'
+import { withSdkCheckpoints } from './sdk-checkpoints'
 import { TaskContext } from './task-context'
 import { isObject } from './ui-messages'
 import { userRecords } from './user-records'
@@ -35,7 +36,12 @@ export function readSdkSession(dir: string): SnapshotRead {
       continue
     }
     const key = main ? id : `${id}/${stem}`
-    const built = messageRecords(key, file.value.messages, cwd)
+    let built = messageRecords(key, file.value.messages, cwd)
+    if (main && cwd) {
+      const withCheckpoints = withSdkCheckpoints(built, metadata, cwd)
+      built = withCheckpoints.records
+      problems.push(...withCheckpoints.problems.map((problem) => `${id}/${problem}`))
+    }
     const meta = built[0]
     if (meta?.kind === 'session-meta') {
       const title = main ? stringOf(metadata.title) : stringOf(file.value.taskType)

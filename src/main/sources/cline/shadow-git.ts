@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -13,9 +14,30 @@ const COMMIT_ID = /^[0-9a-f]{7,64}$/
  * not even an index or a lock.
  */
 export function shadowGitDir(storage: string, cwd: string): string | null {
-  const gitDir = join(storage, 'checkpoints', hashWorkingDir(cwd), '.git')
+  return existingDir(join(storage, 'checkpoints', hashWorkingDir(cwd), '.git'))
+}
+
+/**
+ * Roo Code's and Kilo Code's checkpoints: a shadow repository per task,
+ * `<storage>/tasks/<task-id>/checkpoints/.git` (`RepoPerTaskCheckpointService`), or in their
+ * earlier versions one per workspace, `<storage>/checkpoints/<sha256(cwd) cut to 8>/.git`, whose
+ * branch `roo-<task-id>` holds the task's commits (`hashWorkspaceDir`). `core.worktree` is the
+ * workspace in both; commits are found by id either way.
+ */
+export function rooShadowGitDir(taskDir: string, storage: string, cwd: string): string | null {
+  const own = existingDir(join(taskDir, 'checkpoints', '.git'))
+  if (own) return own
+  // The hash is of the native path; the environment details name it with forward slashes (Windows).
+  for (const path of new Set([cwd, cwd.replaceAll('/', '\\')])) {
+    const workspaceRepo = existingDir(join(storage, 'checkpoints', createHash('sha256').update(path).digest('hex').slice(0, 8), '.git'))
+    if (workspaceRepo) return workspaceRepo
+  }
+  return null
+}
+
+function existingDir(path: string): string | null {
   try {
-    return statSync(gitDir).isDirectory() ? gitDir : null
+    return statSync(path).isDirectory() ? path : null
   } catch {
     return null
   }
@@ -55,12 +77,12 @@ export function checkpointChanges(gitDir: string, from: string, to: string): Che
   return changes
 }
 
-function blob(gitDir: string, sha: string | undefined): Buffer | undefined {
+export function blob(gitDir: string, sha: string | undefined): Buffer | undefined {
   if (!sha || !/^[0-9a-f]{40,64}$/.test(sha)) return undefined
   return git(gitDir, ['cat-file', 'blob', sha]) ?? undefined
 }
 
-function git(gitDir: string, args: string[]): Buffer | null {
+export function git(gitDir: string, args: string[]): Buffer | null {
   try {
     return execFileSync('git', ['--git-dir', gitDir, ...args], {
       stdio: ['ignore', 'pipe', 'ignore'],

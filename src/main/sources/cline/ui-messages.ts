@@ -17,13 +17,20 @@ export interface UiFacts {
   createdPaths: Set<string>
   /** Checkpoint commits of the shadow repository, in order, with where the conversation was (`lastCheckpointHash`). */
   checkpoints: { hash: string; historyIndex: number | undefined; ts: number | undefined }[]
+  /**
+   * Roo Code's and Kilo Code's checkpoints (`say: "checkpoint_saved"`, text the commit, `checkpoint`
+   * `{from, to}`), in order: taken BEFORE a file-changing tool and when the user answers.
+   */
+  savedCheckpoints: { hash: string; from: string | undefined; ts: number | undefined }[]
+  /** A checkpoint restored in the agent, which deleted what came after it (`api_req_deleted`, Cline's `deleted_api_reqs`). */
+  restores: { ts: number | undefined; hash: string | undefined; usage: Partial<Usage> | null }[]
   firstTs: number | undefined
   lastTs: number | undefined
   problems: string[]
 }
 
 export function readUiMessages(raw: unknown): UiFacts {
-  const facts: UiFacts = { requests: [], model: undefined, createdPaths: new Set(), checkpoints: [], firstTs: undefined, lastTs: undefined, problems: [] }
+  const facts: UiFacts = { requests: [], model: undefined, createdPaths: new Set(), checkpoints: [], savedCheckpoints: [], restores: [], firstTs: undefined, lastTs: undefined, problems: [] }
   if (!Array.isArray(raw)) {
     facts.problems.push('ui_messages.json is not a list of messages; usage and cost not read')
     return facts
@@ -45,6 +52,14 @@ export function readUiMessages(raw: unknown): UiFacts {
     }
     if (typeof entry.lastCheckpointHash === 'string' && facts.checkpoints.at(-1)?.hash !== entry.lastCheckpointHash) {
       facts.checkpoints.push({ hash: entry.lastCheckpointHash, historyIndex: typeof entry.conversationHistoryIndex === 'number' ? entry.conversationHistoryIndex : undefined, ts })
+    }
+    if (entry.say === 'checkpoint_saved' && text !== undefined && facts.savedCheckpoints.at(-1)?.hash !== text) {
+      const from = isObject(entry.checkpoint) && typeof entry.checkpoint.from === 'string' ? entry.checkpoint.from : undefined
+      facts.savedCheckpoints.push({ hash: text, from, ts })
+    }
+    if (entry.say === 'api_req_deleted' || entry.say === 'deleted_api_reqs') {
+      const hash = facts.savedCheckpoints.at(-1)?.hash ?? facts.checkpoints.at(-1)?.hash
+      facts.restores.push({ ts, hash, usage: text === undefined ? null : requestUsage(text) })
     }
     if (entry.ask === 'tool' && text !== undefined) {
       const tool = parseObject(text)

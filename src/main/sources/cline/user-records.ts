@@ -71,7 +71,7 @@ function finishResult(context: TaskContext, index: number, pending: PendingResul
   own.toolCallId = call?.id ?? pending.id ?? own.uid ?? undefined
   if (call && !isError) {
     const path = typeof call.input.path === 'string' ? call.input.path : ''
-    const created = /<operation>created<\/operation>|File created successfully at:/.test(content) || (context.createdPaths.has(path) && !context.writtenPaths.has(path))
+    const created = /<operation>created<\/operation>|"operation":\s*"created"|File created successfully at:/.test(content) || (context.createdPaths.has(path) && !context.writtenPaths.has(path))
     const edit = editOf(call, index, created, context.knownFiles)
     if (edit) {
       context.records.push(edit)
