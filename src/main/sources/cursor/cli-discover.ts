@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
+import type { HistoryFile } from '../adapter'
+import { isRecord } from '../plain-data'
+
+/**
+ * The Cursor agent's own folder, `~/.cursor` (`%USERPROFILE%\.cursor` on Windows), where the CLI
+ * (`cursor-agent`) and the editor's agent keep transcripts (`projects/<slug>/agent-transcripts/`)
+ * and the CLI its chat stores (`chats/<md5 of the cwd>/<chat id>/store.db`).
+ */
+export function cursorHome(env: NodeJS.ProcessEnv): string {
+  return resolve(env.HOME ?? env.USERPROFILE ?? homedir(), '.cursor')
+}
+
+/**
+ * The folder name Cursor gives a workspace under `projects/`: the path with every run of other
+ * characters than letters and digits made one `-`, without leading or trailing `-`
+ * (`/Users/a/my.app` → `Users-a-my-app`; `C:\Code` → `c-Code`, the drive letter lower-cased).
+ * Lossy, so it is only ever compared, never decoded.
+ */
+export function projectSlug(path: string): string {
+  const slug = path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
+  return /^[A-Za-z]:/.test(path) ? slug.charAt(0).toLowerCase() + slug.slice(1) : slug
+}
+
+/** `chats/<hash>/`: the CLI names a workspace's chats folder by the MD5 of its path. */
+export function chatsHash(path: string): string {
+  return createHash('md5').update(path).digest('hex')
+}
+
+/** The transcripts and CLI stores of one workspace, in every `.cursor` root. */
+export function discoverCliWorkspace(workspace: string, roots: string[]): HistoryFile[] {
+  const wanted = resolve(workspace)
+  return cliRoots(roots).flatMap((root) => [
+    ...listOrEmpty(join(root, 'projects'))
+      .filter((slug) => slug === projectSlug(wanted))
+      .flatMap((slug) => transcriptFiles(join(root, 'projects', slug, 'agent-transcripts'), wanted)),
+    ...chatStores(join(root, 'chats', chatsHash(wanted)), wanted)
+  ])
+}
+
+/** Every CLI store whose `meta.json` names its folder (`import --all`); transcripts name none. */
+export function discoverCliAll(roots: string[]): HistoryFile[] {
+  return cliRoots(roots).flatMap((root) => listOrEmpty(join(root, 'chats')).flatMap((hash) => chatStores(join(root, 'chats', hash), null)))
+}
+
+/** The roots that are a `.cursor` folder (the others are the editor's `User` folders). */
+function cliRoots(roots: string[]): string[] {
+  return [...new Set(roots.map((root) => resolve(root)))].filter((root) => basename(root) === '.cursor')
+}
+
+/**
+ * `agent-transcripts/<id>.jsonl` (the first layout) and `agent-transcripts/<id>/<id>.jsonl` (the
+ * current one, with its sub-agents in `<id>/subagents/*.jsonl`, read with it).
+ */
+function transcriptFiles(dir: string, cwd: string): HistoryFile[] {
+  const files: HistoryFile[] = []
+  for (const name of listOrEmpty(dir).sort()) {
+    const flat = name.endsWith('.jsonl') ? join(dir, name) : null
+    const path = flat ?? join(dir, name, `${name}.jsonl`)
+    const stats = statOrNull(path)
+    if (!stats?.isFile()) continue
+    const subagents = flat ? [] : listOrEmpty(join(dir, name, 'subagents')).filter((child) => child.endsWith('.jsonl'))
+    const parts = [stamp(stats), ...subagents.sort().map((child) => `${child}=${stamp(statOrNull(join(dir, name, 'subagents', child)))}`)]
+    files.push({ source: 'cursor', path, sessionId: basename(path, '.jsonl'), role: 'main', cwd, backupDir: null, fingerprint: parts.join(':') })
+  }
+  return files
+}
+
+/** `chats/<hash>/<id>/store.db`, each with the cwd its `meta.json` records (or the one asked for). */
+function chatStores(dir: string, cwd: string | null): HistoryFile[] {
+  const files: HistoryFile[] = []
+  for (const id of listOrEmpty(dir).sort()) {
+    const path = join(dir, id, 'store.db')
+    const stats = statOrNull(path)
+    if (!stats?.isFile()) continue
+    const sidecar = join(dir, id, 'meta.json')
+    const recorded = cwdOfSidecar(sidecar)
+    const fingerprint = [stats, statOrNull(`${path}-wal`), statOrNull(sidecar)].map(stamp).join(':')
+    files.push({ source: 'cursor', path, sessionId: id, role: 'main', cwd: cwd ?? recorded, backupDir: null, fingerprint })
+  }
+  return files
+}
+
+function cwdOfSidecar(path: string): string | null {
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown
+    return isRecord(data) && typeof data.cwd === 'string' && isAbsolute(data.cwd) ? resolve(data.cwd) : null
+  } catch {
+    return null
+  }
+}
+
+/** A transcript's sub-agents: `<session folder>/subagents/*.jsonl`. */
+export function subagentTranscripts(mainTranscript: string): string[] {
+  const dir = join(dirname(mainTranscript), 'subagents')
+  if (basename(dirname(mainTranscript)) !== basename(mainTranscript, '.jsonl')) return []
+  return listOrEmpty(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()
+    .map((name) => join(dir, name))
+}
+
+function stamp(stats: Stats | null): string {
+  return stats ? `${stats.size}@${stats.mtimeMs}` : '-'
+}
+
+function listOrEmpty(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path)
+  } catch {
+    return null
+  }
+}
