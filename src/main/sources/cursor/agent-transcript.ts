@@ -29,6 +29,11 @@ export function agentTranscriptRecords(text: string, sessionId: string): SourceR
     }
     if (isRecord(value) && value.type === 'turn_ended') {
       open.length = 0
+      // A turn that failed (a usage limit, a lost connection) says why: shown, since the answer stops there.
+      if (value.status === 'error') {
+        const why = typeof value.error === 'string' && value.error ? value.error : 'no reason given'
+        records.push({ kind: 'message', offset: at, uid: `${sessionId}:${lineNo}`, parentUid: null, agentId: null, startsTurn: false, role: 'system', content: `The turn ended with an error: ${why}` })
+      }
       continue
     }
     const role = isRecord(value) ? value.role : undefined
@@ -80,7 +85,8 @@ function assistantRecords(blocks: unknown[], line: LineInfo, open: string[]): So
   blocks.forEach((block, index) => {
     if (!isRecord(block)) return
     const uid = index === 0 ? line.uid : `${line.uid}:${index}`
-    if (block.type === 'text' && typeof block.text === 'string' && block.text) records.push({ ...base, uid, role: 'assistant', content: block.text })
+    const text = block.type === 'text' && typeof block.text === 'string' ? withoutPlaceholder(block.text) : ''
+    if (text) records.push({ ...base, uid, role: 'assistant', content: text })
     else if (block.type === 'thinking' && typeof block.thinking === 'string' && block.thinking) records.push({ ...base, uid, role: 'reasoning', content: block.thinking })
     else if (block.type === 'tool_use' && typeof block.name === 'string') {
       const callId = typeof block.id === 'string' && block.id ? block.id : uid
@@ -89,6 +95,15 @@ function assistantRecords(blocks: unknown[], line: LineInfo, open: string[]): So
     } else if (block.type === 'tool_result') records.push(...resultRecord(block, uid, line.at, open))
   })
   return records
+}
+
+/**
+ * Cursor ends most assistant texts of its transcripts with a bare `[REDACTED]` (alone on a tool
+ * call's line, or after the text): a placeholder for what it left out, not part of the answer.
+ */
+function withoutPlaceholder(text: string): string {
+  const cleaned = text.replace(/\s*\[REDACTED\]\s*$/, '')
+  return cleaned.trim() ? cleaned : ''
 }
 
 /** A result pairs with the call it names, or (no id) with the oldest call still open in the turn. */

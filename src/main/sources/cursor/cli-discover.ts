@@ -33,12 +33,30 @@ export function chatsHash(path: string): string {
 /** The transcripts and CLI stores of one workspace, in every `.cursor` root. */
 export function discoverCliWorkspace(workspace: string, roots: string[]): HistoryFile[] {
   const wanted = resolve(workspace)
-  return cliRoots(roots).flatMap((root) => [
-    ...listOrEmpty(join(root, 'projects'))
+  return cliRoots(roots).flatMap((root) => {
+    const stores = chatStores(join(root, 'chats', chatsHash(wanted)), wanted)
+    // A CLI chat with a store is read from it (it keeps results and the model), not from its transcript.
+    const stored = new Set(stores.map((file) => file.sessionId))
+    const transcripts = listOrEmpty(join(root, 'projects'))
       .filter((slug) => slug === projectSlug(wanted))
-      .flatMap((slug) => transcriptFiles(join(root, 'projects', slug, 'agent-transcripts'), wanted)),
-    ...chatStores(join(root, 'chats', chatsHash(wanted)), wanted)
-  ])
+      .flatMap((slug) => transcriptFiles(join(root, 'projects', slug, 'agent-transcripts'), wanted))
+      .filter((file) => !stored.has(file.sessionId))
+    return [...transcripts, ...stores]
+  })
+}
+
+/**
+ * The `meta.json` Cursor keeps for a transcript's session (`chats/<md5 of cwd>/<id>/meta.json`:
+ * `title`, `createdAtMs`), found from the transcript's path (`<root>/projects/<slug>/agent-transcripts/…`).
+ */
+export function sidecarOf(transcript: string, sessionId: string, cwd: string | null): string | null {
+  let dir = dirname(transcript)
+  while (basename(dir) !== 'agent-transcripts') {
+    const up = dirname(dir)
+    if (up === dir) return null
+    dir = up
+  }
+  return cwd ? join(dirname(dirname(dirname(dir))), 'chats', chatsHash(cwd), sessionId, 'meta.json') : null
 }
 
 /** Every CLI store whose `meta.json` names its folder (`import --all`); transcripts name none. */
@@ -63,8 +81,10 @@ function transcriptFiles(dir: string, cwd: string): HistoryFile[] {
     const stats = statOrNull(path)
     if (!stats?.isFile()) continue
     const subagents = flat ? [] : listOrEmpty(join(dir, name, 'subagents')).filter((child) => child.endsWith('.jsonl'))
-    const parts = [stamp(stats), ...subagents.sort().map((child) => `${child}=${stamp(statOrNull(join(dir, name, 'subagents', child)))}`)]
-    files.push({ source: 'cursor', path, sessionId: basename(path, '.jsonl'), role: 'main', cwd, backupDir: null, fingerprint: parts.join(':') })
+    const sessionId = basename(path, '.jsonl')
+    const sidecar = sidecarOf(path, sessionId, cwd)
+    const parts = [stamp(stats), stamp(sidecar ? statOrNull(sidecar) : null), ...subagents.sort().map((child) => `${child}=${stamp(statOrNull(join(dir, name, 'subagents', child)))}`)]
+    files.push({ source: 'cursor', path, sessionId, role: 'main', cwd, backupDir: null, fingerprint: parts.join(':') })
   }
   return files
 }
@@ -85,9 +105,14 @@ function chatStores(dir: string, cwd: string | null): HistoryFile[] {
 }
 
 function cwdOfSidecar(path: string): string | null {
+  const data = readSidecar(path)
+  return typeof data?.cwd === 'string' && isAbsolute(data.cwd) ? resolve(data.cwd) : null
+}
+
+export function readSidecar(path: string): Record<string, unknown> | null {
   try {
     const data = JSON.parse(readFileSync(path, 'utf8')) as unknown
-    return isRecord(data) && typeof data.cwd === 'string' && isAbsolute(data.cwd) ? resolve(data.cwd) : null
+    return isRecord(data) ? data : null
   } catch {
     return null
   }

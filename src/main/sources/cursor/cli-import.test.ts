@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { contractCaller, importTestbed } from '../testing/import-testbed'
 import { cursorTimestamp } from './agent-transcript'
 import { parseRoot } from './cli-store'
+import { chatsHash } from './cli-discover'
 import { buildCliHome, readChatSpec } from './testing/cli-home'
 
 const { tempDir, runtime } = importTestbed('retrace-cursor-cli-')
 const spec = readChatSpec()
+const FLAT = '0b8e4f2d-6a1c-4d3e-b5f7-9a2c8e1d4b60'
 
 function hashes(dir: string): Record<string, string> {
   const out: Record<string, string> = {}
@@ -33,7 +35,13 @@ function setup() {
 
 describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', () => {
   it('reads both transcript layouts with sub-agents, and the CLI chat store, matched to the workspace', async () => {
-    const { workspace, home, call } = setup()
+    const { workspace, home, built, call } = setup()
+    // The flat transcript's meta.json (no store: an editor agent's) names it; a transcript of the
+    // CLI chat itself is left for its store.
+    const sidecar = join(home, '.cursor/chats', chatsHash(workspace), FLAT)
+    mkdirSync(sidecar, { recursive: true })
+    writeFileSync(join(sidecar, 'meta.json'), JSON.stringify({ schemaVersion: 1, hasConversation: true, title: 'What parseArgs returns', createdAtMs: 1779820000000, updatedAtMs: 1779820060000 }))
+    copyFileSync(join(built.transcripts, `${FLAT}.jsonl`), join(built.transcripts, `${spec.chatId}.jsonl`))
     const before = hashes(home)
     const opened = await call('workspaces.open', { path: workspace })
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
@@ -42,6 +50,8 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
     expect(report.skipped.map((skip) => skip.reason).sort()).toEqual([expect.stringMatching(/^line 10 is not JSON/), expect.stringMatching(new RegExp(`^message [0-9a-f]{64} of chat ${spec.chatId} is missing from its store$`))])
     const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
     expect(sessions.map((session) => session.turnCount).sort()).toEqual([1, 1, 2, 2])
+    const flat = sessions.find((session) => session.title === 'What parseArgs returns')
+    expect(flat?.createdAt).toBe(1779820000000)
 
     const tree = await call('sessions.tree', { workspaceId: opened.id })
     const sub = tree.nodes.find((node) => node.kind === 'sub-agent')

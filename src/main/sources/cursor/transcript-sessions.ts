@@ -3,21 +3,22 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import type { SnapshotRead, SnapshotSession } from '../adapter'
 import { agentTranscriptRecords } from './agent-transcript'
-import { subagentTranscripts } from './cli-discover'
+import { readSidecar, sidecarOf, subagentTranscripts } from './cli-discover'
 
 /**
  * An agent transcript and its sub-agents' (`<id>/subagents/*.jsonl`, each a child session of
  * kind sub-agent). Read whole: the files are small and a sub-agent's can change with its parent's.
  */
-export function readTranscriptSessions(path: string): SnapshotRead {
+export function readTranscriptSessions(path: string, cwd: string | null): SnapshotRead {
   const problems: string[] = []
-  const main = transcriptSession(path, null, problems)
+  const sidecarPath = sidecarOf(path, basename(path, '.jsonl'), cwd)
+  const main = transcriptSession(path, null, problems, sidecarPath ? readSidecar(sidecarPath) : null)
   if (!main) return { sessions: [], problems }
   const children = subagentTranscripts(path).flatMap((child) => transcriptSession(child, main.key, problems) ?? [])
   return { sessions: [main, ...children], problems }
 }
 
-function transcriptSession(path: string, parent: string | null, problems: string[]): SnapshotSession | null {
+function transcriptSession(path: string, parent: string | null, problems: string[], sidecar: Record<string, unknown> | null = null): SnapshotSession | null {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -28,7 +29,18 @@ function transcriptSession(path: string, parent: string | null, problems: string
   const key = basename(path, '.jsonl')
   const records = agentTranscriptRecords(text, key)
   const firstTime = records.find((record) => record.kind === 'message' && record.createdAt !== undefined)
-  const startedAt = firstTime?.kind === 'message' ? firstTime.createdAt : undefined
-  records.unshift({ kind: 'session-meta', offset: 0, sessionId: key, ...(parent ? { parent: { sessionId: parent, kind: 'sub-agent' as const } } : {}) })
-  return { key, fingerprint: createHash('sha256').update(text).digest('hex'), forkedFrom: null, startedAt, records }
+  // The transcript's lines carry no session time; meta.json's `createdAtMs` does, else the first `<timestamp>`.
+  const created = typeof sidecar?.createdAtMs === 'number' && sidecar.createdAtMs > 0 ? sidecar.createdAtMs : undefined
+  const startedAt = created ?? (firstTime?.kind === 'message' ? firstTime.createdAt : undefined)
+  const title = typeof sidecar?.title === 'string' && sidecar.title.trim() && sidecar.title !== 'New Agent' ? sidecar.title.trim() : undefined
+  records.unshift({
+    kind: 'session-meta',
+    offset: 0,
+    sessionId: key,
+    ...(title ? { title, titleOrigin: 'ai' as const } : {}),
+    ...(startedAt !== undefined ? { createdAt: startedAt } : {}),
+    ...(parent ? { parent: { sessionId: parent, kind: 'sub-agent' as const } } : {})
+  })
+  const fingerprint = createHash('sha256').update(text).update(JSON.stringify(sidecar)).digest('hex')
+  return { key, fingerprint, forkedFrom: null, startedAt, records }
 }
