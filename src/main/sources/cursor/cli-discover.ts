@@ -38,7 +38,8 @@ export function discoverCliWorkspace(workspace: string, roots: string[]): Histor
     // A CLI chat with a store is read from it (it keeps results and the model), not from its transcript.
     const stored = new Set(stores.map((file) => file.sessionId))
     const transcripts = listOrEmpty(join(root, 'projects'))
-      .filter((slug) => slug === projectSlug(wanted))
+      // Compared as slugs both: whether Cursor collapses `/.` into one `-` or two does not matter.
+      .filter((slug) => projectSlug(slug) === projectSlug(wanted))
       .flatMap((slug) => transcriptFiles(join(root, 'projects', slug, 'agent-transcripts'), wanted))
       .filter((file) => !stored.has(file.sessionId))
     return [...transcripts, ...stores]
@@ -64,9 +65,13 @@ export function discoverCliAll(roots: string[]): HistoryFile[] {
   return cliRoots(roots).flatMap((root) => listOrEmpty(join(root, 'chats')).flatMap((hash) => chatStores(join(root, 'chats', hash), null)))
 }
 
-/** The roots that are a `.cursor` folder (the others are the editor's `User` folders). */
+/**
+ * The roots that are a `.cursor` folder, or a copy of one added as a source (it has `chats/` or
+ * `projects/`); the others are the editor's `User` folders.
+ */
 function cliRoots(roots: string[]): string[] {
-  return [...new Set(roots.map((root) => resolve(root)))].filter((root) => basename(root) === '.cursor')
+  const isCursorHome = (root: string) => basename(root) === '.cursor' || statOrNull(join(root, 'chats'))?.isDirectory() === true || statOrNull(join(root, 'projects'))?.isDirectory() === true
+  return [...new Set(roots.map((root) => resolve(root)))].filter(isCursorHome)
 }
 
 /**
