@@ -91,10 +91,22 @@ function assistantRecords(blocks: unknown[], line: LineInfo, open: string[]): So
     else if (block.type === 'tool_use' && typeof block.name === 'string') {
       const callId = typeof block.id === 'string' && block.id ? block.id : uid
       open.push(callId)
-      records.push({ ...base, uid, role: 'tool_call', content: '', toolName: block.name, toolCallId: callId, toolInput: toolArguments(block.input ?? null) })
+      const input = toolArguments(block.input ?? null)
+      records.push({ ...base, uid, role: 'tool_call', content: '', toolName: block.name, toolCallId: callId, toolInput: input })
+      const command = shellCommandOf(block.name, input)
+      if (command !== null) records.push({ kind: 'shell-command', offset: line.at, toolCallId: callId, command })
     } else if (block.type === 'tool_result') records.push(...resultRecord(block, uid, line.at, open))
   })
   return records
+}
+
+/**
+ * The command of a shell tool call (`Shell` in transcripts, `run_terminal_cmd` and the like in
+ * CLI chats): the files it changed are not known, so its turn says so.
+ */
+export function shellCommandOf(toolName: string, input: unknown): string | null {
+  if (!/shell|terminal|bash/i.test(toolName) || !isRecord(input)) return null
+  return typeof input.command === 'string' && input.command ? input.command : null
 }
 
 /**

@@ -62,6 +62,9 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
     expect(page.items[0]?.content).toBe('Add a --verbose flag to the CLI')
     expect(page.items[0]?.createdAt).toBe(Date.UTC(2026, 4, 26, 20, 57))
     expect(page.items.filter((message) => message.role === 'tool_call').map((message) => message.toolName)).toEqual(['Read', 'Task', 'Shell'])
+    // Its shell command (turn 2) changed files Retrace did not see: the turn says so.
+    const mainDetail = await call('sessions.get', { sessionId: main?.id ?? '' })
+    expect(mainDetail.checkpoints.map((checkpoint) => [checkpoint.turn, checkpoint.uncapturedCommands])).toEqual([[1, 0], [2, 1]])
 
     const chat = sessions.find((session) => session.title === 'Fix the flaky retry test')
     expect(chat?.model).toBe('gpt-5')
@@ -70,6 +73,8 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
     expect(chatPage.items[1]?.content).toBe('The retry test is flaky, fix it')
     const results = chatPage.items.filter((message) => message.role === 'tool_result')
     expect(results.map((message) => [message.toolCallId, message.isError])).toEqual([['call_run_1', true], ['call_edit_2', false]])
+    const chatDetail = await call('sessions.get', { sessionId: chat?.id ?? '' })
+    expect(chatDetail.checkpoints.map((checkpoint) => [checkpoint.turn, checkpoint.uncapturedCommands])).toEqual([[1, 1], [2, 0]])
 
     expect(hashes(home)).toEqual(before)
     expect(await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })).toMatchObject({ sessions: 0 })

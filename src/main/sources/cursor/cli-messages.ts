@@ -1,5 +1,6 @@
 import { isRecord, textOfContent, toolArguments } from '../plain-data'
 import type { SourceRecord } from '../records'
+import { shellCommandOf } from './agent-transcript'
 
 const USER_QUERY = /<user_query>([\s\S]*?)<\/user_query>/
 
@@ -34,7 +35,12 @@ export function cliMessageRecords(value: unknown, uid: string, offset: number): 
         if (part.type !== 'tool-call') return []
         const callId = typeof part.toolCallId === 'string' && part.toolCallId ? part.toolCallId : partUid
         const toolName = typeof part.toolName === 'string' && part.toolName ? part.toolName : 'tool'
-        return [{ ...base, uid: partUid, role: 'tool_call', content: '', toolName, toolCallId: callId, toolInput: toolArguments(part.args ?? null), ...model }]
+        const input = toolArguments(part.args ?? null)
+        const command = shellCommandOf(toolName, input)
+        return [
+          { ...base, uid: partUid, role: 'tool_call', content: '', toolName, toolCallId: callId, toolInput: input, ...model },
+          ...(command !== null ? [{ kind: 'shell-command' as const, offset, toolCallId: callId, command }] : [])
+        ]
       })
     }
     case 'tool': {
