@@ -25,7 +25,7 @@ export const cursorAdapter: SnapshotSourceAdapter = {
   discoverAll: async (roots) => [...(await discoverCursorFiles(roots)), ...discoverCliAll(roots)],
   discover: async (workspace, roots) => [...(await discoverCursorWorkspace(workspace, roots)), ...discoverCliWorkspace(workspace, roots)],
   async read(file) {
-    if (file.path.endsWith('.jsonl')) return readTranscriptSessions(file.path, file.cwd)
+    if (file.path.endsWith('.jsonl') || file.path.endsWith('.txt')) return readTranscriptSessions(file.path, file.cwd)
     if (basename(file.path) === 'store.db') return readCliStore(file.path, file.sessionId)
     const globalDb = globalDbOf(file.path)
     const stores = await readCursorStores(file.path, existsSync(globalDb) ? globalDb : null, workspaceHashOf(file.path))

@@ -75,18 +75,18 @@ function cliRoots(roots: string[]): string[] {
 }
 
 /**
- * `agent-transcripts/<id>.jsonl` (the first layout) and `agent-transcripts/<id>/<id>.jsonl` (the
- * current one, with its sub-agents in `<id>/subagents/*.jsonl`, read with it).
+ * `agent-transcripts/<id>.txt` (plain text, 2025), `<id>.jsonl` and `<id>/<id>.jsonl` (the current
+ * layout, with its sub-agents in `<id>/subagents/*.jsonl`, read with it).
  */
 function transcriptFiles(dir: string, cwd: string): HistoryFile[] {
   const files: HistoryFile[] = []
   for (const name of listOrEmpty(dir).sort()) {
-    const flat = name.endsWith('.jsonl') ? join(dir, name) : null
+    const flat = name.endsWith('.jsonl') || name.endsWith('.txt') ? join(dir, name) : null
     const path = flat ?? join(dir, name, `${name}.jsonl`)
     const stats = statOrNull(path)
     if (!stats?.isFile()) continue
     const subagents = flat ? [] : listOrEmpty(join(dir, name, 'subagents')).filter((child) => child.endsWith('.jsonl'))
-    const sessionId = basename(path, '.jsonl')
+    const sessionId = basename(path).replace(/\.(jsonl|txt)$/, '')
     const sidecar = sidecarOf(path, sessionId, cwd)
     const parts = [stamp(stats), stamp(sidecar ? statOrNull(sidecar) : null), ...subagents.sort().map((child) => `${child}=${stamp(statOrNull(join(dir, name, 'subagents', child)))}`)]
     files.push({ source: 'cursor', path, sessionId, role: 'main', cwd, backupDir: null, fingerprint: parts.join(':') })

@@ -45,11 +45,11 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
     const before = hashes(home)
     const opened = await call('workspaces.open', { path: workspace })
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
-    // The nested transcript, its sub-agent, the flat one, the CLI chat.
-    expect(report.sessions).toBe(4)
+    // The nested transcript, its sub-agent, the flat one, the plain-text one, the CLI chat.
+    expect(report.sessions).toBe(5)
     expect(report.skipped.map((skip) => skip.reason).sort()).toEqual([expect.stringMatching(/^line 10 is not JSON/), expect.stringMatching(new RegExp(`^message [0-9a-f]{64} of chat ${spec.chatId} is missing from its store$`))])
     const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
-    expect(sessions.map((session) => session.turnCount).sort()).toEqual([1, 1, 2, 2])
+    expect(sessions.map((session) => session.turnCount).sort()).toEqual([1, 1, 2, 2, 2])
     const flat = sessions.find((session) => session.title === 'What parseArgs returns')
     expect(flat?.createdAt).toBe(1779820000000)
 
@@ -65,6 +65,17 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
     // Its shell command (turn 2) changed files Retrace did not see: the turn says so.
     const mainDetail = await call('sessions.get', { sessionId: main?.id ?? '' })
     expect(mainDetail.checkpoints.map((checkpoint) => [checkpoint.turn, checkpoint.uncapturedCommands])).toEqual([[1, 0], [2, 1]])
+
+    // The plain-text transcript (2025): thinking, calls with their indented input, results paired by name.
+    const text = sessions.find((session) => session.id !== main?.id && session.turnCount === 2 && session.title !== 'Fix the flaky retry test')
+    const textPage = await call('transcript.page', { sessionId: text?.id ?? '', limit: 100 })
+    expect(textPage.items.map((message) => message.role)).toEqual(['user', 'reasoning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant', 'user', 'assistant'])
+    expect(textPage.items[0]?.content).toBe('Rename fetchJson to getJson everywhere')
+    expect(textPage.items[1]?.content).toBe('Find every use first, then rename.')
+    expect(textPage.items[2]?.toolInput).toEqual({ pattern: 'fetchJson', path: 'src' })
+    expect(textPage.items[3]?.toolCallId).toBe(textPage.items[2]?.toolCallId)
+    expect(textPage.items[5]?.content).toBe('exit code 0')
+    expect(textPage.items[5]?.toolCallId).toBe(textPage.items[4]?.toolCallId)
 
     const chat = sessions.find((session) => session.title === 'Fix the flaky retry test')
     expect(chat?.model).toBe('gpt-5')
@@ -93,7 +104,7 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
     writeFileSync(built.store, 'not a database')
     const opened = await call('workspaces.open', { path: workspace })
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
-    expect(report.sessions).toBe(3)
+    expect(report.sessions).toBe(4)
     expect(report.skipped.map((skip) => skip.reason)).toContainEqual(expect.stringContaining(built.store))
   })
 })

@@ -4,6 +4,7 @@ import { basename } from 'node:path'
 import type { SnapshotRead, SnapshotSession } from '../adapter'
 import { agentTranscriptRecords } from './agent-transcript'
 import { readSidecar, sidecarOf, subagentTranscripts } from './cli-discover'
+import { textTranscriptRecords } from './text-transcript'
 
 /**
  * An agent transcript and its sub-agents' (`<id>/subagents/*.jsonl`, each a child session of
@@ -11,12 +12,14 @@ import { readSidecar, sidecarOf, subagentTranscripts } from './cli-discover'
  */
 export function readTranscriptSessions(path: string, cwd: string | null): SnapshotRead {
   const problems: string[] = []
-  const sidecarPath = sidecarOf(path, basename(path, '.jsonl'), cwd)
+  const sidecarPath = sidecarOf(path, keyOf(path), cwd)
   const main = transcriptSession(path, null, problems, sidecarPath ? readSidecar(sidecarPath) : null)
   if (!main) return { sessions: [], problems }
   const children = subagentTranscripts(path).flatMap((child) => transcriptSession(child, main.key, problems) ?? [])
   return { sessions: [main, ...children], problems }
 }
+
+const keyOf = (path: string) => basename(path).replace(/\.(jsonl|txt)$/, '')
 
 function transcriptSession(path: string, parent: string | null, problems: string[], sidecar: Record<string, unknown> | null = null): SnapshotSession | null {
   let text: string
@@ -26,8 +29,8 @@ function transcriptSession(path: string, parent: string | null, problems: string
     problems.push(`${path} cannot be read: ${error instanceof Error ? error.message : String(error)}`)
     return null
   }
-  const key = basename(path, '.jsonl')
-  const records = agentTranscriptRecords(text, key)
+  const key = keyOf(path)
+  const records = path.endsWith('.txt') ? textTranscriptRecords(text, key) : agentTranscriptRecords(text, key)
   const firstTime = records.find((record) => record.kind === 'message' && record.createdAt !== undefined)
   // The transcript's lines carry no session time; meta.json's `createdAtMs` does, else the first `<timestamp>`.
   const created = typeof sidecar?.createdAtMs === 'number' && sidecar.createdAtMs > 0 ? sidecar.createdAtMs : undefined
