@@ -7,6 +7,7 @@ import { cursorTimestamp } from './agent-transcript'
 import { parseRoot } from './cli-store'
 import { chatsHash } from './cli-discover'
 import { buildCliHome, readChatSpec } from './testing/cli-home'
+import { buildCurrentStores } from './testing/cursor-stores'
 
 const { tempDir, runtime } = importTestbed('retrace-cursor-cli-')
 const spec = readChatSpec()
@@ -89,6 +90,22 @@ describe('importing Cursor agent transcripts and Cursor CLI chats (~/.cursor)', 
 
     expect(hashes(home)).toEqual(before)
     expect(await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })).toMatchObject({ sessions: 0 })
+  })
+
+  it("keeps a transcript apart from the editor's composer of the same id", async () => {
+    const workspace = tempDir()
+    const home = tempDir()
+    const appData = tempDir()
+    const { transcripts } = buildCliHome(home, workspace)
+    buildCurrentStores(appData, workspace)
+    const composer = '3f6c2a1e-8b4d-4c7a-9e15-0d2b7f9a4c61'
+    copyFileSync(join(transcripts, `${FLAT}.jsonl`), join(transcripts, `${composer}.jsonl`))
+    const call = contractCaller(runtime({}, { env: { HOME: home, VSCODE_APPDATA: appData } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    // 4 composers, 5 transcripts and chats, the copy of the flat transcript under the composer's id.
+    expect((await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })).sessions).toBe(10)
+    const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
+    expect(sessions.find((session) => session.title === 'Retry fetchJson with backoff')?.turnCount).toBe(2)
   })
 
   it('leaves out the transcripts and chats of other folders', async () => {

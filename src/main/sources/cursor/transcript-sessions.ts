@@ -12,14 +12,20 @@ import { textTranscriptRecords } from './text-transcript'
  */
 export function readTranscriptSessions(path: string, cwd: string | null): SnapshotRead {
   const problems: string[] = []
-  const sidecarPath = sidecarOf(path, keyOf(path), cwd)
+  const sidecarPath = sidecarOf(path, idOf(path), cwd)
   const main = transcriptSession(path, null, problems, sidecarPath ? readSidecar(sidecarPath) : null)
   if (!main) return { sessions: [], problems }
   const children = subagentTranscripts(path).flatMap((child) => transcriptSession(child, main.key, problems) ?? [])
   return { sessions: [main, ...children], problems }
 }
 
-const keyOf = (path: string) => basename(path).replace(/\.(jsonl|txt)$/, '')
+const idOf = (path: string) => basename(path).replace(/\.(jsonl|txt)$/, '')
+/**
+ * A transcript's session key. The editor's agent writes transcripts of conversations its store
+ * also holds, under the same id: a key of their own keeps the two apart (the same id would make
+ * them one session, each message twice) until they can be told apart cheaply.
+ */
+const keyOf = (path: string) => `transcript:${idOf(path)}`
 
 function transcriptSession(path: string, parent: string | null, problems: string[], sidecar: Record<string, unknown> | null = null): SnapshotSession | null {
   let text: string
@@ -30,7 +36,7 @@ function transcriptSession(path: string, parent: string | null, problems: string
     return null
   }
   const key = keyOf(path)
-  const records = path.endsWith('.txt') ? textTranscriptRecords(text, key) : agentTranscriptRecords(text, key)
+  const records = path.endsWith('.txt') ? textTranscriptRecords(text, idOf(path)) : agentTranscriptRecords(text, idOf(path))
   const firstTime = records.find((record) => record.kind === 'message' && record.createdAt !== undefined)
   // The transcript's lines carry no session time; meta.json's `createdAtMs` does, else the first `<timestamp>`.
   const created = typeof sidecar?.createdAtMs === 'number' && sidecar.createdAtMs > 0 ? sidecar.createdAtMs : undefined
