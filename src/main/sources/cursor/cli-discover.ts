@@ -60,9 +60,22 @@ export function sidecarOf(transcript: string, sessionId: string, cwd: string | n
   return cwd ? join(dirname(dirname(dirname(dir))), 'chats', chatsHash(cwd), sessionId, 'meta.json') : null
 }
 
-/** Every CLI store whose `meta.json` names its folder (`import --all`); transcripts name none. */
+/**
+ * Everything of the folders a chat's `meta.json` (`chats/<hash>/<id>/`) names as its `cwd`
+ * (`import --all`): their stores, and their transcripts, found by the slug of that folder.
+ * Transcripts name no folder, so a project no chat's `meta.json` names is left out.
+ */
 export function discoverCliAll(roots: string[]): HistoryFile[] {
-  return cliRoots(roots).flatMap((root) => listOrEmpty(join(root, 'chats')).flatMap((hash) => chatStores(join(root, 'chats', hash), null)))
+  return cliRoots(roots).flatMap((root) => {
+    const cwds = new Set<string>()
+    for (const hash of listOrEmpty(join(root, 'chats'))) {
+      for (const id of listOrEmpty(join(root, 'chats', hash))) {
+        const cwd = cwdOfSidecar(join(root, 'chats', hash, id, 'meta.json'))
+        if (cwd) cwds.add(cwd)
+      }
+    }
+    return [...cwds].sort().flatMap((cwd) => discoverCliWorkspace(cwd, [root]))
+  })
 }
 
 /**

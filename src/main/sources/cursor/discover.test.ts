@@ -5,8 +5,9 @@ import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readForeignDb } from '../foreign-db/read-foreign-db'
-import { chatsHash, discoverCliWorkspace, projectSlug } from './cli-discover'
+import { chatsHash, discoverCliAll, discoverCliWorkspace, projectSlug } from './cli-discover'
 import { cursorRoots, discoverCursorFiles, discoverCursorWorkspace, workspaceFolder } from './discover'
+import { buildCliHome } from './testing/cli-home'
 
 let dir = ''
 beforeEach(() => {
@@ -91,5 +92,21 @@ describe("where Cursor's agent keeps a workspace's transcripts and chats", () =>
     mkdirSync(doubled, { recursive: true })
     writeFileSync(join(doubled, 'b2.jsonl'), '{"role":"user","message":{"content":"hi"}}\n')
     expect(discoverCliWorkspace(dotted, [copy]).map((file) => file.sessionId)).toEqual(['b2'])
+  })
+})
+
+describe('import --all in ~/.cursor', () => {
+  it("places a folder's chats and transcripts by the cwd its chats' meta.json records", () => {
+    const workspace = join(dir, 'project')
+    const home = join(dir, 'home')
+    buildCliHome(home, workspace)
+    const found = discoverCliAll([join(home, '.cursor')])
+    expect(found.map((file) => file.cwd)).toEqual(found.map(() => resolve(workspace)))
+    expect(found.map((file) => file.path.split(/[\\/]/).at(-1)).sort()).toEqual([
+      '0b8e4f2d-6a1c-4d3e-b5f7-9a2c8e1d4b60.jsonl',
+      '4a7e2c19-8b3d-4f60-9e1a-5c2d7b8f3e04.txt',
+      '7d1c5e2a-4b8f-4e3a-9c6d-2f0e8b1a5c47.jsonl',
+      'store.db'
+    ])
   })
 })
