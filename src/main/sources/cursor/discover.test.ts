@@ -5,7 +5,9 @@ import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { readForeignDb } from '../foreign-db/read-foreign-db'
+import { chatsHash, discoverCliAll, discoverCliWorkspace, projectSlug } from './cli-discover'
 import { cursorRoots, discoverCursorFiles, discoverCursorWorkspace, workspaceFolder } from './discover'
+import { buildCliHome } from './testing/cli-home'
 
 let dir = ''
 beforeEach(() => {
@@ -65,5 +67,46 @@ describe('reading a key-value table by key prefix (foreign-db `prefixes`)', () =
     }
     expect(await read(['bubbleId:a:', 'composerData:a'])).toEqual(['bubbleId:a:1', 'bubbleId:a:2', 'composerData:a', 'composerData:ab'])
     expect(await read([])).toEqual([])
+  })
+})
+
+describe("where Cursor's agent keeps a workspace's transcripts and chats", () => {
+  it('names the project folder by a slug of the path, and the chats folder by its MD5', () => {
+    expect(projectSlug('/Users/alexm/Repository/Codex-History')).toBe('Users-alexm-Repository-Codex-History')
+    expect(projectSlug('/home/u/my.app v2/')).toBe('home-u-my-app-v2')
+    expect(projectSlug('C:\\Programm')).toBe('c-Programm')
+    expect(chatsHash('/tmp/p')).toBe('0cb10df74bab9f4ac4d641e5f75977b1')
+  })
+
+  it('finds a copied ~/.cursor added as a source under another name', () => {
+    const copy = join(dir, 'cursor-backup')
+    const workspace = join(dir, 'work')
+    const transcripts = join(copy, 'projects', projectSlug(workspace), 'agent-transcripts')
+    mkdirSync(transcripts, { recursive: true })
+    writeFileSync(join(transcripts, 'a1.jsonl'), '{"role":"user","message":{"content":"hi"}}\n')
+    expect(discoverCliWorkspace(workspace, [copy]).map((file) => [file.sessionId, file.cwd])).toEqual([['a1', resolve(workspace)]])
+    expect(discoverCliWorkspace(join(dir, 'elsewhere'), [copy])).toEqual([])
+    // A folder named with doubled dashes (`/.` kept as two) is the same project.
+    const dotted = join(dir, '.hidden')
+    const doubled = join(copy, 'projects', `${projectSlug(dir)}--hidden`, 'agent-transcripts')
+    mkdirSync(doubled, { recursive: true })
+    writeFileSync(join(doubled, 'b2.jsonl'), '{"role":"user","message":{"content":"hi"}}\n')
+    expect(discoverCliWorkspace(dotted, [copy]).map((file) => file.sessionId)).toEqual(['b2'])
+  })
+})
+
+describe('import --all in ~/.cursor', () => {
+  it("places a folder's chats and transcripts by the cwd its chats' meta.json records", () => {
+    const workspace = join(dir, 'project')
+    const home = join(dir, 'home')
+    buildCliHome(home, workspace)
+    const found = discoverCliAll([join(home, '.cursor')])
+    expect(found.map((file) => file.cwd)).toEqual(found.map(() => resolve(workspace)))
+    expect(found.map((file) => file.path.split(/[\\/]/).at(-1)).sort()).toEqual([
+      '0b8e4f2d-6a1c-4d3e-b5f7-9a2c8e1d4b60.jsonl',
+      '4a7e2c19-8b3d-4f60-9e1a-5c2d7b8f3e04.txt',
+      '7d1c5e2a-4b8f-4e3a-9c6d-2f0e8b1a5c47.jsonl',
+      'store.db'
+    ])
   })
 })
