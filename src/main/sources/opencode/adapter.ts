@@ -6,6 +6,7 @@ import { databaseSessionIds, readOpenCodeDb } from './database'
 import { discoverOpenCodeFiles, discoverOpenCodeWorkspace, isWholeStore, openCodeRoots } from './discover'
 import type { SessionFilter } from './storage-folder'
 import { readStorageFolder } from './storage-folder'
+import { isKiloStore, labelKiloSession } from './kilo'
 import { databasesIn } from './store-files'
 import { storeSessions } from './store-sessions'
 
@@ -15,7 +16,9 @@ import { storeSessions } from './store-sessions'
  * rewritten in place: a snapshot source. Sessions with their messages and parts — text,
  * reasoning, tool calls and results, file changes, usage and cost per step — and child sessions
  * as sub-agents. Files a shell command changed come from OpenCode's snapshot repository (git
- * plumbing, read-only) where a step's `patch` part names them.
+ * plumbing, read-only) where a step's `patch` part names them. The Kilo CLI, a fork of OpenCode,
+ * keeps the same stores under `~/.local/share/kilo` (kilo.ts): read here too, its sessions titled
+ * "… (Kilo CLI)".
  */
 export const openCodeAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
@@ -28,10 +31,11 @@ export const openCodeAdapter: SnapshotSourceAdapter = {
   async read(file) {
     const wanted = scopeOf(file)
     const store = file.path.endsWith('.db') ? await readOpenCodeDb(file.path, wanted) : await readStorageBesideDatabases(file.path, wanted)
+    const labelSession = isKiloStore(file.path) ? labelKiloSession : undefined
     // The data folder opened as the workspace journals no file (the project's files are not there).
-    if (isWholeStore(file)) return storeSessions(store, { fileEdits: false })
+    if (isWholeStore(file)) return storeSessions(store, { fileEdits: false, ...(labelSession ? { labelSession } : {}) })
     const snapshots = patchFiles(dirname(file.path), store)
-    const read = storeSessions(store, { fileEdits: true, snapshotsFor: snapshots.lookupFor })
+    const read = storeSessions(store, { fileEdits: true, snapshotsFor: snapshots.lookupFor, ...(labelSession ? { labelSession } : {}) })
     return { sessions: read.sessions, problems: [...read.problems, ...snapshots.problems] }
   }
 }

@@ -1,3 +1,4 @@
+import { basename } from 'node:path'
 import { readForeignDb, ReadTimeLimit, type TableResult } from '../foreign-db/read-foreign-db'
 import { isRecord } from '../plain-data'
 import { byId, sessionOf, text, type OpenCodeMessage, type OpenCodeSession, type OpenCodeStore } from './model'
@@ -27,6 +28,8 @@ export async function readOpenCodeDb(path: string, wanted: SessionFilter): Promi
     return { worktrees: new Map(), sessions: [], problems: [read.problem] }
   }
   const problems: string[] = []
+  // `opencode.db`, or the Kilo CLI's `kilo.db`: problems name the file they are in.
+  const fileName = basename(path)
   const rowsOf = (name: keyof typeof TABLES): Record<string, unknown>[] => {
     const table: TableResult | undefined = read.tables[name]
     if (table?.state === 'read') return table.rows
@@ -39,7 +42,7 @@ export async function readOpenCodeDb(path: string, wanted: SessionFilter): Promi
   for (const row of rowsOf('session')) {
     if (typeof row.id !== 'string') continue
     const info = { projectID: row.project_id, parentID: row.parent_id, directory: row.directory, title: row.title, version: row.version, time: { created: row.time_created }, revert: parsed(row.revert) }
-    const session = sessionOf(info, { id: row.id, projectId: text(row.project_id) ?? '', label: `opencode.db session ${row.id}` })
+    const session = sessionOf(info, { id: row.id, projectId: text(row.project_id) ?? '', label: `${fileName} session ${row.id}` })
     if (wanted(session, worktrees.get(session.projectId) ?? null)) sessions.set(session.id, session)
   }
   const messages = new Map<string, OpenCodeMessage>()
@@ -48,7 +51,7 @@ export async function readOpenCodeDb(path: string, wanted: SessionFilter): Promi
     if (!session || typeof row.id !== 'string') continue
     const info = parsed(row.data)
     if (!info) {
-      problems.push(`opencode.db message ${row.id} (session ${session.id}): its data is not a JSON object; skipped`)
+      problems.push(`${fileName} message ${row.id} (session ${session.id}): its data is not a JSON object; skipped`)
       continue
     }
     const message: OpenCodeMessage = { id: row.id, info, parts: [] }
@@ -60,7 +63,7 @@ export async function readOpenCodeDb(path: string, wanted: SessionFilter): Promi
     if (!message || typeof row.id !== 'string') continue
     const data = parsed(row.data)
     if (data) message.parts.push({ id: row.id, data })
-    else problems.push(`opencode.db part ${row.id} (message ${message.id}): its data is not a JSON object; skipped`)
+    else problems.push(`${fileName} part ${row.id} (message ${message.id}): its data is not a JSON object; skipped`)
   }
   for (const session of sessions.values()) {
     session.messages.sort(byId)

@@ -22,11 +22,13 @@ function dataFolder(layout: string, name = 'opencode.db'): string {
 
 describe('where OpenCode keeps its data', () => {
   it('$XDG_DATA_HOME/opencode, else ~/.local/share/opencode; the folder of an absolute $OPENCODE_DB too', () => {
-    expect(openCodeRoots({ HOME: '/home/ada' })).toEqual(['/home/ada/.local/share/opencode'])
-    expect(openCodeRoots({ HOME: '/home/ada', XDG_DATA_HOME: '/data/xdg' })).toEqual(['/data/xdg/opencode'])
-    expect(openCodeRoots({ HOME: '/home/ada', OPENCODE_DB: '/srv/oc/custom.db' })).toEqual(['/home/ada/.local/share/opencode', '/srv/oc'])
+    // The Kilo CLI's data folder comes last (kilo.test.ts).
+    const kilo = '/home/ada/.local/share/kilo'
+    expect(openCodeRoots({ HOME: '/home/ada' })).toEqual(['/home/ada/.local/share/opencode', kilo])
+    expect(openCodeRoots({ HOME: '/home/ada', XDG_DATA_HOME: '/data/xdg' })).toEqual(['/data/xdg/opencode', '/data/xdg/kilo'])
+    expect(openCodeRoots({ HOME: '/home/ada', OPENCODE_DB: '/srv/oc/custom.db' })).toEqual(['/home/ada/.local/share/opencode', '/srv/oc', kilo])
     // A relative $OPENCODE_DB is inside the data folder already.
-    expect(openCodeRoots({ HOME: '/home/ada', OPENCODE_DB: 'other.db' })).toEqual(['/home/ada/.local/share/opencode'])
+    expect(openCodeRoots({ HOME: '/home/ada', OPENCODE_DB: 'other.db' })).toEqual(['/home/ada/.local/share/opencode', kilo])
   })
 
   it('import --all: each store once per directory its sessions ran in', async () => {

@@ -4,19 +4,21 @@ import type { HistoryFile } from '../adapter'
 import { isInWorkspace, sameFolder } from '../code-buddy/workspace-match'
 import { readForeignDb } from '../foreign-db/read-foreign-db'
 import { databaseFingerprint, databasesIn, storageFingerprint, storageFolderIn } from './store-files'
+import { kiloRoots } from './kilo'
 import { storageDirectories } from './storage-folder'
 
 /**
  * OpenCode's data folder, `Global.Path.data`: `$XDG_DATA_HOME/opencode`, else
  * `~/.local/share/opencode` (xdg-basedir's default on Linux, macOS and Windows alike). The folder
- * of `$OPENCODE_DB` too, when it names a database elsewhere.
+ * of `$OPENCODE_DB` too, when it names a database elsewhere. Then the Kilo CLI's data folders
+ * (kilo.ts): the same layout under another name, read the same way.
  */
 export function openCodeRoots(env: NodeJS.ProcessEnv): string[] {
   const data = env.XDG_DATA_HOME?.trim() || join(env.HOME ?? homedir(), '.local', 'share')
   const roots = [join(data, 'opencode')]
   const db = env.OPENCODE_DB?.trim()
   if (db && isAbsolute(db)) roots.push(dirname(db))
-  return [...new Set(roots.map((root) => resolve(root)))]
+  return [...new Set([...roots, ...kiloRoots(env)].map((root) => resolve(root)))]
 }
 
 /** The histories of a data folder: its databases, or (older versions) its storage folder. */

@@ -2,13 +2,15 @@ import { createHash } from 'node:crypto'
 import { readdirSync, statSync, type Stats } from 'node:fs'
 import { dirname, join } from 'node:path'
 
+import { KILO_DB_NAME } from './kilo'
+
 /** OpenCode's database: `opencode.db`, or `opencode-<channel>.db` for a build of another channel. */
 const DB_NAME = /^opencode(-[A-Za-z0-9._-]+)?\.db$/
 
-/** The databases in an OpenCode data folder. */
+/** The databases in an OpenCode (or Kilo CLI: `kilo*.db`) data folder. */
 export function databasesIn(dataDir: string): string[] {
   return names(dataDir)
-    .filter((name) => DB_NAME.test(name) && statOrNull(join(dataDir, name))?.isFile() === true)
+    .filter((name) => (DB_NAME.test(name) || KILO_DB_NAME.test(name)) && statOrNull(join(dataDir, name))?.isFile() === true)
     .map((name) => join(dataDir, name))
 }
 
