@@ -105,6 +105,19 @@ describe('importing Kilo CLI sessions (through the OpenCode source)', () => {
     expect(folderListing(dir)).toEqual(before)
   })
 
+  it('the storage/ folder of Kilo builds before kilo.db (OpenCode’s layout), its folder opened as the workspace', async () => {
+    const dir = join(tempDir(), 'kilo')
+    cpSync(join(FIXTURES, 'opencode', 'storage-v0.15', 'storage'), join(dir, 'storage'), { recursive: true })
+    const before = folderListing(dir)
+    const { report, sessions } = await importWorkspace(dir, tempDir())
+    expect(report).toMatchObject({ files: 1, sessions: 3, skipped: [] })
+    // OpenCode's fixture sessions, marked as the Kilo CLI's by the folder they are in.
+    expect(sessions.map((session) => session.title).sort()).toEqual(
+      ['Add retry with backoff to the HTTP client (Kilo CLI)', 'Review the retry loop (@general subagent) (Kilo CLI)', 'What does this folder hold? (Kilo CLI)'].sort()
+    )
+    expect(folderListing(dir)).toEqual(before)
+  })
+
   it('a part whose data is not JSON is skipped with its reason, naming kilo.db; the rest imports', async () => {
     const workspace = tempDir()
     const { data } = kiloData(workspace)
