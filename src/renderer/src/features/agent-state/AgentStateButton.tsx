@@ -22,7 +22,18 @@ export function AgentStateButton({ workspaceId }: { workspaceId: number }) {
         Agent state
       </button>
       {opener ? (
-        <Modal title="Agent state" onClose={() => setOpener(null)} returnFocusTo={opener} testId="agent-state" wide>
+        <Modal
+          title="Agent state"
+          onClose={() => setOpener(null)}
+          returnFocusTo={opener}
+          testId="agent-state"
+          wide
+          footer={
+            <button type="button" className="button primary" onClick={() => setOpener(null)}>
+              Close
+            </button>
+          }
+        >
           {state.isError ? <ErrorState title="Could not read the agent state" error={state.error} onRetry={() => void state.refetch()} /> : <AgentStateView state={state.data} />}
         </Modal>
       ) : null}

@@ -24,7 +24,18 @@ export function SourcesButton({ workspaceId }: { workspaceId: number }) {
       {/* In the document, not the header menu this button sits in (closed, it renders nothing inside). */}
       {opener
         ? createPortal(
-            <Modal title="Agent history sources" onClose={() => setOpener(null)} returnFocusTo={opener} testId="sources-dialog" wide>
+            <Modal
+              title="Agent history sources"
+              onClose={() => setOpener(null)}
+              returnFocusTo={opener}
+              testId="sources-dialog"
+              wide
+              footer={
+                <button type="button" className="button primary" data-testid="sources-close" onClick={() => setOpener(null)}>
+                  Close
+                </button>
+              }
+            >
               <SourcesView workspaceId={workspaceId} />
             </Modal>,
             document.body
