@@ -7,12 +7,13 @@ import { AuthProblem } from './app/AuthProblem'
 import { ErrorBoundary } from './app/ErrorBoundary'
 import { restorePlaceFromHash } from './app/use-hash-sync'
 import { createQueryClient } from './app/query-client'
-import { applyTheme } from './state/theme'
+import { applyTheme, followSystemTheme } from './state/theme'
 import { useUiStore } from './state/ui-store'
 import './styles/index.css'
 
 // Theme before the first paint, so a dark-mode user never sees a white flash.
 applyTheme(useUiStore.getState().theme)
+followSystemTheme((theme) => useUiStore.setState({ theme }))
 
 const container = document.getElementById('root')
 if (!container) throw new Error('index.html has no #root element.')

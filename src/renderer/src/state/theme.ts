@@ -1,16 +1,31 @@
 export type Theme = 'light' | 'dark'
 
 const STORAGE_KEY = 'retrace.theme'
+const SYSTEM_DARK = '(prefers-color-scheme: dark)'
 
-/** The user's saved choice, else the operating system's preference. */
-export function initialTheme(): Theme {
+function savedTheme(): Theme | null {
   try {
     const saved = localStorage.getItem(STORAGE_KEY)
     if (saved === 'light' || saved === 'dark') return saved
   } catch {
-    // Storage disabled: fall through to the system preference.
+    // Storage disabled: the system preference applies.
   }
-  return window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'
+  return null
+}
+
+/** The user's saved choice, else the operating system's preference. */
+export function initialTheme(): Theme {
+  return savedTheme() ?? (window.matchMedia(SYSTEM_DARK).matches ? 'dark' : 'light')
+}
+
+/**
+ * Until the user picks a theme with the toggle, the window follows the operating system's,
+ * also when it changes while the window is open (a scheduled dark mode at sunset).
+ */
+export function followSystemTheme(apply: (theme: Theme) => void): void {
+  window.matchMedia(SYSTEM_DARK).addEventListener('change', (event) => {
+    if (savedTheme() === null) apply(event.matches ? 'dark' : 'light')
+  })
 }
 
 export function saveTheme(theme: Theme): void {
