@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { FirstScreen, WorkspaceView } from '../features/workspace'
 import { applyTheme } from '../state/theme'
 import { useUiStore } from '../state/ui-store'
+import { ShortcutsHelp } from '../ui/ShortcutsHelp'
 import { AuthProblem } from './AuthProblem'
 import { ConnectionBanner } from './ConnectionBanner'
 import { useHashSync } from './use-hash-sync'
@@ -26,6 +27,7 @@ function Screens() {
   return (
     <>
       <ConnectionBanner state={connection} />
+      <ShortcutsHelp />
       {workspaceId === null ? <FirstScreen /> : <WorkspaceView key={workspaceId} workspaceId={workspaceId} />}
     </>
   )
