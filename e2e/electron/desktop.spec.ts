@@ -39,7 +39,8 @@ test.describe('the desktop window (Electron)', () => {
 
       await window.getByTestId('open-demo').click()
       await expect(window.getByTestId('session-row')).toHaveCount(6)
-      await window.getByTestId('session-row').filter({ hasText: 'Fix the flaky date test' }).click()
+      // By its own title: the row after it says "continues “Fix the flaky date test”".
+      await window.getByTestId('session-row').filter({ has: window.locator('.session-title', { hasText: 'Fix the flaky date test' }) }).click()
       await expect(window.getByTestId('transcript').getByTestId('message-user').first()).toBeVisible()
       await window.screenshot({ path: join(PROJECT_ROOT, 'e2e/artifacts/electron-transcript.png') })
     } finally {

@@ -26,8 +26,9 @@ export class WorkspaceView {
     this.themeToggle = page.getByTestId('theme-toggle')
   }
 
+  /** The row whose own title holds `title` (not one that only names it: "continues …", "from …"). */
   session(title: string): Locator {
-    return this.sessionRows.filter({ hasText: title })
+    return this.sessionRows.filter({ has: this.page.locator('.session-title', { hasText: title }) })
   }
 
   async openSession(title: string): Promise<void> {

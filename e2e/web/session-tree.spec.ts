@@ -89,6 +89,49 @@ test.describe('the session tree', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  test('lists forks and sub-agents right under their parent, with the turn they start from', async ({ page, server, consoleErrors }, testInfo) => {
+    await page.setViewportSize({ width: 1024, height: 720 })
+    const first = new FirstScreen(page)
+    await first.goto(server.url)
+    await first.openDemo()
+    const workspace = new WorkspaceView(page)
+    await expect(workspace.sessionRows).toHaveCount(6)
+
+    const rows = await workspace.sessionRows.evaluateAll((elements) =>
+      elements
+        .map((element) => ({
+          top: element.getBoundingClientRect().top,
+          title: element.querySelector('.session-title')?.textContent ?? '',
+          depth: Number(element.getAttribute('data-depth')),
+          origin: element.querySelector('[data-testid="session-origin"]')?.textContent ?? null,
+          continues: element.querySelector('[data-testid="session-continues"]')?.textContent ?? null
+        }))
+        // Virtual rows are positioned, not ordered, in the DOM: read them top to bottom.
+        .sort((a, b) => a.top - b.top)
+        .map(({ top: _top, ...row }) => row)
+    )
+    const at = (title: string): number => rows.findIndex((row) => row.title.startsWith(title))
+    const main = at('Add full-text search')
+    // The main session's two children come right after it, oldest first: the sub-agent it
+    // started at turn 1, then the branch forked at turn 2, each one level in.
+    expect(rows.slice(main, main + 3)).toEqual([
+      { title: 'Add full-text search to the notes CLI', depth: 0, origin: null, continues: null },
+      { title: 'Explore: where are notes stored?', depth: 1, origin: 'from turn 1', continues: null },
+      { title: 'Try SQLite FTS5 instead of a scan', depth: 1, origin: 'from turn 2', continues: null }
+    ])
+    // A session after /clear is related to the one it continues, not nested under it.
+    expect(rows[at('Write release notes')]).toMatchObject({ depth: 0, continues: 'continues “Fix the flaky date test”' })
+    await expect(workspace.session('Try SQLite FTS5').getByTestId('session-origin')).toHaveAttribute('title', /branched off its parent/)
+    await expect(workspace.session('Fix the flaky date test').locator('.source')).toHaveAttribute('title', /Recorded by Retrace itself/)
+
+    await workspace.openSession('Try SQLite FTS5')
+    await snapshot(page, testInfo, '13-session-list-tree')
+    await workspace.themeToggle.click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+    await snapshot(page, testInfo, '13-session-list-tree-dark')
+    expect(consoleErrors).toEqual([])
+  })
+
   test('remembers the graph view, draws merges, and switches back to the list', async ({ page, server, consoleErrors }, testInfo) => {
     const first = new FirstScreen(page)
     await first.goto(server.url)

@@ -62,6 +62,10 @@ export const SessionSummarySchema = z.object({
   title: z.string(),
   kind: SessionKindSchema,
   parentId: SessionIdSchema.nullable(),
+  /** The parent's title, so a list can name a parent it has not loaded. */
+  parentTitle: z.string().nullable(),
+  /** The parent's turn this session branched from (forks and sub-agents), when the parent has checkpoints there. */
+  forkTurn: z.number().int().nonnegative().nullable(),
   /**
    * The agent's own id of the session this one says it belongs to (a sub-agent's parent), when
    * that session is not in Retrace: its file is gone or was never written. Null otherwise.
@@ -74,6 +78,8 @@ export const SessionSummarySchema = z.object({
   warmup: z.boolean(),
   /** The session this one continues after a reset (`/clear`, `/new`). */
   predecessorId: SessionIdSchema.nullable(),
+  /** The predecessor's title ("continues …" in the list). */
+  predecessorTitle: z.string().nullable(),
   depth: z.number().int().nonnegative(),
   status: SessionStatusSchema,
   model: z.string().nullable(),

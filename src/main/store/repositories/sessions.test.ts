@@ -35,10 +35,13 @@ describe('sessions and their tree links (sessions)', () => {
       title: 'title 11111111-aaaa',
       kind: 'main',
       parentId: null,
+      parentTitle: null,
+      forkTurn: null,
       parentRowId: null,
       missingParent: null,
       warmup: false,
       predecessorId: null,
+      predecessorTitle: null,
       predecessorRowId: null,
       forkSeq: null,
       depth: 0,
@@ -64,6 +67,23 @@ describe('sessions and their tree links (sessions)', () => {
     // Once linked, the source's parent id stays stored but no longer counts as missing.
     store.sessions.link(store.sessions.require('orphan').rowId, { parentRowId: parent, forkSeq: null, depth: 1 })
     expect(store.sessions.get('orphan')).toMatchObject({ parentId: 'parent', missingParent: null, depth: 1 })
+  })
+
+  it('names the parent and predecessor, and the parent turn a branch starts from', () => {
+    const parent = insert('parent')
+    // Turns 1-3 open at messages 0, 2 and 5: a branch at message 5 starts from turn 3, one
+    // at message 4 (inside turn 2) from turn 2.
+    for (const [turn, messagesBefore] of [[1, 0], [2, 2], [3, 5]] as const) store.checkpoints.create({ sessionRowId: parent, turn, messagesBefore, createdAt: 1000 })
+    insert('at-turn', { kind: 'branch', parentRowId: parent, forkSeq: 5, depth: 1 })
+    insert('inside-turn', { kind: 'sub-agent', parentRowId: parent, forkSeq: 4, depth: 1 })
+    insert('no-point', { kind: 'sub-agent', parentRowId: parent, depth: 1 })
+    insert('next', { predecessorRowId: parent })
+    expect(store.sessions.get('at-turn')).toMatchObject({ parentTitle: 'title parent', forkTurn: 3 })
+    expect(store.sessions.get('inside-turn')?.forkTurn).toBe(2)
+    expect(store.sessions.get('no-point')?.forkTurn).toBeNull()
+    expect(store.sessions.get('next')).toMatchObject({ predecessorTitle: 'title parent', parentTitle: null, forkTurn: null })
+    const listed = store.sessions.list({ workspaceId, limit: 10 }).items.find((session) => session.id === 'at-turn')
+    expect(listed).toMatchObject({ parentTitle: 'title parent', forkTurn: 3 })
   })
 
   it('require throws NOT_FOUND for an unknown id, where get returns undefined', () => {

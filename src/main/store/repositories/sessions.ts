@@ -66,12 +66,15 @@ interface SessionRow {
   kind: SessionKind
   parent_id: number | null
   parent_uid: string | null
+  parent_title: string | null
+  fork_turn: number | null
   parent_source_id: string | null
   warmup: number
   fork_seq: number | null
   depth: number
   predecessor_id: number | null
   predecessor_uid: string | null
+  predecessor_title: string | null
   status: 'active' | 'closed'
   model: string | null
   cwd: string | null
@@ -91,11 +94,17 @@ interface SessionRow {
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
 const MIN_ID_PREFIX = 4
 
-// The linked sessions' ids by subquery: the same plan as two LEFT JOINs on the primary key, but
-// a lookup by uid is several times faster without the joins, and an import looks sessions up a
-// few times per file.
+// The linked sessions' ids and titles by subquery: the same plan as LEFT JOINs on the primary
+// key, but a lookup by uid is several times faster without the joins, and an import looks
+// sessions up a few times per file. The fork turn is the parent's last checkpoint that opened
+// at or before the branch point (as `turnAtSeq` reads it), so the list can say "from turn 4"
+// without loading the parent's checkpoints.
 const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS parent_uid,
-    (SELECT uid FROM sessions WHERE id = s.predecessor_id) AS predecessor_uid
+    (SELECT title FROM sessions WHERE id = s.parent_id) AS parent_title,
+    (SELECT uid FROM sessions WHERE id = s.predecessor_id) AS predecessor_uid,
+    (SELECT title FROM sessions WHERE id = s.predecessor_id) AS predecessor_title,
+    (SELECT c.turn FROM checkpoints c WHERE c.session_id = s.parent_id AND c.messages_before <= s.fork_seq
+      ORDER BY c.turn DESC LIMIT 1) AS fork_turn
   FROM sessions s`
 
 /** Sessions and their tree links (parent, predecessor). */
@@ -337,10 +346,13 @@ function toRecord(row: SessionRow): SessionRecord {
     title: row.title,
     kind: row.kind,
     parentId: row.parent_uid,
+    parentTitle: row.parent_title,
+    forkTurn: row.fork_turn,
     parentRowId: row.parent_id,
     missingParent: row.parent_id === null ? row.parent_source_id : null,
     warmup: row.warmup === 1,
     predecessorId: row.predecessor_uid,
+    predecessorTitle: row.predecessor_title,
     predecessorRowId: row.predecessor_id,
     forkSeq: row.fork_seq,
     depth: row.depth,
@@ -372,9 +384,12 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     title: record.title,
     kind: record.kind,
     parentId: record.parentId,
+    parentTitle: record.parentTitle,
+    forkTurn: record.forkTurn,
     missingParent: record.missingParent,
     warmup: record.warmup,
     predecessorId: record.predecessorId,
+    predecessorTitle: record.predecessorTitle,
     depth: record.depth,
     status: record.status,
     model: record.model,

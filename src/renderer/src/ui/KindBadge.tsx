@@ -9,6 +9,15 @@ const LABELS: Record<SessionKind, string> = {
   ephemeral: 'ephemeral'
 }
 
+/** What each kind means, one sentence, for the badge's tooltip. */
+const TITLES: Record<SessionKind, string> = {
+  main: 'A session the user started: the top of its tree.',
+  branch: 'A fork made in Retrace from an earlier turn of its parent, which keeps its own transcript.',
+  'sub-agent': 'A helper agent its parent session started for one task (a Task tool call, for example).',
+  child: 'A session another session started in its own right, with its own transcript.',
+  ephemeral: 'A session the agent did not keep (run without persistence): only what Retrace recorded of it remains.'
+}
+
 /**
  * A session's kind. A branch the agent's own history holds (`rewoundIn`: its source) says so:
  * the user went back inside the agent, it was not forked in Retrace.
@@ -21,5 +30,9 @@ export function KindBadge({ kind, rewoundIn = null }: { kind: SessionKind; rewou
       </span>
     )
   }
-  return <span className={`badge badge-${kind}`}>{LABELS[kind]}</span>
+  return (
+    <span className={`badge badge-${kind}`} title={TITLES[kind]}>
+      {LABELS[kind]}
+    </span>
+  )
 }

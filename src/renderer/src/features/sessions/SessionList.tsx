@@ -5,6 +5,7 @@ import { useUiStore } from '../../state/ui-store'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
 import { useSessionList } from './queries'
 import { SessionRow } from './SessionRow'
+import { sessionTreeRows } from './session-tree-rows'
 import { WarmupToggle } from './WarmupToggle'
 
 const ROW_HEIGHT = 56
@@ -14,7 +15,8 @@ const PREFETCH_ROWS = 20
 
 /**
  * The workspace's sessions as a virtualized listbox (thousands of rows stay cheap), loading
- * further keyset pages as the user scrolls. Up/Down (and Home/End) move the selection.
+ * further keyset pages as the user scrolls. The loaded sessions show as a tree: forks and
+ * sub-agents under their parent. Up/Down (and Home/End) move the selection.
  */
 export function SessionList({ workspaceId }: { workspaceId: number }) {
   const rawQuery = useUiStore((state) => state.sessionQuery)
@@ -29,14 +31,14 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
   const hiddenWarmups = list.data?.pages[0]?.hiddenWarmups ?? 0
   const scrollRef = useRef<HTMLDivElement>(null)
 
-  const sessions = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data])
-  const selectedIndex = sessions.findIndex((session) => session.id === selectedId)
+  const rows = useMemo(() => sessionTreeRows(list.data?.pages.flatMap((page) => page.items) ?? []), [list.data])
+  const selectedIndex = rows.findIndex((row) => row.session.id === selectedId)
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list
 
   // The React Compiler is not used in this build, so its memoization caveat does not apply.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: sessions.length + (hasNextPage ? 1 : 0),
+    count: rows.length + (hasNextPage ? 1 : 0),
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 8
@@ -45,8 +47,8 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
   const lastIndex = virtualRows.at(-1)?.index ?? -1
 
   useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= sessions.length - PREFETCH_ROWS) void fetchNextPage()
-  }, [hasNextPage, isFetchingNextPage, lastIndex, sessions.length, fetchNextPage])
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - PREFETCH_ROWS) void fetchNextPage()
+  }, [hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage])
 
   // Bring the selection into view when it changes from elsewhere (keyboard, a link in the
   // transcript header, a reload) — once per selection, so later refetches never yank the list.
@@ -68,26 +70,26 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
   }, [filtersKey])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
-    if (sessions.length === 0) return
+    if (rows.length === 0) return
     const moves: Record<string, number> = {
-      ArrowDown: selectedIndex < 0 ? 0 : Math.min(sessions.length - 1, selectedIndex + 1),
+      ArrowDown: selectedIndex < 0 ? 0 : Math.min(rows.length - 1, selectedIndex + 1),
       ArrowUp: selectedIndex < 0 ? 0 : Math.max(0, selectedIndex - 1),
       Home: 0,
-      End: sessions.length - 1
+      End: rows.length - 1
     }
     const next = moves[event.key]
     if (next === undefined) return
     event.preventDefault()
-    const target = sessions[next]
+    const target = rows[next]
     if (!target) return
-    selectSession(target.id)
+    selectSession(target.session.id)
   }
 
   const onSelect = useCallback((sessionId: string) => selectSession(sessionId), [selectSession])
 
   if (list.isPending) return <SkeletonRows count={8} className="session-skeleton" />
   if (list.isError) return <ErrorState title="Could not load sessions" error={list.error} onRetry={() => void list.refetch()} />
-  if (sessions.length === 0) {
+  if (rows.length === 0) {
     const filtered = query.trim() !== '' || source !== null
     return filtered ? (
       <EmptyState title="No sessions match">
@@ -125,7 +127,7 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
         className={`session-list${list.isPlaceholderData ? ' refreshing' : ''}`}
         data-testid="session-list"
         role="listbox"
-        aria-label="Sessions, newest first"
+        aria-label="Sessions, newest first, forks and sub-agents under their parent"
         aria-busy={list.isFetching}
         aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
         tabIndex={0}
@@ -133,11 +135,11 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
       >
         <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
           {virtualRows.map((row) => {
-            const session = sessions[row.index]
+            const treeRow = rows[row.index]
             return (
               <div key={row.key} className="virtual-row" style={{ transform: `translateY(${row.start}px)`, height: row.size }}>
-                {session ? (
-                  <SessionRow session={session} optionId={optionId(row.index)} selected={session.id === selectedId} onSelect={onSelect} />
+                {treeRow ? (
+                  <SessionRow row={treeRow} optionId={optionId(row.index)} selected={treeRow.session.id === selectedId} onSelect={onSelect} />
                 ) : (
                   <div className="session-row loading-row" aria-hidden="true">
                     Loading more…

@@ -1,22 +1,29 @@
 import { memo } from 'react'
-import type { SessionSummary } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
+import { SourceTag } from '../../ui/SourceTag'
+import { continuesText, originText, type SessionTreeRow } from './session-tree-rows'
 
 const MAX_INDENT = 4
 
 interface Props {
-  session: SessionSummary
+  row: SessionTreeRow
   optionId: string
   selected: boolean
   onSelect: (sessionId: string) => void
 }
 
-/** One option of the session listbox; nested sessions (forks, sub-agents) are indented. */
-export const SessionRow = memo(function SessionRow({ session, optionId, selected, onSelect }: Props) {
-  const depth = Math.min(session.depth, MAX_INDENT)
+/**
+ * One option of the session listbox. Forks and sub-agents are indented under their parent and
+ * say which of its turns they start from; a session after a reset says which one it continues.
+ */
+export const SessionRow = memo(function SessionRow({ row, optionId, selected, onSelect }: Props) {
+  const { session } = row
+  const depth = Math.min(row.depth, MAX_INDENT)
+  const origin = originText(row)
+  const continues = continuesText(session)
   return (
     <div
       id={optionId}
@@ -24,6 +31,7 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
       aria-selected={selected}
       data-testid="session-row"
       data-session-id={session.id}
+      data-depth={row.depth}
       className={`session-row depth-${depth}${selected ? ' selected' : ''}`}
       onClick={() => onSelect(session.id)}
     >
@@ -36,12 +44,22 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
         <span className={`session-title${session.title ? '' : ' untitled'}`} title={session.title}>
           {session.title || untitled(session)}
         </span>
+        {origin ? (
+          <span className="session-relation" data-testid="session-origin" title={`Where it branched off its parent: ${origin}`}>
+            {origin}
+          </span>
+        ) : null}
+        {continues ? (
+          <span className="session-relation" data-testid="session-continues" title="A reset in the agent (/clear, /new) ended the earlier session and started this one.">
+            {continues}
+          </span>
+        ) : null}
       </div>
       <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
-        {session.rewoundInAgent ? null : <span className="source">{session.source}</span>}
+        {session.rewoundInAgent ? null : <SourceTag className="source" source={session.source} />}
         <RelativeTime at={session.updatedAt} />
         <span className="counts">
           {plural(session.turnCount, 'turn')} · {plural(session.messageCount, 'msg')}

@@ -6,6 +6,7 @@ import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
+import { SourceTag } from '../../ui/SourceTag'
 import { detailAt } from './lod'
 import { MERGE_ANCHOR } from './layout'
 
@@ -51,7 +52,7 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
-        {session.rewoundInAgent ? null : <span className="tree-node-source">{session.source}</span>}
+        {session.rewoundInAgent ? null : <SourceTag className="tree-node-source" source={session.source} />}
         <span className="tree-node-time">
           <RelativeTime at={session.updatedAt} />
         </span>
