@@ -31,7 +31,14 @@ export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
 
     'sessions.planMerge': ({ branchId }) => {
       const plan = planMerge(store, branchId)
-      return { parentId: plan.parent.id, parentTitle: plan.parent.title, branchMessages: plan.branchMessages, parentMessagesSinceFork: plan.parentMessagesSinceFork }
+      return {
+        parentId: plan.parent.id,
+        parentTitle: plan.parent.title,
+        branchMessages: plan.branchMessages,
+        parentMessagesSinceFork: plan.parentMessagesSinceFork,
+        alreadyMerged: plan.alreadyMerged,
+        lastMergedAt: plan.lastMerge?.createdAt ?? null
+      }
     },
 
     'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode)

@@ -86,6 +86,22 @@ interface SessionRow {
   cache_write_tokens: number
   cost_usd: number | null
   rewound_in_agent: number
+  merge_count: number
+  merged_at: number | null
+  unmerged_count: number | null
+}
+
+/** A merge of a branch into a session, as recorded (see migrations 004 and 014). */
+export interface MergeRecord {
+  id: number
+  mode: 'append' | 'replace'
+  /** Where the merge's marker and messages start in the target's display transcript. */
+  firstSeq: number
+  /** The marker and the messages it appended. */
+  messageCount: number
+  /** The branch's last display seq the merge took (null: the branch had no messages). */
+  throughSeq: number | null
+  createdAt: number
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -94,8 +110,15 @@ const MIN_ID_PREFIX = 4
 // The linked sessions' ids by subquery: the same plan as two LEFT JOINs on the primary key, but
 // a lookup by uid is several times faster without the joins, and an import looks sessions up a
 // few times per file.
+// A branch's merges ride along (by session_merges_by_branch; messages are counted only for a
+// branch merged before), so the list, header and card say "merged", and whether anything was
+// added since, without another query from the window.
 const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS parent_uid,
-    (SELECT uid FROM sessions WHERE id = s.predecessor_id) AS predecessor_uid
+    (SELECT uid FROM sessions WHERE id = s.predecessor_id) AS predecessor_uid,
+    (SELECT count(*) FROM session_merges WHERE branch_id = s.id) AS merge_count,
+    (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
+    CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
+      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
   FROM sessions s`
 
 /** Sessions and their tree links (parent, predecessor). */
@@ -110,6 +133,8 @@ export class SessionRepository {
   private readonly statusStmt
   private readonly addMergeStmt
   private readonly removeMergesStmt
+  private readonly lastMergeStmt
+  private readonly removeMergeStmt
   private readonly titleStmt
   private readonly bySourceIdStmt
   private readonly matchingStmt
@@ -138,8 +163,18 @@ export class SessionRepository {
     )
     this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
     this.statusStmt = db.prepare('UPDATE sessions SET status = ? WHERE id = ?')
-    this.addMergeStmt = db.prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    // Without a through seq (a source's inferred merge) the merge took the branch as it is now.
+    this.addMergeStmt = db.prepare(
+      `INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at, through_seq)
+       VALUES (@branchRowId, @intoRowId, @mode, @firstSeq, @messageCount, @createdAt,
+         coalesce(@throughSeq, (SELECT max(seq) FROM messages WHERE session_id = @branchRowId)))`
+    )
     this.removeMergesStmt = db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?')
+    this.lastMergeStmt = db.prepare(
+      `SELECT id, mode, first_seq AS firstSeq, message_count AS messageCount, through_seq AS throughSeq, created_at AS createdAt
+       FROM session_merges WHERE branch_id = ? AND into_id = ? ORDER BY id DESC LIMIT 1`
+    )
+    this.removeMergeStmt = db.prepare('DELETE FROM session_merges WHERE id = ?')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
     this.matchingStmt = db.prepare(
@@ -248,8 +283,18 @@ export class SessionRepository {
   }
 
   /** Record that a branch was merged into a session: its messages from `firstSeq` on, `messageCount` of them. */
-  addMerge(merge: { branchRowId: number; intoRowId: number; mode: 'append' | 'replace'; firstSeq: number; messageCount: number; createdAt: number }): void {
-    this.addMergeStmt.run(merge.branchRowId, merge.intoRowId, merge.mode, merge.firstSeq, merge.messageCount, merge.createdAt)
+  addMerge(merge: { branchRowId: number; intoRowId: number; mode: 'append' | 'replace'; firstSeq: number; messageCount: number; createdAt: number; throughSeq?: number | null }): number {
+    return Number(this.addMergeStmt.run({ throughSeq: null, ...merge }).lastInsertRowid)
+  }
+
+  /** The newest merge of a branch into a session, if any. */
+  lastMerge(branchRowId: number, intoRowId: number): MergeRecord | undefined {
+    return this.lastMergeStmt.get(branchRowId, intoRowId) as MergeRecord | undefined
+  }
+
+  /** Forget one merge (it was undone). */
+  removeMerge(mergeId: number): void {
+    this.removeMergeStmt.run(mergeId)
   }
 
   /** Forget the merges of a branch into a session (a source's store read again records them afresh). */
@@ -353,6 +398,7 @@ function toRecord(row: SessionRow): SessionRecord {
     turnCount: row.turn_count,
     rewoundInAgent: row.rewound_in_agent === 1,
     contextStartSeq: row.context_start_seq,
+    merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
     usage: {
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
@@ -383,6 +429,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     messageCount: record.messageCount,
     turnCount: record.turnCount,
     rewoundInAgent: record.rewoundInAgent,
+    merged: record.merged,
     usage: record.usage
   }
 }
