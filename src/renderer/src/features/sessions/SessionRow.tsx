@@ -2,6 +2,7 @@ import { memo } from 'react'
 import type { SessionSummary } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { KindBadge } from '../../ui/KindBadge'
+import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
 
@@ -39,6 +40,7 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
       </div>
       <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
+        <MergedBadge merged={session.merged} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <span className="source">{session.source}</span>}
