@@ -199,6 +199,20 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
     await expect(header.getByRole('heading', { name: SEARCH_SESSION })).toBeVisible()
     await expect(workspace.transcript).toContainText('Merged branch "Try SQLite FTS5 instead of a scan" (append)')
     await expect(workspace.transcript.getByTestId('message-user').last()).toContainText('could we index notes with SQLite FTS5')
+
+    // The merged branch says so in its header and list row, and cannot be merged again with nothing new (issue 28).
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await workspace.openSession('Try SQLite FTS5 instead of a scan')
+    await expect(header.getByTestId('merged-badge')).toHaveText('merged')
+    await expect(header.getByTestId('merged-badge')).toHaveAttribute('title', /^Merged into “Add full-text search to the notes CLI” once, last .*; nothing new since\.$/)
+    const mergeAgain = header.getByTestId('merge-into-parent')
+    await expect(mergeAgain).toBeDisabled()
+    await expect(mergeAgain).toHaveAttribute('title', /^Already merged into “Add full-text search to the notes CLI”; nothing new since/)
+    await expect(workspace.session('Try SQLite FTS5').getByTestId('merged-badge')).toBeVisible()
+    await snapshot(page, testInfo, '24-merged-branch')
+    if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark') await workspace.themeToggle.click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+    await snapshot(page, testInfo, '24-merged-branch-dark')
     expect(consoleErrors).toEqual([])
   })
 
