@@ -3,11 +3,12 @@ import { keyOf, type PathKey } from '../fs/paths'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
 import { mergeBranch, planMerge } from '../transcripts/merge'
+import { unmergeBranch } from '../transcripts/unmerge'
 import type { HandlerContext } from './context'
 import { pathFromId } from './journal-handlers'
 import { confirmedSet, resultOutput } from './rewind-handlers'
 
-type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge'>
+type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge' | 'sessions.unmerge'>
 
 export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
   const { store, recorder, rewinds } = ctx
@@ -41,6 +42,8 @@ export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
       }
     },
 
-    'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode)
+    'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode),
+
+    'sessions.unmerge': ({ branchId }) => unmergeBranch(store, recorder, branchId)
   }
 }

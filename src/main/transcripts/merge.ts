@@ -1,4 +1,5 @@
 import { RetraceError } from '../../shared/contract'
+import type { MergeUndoState, SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
 import type { Recorder } from './recorder'
 
@@ -43,6 +44,7 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
   if (branchMessages === 0) throw new RetraceError('VALIDATION', `Branch "${branch.title}" has no messages of its own since it was forked; there is nothing to merge.`)
   const messages = store.messages.rowsFrom(branch.rowId, plan.branchFromSeq)
   return recorder.batch(() => {
+    const undo = stateBeforeMerge(store, parent, branch.status)
     const writer = recorder.resume(parent.id)
     const firstSeq = writer.append({ role: 'system', content: markerText(store, plan, mode, messages.length) })
     for (const message of messages) {
@@ -65,15 +67,30 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
       })
     }
     writer.closeTurn()
-    if (mode === 'replace') {
-      store.messages.leaveContext(parent.rowId, plan.parentFromSeq, firstSeq)
-    }
+    const leftContext = mode === 'replace' ? store.messages.takeOutOfContext(parent.rowId, plan.parentFromSeq, firstSeq) : []
     const throughSeq = messages.at(-1)?.seq ?? null
-    store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now(), throughSeq })
+    const mergeId = store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now(), throughSeq })
+    store.sessions.saveMergeUndo(mergeId, undo, leftContext)
     store.sessions.setStatus(branch.rowId, 'closed')
     recorder.announce(parent.workspaceId, parent.id, branch.id)
     return { parentId: parent.id, firstSeq, messageCount: messages.length + 1 }
   })
+}
+
+/** The target's counters and usage, and the branch's status, as an undo of the merge writes them back. */
+function stateBeforeMerge(store: Store, target: SessionRecord, branchStatus: 'active' | 'closed'): MergeUndoState {
+  return {
+    target: {
+      messageCount: target.messageCount,
+      turnCount: target.turnCount,
+      updatedAt: target.updatedAt,
+      ...target.usage,
+      model: target.model
+    },
+    lastCheckpointTurn: store.checkpoints.list(target.rowId).at(-1)?.turn ?? 0,
+    contextStartSeq: target.contextStartSeq,
+    branchStatus
+  }
 }
 
 function markerText(store: Store, plan: ReturnType<typeof planMerge>, mode: MergeMode, count: number): string {
@@ -82,7 +99,7 @@ function markerText(store: Store, plan: ReturnType<typeof planMerge>, mode: Merg
   return `Merged branch "${plan.branch.title}" (${mode}): ${what} from after turn ${store.messages.lastTurnBefore(plan.branch.rowId, plan.branchFromSeq)}.`
 }
 
-function branchAndParent(store: Store, branchId: string) {
+export function branchAndParent(store: Store, branchId: string) {
   const branch = store.sessions.require(branchId)
   if (branch.kind !== 'branch' || branch.parentRowId === null) {
     throw new RetraceError('VALIDATION', `"${branch.title}" is not a branch of another session, so it has no parent to merge into.`)

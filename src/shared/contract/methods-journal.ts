@@ -113,6 +113,17 @@ export const journalMethods = {
   ),
 
   /**
+   * Undo a branch's latest merge into its parent: delete exactly the marker and messages it
+   * appended, put back into context what `replace` took out, and restore the parent's counts and
+   * usage; the merge edge goes and the branch can be merged again. Refused (VALIDATION) when
+   * the parent has messages after the merge, or the merge was recorded without undo data.
+   */
+  'sessions.unmerge': method(
+    z.object({ branchId: SessionIdSchema }).strict(),
+    z.object({ parentId: SessionIdSchema, removedMessages: z.number().int().nonnegative() })
+  ),
+
+  /**
    * Rewinds a crash interrupted and start-up recovery finished, newest first: each put back
    * every file it had changed, except the files changed since (left as found, and saved).
    */

@@ -102,6 +102,18 @@ export interface MergeRecord {
   /** The branch's last display seq the merge took (null: the branch had no messages). */
   throughSeq: number | null
   createdAt: number
+  /** What undoing it writes back; null: it cannot be undone (see migration 015). */
+  undoState: MergeUndoState | null
+}
+
+/** The target session and the branch as they were before a merge (see migration 015). */
+export interface MergeUndoState {
+  target: SessionProgress
+  /** The target's last turn with a checkpoint: the merge's turns (and one it closed) come after. */
+  lastCheckpointTurn: number
+  /** A merged compaction summary moves the target's context start; the undo moves it back. */
+  contextStartSeq: number
+  branchStatus: 'active' | 'closed'
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -135,6 +147,8 @@ export class SessionRepository {
   private readonly removeMergesStmt
   private readonly lastMergeStmt
   private readonly removeMergeStmt
+  private readonly undoStateStmt
+  private readonly mergeContextStmt
   private readonly titleStmt
   private readonly bySourceIdStmt
   private readonly matchingStmt
@@ -171,10 +185,12 @@ export class SessionRepository {
     )
     this.removeMergesStmt = db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?')
     this.lastMergeStmt = db.prepare(
-      `SELECT id, mode, first_seq AS firstSeq, message_count AS messageCount, through_seq AS throughSeq, created_at AS createdAt
+      `SELECT id, mode, first_seq AS firstSeq, message_count AS messageCount, through_seq AS throughSeq, created_at AS createdAt, undo_state AS undoState
        FROM session_merges WHERE branch_id = ? AND into_id = ? ORDER BY id DESC LIMIT 1`
     )
     this.removeMergeStmt = db.prepare('DELETE FROM session_merges WHERE id = ?')
+    this.undoStateStmt = db.prepare('UPDATE session_merges SET undo_state = ? WHERE id = ?')
+    this.mergeContextStmt = db.prepare('INSERT INTO session_merge_context (merge_id, message_id) VALUES (?, ?)')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
     this.matchingStmt = db.prepare(
@@ -289,7 +305,14 @@ export class SessionRepository {
 
   /** The newest merge of a branch into a session, if any. */
   lastMerge(branchRowId: number, intoRowId: number): MergeRecord | undefined {
-    return this.lastMergeStmt.get(branchRowId, intoRowId) as MergeRecord | undefined
+    const row = this.lastMergeStmt.get(branchRowId, intoRowId) as (Omit<MergeRecord, 'undoState'> & { undoState: string | null }) | undefined
+    return row && { ...row, undoState: row.undoState === null ? null : (JSON.parse(row.undoState) as MergeUndoState) }
+  }
+
+  /** Keep what undoing a merge needs: the state before it, and the messages it took out of context. */
+  saveMergeUndo(mergeId: number, state: MergeUndoState, contextMessageIds: number[]): void {
+    this.undoStateStmt.run(JSON.stringify(state), mergeId)
+    for (const messageId of contextMessageIds) this.mergeContextStmt.run(mergeId, messageId)
   }
 
   /** Forget one merge (it was undone). */
