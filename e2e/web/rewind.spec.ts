@@ -213,6 +213,22 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
     if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== 'dark') await workspace.themeToggle.click()
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
     await snapshot(page, testInfo, '24-merged-branch-dark')
+
+    // Undo the merge: asked once inline, then the parent is as it was and the branch can be merged again.
+    await header.getByTestId('undo-merge').click()
+    await expect(header.getByTestId('undo-merge-confirm')).toHaveText(`Take it out of “${SEARCH_SESSION}”`)
+    await snapshot(page, testInfo, '24-undo-merge-confirm-dark')
+    await workspace.themeToggle.click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
+    await snapshot(page, testInfo, '24-undo-merge-confirm')
+    await header.getByTestId('undo-merge-confirm').click()
+    await expect(header.getByTestId('merged-badge')).toHaveCount(0)
+    await expect(header.getByTestId('undo-merge')).toHaveCount(0)
+    await expect(mergeAgain).toBeEnabled()
+    await expect(workspace.session('Try SQLite FTS5').getByTestId('merged-badge')).toHaveCount(0)
+    await workspace.openSession(SEARCH_SESSION)
+    await expect(header.getByRole('heading', { name: SEARCH_SESSION })).toBeVisible()
+    await expect(workspace.transcript).not.toContainText('Merged branch "Try SQLite FTS5 instead of a scan"')
     expect(consoleErrors).toEqual([])
   })
 

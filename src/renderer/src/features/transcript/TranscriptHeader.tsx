@@ -5,7 +5,7 @@ import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
-import { mergeUnavailableReason, useDialogStore, useRewindList } from '../checkpoints'
+import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
@@ -75,6 +75,7 @@ function SessionActions({ detail, tools }: { detail: SessionDetail; tools: React
           <span aria-hidden="true">⤴</span> Merge into parent
         </button>
       ) : null}
+      {detail.kind === 'branch' && detail.parent && detail.merged ? <UndoMergeButton key={detail.id} branchId={detail.id} parentTitle={detail.parent.title} /> : null}
       <button
         type="button"
         className="button small"
