@@ -64,6 +64,10 @@ describe('retrace changes / diff / rewind / undo', () => {
     err = []
     expect(await run('merge', fork.sessionId)).toBe(1) // nothing new since: refused, not copied again
     expect(err.join('\n')).toContain('already merged')
+    out = []
+    expect(await run('unmerge', fork.sessionId)).toBe(0)
+    expect(out.join('\n')).toContain(`Undid the merge into ${ws.writer.id}: 2 messages removed`)
+    expect(await run('merge', fork.sessionId)).toBe(0) // mergeable again
   })
 
   it('previews the workspace, kinds and modes, and writes a foreign file that runs code only with --allow-sensitive', async () => {
