@@ -38,7 +38,7 @@ export const SessionRow = memo(function SessionRow({ session, optionId, selected
           {session.title || untitled(session)}
         </span>
       </div>
-      <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}`}>
+      <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}${session.merged ? ' is-merged' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <MergedBadge merged={session.merged} />
         <SessionNotes session={session} />
