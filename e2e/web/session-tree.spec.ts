@@ -116,6 +116,11 @@ test.describe('the session tree', () => {
     await expect(tree.edge('merge', branch, main)).toHaveCount(1)
     await expect(page.locator(`[data-testid="tree-node"][data-session-id="${branch}"]`).getByTestId('merged-badge')).toHaveText('merged')
     await snapshot(page, testInfo, '12-session-tree-merged')
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await snapshot(page, testInfo, '12-session-tree-merged-1024')
+    await workspace.themeToggle.click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+    await snapshot(page, testInfo, '12-session-tree-merged-1024-dark')
 
     await tree.showList.click()
     await expect(tree.root).toHaveCount(0)
