@@ -144,20 +144,32 @@ test.describe('the session tree', () => {
     const branch = await tree.sessionId('Try SQLite FTS5')
 
     // Merge the branch back from the command line, as a user might, then reload.
-    execFileSync(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'merge', branch, '--data-dir', server.dataDir], {
-      env: { ...process.env, RETRACE_HOME: '' },
-      stdio: 'pipe'
-    })
+    const mergeFromCli = () =>
+      execFileSync(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'merge', branch, '--data-dir', server.dataDir], {
+        env: { ...process.env, RETRACE_HOME: '' },
+        stdio: 'pipe'
+      })
+    mergeFromCli()
+    // A second merge with nothing new is refused: no messages copied twice, no second edge (issue 28).
+    expect(mergeFromCli).toThrow(/already merged/)
     await page.reload()
     await expect(tree.root).toBeVisible()
     await expect(tree.showGraph).toHaveAttribute('aria-pressed', 'true')
     await expect(tree.edges('merge')).toHaveCount(1)
     await expect(tree.edge('merge', branch, main)).toHaveCount(1)
+    await expect(page.locator(`[data-testid="tree-node"][data-session-id="${branch}"]`).getByTestId('merged-badge')).toHaveText('merged')
     await snapshot(page, testInfo, '12-session-tree-merged')
+    await page.setViewportSize({ width: 1024, height: 768 })
+    await snapshot(page, testInfo, '12-session-tree-merged-1024')
+    await workspace.themeToggle.click()
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark')
+    await snapshot(page, testInfo, '12-session-tree-merged-1024-dark')
 
     await tree.showList.click()
     await expect(tree.root).toHaveCount(0)
     await expect(workspace.sessionRows).toHaveCount(6)
+    await expect(workspace.session('Try SQLite FTS5').getByTestId('merged-badge')).toHaveText('merged')
+    await expect(workspace.sessionRows.getByTestId('merged-badge')).toHaveCount(1)
     await page.reload()
     await expect(workspace.sessionRows).toHaveCount(6)
     expect(consoleErrors).toEqual([])

@@ -28,10 +28,15 @@ export function sessionRows(sessions: SessionSummary[]): string[][] {
   ])
 }
 
-/** What a title alone does not say: a warm-up, a parent named but not found. */
+/** What a title alone does not say: a warm-up, a parent named but not found, a merged branch. */
 function sessionNotes(s: SessionSummary): string {
-  const notes = [s.warmup ? 'warm-up' : '', s.missingParent ? `parent session not found: ${s.missingParent}` : ''].filter(Boolean)
+  const notes = [s.warmup ? 'warm-up' : '', s.missingParent ? `parent session not found: ${s.missingParent}` : '', s.merged ? mergedNote(s.merged) : ''].filter(Boolean)
   return notes.length > 0 ? `  [${notes.join('; ')}]` : ''
+}
+
+function mergedNote(merged: NonNullable<SessionSummary['merged']>): string {
+  const times = merged.count === 1 ? 'merged' : `merged ${merged.count} times`
+  return merged.newMessages > 0 ? `${times}, ${merged.newMessages} new since` : times
 }
 
 /** A transcript message as plain text for a terminal. */

@@ -61,6 +61,13 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('merge', fork.sessionId, '--mode', 'append')).toBe(0)
     expect(out.join('\n')).toContain(`Merged into ${ws.writer.id} (append)`)
     expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(1)
+    err = []
+    expect(await run('merge', fork.sessionId)).toBe(1) // nothing new since: refused, not copied again
+    expect(err.join('\n')).toContain('already merged')
+    out = []
+    expect(await run('unmerge', fork.sessionId)).toBe(0)
+    expect(out.join('\n')).toContain(`Undid the merge into ${ws.writer.id}: 2 messages removed`)
+    expect(await run('merge', fork.sessionId)).toBe(0) // mergeable again
   })
 
   it('previews the workspace, kinds and modes, and writes a foreign file that runs code only with --allow-sensitive', async () => {

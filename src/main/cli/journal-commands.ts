@@ -142,3 +142,10 @@ export async function mergeCommand(call: CliCall, options: { branchId: string; m
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   options.io.out(`Merged into ${result.parentId} (${mode}): ${result.messageCount} messages from position ${result.firstSeq}.`)
 }
+
+/** `retrace unmerge <branch-id>`: take a branch's latest merge back out of its parent. */
+export async function unmergeCommand(call: CliCall, options: { branchId: string; json: boolean; io: Output }): Promise<void> {
+  const result = await call('sessions.unmerge', { branchId: options.branchId })
+  if (options.json) return options.io.out(JSON.stringify(result, null, 2))
+  options.io.out(`Undid the merge into ${result.parentId}: ${result.removedMessages} messages removed, its transcript and usage as before.`)
+}

@@ -8,7 +8,7 @@ import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output 
 import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
 import { importCommand, parseSource } from './import-command'
-import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand } from './journal-commands'
+import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand, unmergeCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
 import { workspacesCommand } from './workspaces-command'
@@ -41,7 +41,9 @@ Usage:
   retrace fork <session-id> --turn N [--name NAME] [--with-files] [--allow-sensitive]
                                              a branch with the conversation before turn N (and its files)
   retrace merge <branch-id> [--mode append|replace]
-                                             merge a branch back into its parent
+                                             merge a branch back into its parent (merged before:
+                                             only what was added since; refused if nothing was)
+  retrace unmerge <branch-id>                undo a branch's latest merge into its parent
   retrace checkpoint begin|end --workspace PATH --session ID
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
@@ -184,6 +186,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'merge': {
         const live = await open()
         await mergeCommand(cliCaller(live), { branchId: sessionArgument(live, 'branch-id'), mode: values.mode, json: values.json, io })
+        return 0
+      }
+      case 'unmerge': {
+        const live = await open()
+        await unmergeCommand(cliCaller(live), { branchId: sessionArgument(live, 'branch-id'), json: values.json, io })
         return 0
       }
       case 'checkpoint': {

@@ -3,11 +3,12 @@ import { keyOf, type PathKey } from '../fs/paths'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
 import { mergeBranch, planMerge } from '../transcripts/merge'
+import { unmergeBranch } from '../transcripts/unmerge'
 import type { HandlerContext } from './context'
 import { pathFromId } from './journal-handlers'
 import { confirmedSet, resultOutput } from './rewind-handlers'
 
-type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge'>
+type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge' | 'sessions.unmerge'>
 
 export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
   const { store, recorder, rewinds } = ctx
@@ -31,9 +32,18 @@ export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
 
     'sessions.planMerge': ({ branchId }) => {
       const plan = planMerge(store, branchId)
-      return { parentId: plan.parent.id, parentTitle: plan.parent.title, branchMessages: plan.branchMessages, parentMessagesSinceFork: plan.parentMessagesSinceFork }
+      return {
+        parentId: plan.parent.id,
+        parentTitle: plan.parent.title,
+        branchMessages: plan.branchMessages,
+        parentMessagesSinceFork: plan.parentMessagesSinceFork,
+        alreadyMerged: plan.alreadyMerged,
+        lastMergedAt: plan.lastMerge?.createdAt ?? null
+      }
     },
 
-    'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode)
+    'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode),
+
+    'sessions.unmerge': ({ branchId }) => unmergeBranch(store, recorder, branchId)
   }
 }

@@ -55,6 +55,19 @@ describe('migrations', () => {
     upgraded.close()
   })
 
+  it('014 gives merges recorded before it the branch\'s last message as where they ended', () => {
+    const old = new Database(join(dir.path, 'old.db'))
+    migrate(old, migrations.slice(0, 13))
+    old.exec(`INSERT INTO workspaces (id, path, name, created_at) VALUES (1, '/w', 'w', 0);
+      INSERT INTO sessions (id, uid, workspace_id, source, title, kind, created_at, updated_at) VALUES (1, 'p', 1, 'native', 'p', 'main', 0, 0), (2, 'b', 1, 'native', 'b', 'branch', 0, 0);
+      INSERT INTO messages (session_id, seq, turn, role, content) VALUES (2, 0, 1, 'user', 'a'), (2, 1, 1, 'assistant', 'b');
+      INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (2, 1, 'append', 0, 3, 5);`)
+    old.close()
+    const upgraded = openDatabase(join(dir.path, 'old.db'))
+    expect(upgraded.prepare('SELECT through_seq, undo_state FROM session_merges').get()).toEqual({ through_seq: 1, undo_state: null })
+    upgraded.close()
+  })
+
   it('roll back entirely when a migration fails', () => {
     const db = new Database(join(dir.path, 'r.db'))
     const broken = [...migrations, { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE ok_table (x); SELECT * FROM no_such_table;', sha256: 'x' }]

@@ -1,18 +1,31 @@
 import { RetraceError } from '../../shared/contract'
+import type { MergeUndoState, SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
 import type { Recorder } from './recorder'
 
 export type MergeMode = 'append' | 'replace'
 
-/** What a merge would do, for a preview. */
+/**
+ * What a merge would do, for a preview. A branch merged before is merged again only from where
+ * the last merge stopped: its earlier messages are in the parent already, and copying them again
+ * would count their usage twice. The parent's side starts after that merge's messages too.
+ */
 export function planMerge(store: Store, branchId: string) {
   const { branch, parent } = branchAndParent(store, branchId)
   const forkSeq = branch.forkSeq ?? 0
+  const lastMerge = store.sessions.lastMerge(branch.rowId, parent.rowId)
+  const branchFromSeq = lastMerge?.throughSeq == null ? forkSeq : Math.max(forkSeq, lastMerge.throughSeq + 1)
+  const parentFromSeq = lastMerge ? lastMerge.firstSeq + lastMerge.messageCount : forkSeq
+  const branchMessages = store.messages.countFrom(branch.rowId, branchFromSeq)
   return {
     branch,
     parent,
-    branchMessages: store.messages.countFrom(branch.rowId, forkSeq),
-    parentMessagesSinceFork: store.messages.countFrom(parent.rowId, forkSeq)
+    lastMerge,
+    branchFromSeq,
+    parentFromSeq,
+    branchMessages,
+    alreadyMerged: store.messages.countFrom(branch.rowId, forkSeq) - branchMessages,
+    parentMessagesSinceFork: store.messages.countFrom(parent.rowId, parentFromSeq)
   }
 }
 
@@ -23,13 +36,17 @@ export function planMerge(store: Store, branchId: string) {
  * display transcript keeps every message, with a marker where the merge happened.
  */
 export function mergeBranch(store: Store, recorder: Recorder, branchId: string, mode: MergeMode) {
-  const { branch, parent, branchMessages } = planMerge(store, branchId)
+  const plan = planMerge(store, branchId)
+  const { branch, parent, branchMessages, lastMerge } = plan
+  if (branchMessages === 0 && lastMerge) {
+    throw new RetraceError('VALIDATION', `Branch "${branch.title}" is already merged into "${parent.title}"; nothing new since (no messages added after the last merge).`)
+  }
   if (branchMessages === 0) throw new RetraceError('VALIDATION', `Branch "${branch.title}" has no messages of its own since it was forked; there is nothing to merge.`)
-  const forkSeq = branch.forkSeq ?? 0
-  const messages = store.messages.rowsFrom(branch.rowId, forkSeq)
+  const messages = store.messages.rowsFrom(branch.rowId, plan.branchFromSeq)
   return recorder.batch(() => {
+    const undo = stateBeforeMerge(store, parent, branch.status)
     const writer = recorder.resume(parent.id)
-    const firstSeq = writer.append({ role: 'system', content: `Merged branch "${branch.title}" (${mode}): ${messages.length} message${messages.length === 1 ? '' : 's'} from after turn ${store.messages.lastTurnBefore(branch.rowId, forkSeq)}.` })
+    const firstSeq = writer.append({ role: 'system', content: markerText(store, plan, mode, messages.length) })
     for (const message of messages) {
       if (message.role === 'compaction_summary') {
         writer.compact(message.content, message.createdAt === null ? {} : { createdAt: message.createdAt })
@@ -50,17 +67,39 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
       })
     }
     writer.closeTurn()
-    if (mode === 'replace') {
-      store.messages.leaveContext(parent.rowId, forkSeq, firstSeq)
-    }
-    store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now() })
+    const leftContext = mode === 'replace' ? store.messages.takeOutOfContext(parent.rowId, plan.parentFromSeq, firstSeq) : []
+    const throughSeq = messages.at(-1)?.seq ?? null
+    const mergeId = store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now(), throughSeq })
+    store.sessions.saveMergeUndo(mergeId, undo, leftContext)
     store.sessions.setStatus(branch.rowId, 'closed')
     recorder.announce(parent.workspaceId, parent.id, branch.id)
     return { parentId: parent.id, firstSeq, messageCount: messages.length + 1 }
   })
 }
 
-function branchAndParent(store: Store, branchId: string) {
+/** The target's counters and usage, and the branch's status, as an undo of the merge writes them back. */
+function stateBeforeMerge(store: Store, target: SessionRecord, branchStatus: 'active' | 'closed'): MergeUndoState {
+  return {
+    target: {
+      messageCount: target.messageCount,
+      turnCount: target.turnCount,
+      updatedAt: target.updatedAt,
+      ...target.usage,
+      model: target.model
+    },
+    lastCheckpointTurn: store.checkpoints.list(target.rowId).at(-1)?.turn ?? 0,
+    contextStartSeq: target.contextStartSeq,
+    branchStatus
+  }
+}
+
+function markerText(store: Store, plan: ReturnType<typeof planMerge>, mode: MergeMode, count: number): string {
+  const what = `${count} message${count === 1 ? '' : 's'}`
+  if (plan.lastMerge) return `Merged branch "${plan.branch.title}" again (${mode}): ${what} added since the last merge.`
+  return `Merged branch "${plan.branch.title}" (${mode}): ${what} from after turn ${store.messages.lastTurnBefore(plan.branch.rowId, plan.branchFromSeq)}.`
+}
+
+export function branchAndParent(store: Store, branchId: string) {
   const branch = store.sessions.require(branchId)
   if (branch.kind !== 'branch' || branch.parentRowId === null) {
     throw new RetraceError('VALIDATION', `"${branch.title}" is not a branch of another session, so it has no parent to merge into.`)

@@ -55,6 +55,13 @@ export const WorkspaceSummarySchema = z.object({
 })
 export type WorkspaceSummary = z.infer<typeof WorkspaceSummarySchema>
 
+export const SessionMergedSchema = z.object({
+  count: z.number().int().positive(),
+  lastAt: Timestamp,
+  newMessages: z.number().int().nonnegative()
+})
+export type SessionMerged = z.infer<typeof SessionMergedSchema>
+
 export const SessionSummarySchema = z.object({
   id: SessionIdSchema,
   workspaceId: WorkspaceIdSchema,
@@ -92,6 +99,11 @@ export const SessionSummarySchema = z.object({
    * (Claude Code's rewind, an edited prompt, a retry), not a fork made in Retrace.
    */
   rewoundInAgent: z.boolean(),
+  /**
+   * A branch merged back into a session: how many times, the last one's time, and how many of
+   * its messages came after the last merge (only those a further merge would take). Null if never merged.
+   */
+  merged: SessionMergedSchema.nullable(),
   usage: UsageSchema
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>

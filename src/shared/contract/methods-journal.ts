@@ -85,16 +85,42 @@ export const journalMethods = {
     z.object({ sessionId: SessionIdSchema, rewind: RewindResultSchema.nullable() })
   ),
 
-  /** Preview merging a branch into its parent. */
+  /**
+   * Preview merging a branch into its parent. A branch merged before offers only what was added
+   * since its last merge: `branchMessages` counts those, `alreadyMerged` the ones merged already,
+   * and `parentMessagesSinceFork` the parent's own since the fork or that merge (what `replace` takes out of context).
+   */
   'sessions.planMerge': method(
     z.object({ branchId: SessionIdSchema }).strict(),
-    z.object({ parentId: SessionIdSchema, parentTitle: z.string(), branchMessages: z.number().int(), parentMessagesSinceFork: z.number().int() })
+    z.object({
+      parentId: SessionIdSchema,
+      parentTitle: z.string(),
+      branchMessages: z.number().int(),
+      parentMessagesSinceFork: z.number().int(),
+      alreadyMerged: z.number().int().nonnegative(),
+      lastMergedAt: z.number().int().nullable()
+    })
   ),
 
-  /** Merge a branch into its parent from the fork point: append its messages, or replace the parent's since the fork (in context; nothing is deleted). */
+  /**
+   * Merge a branch into its parent from the fork point (or, merged before, from its last merge):
+   * append its messages, or replace the parent's since then (in context; nothing is deleted).
+   * Refused (VALIDATION) when nothing was added since the last merge.
+   */
   'sessions.merge': method(
     z.object({ branchId: SessionIdSchema, mode: z.enum(['append', 'replace']).default('append') }).strict(),
     z.object({ parentId: SessionIdSchema, firstSeq: z.number().int(), messageCount: z.number().int() })
+  ),
+
+  /**
+   * Undo a branch's latest merge into its parent: delete exactly the marker and messages it
+   * appended, put back into context what `replace` took out, and restore the parent's counts and
+   * usage; the merge edge goes and the branch can be merged again. Refused (VALIDATION) when
+   * the parent has messages after the merge, or the merge was recorded without undo data.
+   */
+  'sessions.unmerge': method(
+    z.object({ branchId: SessionIdSchema }).strict(),
+    z.object({ parentId: SessionIdSchema, removedMessages: z.number().int().nonnegative() })
   ),
 
   /**

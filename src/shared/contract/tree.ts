@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SessionIdSchema, SessionKindSchema, SessionStatusSchema, SourceIdSchema, Timestamp } from './domain'
+import { SessionIdSchema, SessionKindSchema, SessionMergedSchema, SessionStatusSchema, SourceIdSchema, Timestamp } from './domain'
 
 /**
  * One session as a node of the workspace's session tree: enough to draw and lay it out,
@@ -34,7 +34,9 @@ export const TreeNodeSchema = z.object({
   /** For a branch: the first turn of its own (the parent's turns before it are copied). */
   forkTurn: z.number().int().positive().nullable(),
   /** A line the user left by rewinding inside the agent (see SessionSummary). */
-  rewoundInAgent: z.boolean()
+  rewoundInAgent: z.boolean(),
+  /** A branch merged back (see SessionSummary.merged); null if never merged. */
+  merged: SessionMergedSchema.nullable()
 })
 export type TreeNode = z.infer<typeof TreeNodeSchema>
 

@@ -17,6 +17,7 @@ export class CheckpointRepository {
   private readonly uncapturedStmt
   private readonly restoreStmt
   private readonly invalidateStmt
+  private readonly deleteAfterStmt
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -27,6 +28,7 @@ export class CheckpointRepository {
       `INSERT INTO checkpoints (session_id, turn, messages_before, invalidated, uncaptured_commands, created_at)
        VALUES (@sessionRowId, @turn, @messagesBefore, @invalidated, @uncapturedCommands, @createdAt)`
     )
+    this.deleteAfterStmt = db.prepare('DELETE FROM checkpoints WHERE session_id = ? AND turn > ?')
     this.invalidateStmt = db.prepare('UPDATE checkpoints SET invalidated = 1 WHERE session_id = ? AND turn = ? AND invalidated = 0')
     this.uncapturedStmt = db.prepare('UPDATE checkpoints SET uncaptured_commands = uncaptured_commands + ? WHERE session_id = ? AND turn = ?')
     this.listStmt = db.prepare('SELECT turn, messages_before, invalidated, uncaptured_commands, created_at FROM checkpoints WHERE session_id = ? ORDER BY turn')
@@ -44,6 +46,11 @@ export class CheckpointRepository {
   /** Write a checkpoint back exactly as it was exported (an imported session). */
   restore(sessionRowId: number, checkpoint: Checkpoint): void {
     this.restoreStmt.run({ sessionRowId, ...checkpoint, invalidated: checkpoint.invalidated ? 1 : 0 })
+  }
+
+  /** Forget the checkpoints of a session's turns after `turn` (an undone merge's turns). */
+  deleteAfter(sessionRowId: number, turn: number): void {
+    this.deleteAfterStmt.run(sessionRowId, turn)
   }
 
   list(sessionRowId: number): Checkpoint[] {

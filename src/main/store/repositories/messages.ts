@@ -133,6 +133,9 @@ export class MessageRepository {
   private readonly byToolCallStmt
   private readonly countFromStmt
   private readonly leaveContextStmt
+  private readonly inContextIdsStmt
+  private readonly restoreContextStmt
+  private readonly deleteFromStmt
   private readonly lastTurnBeforeStmt
   private readonly turnStartStmt
 
@@ -157,6 +160,9 @@ export class MessageRepository {
     )
     this.countFromStmt = db.prepare('SELECT count(*) FROM messages WHERE session_id = ? AND seq >= ?').pluck()
     this.leaveContextStmt = db.prepare('UPDATE messages SET in_context = 0 WHERE session_id = ? AND seq >= ? AND seq < ?')
+    this.inContextIdsStmt = db.prepare('SELECT id FROM messages WHERE session_id = ? AND seq >= ? AND seq < ? AND in_context = 1 ORDER BY seq').pluck()
+    this.restoreContextStmt = db.prepare('UPDATE messages SET in_context = 1 WHERE id IN (SELECT message_id FROM session_merge_context WHERE merge_id = ?)')
+    this.deleteFromStmt = db.prepare('DELETE FROM messages WHERE session_id = ? AND seq >= ?')
     this.lastTurnBeforeStmt = db.prepare('SELECT max(turn) FROM messages WHERE session_id = ? AND seq < ?').pluck()
     this.turnStartStmt = db.prepare('SELECT min(seq) FROM messages WHERE session_id = ? AND turn = ?').pluck()
     this.copyPrefixStmt = db.prepare(
@@ -226,6 +232,23 @@ export class MessageRepository {
   /** Take a session's messages `fromSeq` ≤ seq < `toSeq` out of its context transcript (they stay displayed). */
   leaveContext(sessionRowId: number, fromSeq: number, toSeq: number): void {
     this.leaveContextStmt.run(sessionRowId, fromSeq, toSeq)
+  }
+
+  /** Like leaveContext, returning the ids of the messages that were in context (what an undo puts back). */
+  takeOutOfContext(sessionRowId: number, fromSeq: number, toSeq: number): number[] {
+    const ids = this.inContextIdsStmt.all(sessionRowId, fromSeq, toSeq) as number[]
+    this.leaveContextStmt.run(sessionRowId, fromSeq, toSeq)
+    return ids
+  }
+
+  /** Put back into context the messages a merge took out (recorded in session_merge_context). */
+  restoreMergeContext(mergeId: number): number {
+    return this.restoreContextStmt.run(mergeId).changes
+  }
+
+  /** Delete a session's messages from `fromSeq` on (an undone merge's); attachments and search entries go with them. */
+  deleteFrom(sessionRowId: number, fromSeq: number): number {
+    return this.deleteFromStmt.run(sessionRowId, fromSeq).changes
   }
 
   /** The turn of a session's last message before `seq` (0 if none). */

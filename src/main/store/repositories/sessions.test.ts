@@ -53,6 +53,7 @@ describe('sessions and their tree links (sessions)', () => {
       messageCount: 0,
       turnCount: 0,
       rewoundInAgent: false,
+      merged: null,
       contextStartSeq: 0,
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }
     })
@@ -177,6 +178,12 @@ describe('sessions and their tree links (sessions)', () => {
     store.messages.insert({ sessionRowId: branch, seq: 0, turn: 1, role: 'user', content: 'hi' })
     store.sessions.addMerge({ branchRowId: branch, intoRowId: into, mode: 'append', firstSeq: 3, messageCount: 2, createdAt: 10 })
     expect(store.tree.merges(workspaceId)).toEqual([{ branchId: 'branch', intoId: 'into', mode: 'append', createdAt: 10 }])
+    // Without a through seq, the merge took the branch as it was: its last message.
+    expect(store.sessions.lastMerge(branch, into)).toMatchObject({ firstSeq: 3, messageCount: 2, throughSeq: 0 })
+    expect(store.sessions.get('branch')?.merged).toEqual({ count: 1, lastAt: 10, newMessages: 0 })
+    store.messages.insert({ sessionRowId: branch, seq: 1, turn: 2, role: 'user', content: 'later' })
+    expect(store.sessions.get('branch')?.merged).toEqual({ count: 1, lastAt: 10, newMessages: 1 })
+    expect(store.tree.nodes(workspaceId).find((node) => node.id === 'branch')?.merged).toEqual({ count: 1, lastAt: 10, newMessages: 1 })
     store.sessions.removeMerges(branch, into)
     expect(store.tree.merges(workspaceId)).toEqual([])
     store.sessions.delete(branch)

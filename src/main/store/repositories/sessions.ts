@@ -89,6 +89,34 @@ interface SessionRow {
   cache_write_tokens: number
   cost_usd: number | null
   rewound_in_agent: number
+  merge_count: number
+  merged_at: number | null
+  unmerged_count: number | null
+}
+
+/** A merge of a branch into a session, as recorded (see migrations 004 and 014). */
+export interface MergeRecord {
+  id: number
+  mode: 'append' | 'replace'
+  /** Where the merge's marker and messages start in the target's display transcript. */
+  firstSeq: number
+  /** The marker and the messages it appended. */
+  messageCount: number
+  /** The branch's last display seq the merge took (null: the branch had no messages). */
+  throughSeq: number | null
+  createdAt: number
+  /** What undoing it writes back; null: it cannot be undone (see migration 015). */
+  undoState: MergeUndoState | null
+}
+
+/** The target session and the branch as they were before a merge (see migration 015). */
+export interface MergeUndoState {
+  target: SessionProgress
+  /** The target's last turn with a checkpoint: the merge's turns (and one it closed) come after. */
+  lastCheckpointTurn: number
+  /** A merged compaction summary moves the target's context start; the undo moves it back. */
+  contextStartSeq: number
+  branchStatus: 'active' | 'closed'
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -99,12 +127,19 @@ const MIN_ID_PREFIX = 4
 // sessions up a few times per file. The fork turn is the parent's last checkpoint that opened
 // at or before the branch point (as `turnAtSeq` reads it), so the list can say "from turn 4"
 // without loading the parent's checkpoints.
+// A branch's merges ride along (by session_merges_by_branch; messages are counted only for a
+// branch merged before), so the list, header and card say "merged", and whether anything was
+// added since, without another query from the window.
 const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS parent_uid,
     (SELECT title FROM sessions WHERE id = s.parent_id) AS parent_title,
     (SELECT uid FROM sessions WHERE id = s.predecessor_id) AS predecessor_uid,
     (SELECT title FROM sessions WHERE id = s.predecessor_id) AS predecessor_title,
     (SELECT c.turn FROM checkpoints c WHERE c.session_id = s.parent_id AND c.messages_before <= s.fork_seq
-      ORDER BY c.turn DESC LIMIT 1) AS fork_turn
+      ORDER BY c.turn DESC LIMIT 1) AS fork_turn,
+    (SELECT count(*) FROM session_merges WHERE branch_id = s.id) AS merge_count,
+    (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
+    CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
+      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
   FROM sessions s`
 
 /** Sessions and their tree links (parent, predecessor). */
@@ -119,6 +154,10 @@ export class SessionRepository {
   private readonly statusStmt
   private readonly addMergeStmt
   private readonly removeMergesStmt
+  private readonly lastMergeStmt
+  private readonly removeMergeStmt
+  private readonly undoStateStmt
+  private readonly mergeContextStmt
   private readonly titleStmt
   private readonly bySourceIdStmt
   private readonly matchingStmt
@@ -147,8 +186,20 @@ export class SessionRepository {
     )
     this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
     this.statusStmt = db.prepare('UPDATE sessions SET status = ? WHERE id = ?')
-    this.addMergeStmt = db.prepare('INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+    // Without a through seq (a source's inferred merge) the merge took the branch as it is now.
+    this.addMergeStmt = db.prepare(
+      `INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at, through_seq)
+       VALUES (@branchRowId, @intoRowId, @mode, @firstSeq, @messageCount, @createdAt,
+         coalesce(@throughSeq, (SELECT max(seq) FROM messages WHERE session_id = @branchRowId)))`
+    )
     this.removeMergesStmt = db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?')
+    this.lastMergeStmt = db.prepare(
+      `SELECT id, mode, first_seq AS firstSeq, message_count AS messageCount, through_seq AS throughSeq, created_at AS createdAt, undo_state AS undoState
+       FROM session_merges WHERE branch_id = ? AND into_id = ? ORDER BY id DESC LIMIT 1`
+    )
+    this.removeMergeStmt = db.prepare('DELETE FROM session_merges WHERE id = ?')
+    this.undoStateStmt = db.prepare('UPDATE session_merges SET undo_state = ? WHERE id = ?')
+    this.mergeContextStmt = db.prepare('INSERT INTO session_merge_context (merge_id, message_id) VALUES (?, ?)')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
     this.matchingStmt = db.prepare(
@@ -257,8 +308,25 @@ export class SessionRepository {
   }
 
   /** Record that a branch was merged into a session: its messages from `firstSeq` on, `messageCount` of them. */
-  addMerge(merge: { branchRowId: number; intoRowId: number; mode: 'append' | 'replace'; firstSeq: number; messageCount: number; createdAt: number }): void {
-    this.addMergeStmt.run(merge.branchRowId, merge.intoRowId, merge.mode, merge.firstSeq, merge.messageCount, merge.createdAt)
+  addMerge(merge: { branchRowId: number; intoRowId: number; mode: 'append' | 'replace'; firstSeq: number; messageCount: number; createdAt: number; throughSeq?: number | null }): number {
+    return Number(this.addMergeStmt.run({ throughSeq: null, ...merge }).lastInsertRowid)
+  }
+
+  /** The newest merge of a branch into a session, if any. */
+  lastMerge(branchRowId: number, intoRowId: number): MergeRecord | undefined {
+    const row = this.lastMergeStmt.get(branchRowId, intoRowId) as (Omit<MergeRecord, 'undoState'> & { undoState: string | null }) | undefined
+    return row && { ...row, undoState: row.undoState === null ? null : (JSON.parse(row.undoState) as MergeUndoState) }
+  }
+
+  /** Keep what undoing a merge needs: the state before it, and the messages it took out of context. */
+  saveMergeUndo(mergeId: number, state: MergeUndoState, contextMessageIds: number[]): void {
+    this.undoStateStmt.run(JSON.stringify(state), mergeId)
+    for (const messageId of contextMessageIds) this.mergeContextStmt.run(mergeId, messageId)
+  }
+
+  /** Forget one merge (it was undone). */
+  removeMerge(mergeId: number): void {
+    this.removeMergeStmt.run(mergeId)
   }
 
   /** Forget the merges of a branch into a session (a source's store read again records them afresh). */
@@ -365,6 +433,7 @@ function toRecord(row: SessionRow): SessionRecord {
     turnCount: row.turn_count,
     rewoundInAgent: row.rewound_in_agent === 1,
     contextStartSeq: row.context_start_seq,
+    merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
     usage: {
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
@@ -398,6 +467,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     messageCount: record.messageCount,
     turnCount: record.turnCount,
     rewoundInAgent: record.rewoundInAgent,
+    merged: record.merged,
     usage: record.usage
   }
 }

@@ -57,6 +57,7 @@ describe('the session graph of a workspace (tree)', () => {
         filesChanged: 2,
         status: 'closed',
         rewoundInAgent: false,
+        merged: null,
         forkTurn: null
       },
       expect.objectContaining({ id: 'orphan', kind: 'sub-agent', parentId: null, missingParent: 'not-imported-yet', filesChanged: 0 }),

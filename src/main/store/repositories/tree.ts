@@ -19,6 +19,9 @@ interface TreeRow {
   status: 'active' | 'closed'
   rewound_in_agent: number
   fork_turn: number | null
+  merge_count: number
+  merged_at: number | null
+  unmerged_count: number | null
 }
 
 interface MergeRow {
@@ -38,7 +41,11 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
     CASE WHEN s.kind = 'branch' AND s.fork_seq IS NOT NULL THEN
-      (SELECT max(c.turn) FROM checkpoints c WHERE c.session_id = s.id AND c.messages_before <= s.fork_seq) END AS fork_turn
+      (SELECT max(c.turn) FROM checkpoints c WHERE c.session_id = s.id AND c.messages_before <= s.fork_seq) END AS fork_turn,
+    (SELECT count(*) FROM session_merges WHERE branch_id = s.id) AS merge_count,
+    (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
+    CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
+      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
   FROM sessions s
   LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id = s.workspace_id
   LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id = s.workspace_id
@@ -80,7 +87,8 @@ export class TreeRepository {
       filesChanged: row.files_changed,
       status: row.status,
       rewoundInAgent: row.rewound_in_agent === 1,
-      forkTurn: row.fork_turn
+      forkTurn: row.fork_turn,
+      merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 }
     }))
   }
 

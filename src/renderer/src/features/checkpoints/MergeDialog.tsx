@@ -6,7 +6,7 @@ import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
-import { mergeModeEffect } from './branch-model'
+import { mergeIntro, mergeModeEffect, mergeNothingText } from './branch-model'
 import { useMergeBranch } from './branch-mutations'
 
 type Mode = 'append' | 'replace'
@@ -23,7 +23,7 @@ export function MergeDialog({ branchId, workspaceId, onClose, returnFocusTo }: {
   const openMessage = useUiStore((state) => state.openMessage)
   const name = useId()
 
-  const nothing = plan.data !== undefined && plan.data.branchMessages === 0
+  const nothing = plan.data ? mergeNothingText(plan.data) : null
   let body
   let footer
   if (merge.isSuccess && plan.data) {
@@ -34,7 +34,7 @@ export function MergeDialog({ branchId, workspaceId, onClose, returnFocusTo }: {
         <p className="rewind-result-title">
           Merged into “{parentTitle}” ({mode}): {plural(result.messageCount, 'message')} added from message #{result.firstSeq}, a marker first.
         </p>
-        <p className="muted">This branch is now closed. Its own transcript is unchanged.</p>
+        <p className="muted">This branch is now marked merged; its own transcript is unchanged. A later merge takes only the messages added after this one.</p>
       </div>
     )
     footer = (
@@ -80,12 +80,11 @@ export function MergeDialog({ branchId, workspaceId, onClose, returnFocusTo }: {
     body = (
       <>
         <p className="dialog-intro">
-          This branch has {plural(data.branchMessages, 'message')} of its own since it was forked from “{data.parentTitle}”, which has {plural(data.parentMessagesSinceFork, 'message')} since that point. Merging joins
-          transcripts only: no file is changed.
+          {mergeIntro(data)} Merging joins transcripts only: no file is changed.
         </p>
         {nothing ? (
           <p className="plan-nothing" role="status" data-testid="merge-nothing">
-            Nothing to merge yet: this branch has no messages of its own since it was forked.
+            {nothing}
           </p>
         ) : (
           <fieldset className="merge-modes" disabled={merge.isPending}>

@@ -39,3 +39,10 @@ export function useMergeBranch() {
     mutationFn: ({ branchId, mode }: { branchId: string; mode: 'append' | 'replace' }) => call('sessions.merge', { branchId, mode })
   })
 }
+
+/** `sessions.unmerge`: take a branch's latest merge back out of its parent (the server pushes data.changed). */
+export function useUnmergeBranch() {
+  return useMutation({
+    mutationFn: ({ branchId }: { branchId: string }) => call('sessions.unmerge', { branchId })
+  })
+}

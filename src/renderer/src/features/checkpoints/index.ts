@@ -5,3 +5,5 @@ export { TurnActions } from './TurnActions'
 // The session dialogs' store: the transcript opens history, merge and export through it.
 export { useDialogStore } from './dialog-store'
 export { useRewindList } from './queries'
+export { mergeUnavailableReason } from './branch-model'
+export { UndoMergeButton } from './UndoMergeButton'

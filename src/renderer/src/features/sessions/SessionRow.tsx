@@ -1,6 +1,7 @@
 import { memo } from 'react'
 import { plural } from '../../lib/format'
 import { KindBadge } from '../../ui/KindBadge'
+import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { SourceTag } from '../../ui/SourceTag'
@@ -55,8 +56,9 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
           </span>
         ) : null}
       </div>
-      <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}`}>
+      <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}${session.merged ? ' is-merged' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
+        <MergedBadge merged={session.merged} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <SourceTag className="source" source={session.source} />}

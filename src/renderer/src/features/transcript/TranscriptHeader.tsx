@@ -3,8 +3,9 @@ import type { SessionDetail } from '../../../../shared/contract'
 import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
+import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
-import { useDialogStore, useRewindList } from '../checkpoints'
+import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
@@ -17,6 +18,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
       <div className="transcript-title-row">
         <h2 className="transcript-title">{detail.title || 'Untitled session'}</h2>
         <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
+        <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
         <SessionActions detail={detail} tools={tools} />
         <ModeToggle />
       </div>
@@ -56,6 +58,8 @@ function SessionActions({ detail, tools }: { detail: SessionDetail; tools: React
   const open = useDialogStore((state) => state.open)
   const rewinds = useRewindList(detail.id)
   const count = rewinds.data?.items.length ?? 0
+  // Merged, with nothing added since: a merge would be refused, so the button says why instead.
+  const mergeBlocked = detail.parent ? mergeUnavailableReason(detail.merged, detail.parent.title) : null
   return (
     <div className="transcript-actions">
       {tools}
@@ -64,12 +68,14 @@ function SessionActions({ detail, tools }: { detail: SessionDetail; tools: React
           type="button"
           className="button small"
           data-testid="merge-into-parent"
-          title={`Merge this branch's messages into “${detail.parent.title}” (shows a preview first)`}
+          disabled={mergeBlocked !== null}
+          title={mergeBlocked ?? `Merge this branch's messages into “${detail.parent.title}” (shows a preview first)`}
           onClick={() => open({ kind: 'merge', branchId: detail.id, workspaceId: detail.workspaceId })}
         >
           <span aria-hidden="true">⤴</span> Merge into parent
         </button>
       ) : null}
+      {detail.kind === 'branch' && detail.parent && detail.merged ? <UndoMergeButton key={detail.id} branchId={detail.id} parentTitle={detail.parent.title} /> : null}
       <button
         type="button"
         className="button small"

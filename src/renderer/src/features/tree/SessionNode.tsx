@@ -4,6 +4,7 @@ import type { TreeNode } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
+import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { SourceTag } from '../../ui/SourceTag'
@@ -50,6 +51,7 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
       <Anchors merges={merges} />
       <div className={`tree-node-meta${session.missingParent ? ' has-missing-parent' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
+        <MergedBadge merged={session.merged} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <SourceTag className="tree-node-source" source={session.source} />}
