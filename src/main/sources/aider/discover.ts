@@ -1,7 +1,8 @@
-import { readFileSync, statSync, type Stats } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import { statOrNull } from '../../fs/stat'
 
 /**
  * Where Aider keeps its chat history (aider/args.py, "History Files"): `.aider.chat.history.md`
@@ -80,10 +81,3 @@ function isInside(path: string, folder: string): boolean {
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
 }
 
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { isFile } from '../../fs/stat'
 
 /**
  * A CianaParrot deployment folder (seed 000, "Persistence"): `data/` holds the runtime state
@@ -62,10 +63,3 @@ export function readJsonFile(path: string): { value: unknown } | { problem: stri
   }
 }
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
-  }
-}

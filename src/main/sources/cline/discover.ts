@@ -1,8 +1,9 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isInWorkspace, sameFolder } from '../code-buddy/workspace-match'
+import { readHeadText, statOrNull } from '../../fs/stat'
 
 export const HISTORY_FILE = 'api_conversation_history.json'
 export const UI_FILE = 'ui_messages.json'
@@ -126,7 +127,7 @@ export function taskFingerprint(dir: string): string {
  */
 function recordedCwd(path: string): string | null {
   for (const bytes of [16 * 1024, HEAD_BYTES]) {
-    const match = /# Current (?:Working|Workspace) Directory \(((?:[^"\\]|\\.)+?)\) Files/.exec(readHead(path, bytes))
+    const match = /# Current (?:Working|Workspace) Directory \(((?:[^"\\]|\\.)+?)\) Files/.exec(readHeadText(path, bytes))
     if (!match?.[1]) continue
     // A multi-root workspace names its primary folder only (`Primary: <name>`), not a path.
     if (match[1].startsWith('Primary: ')) return null
@@ -151,23 +152,3 @@ function names(dir: string): string[] {
   }
 }
 
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}
-
-function readHead(path: string, bytes: number): string {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, 'r')
-    const buffer = Buffer.alloc(bytes)
-    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString('utf8')
-  } catch {
-    return ''
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
-}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { closeSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
@@ -7,6 +7,7 @@ import { looksLikeExport } from './export-file'
 import type { HomeScope } from './read-home'
 import { isSessionFileName } from './session-file'
 import { isInWorkspace, sameFolder } from './workspace-match'
+import { isDirectory, readHeadText, statOrNull } from '../../fs/stat'
 
 /** Code Buddy's own names: `session_<base-36 time>_<6>.json`. A folder holding these in `sessions/` is a Code Buddy home. */
 const CODE_BUDDY_SESSION = /^session_[0-9a-z]+_[0-9a-z]+\.json$/
@@ -92,7 +93,7 @@ function recordedCwd(path: string): string | null {
   const cached = workingDirectories.get(path)
   if (cached?.signature === signature) return cached.cwd
   let cwd: string | null = null
-  const match = /"workingDirectory"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(readHead(path, 16 * 1024))
+  const match = /"workingDirectory"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(readHeadText(path, 16 * 1024))
   if (match?.[1]) {
     try {
       cwd = JSON.parse(match[1]) as string
@@ -155,27 +156,3 @@ function names(dir: string): string[] {
   }
 }
 
-function isDirectory(path: string): boolean {
-  return statOrNull(path)?.isDirectory() ?? false
-}
-
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}
-
-function readHead(path: string, bytes: number): string {
-  let fd: number | undefined
-  try {
-    fd = openSync(path, 'r')
-    const buffer = Buffer.alloc(bytes)
-    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString('utf8')
-  } catch {
-    return ''
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
-}

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, readFileSync, type Stats } from 'node:fs'
 import { homedir } from 'node:os'
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { isRecord } from '../plain-data'
+import { statOrNull } from '../../fs/stat'
 
 /**
  * The Cursor agent's own folder, `~/.cursor` (`%USERPROFILE%\.cursor` on Windows), where the CLI
@@ -158,10 +159,3 @@ function listOrEmpty(dir: string): string[] {
   }
 }
 
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, readFileSync, type Stats } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HistoryFile } from '../adapter'
 import { isRecord } from '../plain-data'
+import { statOrNull } from '../../fs/stat'
 
 /** Each Cursor store is SQLite named so, in `workspaceStorage/<hash>/` and in `globalStorage/`. */
 export const STATE_DB = 'state.vscdb'
@@ -104,10 +105,3 @@ function listOrEmpty(dir: string): string[] {
   }
 }
 
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}

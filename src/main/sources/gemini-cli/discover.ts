@@ -6,6 +6,7 @@ import type { HistoryFile } from '../adapter'
 import { isWithin } from '../files'
 import { prefixesOf, PROMPT_LOG, SETTLE_MS } from './prompt-log-file'
 import { SAVED_CHAT_FILE } from './saved-chat'
+import { isDirectory } from '../../fs/stat'
 
 /** `session-<YYYY-MM-DDTHH-MM>-<8 chars of the id>.json` (legacy) or `.jsonl` (current). */
 const SESSION_FILE = /^session-.+\.jsonl?$/
@@ -164,10 +165,3 @@ function names(dir: string): string[] {
   }
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
-}

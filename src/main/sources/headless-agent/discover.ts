@@ -1,7 +1,8 @@
-import { realpathSync, statSync } from 'node:fs'
+import { realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import { isDirectory, isFile, statOrNull } from '../../fs/stat'
 
 /**
  * The agent home: `$AGENT_HOME` when set, else `~/.agent` (seed ch. 6: `~/.agent/sessions.db`,
@@ -66,18 +67,3 @@ function canonical(path: string): string {
   }
 }
 
-function isFile(path: string): boolean {
-  return statOrNull(path)?.isFile() ?? false
-}
-
-function isDirectory(path: string): boolean {
-  return statOrNull(path)?.isDirectory() ?? false
-}
-
-function statOrNull(path: string) {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}

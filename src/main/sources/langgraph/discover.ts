@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { deploymentAt } from '../cianaparrot/deployment'
+import { statOrNull } from '../../fs/stat'
 
 /**
  * Where a project keeps its LangGraph SqliteSaver database, relative to the workspace folder:
@@ -44,10 +44,3 @@ function historyFile(path: string, cwd: string | null): HistoryFile[] {
   ]
 }
 
-function statOrNull(path: string) {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
-}

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { isDirectory } from '../../fs/stat'
 
 /** A file as it was in a snapshot tree: its text, null when the tree has no such file, undefined when unknown. */
 export type SnapshotFile = string | null | undefined
@@ -97,10 +98,3 @@ function catFile(gitDir: string, names: string[]): (Buffer | null)[] {
   return answers
 }
 
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory()
-  } catch {
-    return false
-  }
-}

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, type Stats } from 'node:fs'
 import { dirname, join } from 'node:path'
 
 import { KILO_DB_NAME } from './kilo'
+import { statOrNull } from '../../fs/stat'
 
 /** OpenCode's database: `opencode.db`, or `opencode-<channel>.db` for a build of another channel. */
 const DB_NAME = /^opencode(-[A-Za-z0-9._-]+)?\.db$/
@@ -55,14 +56,6 @@ export function storageFingerprint(storage: string): string {
 
 function stamp(stats: Stats | null): string {
   return stats ? `${stats.size}@${stats.mtimeMs}` : '-'
-}
-
-export function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
 }
 
 function names(dir: string): string[] {

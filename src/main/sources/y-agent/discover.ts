@@ -1,9 +1,10 @@
-import { readdirSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, type Stats } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import { DB_NAME, readStoreDb } from './store-db'
 import { workingDirs } from './working-dir'
+import { statOrNull } from '../../fs/stat'
 
 /**
  * Where y-agent keeps its data folder. y-agent resolves its relative default `db_path`
@@ -89,14 +90,6 @@ async function storeFolders(dataDir: string, fingerprint: string): Promise<strin
 
 function stamp(stats: Stats | null): string {
   return stats ? `${stats.size}@${stats.mtimeMs}` : '-'
-}
-
-function statOrNull(path: string): Stats | null {
-  try {
-    return statSync(path)
-  } catch {
-    return null
-  }
 }
 
 function listOrEmpty(dir: string): string[] {
