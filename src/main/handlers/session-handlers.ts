@@ -40,7 +40,7 @@ export function sessionHandlers({ store }: HandlerContext): SessionHandlers {
 
     'search.messages': ({ query, workspaceId, cursor, limit }) => {
       const offset = cursor ? decodeSeqCursor(cursor) : 0
-      const hits = store.messages.search(query, { workspaceId, limit: limit + 1, offset })
+      const hits = store.searchIndex.search(query, { workspaceId, limit: limit + 1, offset })
       if (hits === null) throw new RetraceError('VALIDATION', 'Type at least one letter or digit to search for.')
       return {
         items: hits.slice(0, limit),

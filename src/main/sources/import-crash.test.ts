@@ -57,7 +57,7 @@ describe('an import killed in the middle', () => {
     expect(Object.keys(transcriptsBySession(clean))).toHaveLength(copies)
     expect(transcriptsBySession(resumed)).toEqual(transcriptsBySession(clean))
     // Messages the killed import wrote before its index caught up are searchable too.
-    const hits = (rt: typeof clean) => (rt.store.messages.search('mix', { limit: 500, offset: 0 }) ?? []).length
+    const hits = (rt: typeof clean) => (rt.store.searchIndex.search('mix', { limit: 500, offset: 0 }) ?? []).length
     expect(hits(resumed)).toBeGreaterThan(0)
     expect(hits(resumed)).toBe(hits(clean))
     expect(() => databaseOf(resumed.store).exec("INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow()

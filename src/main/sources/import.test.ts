@@ -111,8 +111,8 @@ describe('importing real Claude Code sessions', () => {
     writeFileSync(session.path, text.replace('first question', 'other question'))
     expect(statSync(session.path).size).toBe(row().offset)
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, sessions: 1, messages: 2 })
-    expect(rt.store.messages.search('other', { limit: 5, offset: 0 })).toHaveLength(1)
-    expect(rt.store.messages.search('first', { limit: 5, offset: 0 })).toHaveLength(1) // the answer; the old prompt is gone
+    expect(rt.store.searchIndex.search('other', { limit: 5, offset: 0 })).toHaveLength(1)
+    expect(rt.store.searchIndex.search('first', { limit: 5, offset: 0 })).toHaveLength(1) // the answer; the old prompt is gone
   })
 
   it('waits for a partly written last line (a one-shot import reports it, once), then takes it once it is complete', async () => {

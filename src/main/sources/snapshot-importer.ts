@@ -134,8 +134,8 @@ function recordMerges(deps: ImportDeps, workspace: { id: number }, source: strin
     const first = into ? store.messages.bySourceUid(into.rowId, merge.firstUid) : undefined
     if (!branch || !into || !first) continue
     store.transaction(() => {
-      store.sessions.removeMerges(branch.rowId, into.rowId)
-      store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: into.rowId, mode: merge.mode, firstSeq: first.seq, messageCount: merge.messageCount, createdAt: merge.createdAt ?? into.updatedAt })
+      store.merges.removeBetween(branch.rowId, into.rowId)
+      store.merges.add({ branchRowId: branch.rowId, intoRowId: into.rowId, mode: merge.mode, firstSeq: first.seq, messageCount: merge.messageCount, createdAt: merge.createdAt ?? into.updatedAt })
     })
   }
 }

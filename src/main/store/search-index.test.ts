@@ -23,7 +23,7 @@ describe('the search index filled in bulk after an import', () => {
   })
 
   const write = (content: string) => store.messages.insert({ sessionRowId: session, seq: seq++, turn: 1, role: 'user', content })
-  const found = (word: string) => (store.messages.search(word, { limit: 50, offset: 0 }) ?? []).length
+  const found = (word: string) => (store.searchIndex.search(word, { limit: 50, offset: 0 }) ?? []).length
   /** FTS5's own check; against the messages too (`withContent`) once nothing waits. */
   const integrity = (withContent = true) => () => databaseOf(store).exec(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('integrity-check', ${withContent ? 1 : 0})`)
 

@@ -12,6 +12,7 @@ import { JournalRepository } from './repositories/journal'
 import { RewindRepository } from './repositories/rewinds'
 import { SearchIndex } from './repositories/search-index'
 import { SessionLinkRepository } from './repositories/session-links'
+import { SessionMergeRepository } from './repositories/session-merges'
 import { SessionRepository } from './repositories/sessions'
 import { SessionSplitRepository } from './repositories/session-splits'
 import { SourceFolderRepository } from './repositories/source-folders'
@@ -45,6 +46,8 @@ export interface Store {
   readonly discoveredFiles: DiscoveredFileRepository
   /** Folders added to a workspace as one source's history. */
   readonly sourceFolders: SourceFolderRepository
+  /** Branches merged into sessions, and what undoing each merge needs. */
+  readonly merges: SessionMergeRepository
   /** How sessions of one source refer to each other (summaries, sub-agents, warm-ups). */
   readonly sessionLinks: SessionLinkRepository
   /** Which files each turn or rewind changed, from what to what. */
@@ -90,6 +93,7 @@ export function openStore(dataDir: string): Store {
     discoveredFiles: new DiscoveredFileRepository(db),
     sourceFolders: new SourceFolderRepository(db),
     sessionLinks: new SessionLinkRepository(db),
+    merges: new SessionMergeRepository(db),
     journal: new JournalRepository(db),
     blobs: new BlobRepository(db),
     fileStates: new FileStateRepository(db),

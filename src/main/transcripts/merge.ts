@@ -1,5 +1,6 @@
 import { RetraceError } from '../../shared/contract'
-import type { MergeUndoState, SessionRecord } from '../store/repositories/sessions'
+import type { SessionRecord } from '../store/repositories/sessions'
+import type { MergeUndoState } from '../store/repositories/session-merges'
 import type { Store } from '../store/store'
 import type { Recorder } from './recorder'
 
@@ -13,7 +14,7 @@ export type MergeMode = 'append' | 'replace'
 export function planMerge(store: Store, branchId: string) {
   const { branch, parent } = branchAndParent(store, branchId)
   const forkSeq = branch.forkSeq ?? 0
-  const lastMerge = store.sessions.lastMerge(branch.rowId, parent.rowId)
+  const lastMerge = store.merges.last(branch.rowId, parent.rowId)
   const branchFromSeq = lastMerge?.throughSeq == null ? forkSeq : Math.max(forkSeq, lastMerge.throughSeq + 1)
   const parentFromSeq = lastMerge ? lastMerge.firstSeq + lastMerge.messageCount : forkSeq
   const branchMessages = store.messages.countFrom(branch.rowId, branchFromSeq)
@@ -69,8 +70,8 @@ export function mergeBranch(store: Store, recorder: Recorder, branchId: string, 
     writer.closeTurn()
     const leftContext = mode === 'replace' ? store.messages.takeOutOfContext(parent.rowId, plan.parentFromSeq, firstSeq) : []
     const throughSeq = messages.at(-1)?.seq ?? null
-    const mergeId = store.sessions.addMerge({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now(), throughSeq })
-    store.sessions.saveMergeUndo(mergeId, undo, leftContext)
+    const mergeId = store.merges.add({ branchRowId: branch.rowId, intoRowId: parent.rowId, mode, firstSeq, messageCount: messages.length + 1, createdAt: Date.now(), throughSeq })
+    store.merges.saveUndo(mergeId, undo, leftContext)
     store.sessions.setStatus(branch.rowId, 'closed')
     recorder.announce(parent.workspaceId, parent.id, branch.id)
     return { parentId: parent.id, firstSeq, messageCount: messages.length + 1 }

@@ -12,7 +12,7 @@ import type { Recorder } from './recorder'
  */
 export function unmergeBranch(store: Store, recorder: Recorder, branchId: string) {
   const { branch, parent } = branchAndParent(store, branchId)
-  const merge = store.sessions.lastMerge(branch.rowId, parent.rowId)
+  const merge = store.merges.last(branch.rowId, parent.rowId)
   if (!merge) throw new RetraceError('VALIDATION', `Branch "${branch.title}" was never merged into "${parent.title}"; there is nothing to undo.`)
   const undo = merge.undoState
   if (!undo) throw new RetraceError('VALIDATION', `This merge of "${branch.title}" was recorded without what undoing it needs (made by an older Retrace, or read from the agent's files); it cannot be undone.`)
@@ -25,7 +25,7 @@ export function unmergeBranch(store: Store, recorder: Recorder, branchId: string
     store.checkpoints.deleteAfter(parent.rowId, undo.lastCheckpointTurn)
     store.sessions.saveProgress(parent.rowId, undo.target)
     store.sessions.setContextStart(parent.rowId, undo.contextStartSeq)
-    store.sessions.removeMerge(merge.id)
+    store.merges.remove(merge.id)
     store.sessions.setStatus(branch.rowId, undo.branchStatus)
     recorder.announce(parent.workspaceId, parent.id, branch.id)
     return { parentId: parent.id, removedMessages }

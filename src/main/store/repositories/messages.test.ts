@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type MessageRole } from '../../../shared/contract'
 import { databaseOf } from '../raw-database'
 import { openStore, type Store } from '../store'
-import { decodeSeqCursor, splitSnippet, type TranscriptView } from './messages'
+import { decodeSeqCursor, type TranscriptView } from './messages'
+import { splitSnippet } from './search-index'
 
 describe('the display transcript and the context transcript derived from it (messages)', () => {
   let dataDir: string
@@ -157,9 +158,9 @@ describe('the display transcript and the context transcript derived from it (mes
     const otherWorkspace = store.workspaces.open(join(dataDir, 'other'), 'other')
     const otherSession = store.sessions.insert({ uid: 'o', workspaceId: otherWorkspace, source: 'retrace', title: 'O', kind: 'main', createdAt: 1 })
     store.messages.insert({ sessionRowId: otherSession, seq: 0, turn: 1, role: 'user', content: 'a zebra too' })
-    const everywhere = store.messages.search('zebra', { limit: 10, offset: 0 }) ?? []
+    const everywhere = store.searchIndex.search('zebra', { limit: 10, offset: 0 }) ?? []
     expect(everywhere.map((hit) => hit.sessionId).sort()).toEqual(['o', 's'])
-    const here = store.messages.search('zebra', { workspaceId, limit: 10, offset: 0 })
+    const here = store.searchIndex.search('zebra', { workspaceId, limit: 10, offset: 0 })
     expect(here).toEqual([
       {
         messageId: expect.any(Number) as number,
@@ -177,7 +178,7 @@ describe('the display transcript and the context transcript derived from it (mes
         ]
       }
     ])
-    expect(store.messages.search('   ', { limit: 10, offset: 0 })).toBeNull()
+    expect(store.searchIndex.search('   ', { limit: 10, offset: 0 })).toBeNull()
   })
 
   it('splits a snippet into marked and unmarked parts', () => {

@@ -1,7 +1,6 @@
-import type { Message, MessageRole, SearchHit, SnippetPart, SourceRef, TranscriptKind, Usage } from '../../../shared/contract'
+import type { Message, MessageRole, SourceRef, TranscriptKind, Usage } from '../../../shared/contract'
 import { RetraceError } from '../../../shared/contract'
 import type { Db } from '../database'
-import { toFtsQuery } from '../fts-query'
 
 export interface NewMessage {
   sessionRowId: number
@@ -84,35 +83,6 @@ interface MessageRow {
 const COLUMNS = `id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context, model,
   input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref`
 
-/**
- * Ranking every hit of a common word costs most of a second on a million messages (bm25 over
- * half of them); ranking the newest thousand costs tens of milliseconds and, in an agent's
- * history, the newest matches are the ones people look for. Paging stops there.
- */
-export const MAX_RANKED_HITS = 1000
-
-function searchSql(inWorkspace: boolean): string {
-  // The workspace filter must act before the newest-N cut, so it joins inside the candidate
-  // set, through the narrow (id, session_id) index rather than the wide messages rows.
-  const scope = inWorkspace
-    ? `JOIN messages scoped INDEXED BY messages_session_by_id ON scoped.id = messages_fts.rowid
-       JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND scoped_session.workspace_id = @workspaceId`
-    : ''
-  return `WITH candidates AS MATERIALIZED (
-      SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score,
-        snippet(messages_fts, -1, char(1), char(2), '…', 16) AS snippet
-      FROM messages_fts ${scope}
-      WHERE messages_fts MATCH @match
-      ORDER BY messages_fts.rowid DESC LIMIT ${MAX_RANKED_HITS})
-    SELECT m.id, m.seq, m.turn, m.role, m.created_at, s.uid AS session_uid, s.title AS session_title,
-      w.id AS workspace_id, w.name AS workspace_name, c.snippet
-    FROM candidates c
-    JOIN messages m ON m.id = c.id
-    JOIN sessions s ON s.id = m.session_id
-    JOIN workspaces w ON w.id = s.workspace_id
-    ORDER BY c.score, c.id DESC LIMIT @limit OFFSET @offset`
-}
-
 // The context transcript is the display transcript from context_start_seq on, minus what a
 // compaction took out of the model's view. Both filters ride on the (session_id, seq) index.
 const CONTEXT_FILTER = 'AND seq >= @start AND in_context = 1'
@@ -122,8 +92,6 @@ export class MessageRepository {
   private readonly insertStmt
   private readonly pageStatements = new Map<string, ReturnType<Db['prepare']>>()
   private readonly countContextStmt
-  private readonly searchAllStmt
-  private readonly searchWorkspaceStmt
   private readonly copyPrefixStmt
   private readonly rowsFromStmt
   private readonly bySourceUidStmt
@@ -146,8 +114,6 @@ export class MessageRepository {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
     )
     this.countContextStmt = db.prepare(`SELECT count(*) AS n FROM messages WHERE session_id = @session ${CONTEXT_FILTER}`)
-    this.searchAllStmt = db.prepare(searchSql(false))
-    this.searchWorkspaceStmt = db.prepare(searchSql(true))
     this.rowsFromStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`)
     this.bySourceUidStmt = db.prepare('SELECT id, seq, turn, role, created_at AS createdAt FROM messages WHERE session_id = ? AND source_uid = ? ORDER BY seq LIMIT 1')
     this.attachmentStmt = db.prepare('INSERT INTO message_attachments (message_id, media_type, name, data) VALUES (?, ?, ?, ?)')
@@ -299,41 +265,6 @@ export class MessageRepository {
   }
 
   /**
-   * Full-text search: the newest MAX_RANKED_HITS matches, best first. Offset paging, because
-   * rank order has no stable key.
-   */
-  search(query: string, options: { workspaceId?: number | undefined; limit: number; offset: number }): SearchHit[] | null {
-    const match = toFtsQuery(query)
-    if (!match) return null
-    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId }
-    const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
-    const rows = statement.all(params) as {
-      id: number
-      seq: number
-      turn: number
-      role: MessageRole
-      created_at: number | null
-      session_uid: string
-      session_title: string
-      workspace_id: number
-      workspace_name: string
-      snippet: string
-    }[]
-    return rows.map((row) => ({
-      messageId: row.id,
-      sessionId: row.session_uid,
-      sessionTitle: row.session_title,
-      workspaceId: row.workspace_id,
-      workspaceName: row.workspace_name,
-      seq: row.seq,
-      turn: row.turn,
-      role: row.role,
-      createdAt: row.created_at,
-      snippet: splitSnippet(row.snippet)
-    }))
-  }
-
-  /**
    * Where a session's transcript contains `text` (case-insensitive for ASCII letters, as a
    * substring of the message text or tool input): the seqs of the rows that show it, in order,
    * the first `limit`. A matching tool result counts as its call's row, where it is shown.
@@ -387,21 +318,6 @@ export function decodeSeqCursor(cursor: string): number {
     throw new RetraceError('VALIDATION', 'The transcript cursor is not valid; reload the transcript.')
   }
   return Number(cursor)
-}
-
-/** FTS5 snippet() marks matches with \x01 … \x02; split into parts the renderer escapes itself. */
-export function splitSnippet(snippet: string): SnippetPart[] {
-  const parts: SnippetPart[] = []
-  for (const [index, chunk] of snippet.split('\u0001').entries()) {
-    if (index === 0) {
-      if (chunk) parts.push({ text: chunk, match: false })
-      continue
-    }
-    const [matched = '', rest = ''] = chunk.split('\u0002')
-    if (matched) parts.push({ text: matched, match: true })
-    if (rest) parts.push({ text: rest, match: false })
-  }
-  return parts
 }
 
 function toStoredMessage(row: MessageRow): StoredMessage {

@@ -1,4 +1,6 @@
+import type { MessageRole, SearchHit, SnippetPart } from '../../../shared/contract'
 import type { Db } from '../database'
+import { toFtsQuery } from '../fts-query'
 
 /**
  * Messages indexed per step of a catch-up, one transaction each: a few tens of milliseconds (the
@@ -9,7 +11,36 @@ const STEP_ROWS = 5_000
 const STEP_BYTES = 4 * 1024 * 1024
 
 /**
- * The full-text index of messages, which may lag behind while an import runs (`fts_backlog`,
+ * Ranking every hit of a common word costs most of a second on a million messages (bm25 over
+ * half of them); ranking the newest thousand costs tens of milliseconds and, in an agent's
+ * history, the newest matches are the ones people look for. Paging stops there.
+ */
+export const MAX_RANKED_HITS = 1000
+
+function searchSql(inWorkspace: boolean): string {
+  // The workspace filter must act before the newest-N cut, so it joins inside the candidate
+  // set, through the narrow (id, session_id) index rather than the wide messages rows.
+  const scope = inWorkspace
+    ? `JOIN messages scoped INDEXED BY messages_session_by_id ON scoped.id = messages_fts.rowid
+       JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND scoped_session.workspace_id = @workspaceId`
+    : ''
+  return `WITH candidates AS MATERIALIZED (
+      SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score,
+        snippet(messages_fts, -1, char(1), char(2), '…', 16) AS snippet
+      FROM messages_fts ${scope}
+      WHERE messages_fts MATCH @match
+      ORDER BY messages_fts.rowid DESC LIMIT ${MAX_RANKED_HITS})
+    SELECT m.id, m.seq, m.turn, m.role, m.created_at, s.uid AS session_uid, s.title AS session_title,
+      w.id AS workspace_id, w.name AS workspace_name, c.snippet
+    FROM candidates c
+    JOIN messages m ON m.id = c.id
+    JOIN sessions s ON s.id = m.session_id
+    JOIN workspaces w ON w.id = s.workspace_id
+    ORDER BY c.score, c.id DESC LIMIT @limit OFFSET @offset`
+}
+
+/**
+ * The full-text index of messages: searched across workspaces, and possibly lagging behind while an import runs (`fts_backlog`,
  * migration 012): messages from `from_id` on are indexed in bulk by `catchUp`, the rest by the
  * triggers as they are written. Every message is always in exactly one of the two ranges.
  */
@@ -20,6 +51,8 @@ export class SearchIndex {
   private readonly indexRangeStmt
   private readonly indexRestStmt
   private readonly setFromStmt
+  private readonly searchAllStmt
+  private readonly searchWorkspaceStmt
 
   constructor(private readonly db: Db) {
     this.deferStmt = db.prepare('UPDATE fts_backlog SET from_id = coalesce(from_id, (SELECT coalesce(max(id), 0) + 1 FROM messages)) WHERE id = 1')
@@ -28,6 +61,43 @@ export class SearchIndex {
     this.indexRangeStmt = db.prepare('INSERT INTO messages_fts (rowid, content, tool_input) SELECT id, content, tool_input FROM messages WHERE id >= ? AND id < ? ORDER BY id')
     this.indexRestStmt = db.prepare('INSERT INTO messages_fts (rowid, content, tool_input) SELECT id, content, tool_input FROM messages WHERE id >= ? ORDER BY id')
     this.setFromStmt = db.prepare('UPDATE fts_backlog SET from_id = ? WHERE id = 1')
+    this.searchAllStmt = db.prepare(searchSql(false))
+    this.searchWorkspaceStmt = db.prepare(searchSql(true))
+  }
+
+  /**
+   * Full-text search: the newest MAX_RANKED_HITS matches, best first. Offset paging, because
+   * rank order has no stable key.
+   */
+  search(query: string, options: { workspaceId?: number | undefined; limit: number; offset: number }): SearchHit[] | null {
+    const match = toFtsQuery(query)
+    if (!match) return null
+    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId }
+    const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
+    const rows = statement.all(params) as {
+      id: number
+      seq: number
+      turn: number
+      role: MessageRole
+      created_at: number | null
+      session_uid: string
+      session_title: string
+      workspace_id: number
+      workspace_name: string
+      snippet: string
+    }[]
+    return rows.map((row) => ({
+      messageId: row.id,
+      sessionId: row.session_uid,
+      sessionTitle: row.session_title,
+      workspaceId: row.workspace_id,
+      workspaceName: row.workspace_name,
+      seq: row.seq,
+      turn: row.turn,
+      role: row.role,
+      createdAt: row.created_at,
+      snippet: splitSnippet(row.snippet)
+    }))
   }
 
   /** From now on, new messages wait for `catchUp` instead of being indexed one by one. */
@@ -71,4 +141,19 @@ export class SearchIndex {
     }
     return undefined
   }
+}
+
+/** FTS5 snippet() marks matches with \x01 … \x02; split into parts the renderer escapes itself. */
+export function splitSnippet(snippet: string): SnippetPart[] {
+  const parts: SnippetPart[] = []
+  for (const [index, chunk] of snippet.split('\u0001').entries()) {
+    if (index === 0) {
+      if (chunk) parts.push({ text: chunk, match: false })
+      continue
+    }
+    const [matched = '', rest = ''] = chunk.split('\u0002')
+    if (matched) parts.push({ text: matched, match: true })
+    if (rest) parts.push({ text: rest, match: false })
+  }
+  return parts
 }

@@ -94,31 +94,6 @@ interface SessionRow {
   unmerged_count: number | null
 }
 
-/** A merge of a branch into a session, as recorded (see migrations 004 and 014). */
-export interface MergeRecord {
-  id: number
-  mode: 'append' | 'replace'
-  /** Where the merge's marker and messages start in the target's display transcript. */
-  firstSeq: number
-  /** The marker and the messages it appended. */
-  messageCount: number
-  /** The branch's last display seq the merge took (null: the branch had no messages). */
-  throughSeq: number | null
-  createdAt: number
-  /** What undoing it writes back; null: it cannot be undone (see migration 015). */
-  undoState: MergeUndoState | null
-}
-
-/** The target session and the branch as they were before a merge (see migration 015). */
-export interface MergeUndoState {
-  target: SessionProgress
-  /** The target's last turn with a checkpoint: the merge's turns (and one it closed) come after. */
-  lastCheckpointTurn: number
-  /** A merged compaction summary moves the target's context start; the undo moves it back. */
-  contextStartSeq: number
-  branchStatus: 'active' | 'closed'
-}
-
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
 const MIN_ID_PREFIX = 4
 
@@ -152,12 +127,6 @@ export class SessionRepository {
   private readonly progressStmt
   private readonly contextStartStmt
   private readonly statusStmt
-  private readonly addMergeStmt
-  private readonly removeMergesStmt
-  private readonly lastMergeStmt
-  private readonly removeMergeStmt
-  private readonly undoStateStmt
-  private readonly mergeContextStmt
   private readonly titleStmt
   private readonly bySourceIdStmt
   private readonly matchingStmt
@@ -186,20 +155,6 @@ export class SessionRepository {
     )
     this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
     this.statusStmt = db.prepare('UPDATE sessions SET status = ? WHERE id = ?')
-    // Without a through seq (a source's inferred merge) the merge took the branch as it is now.
-    this.addMergeStmt = db.prepare(
-      `INSERT INTO session_merges (branch_id, into_id, mode, first_seq, message_count, created_at, through_seq)
-       VALUES (@branchRowId, @intoRowId, @mode, @firstSeq, @messageCount, @createdAt,
-         coalesce(@throughSeq, (SELECT max(seq) FROM messages WHERE session_id = @branchRowId)))`
-    )
-    this.removeMergesStmt = db.prepare('DELETE FROM session_merges WHERE branch_id = ? AND into_id = ?')
-    this.lastMergeStmt = db.prepare(
-      `SELECT id, mode, first_seq AS firstSeq, message_count AS messageCount, through_seq AS throughSeq, created_at AS createdAt, undo_state AS undoState
-       FROM session_merges WHERE branch_id = ? AND into_id = ? ORDER BY id DESC LIMIT 1`
-    )
-    this.removeMergeStmt = db.prepare('DELETE FROM session_merges WHERE id = ?')
-    this.undoStateStmt = db.prepare('UPDATE session_merges SET undo_state = ? WHERE id = ?')
-    this.mergeContextStmt = db.prepare('INSERT INTO session_merge_context (merge_id, message_id) VALUES (?, ?)')
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
     this.matchingStmt = db.prepare(
@@ -307,37 +262,6 @@ export class SessionRepository {
     this.statusStmt.run(status, rowId)
   }
 
-  /** Record that a branch was merged into a session: its messages from `firstSeq` on, `messageCount` of them. */
-  addMerge(merge: { branchRowId: number; intoRowId: number; mode: 'append' | 'replace'; firstSeq: number; messageCount: number; createdAt: number; throughSeq?: number | null }): number {
-    return Number(this.addMergeStmt.run({ throughSeq: null, ...merge }).lastInsertRowid)
-  }
-
-  /** The newest merge of a branch into a session, if any. */
-  lastMerge(branchRowId: number, intoRowId: number): MergeRecord | undefined {
-    const row = this.lastMergeStmt.get(branchRowId, intoRowId) as (Omit<MergeRecord, 'undoState'> & { undoState: string | null }) | undefined
-    return row && { ...row, undoState: row.undoState === null ? null : (JSON.parse(row.undoState) as MergeUndoState) }
-  }
-
-  /** Keep what undoing a merge needs: the state before it, and the messages it took out of context. */
-  saveMergeUndo(mergeId: number, state: MergeUndoState, contextMessageIds: number[]): void {
-    this.undoStateStmt.run(JSON.stringify(state), mergeId)
-    for (const messageId of contextMessageIds) this.mergeContextStmt.run(mergeId, messageId)
-  }
-
-  /** Forget one merge (it was undone). */
-  removeMerge(mergeId: number): void {
-    this.removeMergeStmt.run(mergeId)
-  }
-
-  /** Forget the merges of a branch into a session (a source's store read again records them afresh). */
-  removeMerges(branchRowId: number, intoRowId: number): void {
-    this.removeMergesStmt.run(branchRowId, intoRowId)
-  }
-
-  /**
-   * Newest activity first, keyset-paged on (updated_at, id). A text query matches the title
-   * or any message of the session (full-text).
-   */
   list(filter: SessionListFilter): { items: SessionRecord[]; nextCursor: string | null } {
     const after = filter.cursor ? decodeCursor(filter.cursor) : null
     const match = filter.query?.trim() ? toFtsQuery(filter.query) : null

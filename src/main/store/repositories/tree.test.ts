@@ -84,9 +84,9 @@ describe('the session graph of a workspace (tree)', () => {
     const foreign = store.sessions.insert({ uid: 'foreign', workspaceId: elsewhere, source: 'retrace', title: 'F', kind: 'main', createdAt: 1 })
     const local = session('local', 5, { kind: 'child', parentRowId: foreign, predecessorRowId: foreign, depth: 1 })
     const branch = session('branch', 6, { kind: 'branch', parentRowId: local, depth: 2 })
-    store.sessions.addMerge({ branchRowId: branch, intoRowId: foreign, mode: 'replace', firstSeq: 0, messageCount: 1, createdAt: 7 })
-    store.sessions.addMerge({ branchRowId: branch, intoRowId: local, mode: 'replace', firstSeq: 2, messageCount: 1, createdAt: 9 })
-    store.sessions.addMerge({ branchRowId: branch, intoRowId: local, mode: 'append', firstSeq: 0, messageCount: 1, createdAt: 8 })
+    store.merges.add({ branchRowId: branch, intoRowId: foreign, mode: 'replace', firstSeq: 0, messageCount: 1, createdAt: 7 })
+    store.merges.add({ branchRowId: branch, intoRowId: local, mode: 'replace', firstSeq: 2, messageCount: 1, createdAt: 9 })
+    store.merges.add({ branchRowId: branch, intoRowId: local, mode: 'append', firstSeq: 0, messageCount: 1, createdAt: 8 })
     expect(store.tree.nodes(workspaceId).map((node) => [node.id, node.parentId, node.predecessorId, node.missingParent])).toEqual([
       ['local', null, null, null], // linked, but not drawable here: no dangling edge, and not "missing" either
       ['branch', 'local', null, null]
