@@ -11,6 +11,16 @@ export interface SkippedLine {
   reason: string
 }
 
+/** Records of one kind the importer did not read (records.ts `UnreadRecord`), counted. */
+export interface UnreadCount {
+  source: SourceName
+  agentVersion: string | null
+  what: string
+  count: number
+  /** Where the first of them was seen. */
+  example: { file: string; offset: number }
+}
+
 /** What an import did, summed over files (the CLI's JSON report). */
 export interface ImportReport {
   files: number
@@ -19,10 +29,18 @@ export interface ImportReport {
   toolCalls: number
   fileChanges: number
   skipped: SkippedLine[]
+  unread: UnreadCount[]
 }
 
 export function emptyReport(): ImportReport {
-  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [] }
+  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [], unread: [] }
+}
+
+/** Count one unread record into a report (one entry per source, agent version and kind). */
+export function countUnread(report: ImportReport, source: SourceName, file: string, record: { offset: number; what: string; agentVersion: string | null }): void {
+  const known = report.unread.find((entry) => entry.source === source && entry.agentVersion === record.agentVersion && entry.what === record.what)
+  if (known) known.count += 1
+  else report.unread.push({ source, agentVersion: record.agentVersion, what: record.what, count: 1, example: { file, offset: record.offset } })
 }
 
 export interface ImportDeps {

@@ -373,4 +373,9 @@ function addReport(total: ImportReport, report: ImportReport): void {
   total.toolCalls += report.toolCalls
   total.fileChanges += report.fileChanges
   total.skipped.push(...report.skipped)
+  for (const entry of report.unread) {
+    const known = total.unread.find((other) => other.source === entry.source && other.agentVersion === entry.agentVersion && other.what === entry.what)
+    if (known) known.count += entry.count
+    else total.unread.push({ ...entry })
+  }
 }

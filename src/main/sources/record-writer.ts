@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path'
 import { ZodError } from 'zod'
 import { RetraceError } from '../../shared/contract'
 import type { SessionWriter } from '../transcripts/session-writer'
-import type { ImportDeps, ImportReport } from './import-deps'
+import { countUnread, type ImportDeps, type ImportReport } from './import-deps'
 import { ImportedSessions } from './imported-sessions'
 import { refreshWarmups } from './sub-agent-parents'
 import { SummaryTitles } from './summary-titles'
@@ -154,6 +154,8 @@ export class RecordWriter {
         return this.skip(record.offset, record.reason)
       case 'usage':
         return this.applyUsage(record)
+      case 'unread':
+        return countUnread(this.report, this.file.source, this.file.path, record)
       case 'note':
         return
       case 'agent-rewind':

@@ -192,6 +192,21 @@ export interface AgentRewindRecord {
   abandonedUid: string
 }
 
+/**
+ * Something well-formed that the importer does not read: a record type, an event or a field it
+ * does not know (a format change). Not imported, but counted per source, agent version and kind
+ * (the import report, the Sources panel, `retrace doctor`), so a new format shows up as a count
+ * instead of as history that silently goes missing. A malformed line is `skipped` instead.
+ */
+export interface UnreadRecord {
+  kind: 'unread'
+  offset: number
+  /** What was not read, named as the format names it: `line type "foo"`, `event_msg "item_started"`. */
+  what: string
+  /** The version of the agent that wrote the line, when its file says (Claude Code `version`, Codex `cli_version`). */
+  agentVersion: string | null
+}
+
 /** Something noted for the user without becoming a message (Codex `ghost_snapshot`). */
 export interface NoteRecord {
   kind: 'note'
@@ -208,6 +223,7 @@ export type SourceRecord =
   | FileEditRecord
   | ShellCommandRecord
   | SkippedRecord
+  | UnreadRecord
   | NoteRecord
   | UsageRecord
   | AgentRewindRecord

@@ -1,8 +1,22 @@
 import { z } from 'zod'
 import { Timestamp } from './domain'
+import { ImportSourceSchema } from './sources'
 
 /** A line (or file) an import could not use, and why. */
 export const SkippedLineSchema = z.object({ file: z.string(), offset: z.number().int().nonnegative(), reason: z.string() })
+
+/**
+ * Well-formed records an importer does not read (a record type, an event, a field it does not
+ * know: a format change), counted per source, agent version and kind, with where the first was.
+ */
+export const UnreadCountSchema = z.object({
+  source: ImportSourceSchema,
+  agentVersion: z.string().nullable(),
+  what: z.string(),
+  count: z.number().int().positive(),
+  example: z.object({ file: z.string(), offset: z.number().int().nonnegative() })
+})
+export type UnreadCountShape = z.infer<typeof UnreadCountSchema>
 
 /** What an import did: files read, sessions created, messages, tool calls and file changes added. */
 export const ImportReportSchema = z.object({
@@ -11,7 +25,8 @@ export const ImportReportSchema = z.object({
   messages: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
   fileChanges: z.number().int().nonnegative(),
-  skipped: z.array(SkippedLineSchema)
+  skipped: z.array(SkippedLineSchema),
+  unread: z.array(UnreadCountSchema)
 })
 export type ImportReportShape = z.infer<typeof ImportReportSchema>
 

@@ -57,6 +57,11 @@ export class Line {
     this.records.push({ kind: 'skipped', offset: this.offset, reason })
   }
 
+  /** Something well-formed of a kind the importer does not read: counted by Claude Code version (records.ts). */
+  unread(what: string): void {
+    this.records.push({ kind: 'unread', offset: this.offset, what, agentVersion: this.base.version ?? null })
+  }
+
   /**
    * A message record. The first one of a line takes the line's `uuid`; further ones (a line
    * with several content blocks) take `<uuid>:<n>` and hang below the previous one, so that the
@@ -343,7 +348,7 @@ export class Line {
       default:
         // Server tools answer inside the assistant message (`web_search_tool_result`, …).
         if (block.type.endsWith('_tool_result')) return this.toolResult(block, undefined)
-        this.skip(`assistant block of unknown type "${block.type}"`)
+        this.unread(`assistant block "${block.type}"`)
     }
   }
 
@@ -361,7 +366,7 @@ export class Line {
     }
     if (IGNORED_SYSTEM_SUBTYPES.has(subtype)) return
     const text = systemText(subtype, line)
-    if (text === null) return this.skip(`system line of unknown subtype "${subtype}" without text`)
+    if (text === null) return this.unread(`system line of subtype "${subtype}" without text`)
     if (text === '') return
     this.meta()
     this.message({ role: 'system', content: text, ...(line.level === 'error' || subtype === 'api_error' ? { isError: true } : {}) })

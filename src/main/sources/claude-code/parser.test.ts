@@ -403,25 +403,25 @@ describe('unreadable lines', () => {
     expect(after?.some((r) => r.kind === 'message')).toBe(true)
   })
 
-  it('says what is wrong with a line it cannot use', () => {
+  it('says what is wrong with a line it cannot use, and counts kinds it does not know as unread', () => {
     const results = reasons([
       '[1,2]',
       '{"uuid":"x"}',
-      '{"type":"mystery","uuid":"y"}',
+      '{"type":"mystery","uuid":"y","version":"9.9.9"}',
       '{"type":"user","uuid":"z"}',
       '{"type":"assistant","message":{"content":7}}',
       '{"type":"file-history-snapshot","messageId":"m"}',
       '{"type":"system","subtype":"brand_new"}',
       '{"type":"summary"}'
-    ]).map((list) => list.map((r) => (r.kind === 'skipped' ? r.reason : r.kind)))
+    ]).map((list) => list.map((r) => (r.kind === 'skipped' ? r.reason : r.kind === 'unread' ? `unread ${r.what} of ${r.agentVersion}` : r.kind)))
     expect(results).toEqual([
       ['not a JSON object'],
       ['line has no "type"'],
-      ['unknown line type "mystery"'],
+      ['unread line type "mystery" of 9.9.9'],
       ['user line: message: Invalid input: expected object, received undefined'],
       ['assistant line: message.content: Invalid input'],
       ['file-history-snapshot line: snapshot: Invalid input: expected object, received undefined'],
-      ['system line of unknown subtype "brand_new" without text'],
+      ['unread system line of subtype "brand_new" without text of null'],
       ['summary line: summary: Invalid input: expected string, received undefined']
     ])
   })

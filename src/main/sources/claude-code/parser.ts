@@ -117,7 +117,7 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
       current.agentProgress()
       break
     default:
-      if (!IGNORED_TYPES.has(base.data.type)) current.skip(`unknown line type "${base.data.type}"`)
+      if (!IGNORED_TYPES.has(base.data.type)) current.unread(`line type "${base.data.type}"`)
   }
   const records = current.finish()
   const started = current.lineStart()

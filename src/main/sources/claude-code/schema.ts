@@ -24,6 +24,7 @@ export const LineBaseSchema = z.looseObject({
   timestamp: hint(z.string()),
   cwd: hint(z.string()),
   gitBranch: hint(z.string()),
+  version: hint(z.string()),
   forkedFrom: hint(z.looseObject({ sessionId: z.string(), messageUuid: hint(z.string()) }))
 })
 export type LineBase = z.infer<typeof LineBaseSchema>

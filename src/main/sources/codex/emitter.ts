@@ -156,6 +156,11 @@ export class Emitter {
     this.emit({ kind: 'skipped', offset, reason })
   }
 
+  /** A well-formed record of a kind the importer does not read: counted, not imported (records.ts). */
+  unread(offset: number, what: string): void {
+    this.emit({ kind: 'unread', offset, what, agentVersion: this.state.cliVersion })
+  }
+
   /** The payload as the schema reads it, or null after emitting a skipped record saying why not. */
   check<T>(schema: z.ZodType<T>, payload: unknown, offset: number, what: string): T | null {
     const parsed = schema.safeParse(payload)

@@ -93,7 +93,7 @@ export function handleEvent(em: Emitter, payload: unknown, offset: number, creat
     }
     default:
       if (IGNORED_EVENTS.has(typed.type)) return
-      em.skip(offset, `event_msg type '${typed.type}' is not imported`)
+      em.unread(offset, `event_msg "${typed.type}"`)
   }
 }
 

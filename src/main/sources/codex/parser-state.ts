@@ -39,7 +39,9 @@ export const StateSchema = z.object({
    * An old rollout's lines carry no time: its items take the header's, the only time it records
    * (null: a wrapped rollout, whose lines have their own).
    */
-  legacyTime: z.number().nullable().default(null)
+  legacyTime: z.number().nullable().default(null),
+  /** The Codex version that wrote the rollout (`session_meta.cli_version`): unread records are counted by it. */
+  cliVersion: z.string().nullable().default(null)
 })
 export type CodexParserState = z.infer<typeof StateSchema>
 
@@ -56,7 +58,8 @@ export function freshState(): CodexParserState {
     held: null,
     lastTotals: null,
     compactionOpen: false,
-    legacyTime: null
+    legacyTime: null,
+    cliVersion: null
   }
 }
 

@@ -309,7 +309,7 @@ describe('Codex parser on made-up lines', () => {
     expect(record).toMatchObject({ kind: 'session-meta', sessionId: 'child-1', cwd: '/work/proj', forkedFrom: { sessionId: 'parent-9', messageUid: null } })
   })
 
-  it('reports garbage, truncated and unknown lines as skipped with a reason, never throwing', () => {
+  it('reports garbage and truncated lines as skipped with a reason and counts unknown kinds as unread, never throwing', () => {
     const real = fixtureLines(A)[3]!.text
     const records = parseObjects([
       meta(),
@@ -336,13 +336,16 @@ describe('Codex parser on made-up lines', () => {
       [4, expect.stringMatching(/^not a rollout line/)],
       [5, 'session_meta line without a payload'],
       [6, 'turn_context line whose payload is not an object'],
-      [7, "unknown line type 'mystery_line'"],
       [8, expect.stringMatching(/^response_item function_call: call_id: /)],
-      [9, "response_item type 'hologram' is not imported"],
-      [10, "event_msg type 'brand_new_event' is not imported"],
       [11, expect.stringMatching(/^event_msg user_message: message: /)],
-      [12, "response_item message with role 'tool' is not imported"],
       [13, expect.stringMatching(/session_meta of another session \(someone-else\)/)]
+    ])
+    const unread = ofKind(records, 'unread')
+    expect(unread.map((u) => [u.offset / 100, u.what, u.agentVersion])).toEqual([
+      [7, 'line type "mystery_line"', '0.50.0'],
+      [9, 'response_item "hologram"', '0.50.0'],
+      [10, 'event_msg "brand_new_event"', '0.50.0'],
+      [12, 'response_item message of role "tool"', '0.50.0']
     ])
   })
 

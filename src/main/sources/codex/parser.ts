@@ -136,7 +136,7 @@ class CodexParser implements LineParser {
       case 'compacted':
         return handleCompactedLine(em, payload, offset, createdAt)
       default:
-        em.skip(offset, `unknown line type '${type}'`)
+        em.unread(offset, `line type "${type}"`)
     }
   }
 }

@@ -45,7 +45,7 @@ export function handleResponseItem(em: Emitter, payload: unknown, offset: number
     case 'compaction_summary':
       return handleCompactionItem(em, offset, createdAt)
     default:
-      em.skip(offset, `response_item type '${typed.type}' is not imported`)
+      em.unread(offset, `response_item "${typed.type}"`)
   }
 }
 
@@ -71,7 +71,7 @@ function messageItem(em: Emitter, payload: unknown, offset: number, createdAt: n
       em.emit(messageRecord(offset, 'system', text, createdAt, extra))
       return
     default:
-      em.skip(offset, `response_item message with role '${item.role}' is not imported`)
+      em.unread(offset, `response_item message of role "${item.role}"`)
   }
 }
 

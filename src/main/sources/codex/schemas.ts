@@ -20,6 +20,7 @@ export const SessionMetaSchema = z.looseObject({
   cwd: z.string().optional(),
   model: z.string().nullish(),
   forked_from_id: z.string().nullish(),
+  cli_version: z.string().nullish(),
   git: z.looseObject({ branch: z.string().nullish() }).nullish()
 })
 

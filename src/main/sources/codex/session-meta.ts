@@ -18,6 +18,7 @@ export function handleSessionMeta(em: Emitter, payload: unknown, offset: number,
     return
   }
   s.sessionId = meta.id
+  s.cliVersion = meta.cli_version ?? null
   const record: SessionMetaRecord = { kind: 'session-meta', offset, sessionId: meta.id }
   const createdAt = parseTime(meta.timestamp) ?? lineTime
   if (createdAt !== undefined) record.createdAt = createdAt

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { ImportStatus } from '../../../../shared/contract'
 import { idleStatus, importView, summaryLabel, withProgress } from './import-model'
 
-const report = { files: 3, sessions: 4, messages: 310, toolCalls: 20, fileChanges: 2, skipped: [{ file: '/a.jsonl', offset: 10, reason: 'not JSON' }] }
+const report = { files: 3, sessions: 4, messages: 310, toolCalls: 20, fileChanges: 2, skipped: [{ file: '/a.jsonl', offset: 10, reason: 'not JSON' }], unread: [] }
 const done: ImportStatus = { ...idleStatus(1), state: 'done', report, skippedTotal: 12, finishedAt: 5 }
 
 describe('the workspace import status', () => {
