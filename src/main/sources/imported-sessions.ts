@@ -74,10 +74,17 @@ export class ImportedSessions {
   linkSubAgent(agentId: string, toolCallId: string, description?: string): void {
     const { store } = this.deps
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
-    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
+    // Claude Code names an inline agent's session after its parent's; a Codex child thread has its own id.
+    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`) ?? (parent ? this.ownSubAgent(agentId, parent.rowId) : undefined)
     if (!parent || !child) return
     store.sessions.link(child.rowId, this.placeAt(parent, toolCallId))
     if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
+  }
+
+  /** A sub-agent session of its own id, a root until now (its parent was not imported) or already below `parentRowId`. */
+  private ownSubAgent(agentId: string, parentRowId: number): SessionRecord | undefined {
+    const session = this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, agentId)
+    return session?.kind === 'sub-agent' && (session.parentRowId === null || session.parentRowId === parentRowId) ? session : undefined
   }
 
   /**

@@ -19,6 +19,7 @@ export function handleSessionMeta(em: Emitter, payload: unknown, offset: number,
   }
   s.sessionId = meta.id
   s.cliVersion = meta.cli_version ?? null
+  s.historyMode = meta.history_mode ?? null
   const record: SessionMetaRecord = { kind: 'session-meta', offset, sessionId: meta.id }
   const createdAt = parseTime(meta.timestamp) ?? lineTime
   if (createdAt !== undefined) record.createdAt = createdAt

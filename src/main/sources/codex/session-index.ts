@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+/**
+ * The thread names Codex keeps in `CODEX_HOME/session_index.jsonl` (codex-rs rollout
+ * `session_index.rs`): one `{"id": <thread id>, "thread_name": <name>, "updated_at": <RFC 3339>}`
+ * line appended per naming (a rename, or the name Codex gave the thread), the file append-only,
+ * the last line of an id its current name. Blank names and lines that are not such an entry are
+ * passed over, as Codex does. No file: no names.
+ */
+export async function readThreadNames(codexHome: string): Promise<Map<string, string>> {
+  const names = new Map<string, string>()
+  let text: string
+  try {
+    text = await readFile(join(codexHome, 'session_index.jsonl'), 'utf8')
+  } catch {
+    return names
+  }
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    let entry: unknown
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (!entry || typeof entry !== 'object') continue
+    const { id, thread_name: name } = entry as Record<string, unknown>
+    if (typeof id !== 'string' || typeof name !== 'string' || name.trim() === '') continue
+    names.set(id, name.trim())
+  }
+  return names
+}
