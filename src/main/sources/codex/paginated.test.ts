@@ -34,7 +34,7 @@ const ofKind = <K extends SourceRecord['kind']>(records: SourceRecord[], kind: K
 
 /** What the transcript shows of a record, without where in its file it was (the two files' lines differ in length). */
 function shown(record: SourceRecord): unknown {
-  const { offset: _offset, ...rest } = record as SourceRecord & { offset: number }
+  const { offset: _offset, ...rest } = record
   return rest
 }
 
