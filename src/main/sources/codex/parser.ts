@@ -60,6 +60,12 @@ export type { CodexParserState } from './parser-state'
  *   `info` is null before the first response. Usage is emitted only when `total_token_usage`
  *   changes, as that event's `last_token_usage`, so the usage records add up to the last total.
  *
+ * ## Paginated rollouts
+ * A rollout whose `session_meta.history_mode` is "paginated" (Codex 0.149 on) has no
+ * `user_message` / `agent_message` / `agent_reasoning` events: it has, at their place, the
+ * `item_completed` events they are derived from. `turn-items.ts` reads each such item as those
+ * events, so everything above holds for both modes and they give the same transcript.
+ *
  * ## Usage mapping
  * OpenAI counts cached input inside `input_tokens` and reasoning inside `output_tokens`
  * (`total_tokens = input_tokens + output_tokens` in every fixture line). Retrace's `Usage`
