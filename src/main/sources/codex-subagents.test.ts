@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -60,6 +60,27 @@ describe('Codex child threads and thread names', () => {
       ['sub-agent', 'parent']
     ])
     expect(fingerprint(home)).toEqual(before)
+  })
+
+  it('moves a child imported before its spawn call was written to that call once it is', async () => {
+    const home = join(tempDir(), 'codex')
+    cpSync(HOME, home, { recursive: true })
+    const parentPath = join(home, 'sessions/2026/09/18/rollout-2026-09-18T09-30-54-01a0b3da-c522-7af2-8a6d-2e1aed53b269.jsonl')
+    const text = readFileSync(parentPath, 'utf8')
+    // As a live import finds it: the parent written up to its spawn call, the child already there.
+    const cut = text.indexOf('\n', text.indexOf('"call_id":"call_spawn_1"')) + 1
+    writeFileSync(parentPath, text.slice(0, cut))
+    const rt = runtime({ codex: home })
+    const workspaceId = rt.store.workspaces.open(CWD, 'project')
+    await rt.imports.importWorkspace(workspaceId)
+    const parent = rt.store.sessions.bySourceId(workspaceId, 'codex', PARENT)!
+    expect(rt.store.sessions.bySourceId(workspaceId, 'codex', CHILD)).toMatchObject({ kind: 'sub-agent', parentId: parent.id, forkSeq: null })
+
+    appendFileSync(parentPath, text.slice(cut))
+    await rt.imports.importWorkspace(workspaceId)
+    const spawnSeq = rt.store.messages.seqOfToolCall(parent.rowId, 'call_spawn_1')
+    expect(spawnSeq).toBeGreaterThan(0)
+    expect(rt.store.sessions.bySourceId(workspaceId, 'codex', CHILD)).toMatchObject({ kind: 'sub-agent', parentId: parent.id, forkSeq: spawnSeq })
   })
 
   it('leaves a child thread whose parent rollout is gone a root sub-agent that names its parent', async () => {
