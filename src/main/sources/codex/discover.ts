@@ -5,6 +5,7 @@ import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
 import { readThreadNames } from './session-index'
+import { spawnedBy } from './thread-source'
 
 const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
 
@@ -72,9 +73,7 @@ const currentFacts = (facts: RolloutFacts | null) => facts === null || facts.v =
 /**
  * The rollout's `session_meta` line: its id and cwd; in an old rollout (legacy-rollout.ts), its
  * header line and the cwd its first user message names. A file with neither is not a rollout.
- * A child thread names its parent in `source.subagent.thread_spawn.parent_thread_id` (codex-rs
- * protocol `SessionSource::SubAgent(SubAgentSource::ThreadSpawn { parent_thread_id, depth, … })`),
- * and newer releases in `parent_thread_id` too (`SessionMeta`).
+ * A child thread names the thread that spawned it (thread-source.ts).
  */
 async function sessionMeta(path: string): Promise<RolloutFacts | null> {
   const head = await readHeadObjects(path, 5).catch(() => [])
@@ -98,14 +97,4 @@ async function sessionMeta(path: string): Promise<RolloutFacts | null> {
     }
   }
   return null
-}
-
-function spawnedBy(meta: Record<string, unknown>): string | null {
-  const spawn = field(field(field(meta, 'source'), 'subagent'), 'thread_spawn')
-  const parent = field(spawn, 'parent_thread_id') ?? field(meta, 'parent_thread_id')
-  return typeof parent === 'string' && parent !== '' && parent !== meta.id ? parent : null
-}
-
-function field(value: unknown, key: string): unknown {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined
 }

@@ -140,6 +140,16 @@ describe('Codex item_completed events, line by line', () => {
     expect(prompt?.attachments?.length).toBe(1)
   })
 
+  it('notes, not skips, the session_meta of the thread a child was forked from, which its rollout copies', () => {
+    const child = { timestamp: 'T', type: 'session_meta', payload: { id: 'c1', forked_from_id: 'p1', source: { subagent: { thread_spawn: { parent_thread_id: 'p1', depth: 1 } } }, history_mode: 'paginated' } }
+    const copied = { timestamp: 'T', type: 'session_meta', payload: { id: 'p1', source: 'cli', history_mode: 'paginated' } }
+    const stranger = { timestamp: 'T', type: 'session_meta', payload: { id: 'x9' } }
+    const records = parseObjects([child, copied, stranger])
+    expect(ofKind(records, 'note').map((n) => n.offset)).toEqual([100])
+    expect(ofKind(records, 'skipped').map((n) => n.offset)).toEqual([200])
+    expect(ofKind(records, 'session-meta').map((m) => m.sessionId)).toEqual(['c1'])
+  })
+
   it('titles the session after a thread_name_updated event', () => {
     const records = parseObjects([meta('legacy'), { type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: 't1', thread_name: '  Fix the build  ' } }])
     expect(ofKind(records, 'session-meta').at(-1)).toMatchObject({ title: 'Fix the build', titleOrigin: 'custom' })

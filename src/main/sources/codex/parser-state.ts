@@ -46,7 +46,12 @@ export const StateSchema = z.object({
    * `session_meta.history_mode`: "paginated" rollouts record prompts, replies and reasoning as
    * `item_completed` events instead of `user_message` / `agent_message` / `agent_reasoning` ones.
    */
-  historyMode: z.string().nullable().default(null)
+  historyMode: z.string().nullable().default(null),
+  /**
+   * The threads this one was forked from or spawned by (its first `session_meta`): a fork's rollout
+   * copies their history, their `session_meta` line included.
+   */
+  copiedFrom: z.array(z.string()).default([])
 })
 export type CodexParserState = z.infer<typeof StateSchema>
 
@@ -65,7 +70,8 @@ export function freshState(): CodexParserState {
     compactionOpen: false,
     legacyTime: null,
     cliVersion: null,
-    historyMode: null
+    historyMode: null,
+    copiedFrom: []
   }
 }
 
