@@ -83,6 +83,28 @@ describe('Codex child threads and thread names', () => {
     expect(rt.store.sessions.bySourceId(workspaceId, 'codex', CHILD)).toMatchObject({ kind: 'sub-agent', parentId: parent.id, forkSeq: spawnSeq })
   })
 
+  it("hangs a child's own child below it (depth 2), though it started last", async () => {
+    const home = join(tempDir(), 'codex')
+    cpSync(HOME, home, { recursive: true })
+    const id = '01a0b3dc-7777-7000-8000-000000000002'
+    const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-09-18T09:31:25.000Z', type, payload })
+    writeFileSync(
+      join(home, `sessions/2026/09/18/rollout-2026-09-18T09-31-25-${id}.jsonl`),
+      [
+        line('session_meta', { id, timestamp: '2026-09-18T09:31:25.000Z', cwd: CWD, cli_version: '0.154.0', source: { subagent: { thread_spawn: { parent_thread_id: CHILD, depth: 2 } } }, history_mode: 'paginated' }),
+        line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list the upload tests' }] }),
+        line('event_msg', { type: 'item_completed', thread_id: id, turn_id: 't', item: { type: 'UserMessage', id: 'u', content: [{ type: 'text', text: 'list the upload tests', text_elements: [] }] } }),
+        line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'test/upload.test.ts' }] })
+      ].join('\n') + '\n'
+    )
+    const rt = runtime({ codex: home })
+    const workspaceId = rt.store.workspaces.open(CWD, 'project')
+    await rt.imports.importWorkspace(workspaceId)
+    const child = rt.store.sessions.bySourceId(workspaceId, 'codex', CHILD)
+    expect(rt.store.sessions.bySourceId(workspaceId, 'codex', id)).toMatchObject({ kind: 'sub-agent', parentId: child?.id, depth: 2, title: 'list the upload tests' })
+    expect(child).toMatchObject({ kind: 'sub-agent', depth: 1 })
+  })
+
   it('leaves a child thread whose parent rollout is gone a root sub-agent that names its parent', async () => {
     const home = join(tempDir(), 'codex')
     cpSync(HOME, home, { recursive: true })
