@@ -1,5 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+
+/** The names last read, by index path: live following discovers every few seconds, the index rarely changes. */
+const lastRead = new Map<string, { signature: string; names: Map<string, string> }>()
 
 /**
  * The thread names Codex keeps in `CODEX_HOME/session_index.jsonl` (codex-rs rollout
@@ -9,13 +12,25 @@ import { join } from 'node:path'
  * passed over, as Codex does. No file: no names.
  */
 export async function readThreadNames(codexHome: string): Promise<Map<string, string>> {
-  const names = new Map<string, string>()
+  const path = join(codexHome, 'session_index.jsonl')
   let text: string
+  let signature: string
   try {
-    text = await readFile(join(codexHome, 'session_index.jsonl'), 'utf8')
+    const { ino, size, mtimeMs } = await stat(path)
+    signature = `${ino}:${size}:${mtimeMs}`
+    const known = lastRead.get(path)
+    if (known?.signature === signature) return known.names
+    text = await readFile(path, 'utf8')
   } catch {
-    return names
+    return new Map()
   }
+  const names = parseIndex(text)
+  lastRead.set(path, { signature, names })
+  return names
+}
+
+function parseIndex(text: string): Map<string, string> {
+  const names = new Map<string, string>()
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
     let entry: unknown
