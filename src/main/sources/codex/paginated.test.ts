@@ -150,6 +150,16 @@ describe('Codex item_completed events, line by line', () => {
     expect(ofKind(records, 'session-meta').map((m) => m.sessionId)).toEqual(['c1'])
   })
 
+  it("reads a message from another agent as a turn of the recipient's, saying who sent it unless it came from above", () => {
+    const talk = (author: string, content: string) => ({ timestamp: 'T', type: 'inter_agent_communication', payload: { author, recipient: '/root/worker', other_recipients: [], content, trigger_turn: true } })
+    const records = parseObjects([meta('paginated'), talk('/root', 'Write the retry test.'), talk('/root/worker/tester', 'The test passes.'), { timestamp: 'T', type: 'inter_agent_communication', payload: { content: 'x' } }])
+    expect(messages(records).map((m) => [m.role, m.content, m.startsTurn])).toEqual([
+      ['user', 'Write the retry test.', true],
+      ['user', 'From /root/worker/tester:\n\nThe test passes.', true]
+    ])
+    expect(ofKind(records, 'skipped').map((r) => r.offset)).toEqual([300])
+  })
+
   it('titles the session after a thread_name_updated event', () => {
     const records = parseObjects([meta('legacy'), { type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: 't1', thread_name: '  Fix the build  ' } }])
     expect(ofKind(records, 'session-meta').at(-1)).toMatchObject({ title: 'Fix the build', titleOrigin: 'custom' })

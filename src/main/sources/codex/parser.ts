@@ -2,6 +2,7 @@ import type { LineParser, SourceRecord } from '../records'
 import { handleCompactedLine } from './compaction'
 import { Emitter } from './emitter'
 import { handleEvent } from './event-messages'
+import { handleInterAgentCommunication } from './inter-agent'
 import { handleLegacyLine, legacyLine } from './legacy-rollout'
 import { restoreState, type CodexParserState } from './parser-state'
 import { parseTime } from './record-builders'
@@ -141,6 +142,8 @@ class CodexParser implements LineParser {
         return handleEvent(em, payload, offset, createdAt)
       case 'compacted':
         return handleCompactedLine(em, payload, offset, createdAt)
+      case 'inter_agent_communication':
+        return handleInterAgentCommunication(em, payload, offset, createdAt)
       default:
         em.unread(offset, `line type "${type}"`)
     }

@@ -32,6 +32,14 @@ export const TurnContextSchema = z.looseObject({
 
 export const CompactedSchema = z.looseObject({ message: z.string() })
 
+export const InterAgentCommunicationSchema = z.looseObject({
+  id: z.string().nullish(),
+  author: z.string(),
+  recipient: z.string(),
+  content: z.string().default(''),
+  encrypted_content: z.string().nullish()
+})
+
 // ---- response_item payloads, by `type`
 
 export const MessageItemSchema = z.looseObject({
