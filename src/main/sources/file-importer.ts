@@ -3,6 +3,7 @@ import type { HistoryFile } from './adapter'
 import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-batch'
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
+import { unreadIn } from './records'
 import { HEAD_BYTES, headHash, tailHash, type ParsedChunk } from './parse-thread/parse-chunks'
 import { RecordWriter } from './record-writer'
 import { type ImportDeps, type ImportReport } from './import-deps'
@@ -99,7 +100,7 @@ export async function importParsedFile(
         state.incompleteLineReported = chunk.end
       }
       writer.finish()
-      imports.save({
+      const importFileId = imports.save({
         workspaceId: workspace.id,
         source: file.source,
         path: file.path,
@@ -113,6 +114,8 @@ export async function importParsedFile(
         parserStateJson: chunk.parserStateJson,
         importState: state
       })
+      const unread = unreadIn(chunk.records)
+      if (unread.length > 0) deps.store.unreadRecords.add(importFileId, unread)
     }
     batch.add(batched, apply, { bytes: chunk.end - chunk.start, lines: chunk.lines })
     // Let the window's requests (and a cancel) in between chunks.

@@ -55,7 +55,8 @@ export class ImportFileRepository {
        VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @mtimeMs, @headSha256, @tailSha256, @offset, @parserState, @importState, @now)
        ON CONFLICT (workspace_id, source, path) DO UPDATE SET session_id = excluded.session_id, dev = excluded.dev, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
          head_sha256 = excluded.head_sha256, tail_sha256 = excluded.tail_sha256, offset = excluded.offset, parser_state = excluded.parser_state,
-         import_state = excluded.import_state, imported_at = excluded.imported_at`
+         import_state = excluded.import_state, imported_at = excluded.imported_at
+       RETURNING id`
     )
     this.deleteStmt = db.prepare('DELETE FROM import_files WHERE id = ?')
     this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
@@ -110,8 +111,9 @@ export class ImportFileRepository {
     this.modifiedStmt.run(mtimeMs, id)
   }
 
-  save(row: ImportFileSave, now = Date.now()): void {
-    this.upsertStmt.run({
+  /** Insert or update the file's row; returns its id. */
+  save(row: ImportFileSave, now = Date.now()): number {
+    const saved = this.upsertStmt.get({
       workspaceId: row.workspaceId,
       source: row.source,
       path: row.path,
@@ -125,7 +127,8 @@ export class ImportFileRepository {
       parserState: row.parserStateJson,
       importState: JSON.stringify(row.importState ?? {}),
       now
-    })
+    }) as { id: number }
+    return saved.id
   }
 
   delete(id: number): void {
