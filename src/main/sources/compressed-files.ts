@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, readFileSync } from 'node:fs'
 import { createZstdDecompress, zstdDecompressSync } from 'node:zlib'
+import { zstdIncompleteness } from './zstd-frames'
 
 /**
  * History files an agent has compressed whole with zstd (Codex's idle rollouts:
@@ -21,8 +22,13 @@ export class CompressedFileError extends Error {
   }
 }
 
-/** The decoded bytes of a compressed file, a piece at a time (Node's own zstd: Node ≥ 22.15, Electron ≥ 37). */
-export async function* decodedPieces(path: string): AsyncGenerator<Buffer> {
+/**
+ * The decoded bytes of a compressed file, a piece at a time (Node's own zstd: Node ≥ 22.15).
+ * `whole`: the file is checked to be whole first (zstd-frames.ts); a head alone need not be.
+ */
+export async function* decodedPieces(path: string, whole = true): AsyncGenerator<Buffer> {
+  const problem = whole ? zstdIncompleteness(path) : null
+  if (problem) throw new CompressedFileError(path, problem)
   const decoder = createZstdDecompress()
   const input = createReadStream(path)
   input.on('error', (error) => decoder.destroy(error))
@@ -41,7 +47,7 @@ export async function* decodedPieces(path: string): AsyncGenerator<Buffer> {
 export async function decodedHead(path: string, bytes: number): Promise<Buffer> {
   const pieces: Buffer[] = []
   let length = 0
-  for await (const piece of decodedPieces(path)) {
+  for await (const piece of decodedPieces(path, false)) {
     pieces.push(piece)
     length += piece.length
     if (length >= bytes) break
@@ -58,6 +64,8 @@ export async function decodedHead(path: string, bytes: number): Promise<Buffer> 
 export function decodedIdentity(path: string, offset: number, headBytes: number, tailBytes: number): { head: string; tail: string; size: number } {
   let content: Buffer
   try {
+    const problem = zstdIncompleteness(path)
+    if (problem) throw new Error(problem)
     content = zstdDecompressSync(readFileSync(path))
   } catch (error) {
     throw new CompressedFileError(path, error)
