@@ -35,8 +35,13 @@ function transcript(rt: Runtime): string[] {
   return rows.map((m) => `${m.id} ${m.title} | ${m.role} ${m.content} ${m.input ?? ''} ${m.tokens ?? ''}`)
 }
 
-function sessions(rt: Runtime): { id: number; uid: string }[] {
+function sessions(rt: Runtime): { id: number; uid: string; sourceId: string }[] {
   return databaseOf(rt.store).prepare('SELECT id, uid, source_session_id AS sourceId FROM sessions ORDER BY source_session_id').all() as { id: number; uid: string; sourceId: string }[]
+}
+
+/** The files messages say they were read from (they follow the file when it moves). */
+function messageSources(rt: Runtime, home: string): string[] {
+  return (databaseOf(rt.store).prepare("SELECT DISTINCT json_extract(source_ref, '$.file') FROM messages WHERE source_ref IS NOT NULL ORDER BY 1").pluck().all() as string[]).map((path) => relative(home, path))
 }
 
 function importedPaths(rt: Runtime, home: string): string[] {
@@ -128,6 +133,7 @@ describe('Codex rollouts compressed by Codex (.jsonl.zst) or archived (archived_
     rmSync(dated(home, `${LONG}.zst`))
     expect(await rt.imports.importAll()).toMatchObject({ messages: 0, skipped: [] })
     expect(importedPaths(rt, home)).toEqual([`archived_sessions/${LONG}.zst`])
+    expect(messageSources(rt, home)).toEqual([`archived_sessions/${LONG}.zst`])
     expect(transcript(rt)).toEqual(first)
     // Nothing left to do: neither decoded nor read again.
     expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
@@ -141,6 +147,7 @@ describe('Codex rollouts compressed by Codex (.jsonl.zst) or archived (archived_
     expect(resumed.skipped.every((s) => s.offset >= firstPart.length)).toBe(true)
     expect(sessions(rt)).toEqual([session])
     expect(importedPaths(rt, home)).toEqual([`archived_sessions/${LONG}`])
+    expect(messageSources(rt, home)).toEqual([`archived_sessions/${LONG}`])
     expect(transcript(rt)).toEqual(transcript(await plainImport(LONG)))
   })
 
