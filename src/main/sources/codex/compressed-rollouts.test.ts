@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../../runtime/runtime'
 import { databaseOf } from '../../store/raw-database'
 import { FIXTURES } from '../testing/claude-home'
-import { importTestbed } from '../testing/import-testbed'
+import { contractCaller, importTestbed } from '../testing/import-testbed'
 
 const { tempDir, runtime } = importTestbed('retrace-codex-zst-')
 
@@ -197,4 +197,47 @@ describe('Codex rollouts compressed by Codex (.jsonl.zst) or archived (archived_
     expect(skippedLines(await rt.imports.importAll())).toEqual((await plainImportReport(LONG)).skipped)
     expect(transcript(rt)).toEqual(transcript(await plainImport(LONG)))
   })
+
+  it('followed live: compressed, then decompressed and written on, without reading it again meanwhile', async () => {
+    const workspace = tempDir()
+    const home = join(tempDir(), 'codex')
+    // The rollout recorded in this workspace (its own cwd, redacted in the fixture, swapped).
+    const bytes = Buffer.from(real(LONG).toString('utf8').replaceAll('/redacted/path/59b923df4d', workspace))
+    const lines = bytes.toString('utf8').split(/(?<=\n)/)
+    const firstPart = Buffer.from(lines.slice(0, 1500).join(''))
+    put(dated(home, LONG), firstPart)
+    const live = runtime({ codex: home }, { followImports: true })
+    const call = contractCaller(live)
+    const { id: workspaceId } = await call('workspaces.open', { path: workspace })
+    const report = async () => (await call('imports.status', { workspaceId })).report
+    await until(async () => ((await report())?.messages ?? 0) > 0)
+    await until(() => Promise.resolve(importedPaths(live, home).length === 1))
+    const first = transcript(live)
+
+    put(dated(home, `${LONG}.zst`), zst(firstPart))
+    rmSync(dated(home, LONG))
+    await until(() => Promise.resolve(importedPaths(live, home)[0]?.endsWith('.zst') === true))
+    const files = (await report())?.files
+    await new Promise((resolve) => setTimeout(resolve, 3000)) // polls every 400 ms, discovery every 2 s
+    expect((await report())?.files).toBe(files)
+    expect(transcript(live)).toEqual(first)
+
+    put(dated(home, LONG), bytes)
+    rmSync(dated(home, `${LONG}.zst`))
+    await until(() => Promise.resolve(transcript(live).length > first.length))
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const whole = join(tempDir(), 'codex')
+    put(dated(whole, LONG), bytes)
+    const clean = runtime({ codex: whole })
+    await clean.imports.importAll()
+    expect(transcript(live)).toEqual(transcript(clean))
+  }, 30_000)
 })
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now()
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
