@@ -23,7 +23,8 @@ export class CompressedFileError extends Error {
 }
 
 /**
- * The decoded bytes of a compressed file, a piece at a time (Node's own zstd: Node ≥ 22.15).
+ * The decoded bytes of a compressed file, a piece at a time (Node's own zstd: Node ≥ 22.15; the
+ * project pins Node 22.23, and Electron 45 runs Node 24 or later).
  * `whole`: the file is checked to be whole first (zstd-frames.ts); a head alone need not be.
  */
 export async function* decodedPieces(path: string, whole = true): AsyncGenerator<Buffer> {

@@ -26,6 +26,7 @@ export function planMovedFile(deps: ImportDeps, workspace: { id: number }, file:
     return { known: undefined, start: 0 }
   }
   const moved = { ...earlier, path: file.path, dev: stat.dev, ino: stat.ino, mtimeMs: null, fileSize: null }
+  batch.commit() // what is queued goes first, as when an import is dropped
   deps.store.transaction(() => {
     deps.store.importFiles.move(earlier.id, file.path, stat)
     for (const session of sessionsOf(deps, earlier)) deps.store.messages.repointSourceFile(session, earlier.path, file.path)
