@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../../runtime/runtime'
 import { databaseOf } from '../../store/raw-database'
 import { FIXTURES } from '../testing/claude-home'
+import { ParseThread } from '../parse-thread/parse-thread'
 import { contractCaller, importTestbed } from '../testing/import-testbed'
+import { SPOTTER_CWD, writeSpotterCopies } from '../testing/session-copies'
 
 const { tempDir, runtime } = importTestbed('retrace-codex-zst-')
 
@@ -197,6 +199,29 @@ describe('Codex rollouts compressed by Codex (.jsonl.zst) or archived (archived_
     expect(skippedLines(await rt.imports.importAll())).toEqual((await plainImportReport(LONG)).skipped)
     expect(transcript(rt)).toEqual(transcript(await plainImport(LONG)))
   })
+
+  it('is decoded on the import\'s parse thread as on the main thread', async () => {
+    // Recorded in the folder of 6 MB of Claude Code sessions: one import large enough for the thread.
+    const bytes = Buffer.from(real(LONG).toString('utf8').replaceAll('/redacted/path/59b923df4d', SPOTTER_CWD))
+    const claude = join(tempDir(), 'claude')
+    writeSpotterCopies(claude, 6)
+    const home = join(tempDir(), 'codex')
+    put(dated(home, `${LONG}.zst`), zst(bytes))
+    const started = ParseThread.counts.started
+    const threaded = runtime({ claude, codex: home })
+    const report = await threaded.imports.importAll()
+    expect(ParseThread.counts.started, 'a thread was started').toBeGreaterThan(started)
+
+    const alone = join(tempDir(), 'codex')
+    put(dated(alone, LONG), bytes)
+    const inline = runtime({ codex: alone })
+    const inlineReport = await inline.imports.importAll()
+    const ofRollout = (r: typeof report) => skippedLines({ skipped: r.skipped.filter((s) => s.file.includes(LONG)) })
+    expect(ofRollout(report)).toEqual(ofRollout(inlineReport))
+    const codexOnly = (rt: Runtime) => transcript(rt).filter((line) => line.startsWith('019c8a59'))
+    expect(codexOnly(inline).length).toBeGreaterThan(100)
+    expect(codexOnly(threaded)).toEqual(codexOnly(inline))
+  }, 60_000)
 
   it('followed live: compressed, then decompressed and written on, without reading it again meanwhile', async () => {
     const workspace = tempDir()
