@@ -172,6 +172,8 @@ describe('Codex rollouts compressed by Codex (.jsonl.zst) or archived (archived_
     const corrupt = dated(home, `${LONG}.zst`)
     put(corrupt, whole.subarray(0, Math.floor(whole.length / 2))) // cut short: a copy that did not finish
     put(dated(home, `${SHORT}.zst`), zst(real(SHORT)))
+    // Not zstd at all: its first lines cannot say which workspace it belongs to, so it is not listed.
+    put(dated(home, 'rollout-2026-02-23T00-00-00-00000000-0000-0000-0000-000000000000.jsonl.zst'), Buffer.from('{"not":"zstd"}\n'))
     const before = hashes(home)
     const rt = runtime({ codex: home })
     const undecodable = (report: { skipped: { file: string; reason: string }[] }) => report.skipped.filter((s) => s.reason.includes('could not be decoded'))
