@@ -43,6 +43,12 @@ export interface HistoryFile {
    * does (sizes and times of the file and its WAL). Live following compares it instead of the size.
    */
   fingerprint?: string
+  /**
+   * Names the file's content wherever it is and in whichever form, when the source moves or
+   * recompresses its files (a Codex rollout's file name without `.zst`): a file found at a new
+   * path with the key of one imported before continues that import (moved-files.ts).
+   */
+  contentKey?: string
 }
 
 /**

@@ -4,8 +4,12 @@ import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
+import { oneFilePerRollout } from './rollout-files'
 
-const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
+/** A rollout, plain or compressed whole by Codex once idle (`.jsonl.zst`, docs/formats.md §2.2). */
+const ROLLOUT_FILE = /^rollout-.*\.jsonl(\.zst)?$/
+/** Where Codex keeps rollouts: by date, and flat once archived (`codex archive`, or the app's). */
+const ROLLOUT_FOLDERS = ['sessions', 'archived_sessions']
 
 /** `CODEX_HOME` when set, else `~/.codex`. */
 export function codexRoots(env: NodeJS.ProcessEnv): string[] {
@@ -13,14 +17,19 @@ export function codexRoots(env: NodeJS.ProcessEnv): string[] {
   return [configured ? configured : join(env.HOME ?? homedir(), '.codex')]
 }
 
-/** Every rollout under `<root>/sessions` (dated folders, or flat in older releases). */
+/**
+ * Every rollout under `<root>/sessions` (dated folders, or flat in older releases) and
+ * `<root>/archived_sessions`, plain or compressed: one file per rollout (rollout-files.ts).
+ */
 export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
   for (const root of roots) {
-    for (const path of await walkFiles(join(root, 'sessions'), (name) => ROLLOUT_FILE.test(name), signal)) {
+    const found: string[] = []
+    for (const folder of ROLLOUT_FOLDERS) found.push(...(await walkFiles(join(root, folder), (name) => ROLLOUT_FILE.test(name), signal)))
+    for (const { path, contentKey } of oneFilePerRollout(found)) {
       const meta = await (cache ? cache.facts(path, () => sessionMeta(path)) : sessionMeta(path))
       if (meta) {
-        files.push({ source: 'codex', path, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}) })
+        files.push({ source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}) })
       }
     }
   }
