@@ -218,7 +218,8 @@ export class Line {
     const call = this.state.pending.get(toolCallId)
     this.state.pending.delete(toolCallId)
     const flat = flattenBlocks(content)
-    const record = this.message({ role: 'tool_result', content: flat.text, toolCallId, isError: isError === true })
+    const saved = this.state.savedOutput?.(flat.text) ?? null
+    const record = this.message({ role: 'tool_result', content: saved ?? flat.text, toolCallId, isError: isError === true })
     if (call) record.toolName = call.name
     if (flat.attachments.length) record.attachments = flat.attachments
     const structured = toolUseResult !== null && typeof toolUseResult === 'object'

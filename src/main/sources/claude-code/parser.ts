@@ -3,6 +3,7 @@ import { deltaRecord, snapshotRecord } from './file-history'
 import { AiTitleLineSchema, CustomTitleLineSchema, LineBaseSchema, SummaryLineSchema } from './schema'
 import { Line } from './line'
 import { ParserState } from './state'
+import { savedOutputReader } from './saved-output'
 
 /**
  * Claude Code history lines → source records (docs/formats.md §2.1). Pure: one line in, records out,
@@ -28,11 +29,16 @@ import { ParserState } from './state'
  *   unless a hook failed or stopped the agent.
  * - `user` lines whose only content is empty text, and `local-command-stdout` with no output.
  *
+ * A tool result whose output Claude Code moved to `<session>/tool-results/` shows that file's
+ * content (when the parser is made for a file: `createParser(state, { path })`).
+ *
  * Anything else (an unknown line type or system subtype without text, a line that is not JSON
  * or lacks a field its type needs) gives a `skipped` record with the reason.
  */
-export function createClaudeCodeParser(saved?: unknown): LineParser {
+export function createClaudeCodeParser(saved?: unknown, file?: { path: string }): LineParser {
   const state = new ParserState(saved)
+  // Outputs moved to `<session>/tool-results/` are read back from there (saved-output.ts).
+  if (file) state.savedOutput = savedOutputReader(file.path)
   return {
     feed(line, offset) {
       try {
@@ -65,8 +71,6 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'tag',
   'attachment'
 ])
-
-
 
 function parseLine(state: ParserState, line: string, offset: number): SourceRecord[] {
   if (line.trim() === '') return []
