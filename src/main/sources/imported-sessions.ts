@@ -74,7 +74,10 @@ export class ImportedSessions {
   linkSubAgent(agentId: string, toolCallId: string, description?: string): void {
     const { store } = this.deps
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
-    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`)
+    // An agent a sub-agent started sits flat beside it (Claude Code): named after the session, not the agent.
+    const child =
+      store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`) ??
+      (this.file.role === 'sub-agent' && this.file.parentSessionId ? store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.rootSessionId ?? this.file.parentSessionId}/agent-${agentId}`) : undefined)
     if (!parent || !child) return
     store.sessions.link(child.rowId, this.placeAt(parent, toolCallId))
     if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
@@ -223,6 +226,8 @@ export class ImportedSessions {
   }): string {
     const { store } = this.deps
     const { parent } = child
+    // What the file's metadata says of the agent it holds (Claude Code's agent-<id>.meta.json).
+    const ownAgent = child.kind === 'sub-agent' && child.sourceSessionId === this.file.sessionId
     store.sessions.insert({
       uid: child.uid,
       workspaceId: this.workspace.id,
@@ -232,7 +237,9 @@ export class ImportedSessions {
       kind: child.kind,
       ...(parent ? this.placeAt(parent, child.toolCallId) : { parentRowId: null, forkSeq: null, depth: 0 }),
       parentSourceId: child.parentSourceId,
-      model: null,
+      // Until its own lines name the model it ran on.
+      model: ownAgent ? (this.file.agentModel ?? null) : null,
+      agentType: ownAgent ? (this.file.agentType ?? null) : null,
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt: child.createdAt
     })
