@@ -56,6 +56,9 @@ describe('tool outputs Claude Code moved to tool-results/', () => {
       'Error',
       `Error: result (374,984 characters) exceeds maximum allowed tokens. Output has been saved to /home/u/.claude/projects/p/${session.sessionId}/tool-results/mcp-plugin_wonk_wonk-wonk_ls-1771474681460.txt.\nFormat: JSON array with schema: [{type: string, text: string}]`
     )
+    // Later Bash results name the file in toolUseResult.persistedOutputPath (the writing machine's path).
+    writeFileSync(join(folder, 'b7x2k.txt'), 'the wombat count is 12')
+    session.tool('Bash', { command: 'count' }, { stdout: 'the wombat', stderr: '', persistedOutputPath: '/sandbox/p/tool-results/b7x2k.txt', persistedOutputSize: 22 }, 'the wombat')
     // Named but gone (Claude Code purges old sessions' folders): the preview stays.
     session.tool('Bash', { command: 'ls' }, { stdout: '' }, pointer(`/h/.claude/projects/p/${session.sessionId}/tool-results/gone.txt`, 'the preview only'))
     const before = hashes(home.root)
@@ -67,7 +70,8 @@ describe('tool outputs Claude Code moved to tool-results/', () => {
     expect(shown[0]?.content.length).toBe(Math.min(Buffer.byteLength(whole), SAVED_OUTPUT_MAX_BYTES))
     expect(shown[0]?.content.endsWith('the zanzibar marker at the very end\n')).toBe(true)
     expect(shown[1]?.content).toBe('listing of quagga files')
-    expect(shown[2]?.content).toContain('Preview (first 2KB):\nthe preview only')
+    expect(shown[2]?.content).toBe('the wombat count is 12')
+    expect(shown[3]?.content).toContain('Preview (first 2KB):\nthe preview only')
 
     const hits = await call('search.messages', { query: 'zanzibar', workspaceId })
     expect(hits.items.map((hit) => hit.sessionId)).toEqual([main.id])

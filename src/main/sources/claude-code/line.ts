@@ -19,6 +19,12 @@ const TITLE_LENGTH = 80
 
 type Parsed<T> = { success: true; data: T } | { success: false; error: z.ZodError }
 
+/** `toolUseResult.persistedOutputPath`: where a Bash result's whole output was saved. */
+function persistedOutputPath(toolUseResult: unknown): string | undefined {
+  const path = toolUseResult !== null && typeof toolUseResult === 'object' ? (toolUseResult as { persistedOutputPath?: unknown }).persistedOutputPath : undefined
+  return typeof path === 'string' && path !== '' ? path : undefined
+}
+
 /** The records of one line, and what it changes in the parser's state. */
 export class Line {
   readonly records: SourceRecord[] = []
@@ -218,7 +224,7 @@ export class Line {
     const call = this.state.pending.get(toolCallId)
     this.state.pending.delete(toolCallId)
     const flat = flattenBlocks(content)
-    const saved = this.state.savedOutput?.(flat.text) ?? null
+    const saved = this.state.savedOutput?.(flat.text, persistedOutputPath(toolUseResult)) ?? null
     const record = this.message({ role: 'tool_result', content: saved ?? flat.text, toolCallId, isError: isError === true })
     if (call) record.toolName = call.name
     if (flat.attachments.length) record.attachments = flat.attachments

@@ -20,8 +20,12 @@ import { savedOutputReader } from './saved-output'
  * - `queue-operation`: prompts queued while the agent worked; the prompt itself arrives later
  *   as a `user` line.
  * - `last-prompt`, `permission-mode`, `mode`, `agent-name`, `agent-setting`, `agent-color`,
- *   `worktree-state`, `fork-context-ref`, `relocated`, `frame-link`, `bridge-session`, `tag`:
- *   UI and resume bookkeeping (the following conversation lines carry cwd and branch).
+ *   `worktree-state`, `fork-context-ref`, `relocated`, `frame-link`, `bridge-session`, `tag`,
+ *   `atis-latch` (a status string for the UI): UI and resume bookkeeping (the following
+ *   conversation lines carry cwd and branch).
+ * - `cost-state`: Claude Code's running cost totals, rewritten as the session goes; they include
+ *   background calls (titles, classification) no message shows, and Retrace counts usage from
+ *   the messages themselves.
  * - `attachment`: hook output, diagnostics and plan files injected into the context; none of it
  *   is something the user or the agent said.
  * - `system` subtypes `turn_duration`, `microcompact_boundary`, `compact_boundary` (its metadata
@@ -32,8 +36,10 @@ import { savedOutputReader } from './saved-output'
  * A tool result whose output Claude Code moved to `<session>/tool-results/` shows that file's
  * content (when the parser is made for a file: `createParser(state, { path })`).
  *
- * Anything else (an unknown line type or system subtype without text, a line that is not JSON
- * or lacks a field its type needs) gives a `skipped` record with the reason.
+ * A well-formed line of a type not listed here, a system subtype without text or an assistant
+ * block of an unknown type gives an `unread` record (counted by Claude Code version in the
+ * import report); a line that is not JSON or lacks a field its type needs gives a `skipped`
+ * record with the reason.
  */
 export function createClaudeCodeParser(saved?: unknown, file?: { path: string }): LineParser {
   const state = new ParserState(saved)
@@ -69,7 +75,9 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'frame-link',
   'bridge-session',
   'tag',
-  'attachment'
+  'attachment',
+  'atis-latch',
+  'cost-state'
 ])
 
 function parseLine(state: ParserState, line: string, offset: number): SourceRecord[] {

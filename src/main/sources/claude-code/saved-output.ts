@@ -13,12 +13,19 @@ const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
  * `<persisted-output>\nOutput too large (1.1MB). Full output saved to: <path>\n\nPreview (first 2KB): …`,
  * an MCP result over its token limit `Error: result (374,984 characters) exceeds maximum allowed
  * tokens. Output has been saved to <path>.` The path is absolute, may hold spaces (Windows user
- * folders) and ends a sentence in the MCP form; only its file name is taken.
+ * folders) and ends a sentence in the MCP form; only its file name is taken. Later Bash results
+ * also name the file in `toolUseResult.persistedOutputPath`.
  */
 const POINTER = /(?:Full output saved to|Output has been saved to):?[^\n]*?[\\/]tool-results[\\/]([A-Za-z0-9_-][A-Za-z0-9._-]{0,200}?)\.?(?=\s|$)/
 
-/** A tool result's text → the whole output it names, or null when it names none that can be read. */
-export type SavedOutputReader = (text: string) => string | null
+/**
+ * A tool result's text (and the `toolUseResult.persistedOutputPath` a Bash result gives) → the
+ * whole output it names, or null when it names none that can be read.
+ */
+export type SavedOutputReader = (text: string, persistedPath?: string) => string | null
+
+/** A saved output's file name: no folder part, not `.` or `..`. */
+const SAVED_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,200}$/
 
 /**
  * The reader for one history file. The output is looked for only in the session's own
@@ -30,8 +37,10 @@ export function savedOutputReader(historyPath: string): SavedOutputReader | null
   const sessionDir = sessionFolderOf(historyPath)
   if (!sessionDir) return null
   const folder = join(sessionDir, 'tool-results')
-  return (text) => {
-    const name = POINTER.exec(text)?.[1]
+  return (text, persistedPath) => {
+    // The recorded path is the writing machine's (often a sandbox): only its file name is used.
+    const structured = persistedPath?.split(/[\\/]/).pop()
+    const name = structured && SAVED_NAME.test(structured) ? structured : POINTER.exec(text)?.[1]
     if (!name) return null
     const bytes = readPlainFile(folder, name)
     return bytes === null ? null : outputText(bytes, join(folder, name))
