@@ -26,6 +26,11 @@ export interface HistoryFile {
    * sub-agent (an agent a sub-agent started). The files of the tree belong where that session does.
    */
   rootSessionId?: string
+  /**
+   * For sub-agent files: another name the parent's links may give it (Claude Code: the workflow
+   * run `workflow:<runId>` it belongs to, which the `Workflow` call's result names).
+   */
+  linkedAs?: string
   /** For sub-agent files: the kind of agent (Claude Code's `agentType`: `Explore`, `general-purpose`…). */
   agentType?: string
   /** For sub-agent files: the model it was asked to run on, before its own lines say which one it did. */

@@ -35,7 +35,10 @@ describe('Claude Code workflow agents (subagents/workflows/<run>/)', () => {
     expect(sessions.filter((s) => s.kind === 'main').map((s) => s.id)).toEqual([main?.id])
     const agents = sessions.filter((s) => s.kind === 'sub-agent')
     expect(agents.map((s) => rt.store.sessions.require(s.id).sourceSessionId).sort()).toEqual(['ag000001', 'ag000002', 'ag000003'].map((id) => `${MAIN}/agent-${id}`))
-    for (const agent of agents) expect(agent).toMatchObject({ parentId: main?.id, depth: 1, agentType: 'workflow-subagent' })
+    // At the Workflow call: its result names the run (toolUseResult.runId) whose folder they are in.
+    const callSeq = rt.store.messages.seqOfToolCall(rt.store.sessions.require(main?.id ?? '').rowId, 'toolu_wf01')
+    expect(callSeq).toBeGreaterThan(0)
+    for (const agent of agents) expect(rt.store.sessions.require(agent.id)).toMatchObject({ parentId: main?.id, depth: 1, agentType: 'workflow-subagent', forkSeq: callSeq })
     // The model each ran on, from its own lines (the metadata names none).
     expect(agents.map((s) => s.model).sort()).toEqual(['claude-opus-4-8', 'claude-sonnet-4-6', 'claude-sonnet-4-6'])
     const detail = await contractCaller(rt)('sessions.get', { sessionId: main?.id ?? '' })

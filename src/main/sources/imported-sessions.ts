@@ -194,7 +194,8 @@ export class ImportedSessions {
     if (existing) return existing
     const parent = parentOfSubAgentFile(this.deps, this.workspace, this.file, this.state.cwd ?? this.file.cwd, (uid) => this.announced(uid))
     // The call that started it: from the parent's tool result, or from the agent's own metadata.
-    const toolCallId = this.parentLinks()[this.file.agentId ?? ''] ?? this.file.startedBy
+    const links = this.parentLinks()
+    const toolCallId = links[this.file.agentId ?? ''] ?? (this.file.linkedAs ? links[this.file.linkedAs] : undefined) ?? this.file.startedBy
     const title = this.file.title ?? parentLinkTitle(this.deps, this.workspace, this.file)
     return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, title, createdAt)
   }

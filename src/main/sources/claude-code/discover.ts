@@ -4,10 +4,13 @@ import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, listDir, readHeadObjects, stringField, walkFiles, type HeadStop } from '../files'
 import { readAgentMeta } from './agent-meta'
+import { workflowLink } from './tool-results'
 import { encodeProjectFolder } from './project-folder'
 
 const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
 const AGENT_FILE = /^agent-(.+)\.jsonl$/
+/** `<session>/subagents/workflows/<runId>/agent-<id>.jsonl`: an agent of a workflow run. */
+const WORKFLOW_AGENT = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/]agent-[^\\/]+\.jsonl$/
 
 /** `CLAUDE_CONFIG_DIR` when set, else `~/.claude`. */
 export function claudeRoots(env: NodeJS.ProcessEnv): string[] {
@@ -118,6 +121,8 @@ async function describeAgent(agentPath: string, sessionId: string, sessionPath: 
   const file: HistoryFile = { ...(await describe(agentPath, sessionId, 'sub-agent')), parentPath: sessionPath, ...meta }
   if (agentType) file.agentType = agentType
   if (model) file.agentModel = model
+  const run = WORKFLOW_AGENT.exec(agentPath)?.[1]
+  if (run) file.linkedAs = workflowLink(run)
   const parentPath = parentAgentId ? agentPaths.find((path) => basename(path) === `agent-${parentAgentId}.jsonl`) : undefined
   if (parentAgentId && parentPath && parentPath !== agentPath) {
     return { ...file, parentSessionId: `${sessionId}/agent-${parentAgentId}`, parentPath, rootSessionId: sessionId }

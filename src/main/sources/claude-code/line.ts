@@ -5,7 +5,7 @@ import { AssistantLineSchema, type Block, type LineBase, SystemLineSchema, TextB
 import type { ObservedLine } from './rewinds'
 import type { ParserState } from './state'
 import { systemText } from './system'
-import { fileEditRecord, isAgentTool, subAgentLinkRecord, textAgentLink } from './tool-results'
+import { fileEditRecord, isAgentTool, subAgentLinkRecord, textAgentLink, workflowRunLink } from './tool-results'
 import { promptDigest, sidechainAgent } from './sidechains'
 import { attributeUsage } from './usage'
 
@@ -231,6 +231,8 @@ export class Line {
     const structured = toolUseResult !== null && typeof toolUseResult === 'object'
     const link = (structured ? subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset) : null) ?? (call && isAgentTool(call.name) ? textAgentLink(flat.text, toolCallId, call.description, this.offset) : null)
     if (link) this.records.push(link)
+    const run = structured ? workflowRunLink(toolUseResult, call?.name, toolCallId, this.offset) : null
+    if (run) this.records.push(run)
     if (!structured) return
     const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
     if (edit) this.records.push(edit)
