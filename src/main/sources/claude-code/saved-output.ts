@@ -53,7 +53,7 @@ export function sessionFolderOf(historyPath: string): string | null {
   if (session) return join(dirname(historyPath), session)
   let folder = dirname(historyPath)
   for (let level = 0; level < 4; level++) {
-    if (basename(folder) === 'subagents') return dirname(folder)
+    if (basename(folder) === 'subagents') return SESSION_FILE.test(`${basename(dirname(folder))}.jsonl`) ? dirname(folder) : null
     folder = dirname(folder)
   }
   return null
