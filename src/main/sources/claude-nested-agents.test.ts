@@ -122,11 +122,18 @@ describe('Claude Code sub-agents nested several levels, and workflow agents', ()
     expect(listed.items.find((s) => s.id === a1?.id)?.agentType).toBe('general-purpose')
     expect(listed.items.find((s) => s.id === main?.id)?.agentType).toBeUndefined()
     expect(hashes(home.root)).toEqual(before)
+
+    // Later, a line of the session names a2 with a1's call (a call the session does not hold):
+    // read incrementally, it does not move a2 out from below a1.
+    session.raw(JSON.stringify({ type: 'progress', uuid: 'p-a2', parentUuid: session.tip, sessionId: session.sessionId, cwd: CWD, timestamp: '2026-09-02T10:03:00.000Z', data: { type: 'agent_progress', agentId: 'a2' }, parentToolUseID: 'toolu_a2' }))
+    await rt.imports.importWorkspace(workspaceId)
+    expect(bySource(`${session.sessionId}/agent-a2`)).toMatchObject({ parentId: a1?.id, depth: 2, forkSeq: seqOfCall(a1?.id, 'toolu_a2') })
   })
 
   it('gets the same tree when an agent’s file says it started before the agent that started it', async () => {
     const home = new ClaudeHome(join(tempDir(), 'claude'))
-    // Clock skew, or a copied folder: imported oldest first, the children come before their parents.
+    // Clock skew, or a copied folder: sub-agents are imported newest first, so here the parents
+    // come before their children (the other way round from the first test).
     const session = nestedSession(home, ['2026-09-02T10:02:00.000Z', '2026-09-02T10:01:00.000Z', '2026-09-02T10:00:00.000Z'])
     const { bySource, seqOfCall } = await importHome(home)
     const [a1, a2, a3] = ['a1', 'a2', 'a3'].map((id) => bySource(`${session.sessionId}/agent-${id}`))

@@ -79,7 +79,10 @@ export class ImportedSessions {
       store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`) ??
       (this.file.role === 'sub-agent' && this.file.parentSessionId ? store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.rootSessionId ?? this.file.parentSessionId}/agent-${agentId}`) : undefined)
     if (!parent || !child) return
-    store.sessions.link(child.rowId, this.placeAt(parent, toolCallId))
+    const place = this.placeAt(parent, toolCallId)
+    // A call this session does not hold does not move an agent that already hangs elsewhere (below the agent that started it).
+    if (place.forkSeq === null && child.parentRowId !== null && child.parentRowId !== parent.rowId) return
+    store.sessions.link(child.rowId, place)
     if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
   }
 
