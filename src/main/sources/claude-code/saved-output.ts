@@ -40,7 +40,7 @@ export function savedOutputReader(historyPath: string): SavedOutputReader | null
   return (text, persistedPath) => {
     // The recorded path is the writing machine's (often a sandbox): only its file name is used.
     const structured = persistedPath?.split(/[\\/]/).pop()
-    const name = structured && SAVED_NAME.test(structured) ? structured : POINTER.exec(text)?.[1]
+    const name = structured && SAVED_NAME.test(structured) ? structured : text.includes('saved to') ? POINTER.exec(text)?.[1] : undefined
     if (!name) return null
     const bytes = readPlainFile(folder, name)
     return bytes === null ? null : outputText(bytes, join(folder, name))
@@ -67,7 +67,10 @@ function readPlainFile(folder: string, name: string): { data: Buffer; size: numb
   let fd: number | null = null
   try {
     if (!lstatSync(folder).isDirectory()) return null
-    fd = openSync(join(folder, name), constants.O_RDONLY | ((constants.O_NOFOLLOW as number | undefined) ?? 0) | ((constants.O_NONBLOCK as number | undefined) ?? 0))
+    const noFollow = constants.O_NOFOLLOW as number | undefined
+    // Without O_NOFOLLOW (Windows), a link is refused by looking first.
+    if (noFollow === undefined && lstatSync(join(folder, name)).isSymbolicLink()) return null
+    fd = openSync(join(folder, name), constants.O_RDONLY | (noFollow ?? 0) | ((constants.O_NONBLOCK as number | undefined) ?? 0))
     const stats = fstatSync(fd)
     if (!stats.isFile()) return null
     const data = Buffer.alloc(Math.min(stats.size, SAVED_OUTPUT_MAX_BYTES))
