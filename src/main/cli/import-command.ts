@@ -1,4 +1,5 @@
 import { RetraceError } from '../../shared/contract'
+import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
 import { openWorkspacePath } from '../handlers/open-path'
@@ -54,6 +55,10 @@ function printReport(io: Output, report: ImportReport): void {
     `${report.files} file${report.files === 1 ? '' : 's'} read: ${report.sessions} new session${report.sessions === 1 ? '' : 's'}, ` +
       `${report.messages} messages, ${report.toolCalls} tool calls, ${report.fileChanges} file changes.`
   )
+  if (report.unread.length > 0) {
+    io.out('Records of kinds Retrace does not read yet (the agent\'s format changed; --json says where):')
+    for (const tally of report.unread) io.out(`  ${unreadText(tally)}`)
+  }
   if (report.skipped.length === 0) return
   io.out(`${report.skipped.length} line${report.skipped.length === 1 ? '' : 's'} skipped (--json lists them all):`)
   for (const line of report.skipped.slice(0, 10)) io.out(`  ${line.file}:${line.offset}  ${line.reason}`)

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import { RetraceError } from '../../shared/contract'
+import { SHELL_CAPTURE_HINT } from '../../shared/shell-capture'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 import { table } from './format'
@@ -25,9 +26,11 @@ export async function changesCommand(call: CliCall, options: { sessionId: string
   if (rows.length === 0) options.io.out(`No file changes recorded for "${session.title}".`)
   else options.io.out(table(['turn', 'op', 'path', 'lines', 'seen by'], rows))
   // Imported sessions: what a shell command changed is only known if a workspace scan saw it.
-  for (const { turn, uncapturedCommands } of result.filter((r) => r.uncapturedCommands > 0)) {
+  const uncapturedTurns = result.filter((r) => r.uncapturedCommands > 0)
+  for (const { turn, uncapturedCommands } of uncapturedTurns) {
     options.io.out(`Turn ${turn} ran ${uncapturedCommands} shell command${uncapturedCommands === 1 ? '' : 's'} whose file changes were not captured.`)
   }
+  if (uncapturedTurns.length > 0) options.io.out(SHELL_CAPTURE_HINT)
 }
 
 /** `retrace diff <session-id> --turn N --file PATH`: what turn N did to one file. */

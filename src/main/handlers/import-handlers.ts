@@ -1,4 +1,4 @@
-import { RetraceError } from '../../shared/contract'
+import { isImportSource, RetraceError } from '../../shared/contract'
 import type { Handlers } from '../rpc/dispatcher'
 import type { SourceName } from '../sources/adapter'
 import { SOURCE_ADAPTERS } from '../sources/registry'
@@ -8,7 +8,7 @@ import { resolveReadableFolder } from '../fs/folder-access'
 
 type ImportHandlers = Pick<
   Handlers,
-  'imports.run' | 'imports.cancel' | 'imports.lastReport' | 'imports.status' | 'sources.list' | 'workspaces.sourceFolders' | 'workspaces.addSourceFolder' | 'workspaces.removeSourceFolder'
+  'imports.run' | 'imports.cancel' | 'imports.lastReport' | 'imports.status' | 'imports.unread' | 'sources.list' | 'workspaces.sourceFolders' | 'workspaces.addSourceFolder' | 'workspaces.removeSourceFolder'
 >
 
 export function importHandlers(ctx: HandlerContext): ImportHandlers {
@@ -50,6 +50,11 @@ export function importHandlers(ctx: HandlerContext): ImportHandlers {
     'imports.status': ({ workspaceId }) => {
       requireWorkspace(workspaceId)
       return ctx.imports.status(workspaceId)
+    },
+    'imports.unread': ({ workspaceId }) => {
+      if (workspaceId !== undefined) requireWorkspace(workspaceId)
+      const tallies = workspaceId === undefined ? ctx.store.unreadRecords.everywhere() : ctx.store.unreadRecords.ofWorkspace(workspaceId)
+      return { items: tallies.flatMap(({ source, ...tally }) => (isImportSource(source) ? [{ source, ...tally }] : [])) }
     }
   }
 }

@@ -21,6 +21,20 @@ export interface HistoryFile {
   parentPath?: string
   /** For sub-agent files: the parent's tool call that started it, when the agent's own files say so. */
   startedBy?: string
+  /**
+   * For sub-agent files: the main session at the root of its tree, when the parent is itself a
+   * sub-agent (an agent a sub-agent started). The files of the tree belong where that session does.
+   */
+  rootSessionId?: string
+  /**
+   * For sub-agent files: another name the parent's links may give it (Claude Code: the workflow
+   * run `workflow:<runId>` it belongs to, which the `Workflow` call's result names).
+   */
+  linkedAs?: string
+  /** For sub-agent files: the kind of agent (Claude Code's `agentType`: `Explore`, `general-purpose`…). */
+  agentType?: string
+  /** For sub-agent files: the model it was asked to run on, before its own lines say which one it did. */
+  agentModel?: string
   /** A title the source gives the session outside its lines (a sub-agent's task description). */
   title?: string
   /** The session (and message) this one was forked from, when the file's first lines say so. */
@@ -43,6 +57,12 @@ export interface HistoryFile {
    * does (sizes and times of the file and its WAL). Live following compares it instead of the size.
    */
   fingerprint?: string
+  /**
+   * Names the file's content wherever it is and in whichever form, when the source moves or
+   * recompresses its files (a Codex rollout's file name without `.zst`): a file found at a new
+   * path with the key of one imported before continues that import (moved-files.ts).
+   */
+  contentKey?: string
 }
 
 /**

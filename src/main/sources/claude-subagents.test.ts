@@ -151,18 +151,19 @@ describe('Claude Code 2.1.x teammates started in waves with the Agent tool', () 
     const agents = everySession(rt, workspaceId).filter((s) => s.kind === 'sub-agent')
     const placed = agents.map((s) => {
       const record = rt.store.sessions.require(s.id)
-      return { agent: agentId(record.sourceSessionId), parent: record.parentId, seq: record.forkSeq, title: record.title, warmup: record.warmup }
+      return { agent: agentId(record.sourceSessionId), parent: record.parentId, seq: record.forkSeq, title: record.title, warmup: record.warmup, type: record.agentType }
     })
     const call = (id: string) => seqOfCall(rt, main?.id ?? '', id)
     // Calls and results read from the file (tool_use ids, toolUseResult.agentId); titles are the
-    // meta.json descriptions. Wave one ran in worktrees, wave two re-spawned the same three.
+    // meta.json descriptions, their kinds its agentType. Wave one ran in worktrees, wave two
+    // re-spawned the same three.
     expect(placed.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0))).toEqual([
-      { agent: 'a4ca7529859c158c2', parent: main?.id, seq: call('toolu_01GmrK6tgdD9D5xD6W5X9UUy'), title: 'Research Claude Code plan mode', warmup: false },
-      { agent: 'a52886dc180afb356', parent: main?.id, seq: call('toolu_016neBD9WjCCZqzRTP3afGDT'), title: 'Research Claude Code teammates', warmup: false },
-      { agent: 'ab1e6e141221a29ab', parent: main?.id, seq: call('toolu_01EaAN7bPNQrMTGoKhbEjVrx'), title: 'Research Steve Yegge Beads', warmup: false },
-      { agent: 'a36efb2a1231c41e2', parent: main?.id, seq: call('toolu_017y4gSjMWeQ3L2DAKiygU2y'), title: 'Round 2: alice comparison', warmup: false },
-      { agent: 'aef063ba534d73153', parent: main?.id, seq: call('toolu_01N26s4U6vDxE1NRAH5CyCNf'), title: 'Round 2: bob comparison', warmup: false },
-      { agent: 'a6aa8ad077d9ea083', parent: main?.id, seq: call('toolu_0151DrVyXBXfb63SXGNF1qDb'), title: 'Round 2: carol comparison', warmup: false }
+      { agent: 'a4ca7529859c158c2', parent: main?.id, seq: call('toolu_01GmrK6tgdD9D5xD6W5X9UUy'), title: 'Research Claude Code plan mode', warmup: false, type: 'general-purpose' },
+      { agent: 'a52886dc180afb356', parent: main?.id, seq: call('toolu_016neBD9WjCCZqzRTP3afGDT'), title: 'Research Claude Code teammates', warmup: false, type: 'general-purpose' },
+      { agent: 'ab1e6e141221a29ab', parent: main?.id, seq: call('toolu_01EaAN7bPNQrMTGoKhbEjVrx'), title: 'Research Steve Yegge Beads', warmup: false, type: 'general-purpose' },
+      { agent: 'a36efb2a1231c41e2', parent: main?.id, seq: call('toolu_017y4gSjMWeQ3L2DAKiygU2y'), title: 'Round 2: alice comparison', warmup: false, type: 'general-purpose' },
+      { agent: 'aef063ba534d73153', parent: main?.id, seq: call('toolu_01N26s4U6vDxE1NRAH5CyCNf'), title: 'Round 2: bob comparison', warmup: false, type: 'general-purpose' },
+      { agent: 'a6aa8ad077d9ea083', parent: main?.id, seq: call('toolu_0151DrVyXBXfb63SXGNF1qDb'), title: 'Round 2: carol comparison', warmup: false, type: 'general-purpose' }
     ])
     expect(new Set(placed.map((p) => p.seq)).size).toBe(6)
   })

@@ -1,9 +1,12 @@
-import { closeSync, openSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import type { HistoryFile } from './adapter'
+import { isCompressed } from './compressed-files'
 import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-batch'
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
-import { HEAD_BYTES, headHash, tailHash, type ParsedChunk } from './parse-thread/parse-chunks'
+import { unreadIn } from './records'
+import { forget, planMovedFile, sameContent } from './moved-files'
+import type { ParsedChunk } from './parse-thread/parse-chunks'
 import { RecordWriter } from './record-writer'
 import { type ImportDeps, type ImportReport } from './import-deps'
 
@@ -27,31 +30,30 @@ export interface FilePlan {
 /**
  * What is left to import of a file, or null when nothing is: read to its end and unchanged, or
  * only touched. A file that was replaced or rewritten (other inode, shorter, other first bytes or
- * bytes before the offset)
- * is imported again from the start, its earlier sessions dropped here. Synchronous: an import
- * plans the files ahead of the one it writes, so the parse thread can read them meanwhile.
+ * bytes before the offset) is imported again from the start, its earlier sessions dropped here.
+ * A file found where none was imported, holding what one imported elsewhere held (the same
+ * `contentKey`: moved, compressed or decompressed), continues that one's import (moved-files.ts).
+ * Synchronous: an import plans the files ahead of the one it writes, so the parse thread can
+ * read them meanwhile.
  */
 export function planFileImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch): FilePlan | null {
   const imports = deps.store.importFiles
   const known = imports.get(workspace.id, file.source, file.path)
-  if (!known) return { file, known: undefined, start: 0 }
+  if (!known) {
+    const moved = planMovedFile(deps, workspace, file, batch)
+    return moved && { file, ...moved }
+  }
   const stat = statSync(file.path)
   if (unchangedSince(known, stat)) return null
-  const fd = openSync(file.path, 'r')
-  let same: boolean
-  try {
-    same = sameFile(fd, known, stat)
-  } finally {
-    closeSync(fd)
-  }
-  if (!same) {
+  const content = isCompressed(file.path) ? sameContent(file.path, known) : sameFile(file.path, known, stat)
+  if (!content.same) {
     batch.commit()
-    forget(deps, imports, known)
+    forget(deps, known)
     return { file, known: undefined, start: 0 }
   }
-  if (known.offset === stat.size) {
+  if (known.offset === content.size) {
     // Touched, not written (its first bytes and size are the same): the next look needs no read.
-    imports.setModified(known.id, stat.mtimeMs)
+    imports.setModified(known.id, stat.mtimeMs, stat.size)
     return null
   }
   return { file, known, start: known.offset }
@@ -84,13 +86,18 @@ export async function importParsedFile(
     onFailed: (error) => report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
   }
   let saved = known !== undefined
+  let savedComplete = false
+  // A compressed file is never written on in that form: its unfinished last line is final.
+  const reportIncompleteLine = options.reportIncompleteLine === true || isCompressed(file.path)
   for await (const chunk of chunks) {
     options.signal?.throwIfAborted()
     const unfinished = chunk.unfinished ?? 0
-    const reportUnfinished = unfinished > 0 && options.reportIncompleteLine === true && state.incompleteLineReported !== chunk.end
-    // A new file is recorded even when it has no complete line yet.
-    if (chunk.lines === 0 && saved && !reportUnfinished) continue
+    const reportUnfinished = unfinished > 0 && reportIncompleteLine && state.incompleteLineReported !== chunk.end
+    // A new file is recorded even when it has no complete line yet; a compressed one, once
+    // known to be read to its end (its last chunk, maybe without lines, tells).
+    if (chunk.lines === 0 && saved && !reportUnfinished && !(chunk.complete && !savedComplete)) continue
     saved = true
+    savedComplete = chunk.complete
     await writer.prepare(chunk.records)
     const apply = () => {
       for (const record of chunk.records) writer.apply(record)
@@ -99,20 +106,24 @@ export async function importParsedFile(
         state.incompleteLineReported = chunk.end
       }
       writer.finish()
-      imports.save({
+      const importFileId = imports.save({
         workspaceId: workspace.id,
         source: file.source,
         path: file.path,
         sessionRowId: writer.sessionRowId,
         dev: chunk.stat.dev,
         ino: chunk.stat.ino,
-        mtimeMs: chunk.end === chunk.stat.size ? chunk.stat.mtimeMs : null,
+        mtimeMs: chunk.complete ? chunk.stat.mtimeMs : null,
+        fileSize: chunk.complete ? chunk.stat.size : null,
+        contentKey: file.contentKey ?? null,
         headSha256: chunk.head,
         tailSha256: chunk.tail,
         offset: chunk.end,
         parserStateJson: chunk.parserStateJson,
         importState: state
       })
+      const unread = unreadIn(chunk.records)
+      if (unread.length > 0) deps.store.unreadRecords.add(importFileId, unread)
     }
     batch.add(batched, apply, { bytes: chunk.end - chunk.start, lines: chunk.lines })
     // Let the window's requests (and a cancel) in between chunks.
@@ -131,10 +142,11 @@ function incompleteLineReason(bytes: number): string {
 
 /**
  * Read to its end already, and neither written nor replaced since (same file, size and
- * modification time): a re-import of unchanged files opens and reads nothing else.
+ * modification time): a re-import of unchanged files opens and reads nothing else. The size is
+ * the file's on disk (a compressed file's offset counts decoded bytes).
  */
-export function unchangedSince(known: Pick<ImportFileRow, 'dev' | 'ino' | 'offset' | 'mtimeMs'>, stat: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
-  return known.mtimeMs === stat.mtimeMs && known.ino === stat.ino && known.dev === stat.dev && known.offset === stat.size
+export function unchangedSince(known: Pick<ImportFileRow, 'dev' | 'ino' | 'offset' | 'mtimeMs' | 'fileSize'>, stat: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
+  return known.mtimeMs === stat.mtimeMs && known.ino === stat.ino && known.dev === stat.dev && (known.fileSize ?? known.offset) === stat.size
 }
 
 /**
@@ -142,22 +154,8 @@ export function unchangedSince(known: Pick<ImportFileRow, 'dev' | 'ino' | 'offse
  * bytes, and the same bytes just before the offset (a file rewritten in place — cut short, then
  * grown past the old offset — keeps its inode and first bytes, not those).
  */
-function sameFile(fd: number, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): boolean {
-  if (stat.dev !== known.dev || stat.ino !== known.ino || stat.size < known.offset) return false
-  if (headHash(fd, Math.min(HEAD_BYTES, known.offset)) !== known.headSha256) return false
-  return known.tailSha256 === null || tailHash(fd, known.offset) === known.tailSha256
-}
-
-/** Drop what was imported from a file that has been replaced, so it can be read again from the start. */
-function forget(deps: ImportDeps, imports: ImportFileRepository, known: ImportFileRow): void {
-  deps.store.transaction(() => {
-    const state = readImportState(known.importState)
-    for (const uid of [state.sessionUid, ...Object.values(state.subAgents), ...Object.values(state.branches)]) {
-      const session = uid ? deps.store.sessions.get(uid) : undefined
-      if (session) deps.store.sessions.delete(session.rowId)
-    }
-    imports.delete(known.id)
-  })
+function sameFile(path: string, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): { same: boolean; size: number } {
+  return { same: stat.dev === known.dev && stat.ino === known.ino && sameContent(path, known).same, size: stat.size }
 }
 
 function parentLinksOf(imports: ImportFileRepository, workspaceId: number, file: HistoryFile): Record<string, string> {

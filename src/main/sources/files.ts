@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, statSync, type Dirent } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
+import { decodedHead, isCompressed } from './compressed-files'
 
 const HEAD_BYTES = 256 * 1024
 const FIRST_HEAD_BYTES = 16 * 1024
@@ -30,7 +31,10 @@ export async function readHeadObjects(path: string, maxLines = 50, until?: HeadS
   if (cached?.signature === signature) return cached.objects
   // A file read is a moment of the main thread's: let the window's requests in between files.
   await new Promise((resolve) => setImmediate(resolve))
-  const { objects, bytes } = readHead(path, Math.min(HEAD_BYTES, stats.size), maxLines, until)
+  // A compressed file's head is its decoded first bytes: only those are decoded.
+  const { objects, bytes } = isCompressed(path)
+    ? parseHeadBytes(await decodedHead(path, HEAD_BYTES), HEAD_BYTES, maxLines, until)
+    : readHead(path, Math.min(HEAD_BYTES, stats.size), maxLines, until)
   forget(path) // re-inserted last: the oldest entries are the ones dropped
   headCache.set(path, { signature, objects, bytes })
   cachedBytes += bytes
@@ -79,8 +83,13 @@ function readHead(path: string, bytes: number, maxLines: number, until?: HeadSto
 function parseHead(fd: number, window: number, bytes: number, maxLines: number, until?: HeadStop): { objects: Record<string, unknown>[]; bytes: number; complete: boolean } {
   const buffer = Buffer.allocUnsafe(window)
   const bytesRead = readSync(fd, buffer, 0, window, 0)
-  const lines = buffer.subarray(0, bytesRead).toString('utf8').split('\n')
-  if (bytesRead === HEAD_BYTES || window < bytes) lines.pop() // the last one may be cut
+  return parseHeadBytes(buffer.subarray(0, bytesRead), window < bytes ? bytesRead : HEAD_BYTES, maxLines, until)
+}
+
+/** The objects on the complete lines of these first bytes of a file (its last line is cut when there are `cutAt` of them). */
+function parseHeadBytes(head: Buffer, cutAt: number, maxLines: number, until?: HeadStop): { objects: Record<string, unknown>[]; bytes: number; complete: boolean } {
+  const lines = head.toString('utf8').split('\n')
+  if (head.length === cutAt) lines.pop() // the last one may be cut
   const objects: Record<string, unknown>[] = []
   let parsedBytes = 0
   for (const line of lines.slice(0, maxLines)) {

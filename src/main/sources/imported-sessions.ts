@@ -74,10 +74,17 @@ export class ImportedSessions {
   linkSubAgent(agentId: string, toolCallId: string, description?: string): void {
     const { store } = this.deps
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
-    // Claude Code names an inline agent's session after its parent's; a Codex child thread has its own id.
-    const child = store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`) ?? (parent ? this.ownSubAgent(agentId, parent.rowId) : undefined)
+    // An agent a sub-agent started sits flat beside it (Claude Code): named after the session, not the agent.
+    // A Codex child thread has its own id.
+    const child =
+      store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`) ??
+      (this.file.role === 'sub-agent' && this.file.parentSessionId ? store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.rootSessionId ?? this.file.parentSessionId}/agent-${agentId}`) : undefined) ??
+      (parent ? this.ownSubAgent(agentId, parent.rowId) : undefined)
     if (!parent || !child) return
-    store.sessions.link(child.rowId, this.placeAt(parent, toolCallId))
+    const place = this.placeAt(parent, toolCallId)
+    // A call this session does not hold does not move an agent that already hangs elsewhere (below the agent that started it).
+    if (place.forkSeq === null && child.parentRowId !== null && child.parentRowId !== parent.rowId) return
+    store.sessions.link(child.rowId, place)
     if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
   }
 
@@ -198,7 +205,8 @@ export class ImportedSessions {
     if (existing) return existing
     const parent = parentOfSubAgentFile(this.deps, this.workspace, this.file, this.state.cwd ?? this.file.cwd, (uid) => this.announced(uid))
     // The call that started it: from the parent's tool result, or from the agent's own metadata.
-    const toolCallId = this.parentLinks()[this.file.agentId ?? ''] ?? this.file.startedBy
+    const links = this.parentLinks()
+    const toolCallId = links[this.file.agentId ?? ''] ?? (this.file.linkedAs ? links[this.file.linkedAs] : undefined) ?? this.file.startedBy
     const title = this.file.title ?? parentLinkTitle(this.deps, this.workspace, this.file)
     return this.createSubAgent(this.file.sessionId, parent?.id ?? null, this.file.parentSessionId ?? null, toolCallId, title, createdAt)
   }
@@ -230,6 +238,8 @@ export class ImportedSessions {
   }): string {
     const { store } = this.deps
     const { parent } = child
+    // What the file's metadata says of the agent it holds (Claude Code's agent-<id>.meta.json).
+    const ownAgent = child.kind === 'sub-agent' && child.sourceSessionId === this.file.sessionId
     store.sessions.insert({
       uid: child.uid,
       workspaceId: this.workspace.id,
@@ -239,7 +249,9 @@ export class ImportedSessions {
       kind: child.kind,
       ...(parent ? this.placeAt(parent, child.toolCallId) : { parentRowId: null, forkSeq: null, depth: 0 }),
       parentSourceId: child.parentSourceId,
-      model: null,
+      // Until its own lines name the model it ran on.
+      model: ownAgent ? (this.file.agentModel ?? null) : null,
+      agentType: ownAgent ? (this.file.agentType ?? null) : null,
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt: child.createdAt
     })

@@ -21,7 +21,7 @@ export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: 
     const files = await adapter.discoverAll(adapter.roots(env), signal, cache)
     const cwdOfSession = new Map(files.filter((f) => f.role === 'main' && f.cwd).map((f) => [f.sessionId, f.cwd as string]))
     for (const file of files) {
-      const recorded = file.role === 'sub-agent' ? (cwdOfSession.get(file.parentSessionId ?? '') ?? file.cwd) : file.cwd
+      const recorded = file.role === 'sub-agent' ? (cwdOfSession.get(file.rootSessionId ?? file.parentSessionId ?? '') ?? file.cwd) : file.cwd
       if (!recorded) continue
       const cwd = normalisedFolder(recorded)
       const list = byCwd.get(cwd) ?? []

@@ -237,3 +237,8 @@ export interface LineParser {
   feed(line: string, offset: number): SourceRecord[]
   state(): unknown
 }
+
+/** The unread records among a parser's output. */
+export function unreadIn(records: readonly SourceRecord[]): UnreadRecord[] {
+  return records.filter((record): record is UnreadRecord => record.kind === 'unread')
+}

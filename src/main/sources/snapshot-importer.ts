@@ -1,6 +1,7 @@
 import type { HistoryFile, SnapshotSession, SnapshotSourceAdapter } from './adapter'
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
+import { unreadIn } from './records'
 import { RecordWriter } from './record-writer'
 import { type ImportDeps, type ImportReport } from './import-deps'
 
@@ -67,7 +68,7 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
     if (known) forget(deps, known)
     for (const record of session.records) writer.apply(record)
     writer.finish()
-    imports.save({
+    const importFileId = imports.save({
       workspaceId: workspace.id,
       source: file.source,
       path,
@@ -81,6 +82,7 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
       parserStateJson: 'null',
       importState: state
     })
+    deps.store.unreadRecords.replace(importFileId, unreadIn(session.records))
   })
   return true
 }

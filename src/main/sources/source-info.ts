@@ -8,7 +8,7 @@ import type { SourceAdapter, SourceName } from './adapter'
  */
 const WHERE: Record<SourceName, string> = {
   'claude-code': 'sessions whose recorded working directory is the workspace, under $CLAUDE_CONFIG_DIR or ~/.claude (projects/)',
-  codex: 'rollouts whose session_meta.cwd is the workspace, under $CODEX_HOME or ~/.codex (sessions/)',
+  codex: 'rollouts whose session_meta.cwd is the workspace, under $CODEX_HOME or ~/.codex (sessions/ and archived_sessions/, plain .jsonl or compressed .jsonl.zst)',
   cianaparrot: 'a deployment folder opened as the workspace (data/checkpoints.db with CianaParrot files beside it); more in $RETRACE_CIANAPARROT_DIR',
   'code-buddy': 'sessions whose working directory is in the workspace, or all of them for the home opened as the workspace, under $CODEBUDDY_HOME or ~/.codebuddy (sessions/, branches/); ExportedSession files at the workspace top level',
   'headless-agent': 'the agent home opened as the workspace (sessions.db beside memory.json or checkpoints/), under $AGENT_HOME or ~/.agent',

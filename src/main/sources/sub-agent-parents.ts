@@ -25,7 +25,8 @@ export function parentOfSubAgentFile(
   if (!parentId) return undefined
   const { sessions } = deps.store
   const existing = sessions.bySourceId(workspace.id, file.source, parentId)
-  if (existing || !file.parentPath || !existsSync(file.parentPath)) return existing
+  // A parent that is itself a sub-agent is not made empty here: it adopts this one when imported.
+  if (existing || !file.parentPath || file.rootSessionId !== undefined || !existsSync(file.parentPath)) return existing
   const uid = randomUUID()
   sessions.insert({
     uid,

@@ -27,9 +27,24 @@ describe('the repositories of imported files', () => {
     const saved = store.importFiles.get(workspaceId, 'claude-code', '/h/a.jsonl')
     expect(saved).toMatchObject({ offset: 20, mtimeMs: null, parserState: null })
     store.importFiles.setModified(saved?.id ?? -1, 2000)
-    expect(store.importFiles.progressOf(workspaceId)).toEqual(new Map([['claude-code\0/h/a.jsonl', { key: 'claude-code\0/h/a.jsonl', dev: 1, ino: 2, offset: 20, mtimeMs: 2000 }]]))
+    expect(store.importFiles.progressOf(workspaceId)).toEqual(new Map([['claude-code\0/h/a.jsonl', { key: 'claude-code\0/h/a.jsonl', dev: 1, ino: 2, offset: 20, mtimeMs: 2000, fileSize: null }]]))
     store.importFiles.delete(saved?.id ?? -1)
     expect(store.importFiles.get(workspaceId, 'claude-code', '/h/a.jsonl')).toBeUndefined()
+  })
+
+  it('import_files: finds a file by its content key and moves its import to another path', () => {
+    const plain = { ...row, workspaceId, source: 'codex', path: '/c/sessions/2026/01/02/rollout-x.jsonl', contentKey: 'rollout-x.jsonl' }
+    store.importFiles.save(plain)
+    store.importFiles.save({ ...plain, path: '/c/other.jsonl', contentKey: 'other.jsonl' })
+    const [found, ...more] = store.importFiles.withContentKey(workspaceId, 'codex', 'rollout-x.jsonl')
+    expect(more).toEqual([])
+    expect(found).toMatchObject({ path: plain.path, contentKey: 'rollout-x.jsonl', offset: 10, mtimeMs: 1000.5 })
+    store.importFiles.move(found?.id ?? -1, '/c/archived_sessions/rollout-x.jsonl.zst', { dev: 7, ino: 8 })
+    expect(store.importFiles.get(workspaceId, 'codex', plain.path)).toBeUndefined()
+    // Moved, not read to its end there yet: the next import compares what it holds.
+    expect(store.importFiles.get(workspaceId, 'codex', '/c/archived_sessions/rollout-x.jsonl.zst')).toMatchObject({ id: found?.id, dev: 7, ino: 8, offset: 10, mtimeMs: null, fileSize: null, headSha256: 'ab' })
+    store.importFiles.setModified(found?.id ?? -1, 3000, 4)
+    expect(store.importFiles.progressOf(workspaceId).get('codex\0/c/archived_sessions/rollout-x.jsonl.zst')).toMatchObject({ offset: 10, mtimeMs: 3000, fileSize: 4 })
   })
 
   it('discovered_files: keeps one entry per path, the latest', () => {

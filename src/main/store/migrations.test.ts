@@ -68,6 +68,22 @@ describe('migrations', () => {
     upgraded.close()
   })
 
+  it('016 names the Codex rollouts imported before it by their file name, so a moved or compressed one continues', () => {
+    const old = new Database(join(dir.path, 'old.db'))
+    migrate(old, migrations.slice(0, 15))
+    old.exec(`INSERT INTO workspaces (id, path, name, created_at) VALUES (1, '/w', 'w', 0);
+      INSERT INTO import_files (workspace_id, source, path, dev, ino, head_sha256, offset, parser_state, import_state, imported_at) VALUES
+        (1, 'codex', '/h/.codex/sessions/2026/01/02/rollout-2026-01-02T18-39-45-019b7f94.jsonl', 1, 1, 'x', 0, 'null', '{}', 0),
+        (1, 'claude-code', '/h/.claude/projects/p/a.jsonl', 1, 2, 'x', 0, 'null', '{}', 0);`)
+    old.close()
+    const upgraded = openDatabase(join(dir.path, 'old.db'))
+    expect(upgraded.prepare('SELECT source, content_key AS key, file_size AS size FROM import_files ORDER BY source').all()).toEqual([
+      { source: 'claude-code', key: null, size: null },
+      { source: 'codex', key: 'rollout-2026-01-02T18-39-45-019b7f94.jsonl', size: null }
+    ])
+    upgraded.close()
+  })
+
   it('roll back entirely when a migration fails', () => {
     const db = new Database(join(dir.path, 'r.db'))
     const broken = [...migrations, { version: migrations.length + 1, name: 'broken', sql: 'CREATE TABLE ok_table (x); SELECT * FROM no_such_table;', sha256: 'x' }]

@@ -7,6 +7,7 @@ import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { DiscoveredFileRepository } from './repositories/discovered-files'
 import { FileStateRepository } from './repositories/file-states'
+import { UnreadRecordRepository } from './repositories/unread-records'
 import { ImportFileRepository } from './repositories/import-files'
 import { JournalRepository } from './repositories/journal'
 import { RewindRepository } from './repositories/rewinds'
@@ -42,6 +43,8 @@ export interface Store {
   readonly searchIndex: SearchIndex
   /** How far each agent file was imported, per workspace. */
   readonly importFiles: ImportFileRepository
+  /** Records each imported file held that its importer did not read, counted (a format change). */
+  readonly unreadRecords: UnreadRecordRepository
   /** What discovery read of each agent file (see sources/discovery-cache.ts). */
   readonly discoveredFiles: DiscoveredFileRepository
   /** Folders added to a workspace as one source's history. */
@@ -90,6 +93,7 @@ export function openStore(dataDir: string): Store {
     tree: new TreeRepository(db),
     searchIndex: new SearchIndex(db),
     importFiles: new ImportFileRepository(db),
+    unreadRecords: new UnreadRecordRepository(db),
     discoveredFiles: new DiscoveredFileRepository(db),
     sourceFolders: new SourceFolderRepository(db),
     sessionLinks: new SessionLinkRepository(db),

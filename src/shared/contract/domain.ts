@@ -90,6 +90,8 @@ export const SessionSummarySchema = z.object({
   depth: z.number().int().nonnegative(),
   status: SessionStatusSchema,
   model: z.string().nullable(),
+  /** A sub-agent's kind as its agent names it (Claude Code's `agentType`: `Explore`, `general-purpose`, `workflow-subagent`…), when known. */
+  agentType: z.string().optional(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
   messageCount: z.number().int().nonnegative(),

@@ -12,7 +12,7 @@ import {
   WorkspaceSummarySchema
 } from './domain'
 import { AgentStateSchema } from './agent-state'
-import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoSchema } from './imports'
+import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoSchema, UnreadCountSchema } from './imports'
 import type { MethodSpec } from './method-spec'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
@@ -220,6 +220,13 @@ export const methods = {
 
   /** Everything imported since the workspace was opened (null before its first import). */
   'imports.lastReport': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportReportSchema.nullable()),
+
+  /**
+   * Records the importers met and did not read (a record type, an event, a block they do not
+   * know: an agent's format changed), summed per source, agent version and kind: one workspace's,
+   * or every workspace's (each file once) without `workspaceId`.
+   */
+  'imports.unread': method(z.object({ workspaceId: WorkspaceIdSchema.optional() }).strict(), z.object({ items: z.array(UnreadCountSchema) })),
 
   /** The workspace's import: running (with progress), finished, cancelled; its report and what is left. */
   'imports.status': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportStatusSchema),

@@ -10,3 +10,7 @@ export const IMPORT_SOURCES = ['claude-code', 'codex', 'langgraph', 'cianaparrot
 export type ImportSource = (typeof IMPORT_SOURCES)[number]
 
 export const ImportSourceSchema = z.enum(IMPORT_SOURCES)
+
+export function isImportSource(name: string): name is ImportSource {
+  return (IMPORT_SOURCES as readonly string[]).includes(name)
+}

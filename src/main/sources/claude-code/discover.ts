@@ -4,10 +4,13 @@ import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, listDir, readHeadObjects, stringField, walkFiles, type HeadStop } from '../files'
 import { readAgentMeta } from './agent-meta'
+import { workflowLink } from './tool-results'
 import { encodeProjectFolder } from './project-folder'
 
 const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i
 const AGENT_FILE = /^agent-(.+)\.jsonl$/
+/** `<session>/subagents/workflows/<runId>/agent-<id>.jsonl`: an agent of a workflow run. */
+const WORKFLOW_AGENT = /[\\/]subagents[\\/]workflows[\\/]([^\\/]+)[\\/]agent-[^\\/]+\.jsonl$/
 
 /** `CLAUDE_CONFIG_DIR` when set, else `~/.claude`. */
 export function claudeRoots(env: NodeJS.ProcessEnv): string[] {
@@ -25,7 +28,7 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal,
   // What the lines say is remembered; whether the backups folder exists is looked at each time.
   const facts = (path: string, read: () => Promise<HistoryFile>) => (cache ? cache.facts(path, read) : read())
   const withBackups = (root: string, backups: Set<string>, file: HistoryFile): HistoryFile => {
-    const session = file.parentSessionId ?? file.sessionId
+    const session = file.rootSessionId ?? file.parentSessionId ?? file.sessionId
     return { ...file, backupDir: backups.has(session) ? join(root, 'file-history', session) : null }
   }
   for (const root of roots) {
@@ -45,8 +48,9 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal,
         } else if (entry.isFile() && AGENT_FILE.test(entry.name)) {
           files.push(withBackups(root, backups, await facts(path, () => describeLooseAgent(path))))
         } else if (entry.isDirectory() && SESSION_FILE.test(`${entry.name}.jsonl`)) {
-          for (const agentPath of await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)) {
-            const agent = await facts(agentPath, async () => ({ ...(await describe(agentPath, entry.name, 'sub-agent')), parentPath: `${path}.jsonl`, ...(await readAgentMeta(agentPath)) }))
+          const agentPaths = await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)
+          for (const agentPath of agentPaths) {
+            const agent = await facts(agentPath, async () => describeAgent(agentPath, entry.name, `${path}.jsonl`, agentPaths))
             files.push(withBackups(root, backups, agent))
           }
         }
@@ -66,8 +70,10 @@ export async function discoverClaudeWorkspace(workspacePath: string, roots: stri
   const folder = encodeProjectFolder(workspacePath)
   const belongs = (file: HistoryFile) => (file.cwd !== null ? isWithin(file.cwd, workspacePath) : basename(dirname(file.path)) === folder)
   const mainIds = new Set(all.filter((file) => file.role === 'main' && belongs(file)).map((file) => file.sessionId))
-  // A sub-agent belongs where its parent does, even if it recorded another cwd.
-  return all.filter((file) => (file.role === 'main' ? mainIds.has(file.sessionId) : mainIds.has(file.parentSessionId ?? '') || (file.cwd !== null && isWithin(file.cwd, workspacePath))))
+  // A sub-agent belongs where its session does, even if it recorded another cwd.
+  return all.filter((file) =>
+    file.role === 'main' ? mainIds.has(file.sessionId) : mainIds.has(file.rootSessionId ?? file.parentSessionId ?? '') || (file.cwd !== null && isWithin(file.cwd, workspacePath))
+  )
 }
 
 /**
@@ -102,6 +108,26 @@ async function describe(path: string, sessionId: string, role: HistoryFile['role
     cwd,
     backupDir: null // set by discovery, from the file-history folder's listing
   }
+}
+
+/**
+ * A sub-agent file under `<session>/subagents/` (workflow agents deeper, in
+ * `workflows/<run>/`), with what its `agent-<id>.meta.json` says. An agent another sub-agent
+ * started sits flat beside it, its metadata naming that agent (`parentAgentId`): it hangs below
+ * that agent's session when that agent's file is in the same folder tree, else below the session.
+ */
+async function describeAgent(agentPath: string, sessionId: string, sessionPath: string, agentPaths: string[]): Promise<HistoryFile> {
+  const { parentAgentId, agentType, model, ...meta } = await readAgentMeta(agentPath)
+  const file: HistoryFile = { ...(await describe(agentPath, sessionId, 'sub-agent')), parentPath: sessionPath, ...meta }
+  if (agentType) file.agentType = agentType
+  if (model) file.agentModel = model
+  const run = WORKFLOW_AGENT.exec(agentPath)?.[1]
+  if (run) file.linkedAs = workflowLink(run)
+  const parentPath = parentAgentId ? agentPaths.find((path) => basename(path) === `agent-${parentAgentId}.jsonl`) : undefined
+  if (parentAgentId && parentPath && parentPath !== agentPath) {
+    return { ...file, parentSessionId: `${sessionId}/agent-${parentAgentId}`, parentPath, rootSessionId: sessionId }
+  }
+  return file
 }
 
 /** Older layout: `agent-<id>.jsonl` beside the sessions; its lines name the parent session. */

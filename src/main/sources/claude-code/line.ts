@@ -5,7 +5,7 @@ import { AssistantLineSchema, type Block, type LineBase, SystemLineSchema, TextB
 import type { ObservedLine } from './rewinds'
 import type { ParserState } from './state'
 import { systemText } from './system'
-import { fileEditRecord, isAgentTool, subAgentLinkRecord, textAgentLink } from './tool-results'
+import { fileEditRecord, isAgentTool, subAgentLinkRecord, textAgentLink, workflowRunLink } from './tool-results'
 import { promptDigest, sidechainAgent } from './sidechains'
 import { attributeUsage } from './usage'
 
@@ -18,6 +18,12 @@ const IGNORED_SYSTEM_SUBTYPES: ReadonlySet<string> = new Set(['turn_duration', '
 const TITLE_LENGTH = 80
 
 type Parsed<T> = { success: true; data: T } | { success: false; error: z.ZodError }
+
+/** `toolUseResult.persistedOutputPath`: where a Bash result's whole output was saved. */
+function persistedOutputPath(toolUseResult: unknown): string | undefined {
+  const path = toolUseResult !== null && typeof toolUseResult === 'object' ? (toolUseResult as { persistedOutputPath?: unknown }).persistedOutputPath : undefined
+  return typeof path === 'string' && path !== '' ? path : undefined
+}
 
 /** The records of one line, and what it changes in the parser's state. */
 export class Line {
@@ -218,12 +224,15 @@ export class Line {
     const call = this.state.pending.get(toolCallId)
     this.state.pending.delete(toolCallId)
     const flat = flattenBlocks(content)
-    const record = this.message({ role: 'tool_result', content: flat.text, toolCallId, isError: isError === true })
+    const saved = this.state.savedOutput?.(flat.text, persistedOutputPath(toolUseResult)) ?? null
+    const record = this.message({ role: 'tool_result', content: saved ?? flat.text, toolCallId, isError: isError === true })
     if (call) record.toolName = call.name
     if (flat.attachments.length) record.attachments = flat.attachments
     const structured = toolUseResult !== null && typeof toolUseResult === 'object'
     const link = (structured ? subAgentLinkRecord(toolUseResult, toolCallId, call?.description, this.offset) : null) ?? (call && isAgentTool(call.name) ? textAgentLink(flat.text, toolCallId, call.description, this.offset) : null)
     if (link) this.records.push(link)
+    const run = structured ? workflowRunLink(toolUseResult, call?.name, toolCallId, this.offset) : null
+    if (run) this.records.push(run)
     if (!structured) return
     const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
     if (edit) this.records.push(edit)

@@ -385,3 +385,25 @@ describe('sub-agent links', () => {
     expect(records.filter((r) => r.kind === 'sub-agent-link')).toEqual([])
   })
 })
+
+describe('record types of Claude Code 2.1.2xx', () => {
+  // Shapes from readers of real 2.1.2xx sessions (docs/formats.md §2.1, "Line types").
+  it('passes over its bookkeeping, shows away summaries and reports what it does not know as unread', () => {
+    const records = parse([
+      JSON.stringify({ type: 'cost-state', sessionId: 's-1', totalCostUSD: 7.17, modelUsage: { 'claude-x': { inputTokens: 4130, outputTokens: 42354 } } }),
+      JSON.stringify({ type: 'atis-latch', atis: '', sessionId: 's-1' }),
+      line({ type: 'system', subtype: 'away_summary', content: 'While you were away: the tests pass.', version: '2.1.258' }),
+      line({ type: 'system', subtype: 'model_consent_fallback', version: '2.1.258' }),
+      JSON.stringify({ type: 'artifact-comment-monitor', sessionId: 's-1', version: '2.1.258' }),
+      assistant([{ type: 'container_upload', file_id: 'f1' }], { version: '2.1.258' })
+    ])
+    expect(records.filter((r) => r.offset < 2)).toEqual([])
+    expect(messages(records).map((m) => [m.role, m.content])).toEqual([['system', 'While you were away: the tests pass.']])
+    expect(records.filter((r) => r.kind === 'unread').map((r) => [r.offset, r.kind === 'unread' ? [r.what, r.agentVersion] : null])).toEqual([
+      [3, ['system line of subtype "model_consent_fallback" without text', '2.1.258']],
+      [4, ['line type "artifact-comment-monitor"', '2.1.258']],
+      [5, ['assistant block "container_upload"', '2.1.258']]
+    ])
+    expect(records.filter((r) => r.kind === 'skipped')).toEqual([])
+  })
+})

@@ -3,6 +3,7 @@ import { deltaRecord, snapshotRecord } from './file-history'
 import { AiTitleLineSchema, CustomTitleLineSchema, LineBaseSchema, SummaryLineSchema } from './schema'
 import { Line } from './line'
 import { ParserState } from './state'
+import { savedOutputReader } from './saved-output'
 
 /**
  * Claude Code history lines → source records (docs/formats.md §2.1). Pure: one line in, records out,
@@ -19,8 +20,12 @@ import { ParserState } from './state'
  * - `queue-operation`: prompts queued while the agent worked; the prompt itself arrives later
  *   as a `user` line.
  * - `last-prompt`, `permission-mode`, `mode`, `agent-name`, `agent-setting`, `agent-color`,
- *   `worktree-state`, `fork-context-ref`, `relocated`, `frame-link`, `bridge-session`, `tag`:
- *   UI and resume bookkeeping (the following conversation lines carry cwd and branch).
+ *   `worktree-state`, `fork-context-ref`, `relocated`, `frame-link`, `bridge-session`, `tag`,
+ *   `atis-latch` (a status string for the UI): UI and resume bookkeeping (the following
+ *   conversation lines carry cwd and branch).
+ * - `cost-state`: Claude Code's running cost totals, rewritten as the session goes; they include
+ *   background calls (titles, classification) no message shows, and Retrace counts usage from
+ *   the messages themselves.
  * - `attachment`: hook output, diagnostics and plan files injected into the context; none of it
  *   is something the user or the agent said.
  * - `system` subtypes `turn_duration`, `microcompact_boundary`, `compact_boundary` (its metadata
@@ -28,11 +33,18 @@ import { ParserState } from './state'
  *   unless a hook failed or stopped the agent.
  * - `user` lines whose only content is empty text, and `local-command-stdout` with no output.
  *
- * Anything else (an unknown line type or system subtype without text, a line that is not JSON
- * or lacks a field its type needs) gives a `skipped` record with the reason.
+ * A tool result whose output Claude Code moved to `<session>/tool-results/` shows that file's
+ * content (when the parser is made for a file: `createParser(state, { path })`).
+ *
+ * A well-formed line of a type not listed here, a system subtype without text or an assistant
+ * block of an unknown type gives an `unread` record (counted by Claude Code version in the
+ * import report); a line that is not JSON or lacks a field its type needs gives a `skipped`
+ * record with the reason.
  */
-export function createClaudeCodeParser(saved?: unknown): LineParser {
+export function createClaudeCodeParser(saved?: unknown, file?: { path: string }): LineParser {
   const state = new ParserState(saved)
+  // Outputs moved to `<session>/tool-results/` are read back from there (saved-output.ts).
+  if (file) state.savedOutput = savedOutputReader(file.path)
   return {
     feed(line, offset) {
       try {
@@ -63,10 +75,10 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'frame-link',
   'bridge-session',
   'tag',
-  'attachment'
+  'attachment',
+  'atis-latch',
+  'cost-state'
 ])
-
-
 
 function parseLine(state: ParserState, line: string, offset: number): SourceRecord[] {
   if (line.trim() === '') return []

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { BoundedMap } from './bounded-map'
 import { RewindTracker } from './rewinds'
+import type { SavedOutputReader } from './saved-output'
 
 /** How many entries each remembered map keeps (oldest dropped first). */
 export const LIMITS = {
@@ -77,6 +78,8 @@ export class ParserState {
   boundary: BoundaryState | null
   readonly rewinds: RewindTracker
   caveat: string | null
+  /** Reads back a tool output Claude Code moved to `tool-results/` (not state: made from the file's path). */
+  savedOutput: SavedOutputReader | null = null
 
   constructor(saved?: unknown) {
     const parsed = StateSchema.safeParse(saved)

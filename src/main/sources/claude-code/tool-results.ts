@@ -126,3 +126,19 @@ export function textAgentLink(text: string, toolCallId: string, description: str
   if (!agentId) return null
   return { kind: 'sub-agent-link', offset, toolCallId, agentId, ...(description ? { description } : {}) }
 }
+
+/** The name a `Workflow` call's result gives its run's agents in the session's links. */
+export function workflowLink(runId: string): string {
+  return `workflow:${runId}`
+}
+
+/**
+ * A `Workflow` result (`toolUseResult.runId`: the run whose agents Claude Code writes to
+ * `subagents/workflows/<runId>/`): its agents are known to discovery by the run, not yet by id.
+ */
+export function workflowRunLink(toolUseResult: unknown, toolName: string | undefined, toolCallId: string, offset: number): SubAgentLinkRecord | null {
+  if (toolName !== 'Workflow' || toolUseResult === null || typeof toolUseResult !== 'object') return null
+  const runId = (toolUseResult as { runId?: unknown }).runId
+  if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(runId)) return null
+  return { kind: 'sub-agent-link', offset, toolCallId, agentId: workflowLink(runId) }
+}

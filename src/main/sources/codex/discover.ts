@@ -4,10 +4,14 @@ import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
+import { oneFilePerRollout } from './rollout-files'
 import { readThreadNames } from './session-index'
 import { spawnedBy } from './thread-source'
 
-const ROLLOUT_FILE = /^rollout-.*\.jsonl$/
+/** A rollout, plain or compressed whole by Codex once idle (`.jsonl.zst`, docs/formats.md §2.2). */
+const ROLLOUT_FILE = /^rollout-.*\.jsonl(\.zst)?$/
+/** Where Codex keeps rollouts: by date, and flat once archived (`codex archive`, or the app's). */
+const ROLLOUT_FOLDERS = ['sessions', 'archived_sessions']
 
 /** `CODEX_HOME` when set, else `~/.codex`. */
 export function codexRoots(env: NodeJS.ProcessEnv): string[] {
@@ -15,17 +19,22 @@ export function codexRoots(env: NodeJS.ProcessEnv): string[] {
   return [configured ? configured : join(env.HOME ?? homedir(), '.codex')]
 }
 
-/** Every rollout under `<root>/sessions` (dated folders, or flat in older releases). */
+/**
+ * Every rollout under `<root>/sessions` (dated folders, or flat in older releases) and
+ * `<root>/archived_sessions`, plain or compressed: one file per rollout (rollout-files.ts).
+ */
 export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
   const parents = new Map<HistoryFile, string>()
   for (const root of roots) {
     const names = await readThreadNames(root)
-    for (const path of await walkFiles(join(root, 'sessions'), (name) => ROLLOUT_FILE.test(name), signal)) {
+    const found: string[] = []
+    for (const folder of ROLLOUT_FOLDERS) found.push(...(await walkFiles(join(root, folder), (name) => ROLLOUT_FILE.test(name), signal)))
+    for (const { path, contentKey } of oneFilePerRollout(found)) {
       const meta = await (cache ? cache.facts(path, () => sessionMeta(path), currentFacts) : sessionMeta(path))
       if (meta) {
         const name = names.get(meta.id)
-        const file: HistoryFile = { source: 'codex', path, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}) }
+        const file: HistoryFile = { source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}) }
         files.push(file)
         if (meta.parentThreadId) parents.set(file, meta.parentThreadId)
       }
@@ -42,11 +51,24 @@ export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, 
 function asSubAgents(files: HistoryFile[], parents: Map<HistoryFile, string>): HistoryFile[] {
   if (parents.size === 0) return files
   const pathOf = new Map(files.map((file) => [file.sessionId, file.path]))
+  const parentOf = new Map([...parents].map(([file, parent]) => [file.sessionId, parent]))
   for (const [file, parent] of parents) {
     const parentPath = pathOf.get(parent)
-    Object.assign(file, { role: 'sub-agent', parentSessionId: parent, agentId: file.sessionId, ...(parentPath ? { parentPath } : {}) })
+    const root = rootOf(parent, parentOf)
+    Object.assign(file, { role: 'sub-agent', parentSessionId: parent, agentId: file.sessionId, ...(parentPath ? { parentPath } : {}), ...(root !== parent ? { rootSessionId: root } : {}) })
   }
   return files
+}
+
+/** The thread at the top of a child's tree (a child of a child belongs where that one does). */
+function rootOf(thread: string, parentOf: Map<string, string>): string {
+  const seen = new Set<string>()
+  let root = thread
+  for (let up = parentOf.get(root); up !== undefined && !seen.has(up); up = parentOf.get(root)) {
+    seen.add(root)
+    root = up
+  }
+  return root
 }
 
 export async function discoverCodexWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
@@ -54,7 +76,7 @@ export async function discoverCodexWorkspace(workspacePath: string, roots: strin
   const inside = (file: HistoryFile) => file.cwd !== null && isWithin(file.cwd, workspacePath)
   const mainIds = new Set(all.filter((file) => file.role === 'main' && inside(file)).map((file) => file.sessionId))
   // A sub-agent belongs where its parent does, even if it ran in another folder (a worktree).
-  return all.filter((file) => inside(file) || (file.role === 'sub-agent' && mainIds.has(file.parentSessionId ?? '')))
+  return all.filter((file) => inside(file) || (file.role === 'sub-agent' && mainIds.has(file.rootSessionId ?? file.parentSessionId ?? '')))
 }
 
 /** What discovery reads of a rollout's first lines (`v`: the shape, so facts stored by an older reader are read again). */

@@ -3,7 +3,9 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import type { SourceName } from '../adapter'
 import type { FileStat } from '../file-stat'
 import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../../transcripts/json-nesting'
-import { MAX_LINE_BYTES, readCompleteLines } from '../line-reader'
+import { isCompressed } from '../compressed-files'
+import { DecodedLines } from '../decoded-lines'
+import { MAX_LINE_BYTES, readCompleteLines, type ReadLine } from '../line-reader'
 import type { LineParser, SourceRecord } from '../records'
 
 /**
@@ -41,6 +43,12 @@ export interface ParsedChunk {
   /** sha256 of the min(TAIL_BYTES, end) bytes before `end`. */
   tail: string
   stat: FileStat
+  /**
+   * Read to its end: a plain file's end is its size when it was opened; a compressed file's, the
+   * end of its decoded content (on its last chunk), even after an unfinished last line: it
+   * cannot be finished in that form (its agent decompresses it to write on).
+   */
+  complete: boolean
   /** Set on a file's last chunk: bytes after `end` (an unfinished last line) when it was read. */
   unfinished?: number
 }
@@ -52,41 +60,75 @@ export type ParserFactory = (source: SourceName, state: unknown, path: string) =
  * Read a file from the job's offset and parse its complete lines, a chunk at a time. Pure
  * reading and parsing, no store: it runs on the import's parse thread (import-parse-worker.mts)
  * or, for a small import, on the main thread. The file is opened read-only. A file always
- * gives at least one chunk (maybe empty), its last marked with `unfinished`.
+ * gives at least one chunk (maybe empty), its last marked with `unfinished`. A compressed file
+ * (compressed-files.ts) is read as its decoded bytes: offsets and hashes are over those.
  */
 export async function* parseFileChunks(job: ParseJob, createParser: ParserFactory): AsyncGenerator<ParsedChunk> {
   const fd = openSync(job.path, 'r')
   try {
     const { dev, ino, size, mtimeMs } = fstatSync(fd)
     const stat = { dev, ino, size, mtimeMs }
+    const content = isCompressed(job.path) ? decodedContent(job.path) : plainContent(fd, size)
     const parser = createParser(job.source, job.parserState, job.path)
-    let head: { bytes: number; hash: string } | null = null
-    const headOf = (end: number): string => {
-      const bytes = Math.min(HEAD_BYTES, end)
-      if (head?.bytes !== bytes) head = { bytes, hash: headHash(fd, bytes) }
-      return head.hash
-    }
     let records: SourceRecord[] = []
     let start = job.start
     let end = job.start
     let lines = 0
     const chunk = (): ParsedChunk => {
-      const done = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: headOf(end), tail: tailHash(fd, end), stat }
+      const done = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: content.head(end), tail: content.tail(end), stat, complete: content.complete(end) }
       records = []
       start = end
       lines = 0
       return done
     }
-    for await (const line of readCompleteLines(fd, job.start)) {
+    for await (const line of content.lines(job.start)) {
       if ('tooLong' in line) records.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
       else records.push(...recordsOfLine(parser, line.text, line.offset))
       end = line.end
       lines += 1
       if (lines >= CHUNK_LINES || end - start >= CHUNK_BYTES) yield chunk()
     }
-    yield { ...chunk(), unfinished: Math.max(0, fstatSync(fd).size - end) }
+    const last = chunk()
+    yield { ...last, unfinished: Math.max(0, content.finalSize() - end) }
   } finally {
     closeSync(fd)
+  }
+}
+
+/** A file's content as parseFileChunks reads it: its lines, and what identifies what was read. */
+interface Content {
+  lines(start: number): AsyncIterable<ReadLine>
+  head(end: number): string
+  tail(end: number): string
+  /** Read to its end (see ParsedChunk.complete) when the last line read ends at `end`. */
+  complete(end: number): boolean
+  /** The content's size once its lines were all read. */
+  finalSize(): number
+}
+
+function plainContent(fd: number, size: number): Content {
+  let head: { bytes: number; hash: string } | null = null
+  return {
+    lines: (start) => readCompleteLines(fd, start),
+    head: (end) => {
+      const bytes = Math.min(HEAD_BYTES, end)
+      if (head?.bytes !== bytes) head = { bytes, hash: headHash(fd, bytes) }
+      return head.hash
+    },
+    tail: (end) => tailHash(fd, end),
+    complete: (end) => end === size,
+    finalSize: () => fstatSync(fd).size
+  }
+}
+
+function decodedContent(path: string): Content {
+  const decoded = new DecodedLines(path, HEAD_BYTES, TAIL_BYTES)
+  return {
+    lines: (start) => decoded.lines(start),
+    head: (end) => decoded.head(end),
+    tail: (end) => decoded.tail(end),
+    complete: () => decoded.size !== null,
+    finalSize: () => decoded.size ?? 0
   }
 }
 

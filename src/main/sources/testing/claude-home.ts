@@ -107,6 +107,22 @@ export class ClaudeSessionFile {
     return this.line({ uuid, type: 'user', message: { role: 'user', content: text } })
   }
 
+  /**
+   * A `file-history-delta` line (Claude Code ≥ 2.1.220): the backup of one file, taken before the
+   * turn opened by `promptUuid` first changed it, added to that turn's snapshot. `content` null:
+   * the file did not exist.
+   */
+  delta(promptUuid: string, path: string, content: string | null, version = 1): void {
+    let backupFileName: string | null = null
+    if (content !== null) {
+      backupFileName = `${createHash('sha256').update(join(this.cwd, path)).digest('hex').slice(0, 16)}@v${version}`
+      mkdirSync(this.backupDir, { recursive: true })
+      writeFileSync(join(this.backupDir, backupFileName), content)
+    }
+    const backup = { backupFileName, version, backupTime: '2026-01-01T00:00:01.000Z', realParentDir: join(this.cwd, path, '..') }
+    this.raw(JSON.stringify({ type: 'file-history-delta', messageId: this.last, snapshotMessageId: promptUuid, trackingPath: path, backup, timestamp: '2026-01-01T00:00:01.000Z' }))
+  }
+
   say(text: string): string {
     return this.line({ type: 'assistant', message: { id: `msg_${randomUUID()}`, model: 'claude-test', role: 'assistant', content: [{ type: 'text', text }], usage: { input_tokens: 10, output_tokens: 5 } } })
   }

@@ -15,12 +15,16 @@ export interface ImportFileRow {
   /** sha256 of the min(TAIL_BYTES, offset) bytes before `offset` (null: saved before it was kept). */
   tailSha256: string | null
   offset: number
+  /** The file's size on disk when it was read to its end (null otherwise, or saved before it was kept): a compressed file's offset counts decoded bytes. */
+  fileSize: number | null
+  /** What names the file's content wherever it is and in whichever form (HistoryFile.contentKey), if its source says. */
+  contentKey: string | null
   parserState: unknown
   importState: unknown
 }
 
 /** What `save` writes: the parser's state already as JSON (taken before its chunk was applied). */
-export type ImportFileSave = Omit<ImportFileRow, 'id' | 'parserState'> & { parserStateJson: string }
+export type ImportFileSave = Omit<ImportFileRow, 'id' | 'parserState' | 'fileSize' | 'contentKey'> & { parserStateJson: string; fileSize?: number | null; contentKey?: string | null }
 
 interface Row {
   id: number
@@ -34,6 +38,8 @@ interface Row {
   head_sha256: string
   tail_sha256: string | null
   offset: number
+  file_size: number | null
+  content_key: string | null
   parser_state: string
   import_state: string
 }
@@ -47,21 +53,27 @@ export class ImportFileRepository {
   private readonly saveStateStmt
   private readonly modifiedStmt
   private readonly progressStmt
+  private readonly byContentKeyStmt
+  private readonly moveStmt
 
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
     this.upsertStmt = db.prepare(
-      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, mtime_ms, head_sha256, tail_sha256, offset, parser_state, import_state, imported_at)
-       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @mtimeMs, @headSha256, @tailSha256, @offset, @parserState, @importState, @now)
+      `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, mtime_ms, head_sha256, tail_sha256, offset, file_size, content_key, parser_state, import_state, imported_at)
+       VALUES (@workspaceId, @source, @path, @sessionRowId, @dev, @ino, @mtimeMs, @headSha256, @tailSha256, @offset, @fileSize, @contentKey, @parserState, @importState, @now)
        ON CONFLICT (workspace_id, source, path) DO UPDATE SET session_id = excluded.session_id, dev = excluded.dev, ino = excluded.ino, mtime_ms = excluded.mtime_ms,
-         head_sha256 = excluded.head_sha256, tail_sha256 = excluded.tail_sha256, offset = excluded.offset, parser_state = excluded.parser_state,
-         import_state = excluded.import_state, imported_at = excluded.imported_at`
+         head_sha256 = excluded.head_sha256, tail_sha256 = excluded.tail_sha256, offset = excluded.offset, file_size = excluded.file_size,
+         content_key = excluded.content_key, parser_state = excluded.parser_state, import_state = excluded.import_state, imported_at = excluded.imported_at
+       RETURNING id`
     )
     this.deleteStmt = db.prepare('DELETE FROM import_files WHERE id = ?')
     this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
     this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
-    this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ? WHERE id = ?')
-    this.progressStmt = db.prepare("SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs FROM import_files WHERE workspace_id = ?")
+    this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ?, file_size = ? WHERE id = ?')
+    this.progressStmt = db.prepare("SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs, file_size AS fileSize FROM import_files WHERE workspace_id = ?")
+    this.byContentKeyStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND content_key = ? ORDER BY offset DESC, id')
+    // Not read to its end at the new path yet: its next look compares what it holds.
+    this.moveStmt = db.prepare('UPDATE import_files SET path = ?, dev = ?, ino = ?, mtime_ms = NULL, file_size = NULL WHERE id = ?')
   }
 
   /** The import state of the file a session's lines come from (its id and state), if any. */
@@ -77,41 +89,37 @@ export class ImportFileRepository {
 
   get(workspaceId: number, source: string, path: string): ImportFileRow | undefined {
     const row = this.getStmt.get(workspaceId, source, path) as Row | undefined
-    if (!row) return undefined
-    return {
-      id: row.id,
-      workspaceId: row.workspace_id,
-      source: row.source,
-      path: row.path,
-      sessionRowId: row.session_id,
-      dev: row.dev,
-      ino: row.ino,
-      mtimeMs: row.mtime_ms,
-      headSha256: row.head_sha256,
-      tailSha256: row.tail_sha256,
-      offset: row.offset,
-      parserState: JSON.parse(row.parser_state) as unknown,
-      importState: JSON.parse(row.import_state) as unknown
-    }
+    return row && toImportFile(row)
+  }
+
+  /** The workspace's files of a source whose content has this key (HistoryFile.contentKey), furthest read first. */
+  withContentKey(workspaceId: number, source: string, contentKey: string): ImportFileRow[] {
+    return (this.byContentKeyStmt.all(workspaceId, source, contentKey) as Row[]).map(toImportFile)
+  }
+
+  /** The file's content is at another path now (moved, or compressed or decompressed): its import continues there. */
+  move(id: number, path: string, stat: { dev: number; ino: number }): void {
+    this.moveStmt.run(path, stat.dev, stat.ino, id)
   }
 
   /**
    * How far each of the workspace's files was read, by source and path (`${source}\0${path}`),
-   * and what it looked like then (its time only when it was read to its end).
+   * and what it looked like then (its time and size only when it was read to its end).
    */
-  progressOf(workspaceId: number): Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null }> {
-    const progress = new Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null }>()
-    for (const row of this.progressStmt.iterate(workspaceId) as Iterable<{ key: string; dev: number; ino: number; offset: number; mtimeMs: number | null }>) progress.set(row.key, row)
+  progressOf(workspaceId: number): Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null; fileSize: number | null }> {
+    const progress = new Map<string, { dev: number; ino: number; offset: number; mtimeMs: number | null; fileSize: number | null }>()
+    for (const row of this.progressStmt.iterate(workspaceId) as Iterable<{ key: string; dev: number; ino: number; offset: number; mtimeMs: number | null; fileSize: number | null }>) progress.set(row.key, row)
     return progress
   }
 
-  /** The file, read to its end before, was touched but not written. */
-  setModified(id: number, mtimeMs: number): void {
-    this.modifiedStmt.run(mtimeMs, id)
+  /** The file, read to its end before, was touched but not written (`fileSize`: its size on disk, if not its offset). */
+  setModified(id: number, mtimeMs: number, fileSize: number | null = null): void {
+    this.modifiedStmt.run(mtimeMs, fileSize, id)
   }
 
-  save(row: ImportFileSave, now = Date.now()): void {
-    this.upsertStmt.run({
+  /** Insert or update the file's row; returns its id. */
+  save(row: ImportFileSave, now = Date.now()): number {
+    const saved = this.upsertStmt.get({
       workspaceId: row.workspaceId,
       source: row.source,
       path: row.path,
@@ -122,13 +130,36 @@ export class ImportFileRepository {
       headSha256: row.headSha256,
       tailSha256: row.tailSha256,
       offset: row.offset,
+      fileSize: row.fileSize ?? null,
+      contentKey: row.contentKey ?? null,
       parserState: row.parserStateJson,
       importState: JSON.stringify(row.importState ?? {}),
       now
-    })
+    }) as { id: number }
+    return saved.id
   }
 
   delete(id: number): void {
     this.deleteStmt.run(id)
+  }
+}
+
+function toImportFile(row: Row): ImportFileRow {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    source: row.source,
+    path: row.path,
+    sessionRowId: row.session_id,
+    dev: row.dev,
+    ino: row.ino,
+    mtimeMs: row.mtime_ms,
+    headSha256: row.head_sha256,
+    tailSha256: row.tail_sha256,
+    offset: row.offset,
+    fileSize: row.file_size,
+    contentKey: row.content_key,
+    parserState: JSON.parse(row.parser_state) as unknown,
+    importState: JSON.parse(row.import_state) as unknown
   }
 }

@@ -106,8 +106,12 @@ export class MessageRepository {
   private readonly deleteFromStmt
   private readonly lastTurnBeforeStmt
   private readonly turnStartStmt
+  private readonly repointSourceStmt
 
   constructor(private readonly db: Db) {
+    this.repointSourceStmt = db.prepare(
+      "UPDATE messages SET source_ref = json_set(source_ref, '$.file', ?) WHERE session_id = ? AND source_ref IS NOT NULL AND json_extract(source_ref, '$.file') = ?"
+    )
     this.insertStmt = db.prepare(
       `INSERT INTO messages (session_id, seq, turn, role, content, tool_name, tool_call_id, tool_input, is_error, in_context,
          model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, created_at, source_ref, source_uid)
@@ -309,6 +313,11 @@ export class MessageRepository {
       this.pageStatements.set(key, statement)
     }
     return statement
+  }
+
+  /** The session's lines were read from `from`, now at `to` (the agent moved or recompressed the file): where its messages came from follows. */
+  repointSourceFile(sessionRowId: number, from: string, to: string): void {
+    this.repointSourceStmt.run(to, sessionRowId, from)
   }
 }
 

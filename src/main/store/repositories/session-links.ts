@@ -1,4 +1,5 @@
 import type { Db } from '../database'
+import { REDEPTH_DESCENDANTS } from './sessions'
 
 /** A Claude Code warm-up's only prompt: the word Claude Code sends to prime the prompt cache. */
 export const WARMUP_PROMPT = 'Warmup'
@@ -21,6 +22,7 @@ const IS_WARMUP_SHELL = `s.message_count = 0
  */
 export class SessionLinkRepository {
   private readonly adoptStmt
+  private readonly redepthStmt
   private readonly refreshStmt
   private readonly countWarmupsStmt
   private readonly countWarmupsOfSourceStmt
@@ -32,6 +34,7 @@ export class SessionLinkRepository {
        WHERE workspace_id = @workspaceId AND source = @source AND parent_source_id = @parentSourceId
          AND parent_id IS NULL AND id <> @parentRowId`
     )
+    this.redepthStmt = db.prepare(REDEPTH_DESCENDANTS)
     this.refreshStmt = db.prepare(`UPDATE sessions AS s SET warmup = ((${IS_WARMUP_AGENT}) OR (${IS_WARMUP_SHELL})) WHERE s.id = ?`)
     this.countWarmupsStmt = db.prepare('SELECT count(*) AS n FROM sessions WHERE workspace_id = ? AND warmup = 1')
     this.countWarmupsOfSourceStmt = db.prepare('SELECT count(*) AS n FROM sessions WHERE workspace_id = ? AND source = ? AND warmup = 1')
@@ -48,7 +51,10 @@ export class SessionLinkRepository {
    * parent and has none yet (sub-agents imported before it). Returns how many were adopted.
    */
   adoptOrphans(parent: { rowId: number; workspaceId: number; source: string; sourceSessionId: string; depth: number }): number {
-    return this.adoptStmt.run({ parentRowId: parent.rowId, depth: parent.depth + 1, workspaceId: parent.workspaceId, source: parent.source, parentSourceId: parent.sourceSessionId }).changes
+    const adopted = this.adoptStmt.run({ parentRowId: parent.rowId, depth: parent.depth + 1, workspaceId: parent.workspaceId, source: parent.source, parentSourceId: parent.sourceSessionId }).changes
+    // Their own sub-agents (an agent a sub-agent started) move down with them.
+    if (adopted > 0) this.redepthStmt.run({ rowId: parent.rowId })
+    return adopted
   }
 
   /** Work out again whether a session is a warm-up (after its messages or children changed). */

@@ -27,6 +27,8 @@ export interface NewSession {
   depth?: number
   predecessorRowId?: number | null
   model?: string | null
+  /** A sub-agent's kind, as its source names it (Claude Code's `agentType`). */
+  agentType?: string | null
   cwd?: string | null
   createdAt: number
   /** A line the user left by rewinding inside the agent (see migration 010). */
@@ -77,6 +79,7 @@ interface SessionRow {
   predecessor_title: string | null
   status: 'active' | 'closed'
   model: string | null
+  agent_type: string | null
   cwd: string | null
   created_at: number
   updated_at: number
@@ -117,6 +120,18 @@ const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
   FROM sessions s`
 
+/**
+ * Every session below `@rowId` one deeper than its parent: run after a session moved in the tree
+ * (a sub-agent linked below the agent that started it, orphans adopted), since the sessions
+ * already below it moved with it. Bounded, so that a malformed loop of links cannot run forever.
+ */
+export const REDEPTH_DESCENDANTS = `WITH RECURSIVE below(id, depth) AS (
+    SELECT c.id, p.depth + 1 FROM sessions c JOIN sessions p ON p.id = c.parent_id WHERE c.parent_id = @rowId
+    UNION ALL
+    SELECT s.id, below.depth + 1 FROM sessions s JOIN below ON s.parent_id = below.id WHERE below.depth < 64)
+  UPDATE sessions SET depth = (SELECT max(depth) FROM below WHERE below.id = sessions.id)
+  WHERE id IN (SELECT id FROM below) AND depth <> (SELECT max(depth) FROM below WHERE below.id = sessions.id)`
+
 /** Sessions and their tree links (parent, predecessor). */
 export class SessionRepository {
   private readonly insertStmt
@@ -131,6 +146,7 @@ export class SessionRepository {
   private readonly bySourceIdStmt
   private readonly matchingStmt
   private readonly linkStmt
+  private readonly redepthStmt
   private readonly latestOfSourceStmt
   private readonly deleteStmt
   private readonly predecessorStmt
@@ -139,9 +155,9 @@ export class SessionRepository {
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO sessions (uid, workspace_id, source, source_session_id, title, kind, parent_id, parent_source_id, fork_seq, depth,
-         predecessor_id, model, cwd, created_at, updated_at, rewound_in_agent)
+         predecessor_id, model, agent_type, cwd, created_at, updated_at, rewound_in_agent)
        VALUES (@uid, @workspaceId, @source, @sourceSessionId, @title, @kind, @parentRowId, @parentSourceId, @forkSeq, @depth,
-         @predecessorRowId, @model, @cwd, @createdAt, @createdAt, @rewoundInAgent)`
+         @predecessorRowId, @model, @agentType, @cwd, @createdAt, @createdAt, @rewoundInAgent)`
     )
     this.byUidStmt = db.prepare(`${SELECT} WHERE s.uid = ?`)
     this.refStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE id = ?')
@@ -162,6 +178,7 @@ export class SessionRepository {
        ORDER BY s.updated_at DESC, s.id DESC LIMIT 20`
     )
     this.linkStmt = db.prepare('UPDATE sessions SET parent_id = @parentRowId, fork_seq = @forkSeq, depth = @depth WHERE id = @rowId')
+    this.redepthStmt = db.prepare(REDEPTH_DESCENDANTS)
     this.latestOfSourceStmt = db.prepare(
       'SELECT uid FROM sessions WHERE workspace_id = ? AND source = ? AND kind = ? AND id != ? AND created_at <= ? ORDER BY updated_at DESC, id DESC LIMIT 1'
     )
@@ -178,6 +195,7 @@ export class SessionRepository {
       depth: 0,
       predecessorRowId: null,
       model: null,
+      agentType: null,
       cwd: null,
       ...session,
       rewoundInAgent: session.rewoundInAgent ? 1 : 0
@@ -214,6 +232,7 @@ export class SessionRepository {
   /** Attach a session to its parent once the link is known (an imported sub-agent). */
   link(rowId: number, link: { parentRowId: number; forkSeq: number | null; depth: number }): void {
     this.linkStmt.run({ rowId, ...link })
+    this.redepthStmt.run({ rowId })
   }
 
   /** The most recently active other session of a source and kind, created no later than `before`. */
@@ -350,6 +369,7 @@ function toRecord(row: SessionRow): SessionRecord {
     depth: row.depth,
     status: row.status,
     model: row.model,
+    ...(row.agent_type !== null ? { agentType: row.agent_type } : {}),
     cwd: row.cwd,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -386,6 +406,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     depth: record.depth,
     status: record.status,
     model: record.model,
+    ...(record.agentType !== undefined ? { agentType: record.agentType } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
     messageCount: record.messageCount,

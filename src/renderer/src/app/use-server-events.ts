@@ -30,6 +30,7 @@ export function useServerEvents(): ConnectionState {
       } else if (event.name === 'import.finished') {
         // The report (skipped lines included) is fetched, not pushed.
         void refresh(queryClient, importKeys.status(event.payload.workspaceId))
+        void refresh(queryClient, importKeys.unread(event.payload.workspaceId))
       }
       // rewind.progress is for the rewind dialog (issue 5); nothing to refresh until it ends.
     })

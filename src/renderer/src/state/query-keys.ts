@@ -70,7 +70,9 @@ export const searchKeys = {
 /** Query keys of workspaces' import status; `import.progress` writes into them, `import.finished` refreshes them. */
 export const importKeys = {
   all: ['imports'] as const,
-  status: (workspaceId: number) => [...importKeys.all, 'status', workspaceId] as const
+  status: (workspaceId: number) => [...importKeys.all, 'status', workspaceId] as const,
+  /** Records the importers did not read in the workspace's histories (refreshed with the status). */
+  unread: (workspaceId: number) => [...importKeys.all, 'unread', workspaceId] as const
 }
 
 /** Query keys of everything about workspaces; `all` is the prefix invalidations use. */

@@ -12,6 +12,7 @@ import { buildChoices, buildConfirmed, countChanges, type ConflictChoice, type C
 import { PlanPreview } from './PlanPreview'
 import { useRewindPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
+import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
 
 export interface Progress {
   done: number
@@ -218,7 +219,7 @@ export function UncapturedNote({ sessionId, fromTurn }: { sessionId: string; fro
   return (
     <p className="dialog-warning" role="note">
       {turns.length === 1 ? `Turn ${turns[0]?.turn ?? ''}` : `Turns ${turns.map((t) => t.turn).join(', ')}`} ran shell commands whose file changes were not captured: files those commands changed are not in this preview and will
-      not be rewound.
+      not be rewound. {SHELL_CAPTURE_HINT}
     </p>
   )
 }

@@ -5,6 +5,7 @@ import { useDisclosureState } from '../../ui/disclosure'
 import { LineCounts } from './bits'
 import { ChangeRow } from './ChangeRow'
 import { groupTurnChanges, totals, uncapturedNotice, type ChangeGroup } from './changes'
+import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
 import { useFilesUi } from './files-ui'
 import { useNetCounts, useTurnChanges } from './queries'
 import { useSettled } from './use-settled'
@@ -64,7 +65,7 @@ export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: 
           {uncapturedCommands > 0 ? (
             <p className="uncaptured-notice" data-testid="uncaptured-notice">
               <span aria-hidden="true">⚠ </span>
-              {uncapturedNotice(uncapturedCommands)} Their changes are not in this list and a rewind cannot restore them.
+              {uncapturedNotice(uncapturedCommands)} Their changes are not in this list and a rewind cannot restore them. {SHELL_CAPTURE_HINT}
             </p>
           ) : null}
           {rows.length > 0 ? (

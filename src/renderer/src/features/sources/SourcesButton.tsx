@@ -6,6 +6,8 @@ import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { Modal } from '../../ui/Modal'
 import { useAppInfo } from '../../state/app-info'
+import { importKeys } from '../../state/query-keys'
+import { unreadText } from '../../../../shared/unread-text'
 
 const foldersKey = (workspaceId: number) => ['source-folders', workspaceId] as const
 
@@ -89,6 +91,8 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
         </tbody>
       </table>
 
+      <UnreadRecords workspaceId={workspaceId} />
+
       <h3 className="sources-title">Folders added to this workspace</h3>
       {folders.data && folders.data.items.length === 0 ? <p className="muted">None yet.</p> : null}
       <ul className="result-list" data-testid="source-folders">
@@ -138,5 +142,28 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
         </p>
       ) : null}
     </div>
+  )
+}
+
+/**
+ * Records the importers met in this workspace's histories and do not read yet: an agent changed
+ * its format. Shown as counts so a change shows up here instead of as history gone missing.
+ */
+function UnreadRecords({ workspaceId }: { workspaceId: number }) {
+  const unread = useQuery({ queryKey: importKeys.unread(workspaceId), queryFn: () => call('imports.unread', { workspaceId }) })
+  const items = unread.data?.items ?? []
+  if (items.length === 0) return null
+  return (
+    <section data-testid="sources-unread">
+      <h3 className="sources-title">Records not read</h3>
+      <p className="muted">These agents wrote records of kinds Retrace does not read yet (their format changed). The rest of each session is imported; these records are not.</p>
+      <ul className="result-list">
+        {items.map((item) => (
+          <li key={`${item.source}\0${item.agentVersion ?? ''}\0${item.what}`} title={`First seen in ${item.example.file} at byte ${item.example.offset}`}>
+            {unreadText(item)}
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }

@@ -24,6 +24,11 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
       </div>
       <div className="transcript-meta">
         <span>{detail.source}</span>
+        {detail.agentType ? (
+          <span data-testid="agent-type" title="The kind of sub-agent, as the agent's own files name it (Claude Code's agentType)">
+            {detail.agentType}
+          </span>
+        ) : null}
         {detail.sourceSessionId ? (
           <span title="The agent's own id for this session (the retrace command line accepts it too)">
             agent id <span className="mono">{detail.sourceSessionId}</span>
