@@ -55,4 +55,24 @@ describe('what discovery read from a file, remembered while the file is unchange
     expect(await Promise.all([cache.facts(path, read), cache.facts(path, read)])).toEqual([{ cwd: '/a' }, { cwd: '/a' }])
     expect(reads).toBe(1)
   })
+
+  it('reads a file again when its stored facts are of a shape the reader no longer accepts', async () => {
+    const path = join(dir, 'rollout.jsonl')
+    writeFileSync(path, '{"cwd":"/a"}\n')
+    const old = new DiscoveryCache(store.discoveredFiles)
+    await old.facts(path, () => Promise.resolve({ cwd: '/a' }))
+    old.save()
+    // A newer reader records more (here `v: 2`): facts stored by the older one are read again, once.
+    let reads = 0
+    const read = () => {
+      reads += 1
+      return Promise.resolve({ v: 2, cwd: '/a' })
+    }
+    const accept = (facts: { v?: number }) => facts.v === 2
+    const newer = new DiscoveryCache(store.discoveredFiles)
+    expect(await newer.facts(path, read, accept)).toEqual({ v: 2, cwd: '/a' })
+    newer.save()
+    expect(await new DiscoveryCache(store.discoveredFiles).facts(path, read, accept)).toEqual({ v: 2, cwd: '/a' })
+    expect(reads).toBe(1)
+  })
 })

@@ -19,8 +19,11 @@ export class DiscoveryCache {
     this.known = repository.all()
   }
 
-  /** The facts `read` gives for the file at `path`, from the store while the file is unchanged. */
-  async facts<T>(path: string, read: () => Promise<T>): Promise<T> {
+  /**
+   * The facts `read` gives for the file at `path`, from the store while the file is unchanged;
+   * stored facts `accept` rejects (of an older shape, without what discovery now reads) are read again.
+   */
+  async facts<T>(path: string, read: () => Promise<T>, accept: (facts: T) => boolean = () => true): Promise<T> {
     let signature: string
     try {
       const { dev, ino, size, mtimeMs } = statSync(path)
@@ -31,7 +34,10 @@ export class DiscoveryCache {
     }
     const known = this.known.get(path)
     // Callers copy what they take from the facts; the parsed value is shared, never changed.
-    if (known?.signature === signature) return (known.value ??= JSON.parse(known.facts)) as T
+    if (known?.signature === signature) {
+      const value = (known.value ??= JSON.parse(known.facts)) as T
+      if (accept(value)) return value
+    }
     const underWay = this.reading.get(path)
     if (underWay?.signature === signature) return (await underWay.facts) as T
     const reading = read()

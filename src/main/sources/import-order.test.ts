@@ -17,4 +17,14 @@ describe('the order an import writes files in', () => {
     ]).map(({ file }) => file.sessionId)
     expect(order).toEqual(['new', 'middle', 'old', 'fork-of-old', 'agent-of-new'])
   })
+
+  it("puts an agent's own agents after it, however much later they started (Codex child threads spawning theirs)", () => {
+    const order = importOrder([
+      file('grandchild', 30, { role: 'sub-agent', parentSessionId: 'child' }),
+      file('child', 10, { role: 'sub-agent', parentSessionId: 'root' }),
+      file('other-agent', 20, { role: 'sub-agent', parentSessionId: 'root' }),
+      file('root', 1)
+    ]).map(({ file }) => file.sessionId)
+    expect(order).toEqual(['root', 'other-agent', 'child', 'grandchild'])
+  })
 })

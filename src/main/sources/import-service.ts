@@ -17,6 +17,7 @@ import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder } from './source-folders'
+import { applySourceTitles } from './source-titles'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
@@ -295,7 +296,8 @@ export class ImportService {
         })
       }
       batch.commit()
-      if (settling.settle(this.deps, report)) this.deps.feed?.changed(['sessions'], { workspaceId: workspace.id })
+      const retitled = applySourceTitles(this.deps.store, workspace.id, files.map(({ file }) => file))
+      if (settling.settle(this.deps, report) || retitled) this.deps.feed?.changed(['sessions'], { workspaceId: workspace.id })
       await this.catchUpSearchIndex()
       this.progress(workspace.id, options, { done, total: ordered.length, file: '' })
       this.finish(workspace.id, report, { done, total: ordered.length }, 'done', null)

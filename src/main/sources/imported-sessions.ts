@@ -75,15 +75,23 @@ export class ImportedSessions {
     const { store } = this.deps
     const parent = this.state.sessionUid ? store.sessions.get(this.state.sessionUid) : undefined
     // An agent a sub-agent started sits flat beside it (Claude Code): named after the session, not the agent.
+    // A Codex child thread has its own id.
     const child =
       store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.sessionId}/agent-${agentId}`) ??
-      (this.file.role === 'sub-agent' && this.file.parentSessionId ? store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.rootSessionId ?? this.file.parentSessionId}/agent-${agentId}`) : undefined)
+      (this.file.role === 'sub-agent' && this.file.parentSessionId ? store.sessions.bySourceId(this.workspace.id, this.file.source, `${this.file.rootSessionId ?? this.file.parentSessionId}/agent-${agentId}`) : undefined) ??
+      (parent ? this.ownSubAgent(agentId, parent.rowId) : undefined)
     if (!parent || !child) return
     const place = this.placeAt(parent, toolCallId)
     // A call this session does not hold does not move an agent that already hangs elsewhere (below the agent that started it).
     if (place.forkSeq === null && child.parentRowId !== null && child.parentRowId !== parent.rowId) return
     store.sessions.link(child.rowId, place)
     if (description && child.title !== description) store.sessions.setTitle(child.rowId, description)
+  }
+
+  /** A sub-agent session of its own id, a root until now (its parent was not imported) or already below `parentRowId`. */
+  private ownSubAgent(agentId: string, parentRowId: number): SessionRecord | undefined {
+    const session = this.deps.store.sessions.bySourceId(this.workspace.id, this.file.source, agentId)
+    return session?.kind === 'sub-agent' && (session.parentRowId === null || session.parentRowId === parentRowId) ? session : undefined
   }
 
   /**

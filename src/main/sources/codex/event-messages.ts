@@ -1,17 +1,21 @@
 // `event_msg` lines: user prompts, held agent messages / reasoning, token counts, notices.
 import type { Usage } from '../../../shared/contract'
-import type { MessageRecord, UsageRecord } from '../records'
+import type { UsageRecord } from '../records'
 import { handleContextCompactedEvent } from './compaction'
 import type { Emitter } from './emitter'
 import { messageRecord } from './record-builders'
 import {
   AgentMessageEventSchema,
   AgentReasoningEventSchema,
+  CollabAgentSpawnEndEventSchema,
   MessageEventSchema,
+  ThreadNameUpdatedEventSchema,
   TokenCountEventSchema,
   TurnAbortedEventSchema,
   TypedPayloadSchema
 } from './schemas'
+import { holdAgentText } from './agent-text'
+import { handleItemCompleted } from './turn-items'
 import { sameTotals, subtractTotals, toTotals, type Totals } from './token-totals'
 import { handleUserMessageEvent } from './user-prompts'
 
@@ -33,7 +37,6 @@ const IGNORED_EVENTS = new Set([
   'mcp_tool_call_end',
   'view_image_tool_call',
   'item_started',
-  'item_completed',
   'agent_message_delta',
   'agent_reasoning_delta',
   'agent_reasoning_raw_content_delta',
@@ -50,7 +53,17 @@ const IGNORED_EVENTS = new Set([
   'shutdown_complete',
   'mcp_startup_update',
   'mcp_startup_complete',
-  'deprecation_notice'
+  'deprecation_notice',
+  // The other collaboration events restate the collab tool calls' items (spawn_end links the child: below).
+  'collab_agent_spawn_begin',
+  'collab_agent_interaction_begin',
+  'collab_agent_interaction_end',
+  'collab_waiting_begin',
+  'collab_waiting_end',
+  'collab_close_begin',
+  'collab_close_end',
+  'collab_resume_begin',
+  'collab_resume_end'
 ])
 
 export function handleEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
@@ -61,17 +74,26 @@ export function handleEvent(em: Emitter, payload: unknown, offset: number, creat
       return handleUserMessageEvent(em, payload, offset, createdAt)
     case 'agent_message': {
       const event = em.check(AgentMessageEventSchema, payload, offset, 'event_msg agent_message')
-      if (!event) return
-      const extra: Partial<MessageRecord> = em.state.model ? { model: em.state.model } : {}
-      em.hold('assistant', event.message, messageRecord(offset, 'assistant', event.message, createdAt, extra))
+      if (event) holdAgentText(em, 'assistant', event.message, offset, createdAt)
       return
     }
     case 'agent_reasoning':
     case 'agent_reasoning_raw_content': {
       const event = em.check(AgentReasoningEventSchema, payload, offset, `event_msg ${typed.type}`)
-      if (!event) return
-      const extra: Partial<MessageRecord> = em.state.model ? { model: em.state.model } : {}
-      em.hold('reasoning', event.text, messageRecord(offset, 'reasoning', event.text, createdAt, extra))
+      if (event) holdAgentText(em, 'reasoning', event.text, offset, createdAt)
+      return
+    }
+    case 'item_completed':
+      return handleItemCompleted(em, payload, offset, createdAt)
+    case 'thread_name_updated': {
+      const event = em.check(ThreadNameUpdatedEventSchema, payload, offset, 'event_msg thread_name_updated')
+      const name = event?.thread_name?.trim()
+      if (name) em.emit({ kind: 'session-meta', offset, title: name, titleOrigin: 'custom' })
+      return
+    }
+    case 'collab_agent_spawn_end': {
+      const event = em.check(CollabAgentSpawnEndEventSchema, payload, offset, 'event_msg collab_agent_spawn_end')
+      if (event?.new_thread_id) em.emit({ kind: 'sub-agent-link', offset, toolCallId: event.call_id, agentId: event.new_thread_id })
       return
     }
     case 'token_count':

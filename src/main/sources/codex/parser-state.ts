@@ -41,7 +41,17 @@ export const StateSchema = z.object({
    */
   legacyTime: z.number().nullable().default(null),
   /** The Codex version that wrote the rollout (`session_meta.cli_version`): unread records are counted by it. */
-  cliVersion: z.string().nullable().default(null)
+  cliVersion: z.string().nullable().default(null),
+  /**
+   * `session_meta.history_mode`: "paginated" rollouts record prompts, replies and reasoning as
+   * `item_completed` events instead of `user_message` / `agent_message` / `agent_reasoning` ones.
+   */
+  historyMode: z.string().nullable().default(null),
+  /**
+   * The threads this one was forked from or spawned by (its first `session_meta`): a fork's rollout
+   * copies their history, their `session_meta` line included.
+   */
+  copiedFrom: z.array(z.string()).default([])
 })
 export type CodexParserState = z.infer<typeof StateSchema>
 
@@ -59,7 +69,9 @@ export function freshState(): CodexParserState {
     lastTotals: null,
     compactionOpen: false,
     legacyTime: null,
-    cliVersion: null
+    cliVersion: null,
+    historyMode: null,
+    copiedFrom: []
   }
 }
 

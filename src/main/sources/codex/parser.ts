@@ -2,6 +2,7 @@ import type { LineParser, SourceRecord } from '../records'
 import { handleCompactedLine } from './compaction'
 import { Emitter } from './emitter'
 import { handleEvent } from './event-messages'
+import { handleInterAgentCommunication } from './inter-agent'
 import { handleLegacyLine, legacyLine } from './legacy-rollout'
 import { restoreState, type CodexParserState } from './parser-state'
 import { parseTime } from './record-builders'
@@ -59,6 +60,12 @@ export type { CodexParserState } from './parser-state'
  * - token counts: `token_count` events repeat the same totals (0.77 writes each twice), and
  *   `info` is null before the first response. Usage is emitted only when `total_token_usage`
  *   changes, as that event's `last_token_usage`, so the usage records add up to the last total.
+ *
+ * ## Paginated rollouts
+ * A rollout whose `session_meta.history_mode` is "paginated" (Codex 0.149 on) has no
+ * `user_message` / `agent_message` / `agent_reasoning` events: it has, at their place, the
+ * `item_completed` events they are derived from. `turn-items.ts` reads each such item as those
+ * events, so everything above holds for both modes and they give the same transcript.
  *
  * ## Usage mapping
  * OpenAI counts cached input inside `input_tokens` and reasoning inside `output_tokens`
@@ -135,6 +142,8 @@ class CodexParser implements LineParser {
         return handleEvent(em, payload, offset, createdAt)
       case 'compacted':
         return handleCompactedLine(em, payload, offset, createdAt)
+      case 'inter_agent_communication':
+        return handleInterAgentCommunication(em, payload, offset, createdAt)
       default:
         em.unread(offset, `line type "${type}"`)
     }

@@ -21,6 +21,7 @@ export const SessionMetaSchema = z.looseObject({
   model: z.string().nullish(),
   forked_from_id: z.string().nullish(),
   cli_version: z.string().nullish(),
+  history_mode: z.string().nullish(),
   git: z.looseObject({ branch: z.string().nullish() }).nullish()
 })
 
@@ -30,6 +31,14 @@ export const TurnContextSchema = z.looseObject({
 })
 
 export const CompactedSchema = z.looseObject({ message: z.string() })
+
+export const InterAgentCommunicationSchema = z.looseObject({
+  id: z.string().nullish(),
+  author: z.string(),
+  recipient: z.string(),
+  content: z.string().default(''),
+  encrypted_content: z.string().nullish()
+})
 
 // ---- response_item payloads, by `type`
 
@@ -110,6 +119,23 @@ export const TokenCountEventSchema = z.looseObject({
       last_token_usage: TokenUsageSchema.nullish()
     })
     .nullish()
+})
+
+export const ThreadNameUpdatedEventSchema = z.looseObject({ thread_name: z.string().nullish() })
+export const CollabAgentSpawnEndEventSchema = z.looseObject({ call_id: z.string().min(1), new_thread_id: z.string().nullish() })
+
+/** `item_completed` (codex-rs protocol `ItemCompletedEvent`): `item` is a `TurnItem`, tagged by `type`. */
+export const ItemCompletedEventSchema = z.looseObject({ item: z.looseObject({ type: z.string() }) })
+const TextPart = z.looseObject({ type: z.string(), text: z.string().optional() })
+export const UserMessageTurnItemSchema = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().optional(), image_url: z.string().optional(), path: z.string().optional() }))
+})
+export const AgentMessageTurnItemSchema = z.looseObject({ content: z.array(TextPart) })
+export const ReasoningTurnItemSchema = z.looseObject({ summary_text: z.array(z.string()) })
+export const CollabAgentToolCallTurnItemSchema = z.looseObject({
+  id: z.string().min(1),
+  tool: z.string(),
+  receiverThreadIds: z.array(z.string()).optional()
 })
 
 export const TurnAbortedEventSchema = z.looseObject({ reason: z.string().nullish() })

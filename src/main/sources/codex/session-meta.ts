@@ -3,13 +3,16 @@ import type { SessionMetaRecord } from '../records'
 import type { Emitter } from './emitter'
 import { parseTime } from './record-builders'
 import { SessionMetaSchema, TurnContextSchema } from './schemas'
+import { spawnedBy } from './thread-source'
 
 export function handleSessionMeta(em: Emitter, payload: unknown, offset: number, lineTime: number | undefined): void {
   const s = em.state
   const meta = em.check(SessionMetaSchema, payload, offset, 'session_meta')
   if (!meta) return
   if (s.sessionId !== null && meta.id !== s.sessionId) {
-    em.skip(offset, `session_meta of another session (${meta.id}) inside the rollout of ${s.sessionId}: ignored`)
+    // A fork (a child thread forked with its parent's context too) copies its source's history, header included.
+    if (s.copiedFrom.includes(meta.id)) em.emit({ kind: 'note', offset, text: `history copied from ${meta.id} (its session_meta)` })
+    else em.skip(offset, `session_meta of another session (${meta.id}) inside the rollout of ${s.sessionId}: ignored`)
     return
   }
   if (s.sessionId === meta.id) {
@@ -19,6 +22,8 @@ export function handleSessionMeta(em: Emitter, payload: unknown, offset: number,
   }
   s.sessionId = meta.id
   s.cliVersion = meta.cli_version ?? null
+  s.historyMode = meta.history_mode ?? null
+  s.copiedFrom = [meta.forked_from_id, spawnedBy(meta)].filter((id): id is string => typeof id === 'string' && id !== '')
   const record: SessionMetaRecord = { kind: 'session-meta', offset, sessionId: meta.id }
   const createdAt = parseTime(meta.timestamp) ?? lineTime
   if (createdAt !== undefined) record.createdAt = createdAt

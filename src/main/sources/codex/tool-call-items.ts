@@ -72,7 +72,21 @@ export function handleToolOutput(em: Emitter, type: string, payload: unknown, of
   }
   if (toolName !== undefined) extra.toolName = toolName
   if (output.images.length > 0) extra.attachments = output.images.map(imageAttachment)
-  em.emit(messageRecord(offset, 'tool_result', output.text, createdAt, extra))
+  const records: SourceRecord[] = [messageRecord(offset, 'tool_result', output.text, createdAt, extra)]
+  const agentId = toolName === 'spawn_agent' ? spawnedAgentId(output.text) : null
+  if (agentId) records.push({ kind: 'sub-agent-link', offset, toolCallId: item.call_id, agentId })
+  em.emit(...records)
+}
+
+/** The child thread a `spawn_agent` call started: its output is `{"agent_id": "<thread id>", …}` (codex-rs collab tools). */
+function spawnedAgentId(text: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    const id = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>).agent_id : null
+    return typeof id === 'string' && id !== '' ? id : null
+  } catch {
+    return null
+  }
 }
 
 /**

@@ -22,7 +22,19 @@ export function handleUserItem(em: Emitter, texts: string[], offset: number, cre
 /** A `user_message` event: a prompt, unless a `kind` or a marker says it is context. */
 export function handleUserMessageEvent(em: Emitter, payload: unknown, offset: number, createdAt: number | undefined): void {
   const event = em.check(UserMessageEventSchema, payload, offset, 'event_msg user_message')
-  if (!event) return
+  if (event) userPrompt(em, event, offset, createdAt)
+}
+
+/** What a `user_message` event says (a paginated rollout's `UserMessage` item, restated as one). */
+export interface UserPrompt {
+  message: string
+  kind?: string | null | undefined
+  images?: string[] | null | undefined
+  local_images?: unknown[] | null | undefined
+}
+
+/** The prompt of a `user_message` event, or of an `item_completed` UserMessage in a paginated rollout. */
+export function userPrompt(em: Emitter, event: UserPrompt, offset: number, createdAt: number | undefined): void {
   // Some releases wrote an event for context items too, tagged with a kind.
   if ((event.kind && event.kind !== 'plain') || isContextualText(event.message)) {
     em.contextEvent()
