@@ -17,11 +17,14 @@ import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder } from './source-folders'
+import { markSourcesGone, type SourceGoneReport } from './source-gone'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
   /** Sessions not imported because their recorded folder can never be a workspace (the home folder, `/`…), and why. */
   refused: { cwd: string; reason: string; sessions: { source: string; sessionId: string; file: string }[] }[]
+  /** Imported files found deleted by their agent (their sessions stay, marked), and marked ones found back. */
+  sourcesGone: Omit<SourceGoneReport, 'workspaceIds'>
 }
 
 /** Workspaces followed live at once (the most recently opened ones). */
@@ -123,7 +126,7 @@ export class ImportService {
     const cache = this.discoveryCache()
     const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, options.signal, cache)
     cache.save()
-    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [] }
+    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 } }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
       // as a workspace would let a rewind write anywhere in the account.
@@ -137,6 +140,11 @@ export class ImportService {
       const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path)))
       addReport(total, report)
     }
+    // Every root was discovered and imported: a file still missing now was deleted, not moved.
+    options.signal?.throwIfAborted()
+    const gone = markSourcesGone(this.deps.store, this.env, options.sources)
+    total.sourcesGone = { marked: gone.marked, cleared: gone.cleared }
+    for (const workspaceId of gone.workspaceIds) this.deps.feed?.changed(['sessions'], { workspaceId })
     return total
   }
 

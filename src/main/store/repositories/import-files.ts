@@ -47,6 +47,9 @@ export class ImportFileRepository {
   private readonly saveStateStmt
   private readonly modifiedStmt
   private readonly progressStmt
+  private readonly ofSourceStmt
+  private readonly goneStmt
+  private readonly goneCountsStmt
 
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
@@ -62,6 +65,13 @@ export class ImportFileRepository {
     this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
     this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ? WHERE id = ?')
     this.progressStmt = db.prepare("SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs FROM import_files WHERE workspace_id = ?")
+    this.ofSourceStmt = db.prepare('SELECT id, workspace_id AS workspaceId, path, source_gone_at AS goneAt FROM import_files WHERE source = ?')
+    this.goneStmt = db.prepare('UPDATE import_files SET source_gone_at = ? WHERE id = ?')
+    this.goneCountsStmt = db.prepare(
+      `SELECT s.source AS source, count(*) AS sessions, min(f.gone_at) AS firstGoneAt
+       FROM (SELECT session_id, max(source_gone_at) AS gone_at FROM import_files WHERE source_gone_at IS NOT NULL AND session_id IS NOT NULL GROUP BY session_id) f
+       JOIN sessions s ON s.id = f.session_id GROUP BY s.source ORDER BY s.source`
+    )
   }
 
   /** The import state of the file a session's lines come from (its id and state), if any. */
@@ -126,6 +136,21 @@ export class ImportFileRepository {
       importState: JSON.stringify(row.importState ?? {}),
       now
     })
+  }
+
+  /** Every imported file of a source, in every workspace, and when it was found gone (null: not gone). */
+  filesOfSource(source: string): { id: number; workspaceId: number; path: string; goneAt: number | null }[] {
+    return this.ofSourceStmt.all(source) as { id: number; workspaceId: number; path: string; goneAt: number | null }[]
+  }
+
+  /** Mark files as deleted by their agent (`at`), or as back (null). Their sessions stay either way. */
+  setGone(ids: number[], at: number | null): void {
+    for (const id of ids) this.goneStmt.run(at, id)
+  }
+
+  /** Sessions whose agent file is gone, per source, and when the first of them was found gone. */
+  goneSessionCounts(): { source: string; sessions: number; firstGoneAt: number }[] {
+    return this.goneCountsStmt.all() as { source: string; sessions: number; firstGoneAt: number }[]
   }
 
   delete(id: number): void {

@@ -1,0 +1,94 @@
+import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ClaudeHome, FIXTURES } from './testing/claude-home'
+import { contractCaller, importTestbed } from './testing/import-testbed'
+import { databaseOf } from '../store/raw-database'
+
+const { tempDir, runtime } = importTestbed('retrace-gone-')
+
+const CWD = '/home/USER/projects/spotter-worktrees/spotter-4te'
+const SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
+
+/** Real Claude Code files (the spotter set) in a Claude config folder. */
+function claudeHome(): { home: ClaudeHome; file: string; hashes: () => string } {
+  const home = new ClaudeHome(join(tempDir(), 'claude'))
+  const folder = home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), CWD)
+  const file = join(folder, `${SESSION}.jsonl`)
+  return { home, file, hashes: () => createHash('sha256').update(readFileSync(file)).digest('hex') }
+}
+
+const messageCount = (rt: ReturnType<typeof runtime>) => (databaseOf(rt.store).prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n
+
+describe('a session whose file the agent deleted', () => {
+  it('stays with all its messages, marked, and the mark goes when the file comes back', async () => {
+    const { home, file, hashes } = claudeHome()
+    const before = hashes()
+    const rt = runtime({ claude: home.root })
+    const call = contractCaller(rt)
+    const first = await rt.imports.importAll()
+    expect(first.sourcesGone).toEqual({ marked: 0, cleared: 0 })
+    expect(hashes()).toBe(before) // read, never written
+    const workspaceId = first.workspaces[0]?.id ?? 0
+    const session = () => call('sessions.list', { workspaceId, limit: 100 }).then((page) => page.items.find((item) => item.source === 'claude-code' && item.title !== '' && item.id === rt.store.sessions.bySourceId(workspaceId, 'claude-code', SESSION)?.id))
+    const listed = await session()
+    expect(listed?.sourceDeletedAt).toBeNull()
+    const messages = messageCount(rt)
+    expect(listed?.messageCount).toBeGreaterThan(0)
+
+    // Claude Code's clean-up removes the file; Retrace imports again.
+    const aside = join(tempDir(), 'aside.jsonl')
+    renameSync(file, aside)
+    const second = await rt.imports.importAll()
+    expect(second.sourcesGone).toEqual({ marked: 1, cleared: 0 })
+    const marked = await session()
+    expect(marked?.sourceDeletedAt).toBeGreaterThan(0)
+    expect(marked?.messageCount).toBe(listed?.messageCount)
+    expect(messageCount(rt)).toBe(messages)
+    expect(rt.store.importFiles.goneSessionCounts()).toEqual([{ source: 'claude-code', sessions: 1, firstGoneAt: marked?.sourceDeletedAt }])
+    const detail = await call('sessions.get', { sessionId: marked?.id ?? '' })
+    expect(detail.sourceDeletedAt).toBe(marked?.sourceDeletedAt)
+
+    // Importing again marks nothing twice.
+    expect((await rt.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 0 })
+
+    // Moved back: the mark is cleared.
+    renameSync(aside, file)
+    expect((await rt.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 1 })
+    expect((await session())?.sourceDeletedAt).toBeNull()
+    expect(hashes()).toBe(before)
+
+    // Deleted again, then restored from a backup (a new file at the same path): read again, unmarked.
+    copyFileSync(file, aside)
+    rmSync(file)
+    expect((await rt.imports.importAll()).sourcesGone).toEqual({ marked: 1, cleared: 0 })
+    copyFileSync(aside, file)
+    await rt.imports.importAll()
+    const restored = await session()
+    expect(restored?.sourceDeletedAt).toBeNull()
+    expect(restored?.messageCount).toBe(listed?.messageCount)
+    expect(messageCount(rt)).toBe(messages)
+  })
+
+  it('is not marked when the whole agent folder is missing (an unplugged disk) or the variable points elsewhere', async () => {
+    const { home } = claudeHome()
+    const dataDir = join(tempDir(), 'data')
+    const rt = runtime({ claude: home.root }, { dataDir })
+    await rt.imports.importAll()
+    rt.close()
+
+    const unplugged = join(tempDir(), 'unplugged')
+    renameSync(home.root, unplugged)
+    const again = runtime({ claude: home.root }, { dataDir })
+    expect((await again.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 0 })
+    again.close()
+
+    // CLAUDE_CONFIG_DIR names another (existing) folder this time: the old files are not under it.
+    const elsewhere = new ClaudeHome(join(tempDir(), 'other-claude'))
+    const other = runtime({ claude: elsewhere.root }, { dataDir })
+    expect((await other.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 0 })
+    expect(other.store.importFiles.goneSessionCounts()).toEqual([])
+    rmSync(unplugged, { recursive: true, force: true })
+  })
+})

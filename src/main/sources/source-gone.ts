@@ -1,0 +1,77 @@
+import { lstatSync } from 'node:fs'
+import type { Store } from '../store/store'
+import { isDirectory } from '../fs/stat'
+import type { SourceName } from './adapter'
+import { isWithin } from './files'
+import { adaptersFor } from './registry'
+
+export interface SourceGoneReport {
+  /** Files found deleted by their agent this time (their sessions stay, marked). */
+  marked: number
+  /** Files marked before that are back. */
+  cleared: number
+  /** The workspaces whose sessions changed mark. */
+  workspaceIds: number[]
+}
+
+/**
+ * Mark the imported files their agent deleted, and unmark those that came back. Run after a
+ * discovery of every root (`importAll`): a file the agent only moved (a Codex rollout compressed
+ * to `.jsonl.zst`, or archived) has had its import row moved to the new path by then.
+ *
+ * Only a file missing while the folder it was found under is here counts: an unplugged disk, or
+ * a CLAUDE_CONFIG_DIR / CODEX_HOME that points elsewhere this time, makes no file "deleted". The
+ * folder is the source's root as the environment names it now, or a folder added to the
+ * workspace as the source's history. Nothing is removed from the store, whatever is found.
+ */
+export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: SourceName[], now = Date.now()): SourceGoneReport {
+  const report: SourceGoneReport = { marked: 0, cleared: 0, workspaceIds: [] }
+  const workspaces = new Set<number>()
+  const addedFolders = new Map<number, { source: string; path: string }[]>()
+  const foldersOf = (workspaceId: number) => {
+    let folders = addedFolders.get(workspaceId)
+    if (!folders) addedFolders.set(workspaceId, (folders = store.sourceFolders.list(workspaceId)))
+    return folders
+  }
+  for (const adapter of adaptersFor(only)) {
+    const roots = adapter.roots(env).filter(isDirectory)
+    const gone: number[] = []
+    const back: number[] = []
+    for (const row of store.importFiles.filesOfSource(adapter.name)) {
+      // A snapshot store's sessions are kept as `<store path>#<session key>`.
+      const path = adapter.kind === 'snapshot' ? storePath(row.path) : row.path
+      const folders = [...roots, ...foldersOf(row.workspaceId).filter((folder) => folder.source === adapter.name && isDirectory(folder.path)).map((folder) => folder.path)]
+      if (!folders.some((folder) => isWithin(path, folder))) continue
+      const missing = isMissing(path)
+      if (missing && row.goneAt === null) gone.push(row.id)
+      else if (!missing && row.goneAt !== null) back.push(row.id)
+      else continue
+      workspaces.add(row.workspaceId)
+    }
+    if (gone.length + back.length === 0) continue
+    store.transaction(() => {
+      store.importFiles.setGone(gone, now)
+      store.importFiles.setGone(back, null)
+    })
+    report.marked += gone.length
+    report.cleared += back.length
+  }
+  report.workspaceIds = [...workspaces]
+  return report
+}
+
+function storePath(path: string): string {
+  const hash = path.lastIndexOf('#')
+  return hash < 0 ? path : path.slice(0, hash)
+}
+
+/** Missing, not merely unreadable: a permission error says nothing about deletion. */
+function isMissing(path: string): boolean {
+  try {
+    lstatSync(path)
+    return false
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR'
+  }
+}
