@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util'
 import { IMPORT_SOURCES, RetraceError } from '../../shared/contract'
 import { createRuntime, type Runtime } from '../runtime/runtime'
+import { tuningFrom } from '../runtime/tuning'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../runtime/version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
 import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
-import { importCommand, parseSource } from './import-command'
+import { importCommand, parseSource, watchAllCommand } from './import-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand, unmergeCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
@@ -54,6 +55,9 @@ Usage:
                                              session found, into a workspace per recorded folder;
                                              --source NAME --path DIR adds DIR as that source's history
                                              for the workspace (imported now and whenever it is opened)
+  retrace import --all --watch [--json]      import every agent's history, then keep following it until
+                                             Ctrl-C (one line per round that added something), so it is
+                                             kept before an agent's clean-up deletes it
 
   retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--force]
                                              one file a colleague can open offline (format from --out's
@@ -79,8 +83,8 @@ finishes any rewind a crash interrupted, putting back only files nobody changed 
 
 class UsageError extends Error {}
 
-/** Run the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Run the CLI with `argv` (without node and script); resolves to the exit code. `interrupt` stands for Ctrl-C in tests. */
+export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env, interrupt?: AbortSignal): Promise<number> {
   let runtime: Runtime | undefined
   try {
     const { values, positionals } = parseArgs({
@@ -104,6 +108,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         mode: { type: 'string' },
         session: { type: 'string' },
         all: { type: 'boolean', default: false },
+        watch: { type: 'boolean', default: false },
         source: { type: 'string' },
         path: { type: 'string' },
         format: { type: 'string' },
@@ -122,8 +127,10 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
 
     const dataDir = resolveDataDir({ flag: values['data-dir'], env })
     // Start-up recovery runs to completion before the command reads or writes anything.
+    // `serve` follows opened workspaces live and imports every agent's history in the background.
     const open = async (follow = false): Promise<Runtime> => {
-      const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow }))
+      const background = follow ? { backgroundImport: true, onBackgroundError: (error: unknown) => io.err(`retrace: a background import failed (tried again later): ${error instanceof Error ? error.message : String(error)}`) } : {}
+      const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow, ...background }))
       await reportStartupRecovery(await live.recovery, cliCaller(live), io)
       return live
     }
@@ -200,6 +207,12 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       }
       case 'import': {
         const source = parseSource(values.source)
+        if (values.watch) {
+          if (!values.all || source || values.path !== undefined || rest.length > 0) throw new UsageError('--watch goes with --all alone: `retrace import --all --watch`.')
+          const stop = interrupt ?? interruptSignal()
+          await watchAllCommand(await open(), { intervalMs: tuningFrom(env).backgroundImport.intervalMs, stop, json: values.json, io })
+          return 0
+        }
         await importCommand(await open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, path: values.path, json: values.json, io })
         return 0
       }
@@ -279,6 +292,19 @@ function parsePort(value: string | undefined): number {
 function isParseArgsError(error: unknown): boolean {
   const code = (error as { code?: string }).code
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
+}
+
+/** Aborted at the first SIGINT or SIGTERM (then the command ends cleanly: the store is closed). */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController()
+  const done = () => {
+    process.off('SIGINT', done)
+    process.off('SIGTERM', done)
+    controller.abort()
+  }
+  process.once('SIGINT', done)
+  process.once('SIGTERM', done)
+  return controller.signal
 }
 
 function waitForInterrupt(): Promise<void> {

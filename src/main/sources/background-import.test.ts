@@ -1,0 +1,114 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createRuntime, type Runtime } from '../runtime/runtime'
+import { ClaudeHome } from './testing/claude-home'
+import { importTestbed } from './testing/import-testbed'
+
+const { tempDir } = importTestbed('retrace-background-')
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now()
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+function appRuntime(home: ClaudeHome, env: NodeJS.ProcessEnv): Runtime {
+  return createRuntime({
+    dataDir: join(tempDir(), 'data'),
+    host: { binding: 'web' },
+    version: 'test',
+    env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent', ...env },
+    followImports: true,
+    backgroundImport: true,
+    onBackgroundError: (error) => {
+      throw error
+    }
+  })
+}
+
+const sessionsIn = (rt: Runtime, cwd: string) => {
+  const workspace = rt.store.workspaces.getByPath(cwd)
+  return workspace ? rt.store.sessions.list({ workspaceId: workspace.id, limit: 50, includeWarmups: true }).items : []
+}
+
+describe('the app imports every agent history in the background', () => {
+  it('imports at start, then picks up new sessions and new lines of workspaces nobody opened', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const first = home.session('/work/alpha')
+    first.prompt('plan the alpha release')
+    first.say('Here is a plan.')
+    const rt = appRuntime(home, { RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '50' })
+    try {
+      await until(() => sessionsIn(rt, '/work/alpha').length === 1)
+
+      // A session started in another folder, never opened in Retrace, and a grown file.
+      const second = home.session('/work/beta')
+      second.prompt('fix the beta bug')
+      first.prompt('and the changelog')
+      await until(() => sessionsIn(rt, '/work/beta').length === 1)
+      await until(() => sessionsIn(rt, '/work/alpha')[0]?.turnCount === 2)
+      expect(sessionsIn(rt, '/work/beta')[0]?.title).toContain('fix the beta bug')
+    } finally {
+      rt.close()
+    }
+  })
+
+  it('does nothing when tuned off (RETRACE_BACKGROUND_IMPORT=0), nor in a runtime that did not ask for it', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    home.session('/work/gamma').prompt('hello')
+    const off = appRuntime(home, { RETRACE_BACKGROUND_IMPORT: '0', RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '20' })
+    const oneShot = createRuntime({ dataDir: join(tempDir(), 'data'), host: { binding: 'web' }, version: 'test', env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '20' } })
+    try {
+      await off.ready
+      await oneShot.ready
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(off.store.workspaces.listAll()).toEqual([])
+      expect(oneShot.store.workspaces.listAll()).toEqual([])
+    } finally {
+      off.close()
+      oneShot.close()
+    }
+  })
+})
+
+describe('retrace import --all --watch', () => {
+  it('imports, keeps following until interrupted, one line per round that added something, and closes the store', async () => {
+    const { runCli } = await import('../cli/main')
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    home.session('/work/delta').prompt('first task')
+    const dataDir = join(tempDir(), 'data')
+    const out: string[] = []
+    const err: string[] = []
+    const interrupt = new AbortController()
+    const env = { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent', RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '30' }
+    const running = runCli(['import', '--all', '--watch', '--data-dir', dataDir], { out: (text) => out.push(text), err: (text) => err.push(text) }, env, interrupt.signal)
+    await until(() => out.length === 1)
+    expect(out[0]).toMatch(/^\d{4}-\d\d-\d\dT.*1 file read: 1 new session, 1 messages/)
+    await new Promise((resolve) => setTimeout(resolve, 150)) // rounds that add nothing print nothing
+    expect(out).toHaveLength(1)
+    home.session('/work/epsilon').prompt('second task')
+    await until(() => out.length === 2)
+    expect(out[1]).toContain('1 new session')
+    interrupt.abort()
+    expect(await running).toBe(0)
+    expect(err[0]).toContain('Ctrl-C stops')
+
+    // The store was closed cleanly: another process opens it and finds both workspaces.
+    const after = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test', env, followImports: false })
+    try {
+      expect(after.store.workspaces.listAll().map((workspace) => workspace.path).sort()).toEqual(['/work/delta', '/work/epsilon'])
+    } finally {
+      after.close()
+    }
+  })
+
+  it('goes with --all alone', async () => {
+    const { runCli } = await import('../cli/main')
+    const err: string[] = []
+    const code = await runCli(['import', '--watch', '--data-dir', join(tempDir(), 'data')], { out: () => undefined, err: (text) => err.push(text) }, { HOME: '/nonexistent' })
+    expect(code).toBe(2)
+    expect(err.join('\n')).toContain('--watch goes with --all')
+  })
+})

@@ -1,0 +1,58 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { ImportService, WorkspaceImportReport } from './import-service'
+import { isImportCancelled } from './import-service'
+
+/** How often every agent's folders are looked through again when nothing says otherwise. */
+export const DEFAULT_ROUND_INTERVAL_MS = 45_000
+
+export interface ImportRounds {
+  /** Wait between the end of one round and the start of the next. */
+  intervalMs: number
+  /** Ends the rounds (and the round under way, between files: what it committed stays). */
+  signal: AbortSignal
+  /** Told after every round, with what it added (often nothing). */
+  onRound?: (report: WorkspaceImportReport) => void
+  /** A round that failed; the next one is tried at the next interval all the same. */
+  onError?: (error: unknown) => void
+  /** Keep the process alive while waiting (a terminal's `import --all --watch`; not the app, which has its window). */
+  keepAlive?: boolean
+}
+
+/**
+ * Import every agent's history (`importAll`: new files and the new bytes of grown ones, into a
+ * workspace per recorded folder), again and again until the signal ends it: what the agents
+ * write is in Retrace even for workspaces nobody opens, before an agent's clean-up deletes it.
+ * An unchanged round reads no file (stat only: tens of milliseconds for thousands of files), and
+ * imports yield between files, so the window's requests are never kept waiting long. Open
+ * workspaces are followed far more often by live following (live-follow.ts).
+ */
+export async function runImportRounds(imports: ImportService, rounds: ImportRounds): Promise<void> {
+  const { signal } = rounds
+  while (!signal.aborted) {
+    try {
+      // (Not `onRound?.(await …)`: an optional call skips its arguments when there is no callback.)
+      const report = await imports.importAll({ signal })
+      rounds.onRound?.(report)
+    } catch (error) {
+      if (signal.aborted) return
+      // A cancel the user asked for (`imports.cancel` on a workspace) ends this round only.
+      if (!isImportCancelled(error)) rounds.onError?.(error)
+    }
+    try {
+      await sleep(rounds.intervalMs, undefined, { signal, ref: rounds.keepAlive ?? false })
+    } catch {
+      return // aborted while waiting
+    }
+  }
+}
+
+/** What a round added, for people: null when it added nothing. */
+export function roundSummary(report: WorkspaceImportReport): string | null {
+  const added = report.sessions + report.messages + report.fileChanges
+  const { marked, cleared } = report.sourcesGone
+  if (added === 0 && marked === 0 && cleared === 0) return null
+  const parts = [`${report.files} file${report.files === 1 ? '' : 's'} read: ${report.sessions} new session${report.sessions === 1 ? '' : 's'}, ${report.messages} messages, ${report.fileChanges} file changes`]
+  if (marked > 0) parts.push(`${marked} file${marked === 1 ? '' : 's'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} (sessions kept)`)
+  if (cleared > 0) parts.push(`${cleared} deleted file${cleared === 1 ? '' : 's'} back`)
+  return parts.join('; ')
+}
