@@ -9,6 +9,8 @@ import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output 
 import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
 import { importCommand, parseSource, watchAllCommand } from './import-command'
+import { doctorCommand, setClaudeRetentionCommand, undoClaudeRetentionCommand } from './doctor-command'
+import { askYesNo } from './ask'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand, unmergeCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
@@ -69,6 +71,15 @@ Usage:
                                              a JSON export back as a session of the workspace (default:
                                              the current folder), replayable and rewindable with its files
 
+  retrace doctor [--json]                    how long each agent keeps its history (Claude Code's
+                                             cleanupPeriodDays), and the sessions Retrace kept after
+                                             their agent deleted the file
+  retrace doctor --set-claude-retention DAYS [--yes]
+                                             write cleanupPeriodDays into Claude Code's settings.json
+                                             (asks first; a backup is kept beside it)
+  retrace doctor --undo-claude-retention     put that file back exactly as it was (refused if it
+                                             changed since)
+
   retrace gc                                  delete file snapshots nothing refers to any more
   retrace recovery [--json]                   rewinds a crash interrupted, and the files changed since
                                              that recovery left as they were
@@ -117,6 +128,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         keep: { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
         found: { type: 'boolean', default: false },
+        'set-claude-retention': { type: 'string' },
+        'undo-claude-retention': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -247,6 +260,15 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           if (!values.file) throw new UsageError('Missing --file PATH: which file of that rewind (see `retrace recovery`).')
           await recoveryVersionCommand(live, cliCaller(live), { rewindId, file: values.file, out: values.out, found: values.found, io })
         }
+        return 0
+      }
+      case 'doctor': {
+        const live = await open()
+        const setDays = values['set-claude-retention']
+        if (setDays !== undefined && values['undo-claude-retention']) throw new UsageError('Give --set-claude-retention DAYS or --undo-claude-retention, not both.')
+        if (setDays !== undefined) return await setClaudeRetentionCommand(live, cliCaller(live), { days: setDays, yes: values.yes, json: values.json, io, confirm: askYesNo })
+        if (values['undo-claude-retention']) return undoClaudeRetentionCommand(live, { json: values.json, io })
+        await doctorCommand(live, cliCaller(live), { json: values.json, io })
         return 0
       }
       case 'gc': {

@@ -17,6 +17,7 @@ import type { MethodSpec } from './method-spec'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { ImportSourceSchema } from './sources'
+import { RetentionStatusSchema } from './retention'
 import { SessionTreeSchema } from './tree'
 import { WorkspaceListingSchema } from './workspace-listing'
 
@@ -223,6 +224,12 @@ export const methods = {
 
   /** The workspace's import: running (with progress), finished, cancelled; its report and what is left. */
   'imports.status': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportStatusSchema),
+
+  /**
+   * How long each agent keeps its own history (Claude Code's `cleanupPeriodDays`, or its default
+   * of 30 days), and how many sessions Retrace holds whose agent file is already deleted.
+   */
+  'retention.status': method(NoInput, RetentionStatusSchema),
 
   ...journalMethods,
   ...exportMethods
