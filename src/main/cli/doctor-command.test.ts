@@ -48,8 +48,8 @@ describe('retrace doctor', () => {
 
     const text = await cli(['doctor'], env, dataDir)
     expect(text.code).toBe(0)
-    expect(text.out).toContain(`Claude Code: Claude Code deletes a session 14 days after its last activity (${file})`)
-    expect(text.out).toContain('Codex CLI: Codex CLI deletes nothing by age')
+    expect(text.out).toContain(`  Claude Code deletes a session 14 days after its last activity (${file})`)
+    expect(text.out).toContain('  Codex CLI deletes nothing by age')
     expect(text.out).toMatch(/Claude Code: 1 session kept in Retrace after the agent deleted its file \(first found \d{4}-\d\d-\d\d\)/)
     expect(text.out).toContain('retrace doctor --set-claude-retention DAYS')
 

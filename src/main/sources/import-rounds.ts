@@ -51,8 +51,8 @@ export function roundSummary(report: WorkspaceImportReport): string | null {
   const added = report.sessions + report.messages + report.fileChanges
   const { marked, cleared } = report.sourcesGone
   if (added === 0 && marked === 0 && cleared === 0) return null
-  const parts = [`${report.files} file${report.files === 1 ? '' : 's'} read: ${report.sessions} new session${report.sessions === 1 ? '' : 's'}, ${report.messages} messages, ${report.fileChanges} file changes`]
-  if (marked > 0) parts.push(`${marked} file${marked === 1 ? '' : 's'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} (sessions kept)`)
+  const parts = added === 0 ? [] : [`${report.files} file${report.files === 1 ? '' : 's'} read: ${report.sessions} new session${report.sessions === 1 ? '' : 's'}, ${report.messages} messages, ${report.fileChanges} file changes`]
+  if (marked > 0) parts.push(`${marked} imported file${marked === 1 ? '' : 's'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} (sessions kept)`)
   if (cleared > 0) parts.push(`${cleared} deleted file${cleared === 1 ? '' : 's'} back`)
   return parts.join('; ')
 }

@@ -5,7 +5,7 @@ export const retentionSection: DoctorCheck = async ({ call }) => {
   const { agents } = await call('retention.status', {})
   const lines: string[] = []
   for (const agent of agents) {
-    lines.push(`${agent.label}: ${agent.note}`)
+    lines.push(agent.note) // it names the agent
     for (const problem of agent.problems) lines.push(`  warning: ${problem}`)
   }
   const claude = agents.find((agent) => agent.source === 'claude-code')
