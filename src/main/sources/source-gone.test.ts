@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -90,5 +90,30 @@ describe('a session whose file the agent deleted', () => {
     expect((await other.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 0 })
     expect(other.store.importFiles.goneSessionCounts()).toEqual([])
     rmSync(unplugged, { recursive: true, force: true })
+  })
+})
+
+describe('a snapshot source\'s file deleted by its agent (Gemini CLI)', () => {
+  it('keeps the session, marked, and counts the file once', async () => {
+    const home = tempDir()
+    const project = '/home/USER/projects/gemini-demo'
+    const folder = join(home, '.gemini', 'tmp', 'demo')
+    mkdirSync(join(folder, 'chats'), { recursive: true })
+    writeFileSync(join(folder, '.project_root'), project)
+    const session = join(folder, 'chats', 'session-2025-12-01T21-45-5b959dae.json')
+    copyFileSync(join(FIXTURES, 'gemini-cli/codemie/gemini/session-2025-12-01T21-45-5b959dae.json'), session)
+    const rt = runtime({}, { env: { GEMINI_CLI_HOME: home } })
+    const call = contractCaller(rt)
+    const first = await rt.imports.importAll({ sources: ['gemini-cli'] })
+    const workspaceId = first.workspaces[0]?.id ?? 0
+    const before = (await call('sessions.list', { workspaceId, limit: 10 })).items
+    expect(before.length).toBeGreaterThan(0)
+    expect(before.every((item) => item.sourceDeletedAt === null)).toBe(true)
+
+    rmSync(session)
+    expect((await rt.imports.importAll({ sources: ['gemini-cli'] })).sourcesGone).toEqual({ marked: 1, cleared: 0 })
+    const after = (await call('sessions.list', { workspaceId, limit: 10 })).items
+    expect(after.map((item) => item.messageCount)).toEqual(before.map((item) => item.messageCount))
+    expect(after.every((item) => item.sourceDeletedAt !== null)).toBe(true)
   })
 })

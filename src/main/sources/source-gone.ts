@@ -33,19 +33,34 @@ export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: Sou
     if (!folders) addedFolders.set(workspaceId, (folders = store.sourceFolders.list(workspaceId)))
     return folders
   }
+  const folderIsHere = new Map<string, boolean>()
+  const here = (folder: string): boolean => {
+    let known = folderIsHere.get(folder)
+    if (known === undefined) folderIsHere.set(folder, (known = isDirectory(folder)))
+    return known
+  }
   for (const adapter of adaptersFor(only)) {
-    const roots = adapter.roots(env).filter(isDirectory)
+    const roots = adapter.roots(env).filter(here)
     const gone: number[] = []
     const back: number[] = []
-    for (const row of store.importFiles.filesOfSource(adapter.name)) {
-      // A snapshot store's sessions are kept as `<store path>#<session key>`.
-      const path = adapter.kind === 'snapshot' ? storePath(row.path) : row.path
-      const folders = [...roots, ...foldersOf(row.workspaceId).filter((folder) => folder.source === adapter.name && isDirectory(folder.path)).map((folder) => folder.path)]
+    // Counted by file: a snapshot store's sessions have a row each besides the store's own.
+    const goneFiles = new Set<string>()
+    const backFiles = new Set<string>()
+    const rows = store.importFiles.filesOfSource(adapter.name)
+    const paths = new Set(rows.map((row) => row.path))
+    for (const row of rows) {
+      // A snapshot store's sessions are kept as `<store path>#<session key>`: the store is the file.
+      const path = adapter.kind === 'snapshot' ? storeOf(row.path, paths) : row.path
+      const folders = [...roots, ...foldersOf(row.workspaceId).filter((folder) => folder.source === adapter.name && here(folder.path)).map((folder) => folder.path)]
       if (!folders.some((folder) => isWithin(path, folder))) continue
       const missing = isMissing(path)
-      if (missing && row.goneAt === null) gone.push(row.id)
-      else if (!missing && row.goneAt !== null) back.push(row.id)
-      else continue
+      if (missing && row.goneAt === null) {
+        gone.push(row.id)
+        goneFiles.add(path)
+      } else if (!missing && row.goneAt !== null) {
+        back.push(row.id)
+        backFiles.add(path)
+      } else continue
       workspaces.add(row.workspaceId)
     }
     if (gone.length + back.length === 0) continue
@@ -53,16 +68,19 @@ export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: Sou
       store.importFiles.setGone(gone, now)
       store.importFiles.setGone(back, null)
     })
-    report.marked += gone.length
-    report.cleared += back.length
+    report.marked += goneFiles.size
+    report.cleared += backFiles.size
   }
   report.workspaceIds = [...workspaces]
   return report
 }
 
-function storePath(path: string): string {
-  const hash = path.lastIndexOf('#')
-  return hash < 0 ? path : path.slice(0, hash)
+/** The store a snapshot session's row belongs to: the shortest `#`-cut prefix that is a store's own row. */
+function storeOf(path: string, paths: Set<string>): string {
+  for (let hash = path.indexOf('#'); hash >= 0; hash = path.indexOf('#', hash + 1)) {
+    if (paths.has(path.slice(0, hash))) return path.slice(0, hash)
+  }
+  return path
 }
 
 /** Missing, not merely unreadable: a permission error says nothing about deletion. */
