@@ -316,25 +316,24 @@ function isParseArgsError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
 }
 
-/** Aborted at the first SIGINT or SIGTERM (then the command ends cleanly: the store is closed). */
+/**
+ * Aborted at the first SIGINT or SIGTERM; later ones are ignored while the command ends cleanly
+ * (a terminal's Ctrl-C reaches both bin/retrace.js and this process, which it forwards signals
+ * to, and a service manager may signal the whole group): a second signal must not kill the
+ * process before the store is closed.
+ */
 function interruptSignal(): AbortSignal {
   const controller = new AbortController()
-  const done = () => {
-    process.off('SIGINT', done)
-    process.off('SIGTERM', done)
-    controller.abort()
-  }
-  process.once('SIGINT', done)
-  process.once('SIGTERM', done)
+  const stop = () => controller.abort()
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  process.on('SIGHUP', stop)
   return controller.signal
 }
 
 function waitForInterrupt(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve()
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
-  })
+  const signal = interruptSignal()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
 
 /** Entry point of the bundled CLI: bin/retrace.js calls this. */
