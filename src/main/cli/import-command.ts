@@ -7,6 +7,7 @@ import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/import-deps'
 import { SOURCE_NAMES } from '../sources/registry'
 import { roundSummary, runImportRounds } from '../sources/import-rounds'
+import { appLockHolder } from '../runtime/app-lock'
 import type { Output } from './commands'
 
 export function parseSource(value: string | undefined): SourceName | undefined {
@@ -28,6 +29,9 @@ export async function watchAllCommand(runtime: Runtime, options: { intervalMs: n
     intervalMs: options.intervalMs,
     signal: options.stop,
     keepAlive: true,
+    // The app imports the same histories while it runs: two processes never import at once.
+    pausedWhile: () => appLockHolder(runtime.store.dataDir) !== null,
+    onPause: (paused) => options.io.err(paused ? 'The Retrace app is running and importing: waiting until it closes.' : 'The Retrace app closed: importing again.'),
     onRound: (report) => {
       const summary = roundSummary(report)
       if (summary === null) return

@@ -9,6 +9,7 @@ import { FileJournal } from '../journal/file-journal'
 import { RewindService } from '../journal/rewind/rewind-service'
 import { ImportService } from '../sources/import-service'
 import { runImportRounds } from '../sources/import-rounds'
+import { holdAppLock } from './app-lock'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
 
@@ -64,13 +65,18 @@ export function createRuntime(options: {
   )
   const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
   const background = new AbortController()
+  // The app imports every history itself: `import --all --watch` (a user service) waits meanwhile.
+  const releaseAppLock = options.backgroundImport ? holdAppLock(options.dataDir) : () => undefined
   if (options.backgroundImport && tuning.backgroundImport.enabled) {
-    const rounds = { intervalMs: tuning.backgroundImport.intervalMs, signal: background.signal, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) }
+    const { intervalMs } = tuning.backgroundImport
+    // A user service's round under way (import --all --watch) stops within a second of the lock: start after it.
+    const rounds = { intervalMs, firstRoundDelayMs: Math.min(1500, intervalMs), signal: background.signal, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) }
     // After start-up recovery, as every handler: a rewind interrupted by a crash is settled first.
     void ready.then(() => runImportRounds(imports, rounds), () => undefined)
   }
   const close = () => {
     background.abort()
+    releaseAppLock()
     imports.close()
     if (settled) store.close()
     else void ready.finally(() => store.close()).catch(() => undefined)

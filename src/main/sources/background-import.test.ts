@@ -104,6 +104,33 @@ describe('retrace import --all --watch', () => {
     }
   })
 
+  it('waits while the app runs on the same data folder (it imports the same histories), then goes on', async () => {
+    const { runCli } = await import('../cli/main')
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    home.session('/work/zeta').prompt('first task')
+    const dataDir = join(tempDir(), 'data')
+    const out: string[] = []
+    const err: string[] = []
+    const interrupt = new AbortController()
+    const env = { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent', RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '30' }
+    const running = runCli(['import', '--all', '--watch', '--data-dir', dataDir], { out: (text) => out.push(text), err: (text) => err.push(text) }, env, interrupt.signal)
+    await until(() => out.length === 1)
+    // The app starts (its own rounds off here, so that only the service could import).
+    const app = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test', env: { ...env, RETRACE_BACKGROUND_IMPORT: '0' }, followImports: true, backgroundImport: true })
+    try {
+      await until(() => err.some((line) => line.includes('waiting until it closes')))
+      home.session('/work/eta').prompt('second task')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(out).toHaveLength(1)
+    } finally {
+      app.close()
+    }
+    await until(() => out.length === 2)
+    expect(err.some((line) => line.includes('importing again'))).toBe(true)
+    interrupt.abort()
+    expect(await running).toBe(0)
+  })
+
   it('goes with --all alone', async () => {
     const { runCli } = await import('../cli/main')
     const err: string[] = []

@@ -16,6 +16,15 @@ export interface ImportRounds {
   onError?: (error: unknown) => void
   /** Keep the process alive while waiting (a terminal's `import --all --watch`; not the app, which has its window). */
   keepAlive?: boolean
+  /**
+   * While this says so, rounds are skipped, and a round under way stops within a second (what it
+   * committed stays): another process is importing the same histories (the app, for a service).
+   */
+  pausedWhile?: () => boolean
+  /** Told when rounds pause (true) and go on again (false). */
+  onPause?: (paused: boolean) => void
+  /** Wait before the first round (the app: a service's round under way stops within a second of its start). */
+  firstRoundDelayMs?: number
 }
 
 /**
@@ -28,21 +37,47 @@ export interface ImportRounds {
  */
 export async function runImportRounds(imports: ImportService, rounds: ImportRounds): Promise<void> {
   const { signal } = rounds
-  while (!signal.aborted) {
+  let paused = false
+  const pausedNow = () => {
+    const now = rounds.pausedWhile?.() ?? false
+    if (now !== paused) rounds.onPause?.((paused = now))
+    return now
+  }
+  if (rounds.firstRoundDelayMs) {
     try {
-      // (Not `onRound?.(await …)`: an optional call skips its arguments when there is no callback.)
-      const report = await imports.importAll({ signal })
-      rounds.onRound?.(report)
-    } catch (error) {
-      if (signal.aborted) return
-      // A cancel the user asked for (`imports.cancel` on a workspace) ends this round only.
-      if (!isImportCancelled(error)) rounds.onError?.(error)
+      await sleep(rounds.firstRoundDelayMs, undefined, { signal, ref: rounds.keepAlive ?? false })
+    } catch {
+      return
     }
+  }
+  while (!signal.aborted) {
+    if (!pausedNow()) await oneRound(imports, rounds, pausedNow)
+    if (signal.aborted) return
     try {
       await sleep(rounds.intervalMs, undefined, { signal, ref: rounds.keepAlive ?? false })
     } catch {
       return // aborted while waiting
     }
+  }
+}
+
+async function oneRound(imports: ImportService, rounds: ImportRounds, pausedNow: () => boolean): Promise<void> {
+  const round = new AbortController()
+  const watch = rounds.pausedWhile
+    ? setInterval(() => {
+        if (pausedNow()) round.abort()
+      }, 1000)
+    : undefined
+  watch?.unref()
+  try {
+    // (Not `onRound?.(await …)`: an optional call skips its arguments when there is no callback.)
+    const report = await imports.importAll({ signal: AbortSignal.any([rounds.signal, round.signal]) })
+    rounds.onRound?.(report)
+  } catch (error) {
+    // Stopped (or paused), or a cancel the user asked for (`imports.cancel`): this round only.
+    if (!rounds.signal.aborted && !round.signal.aborted && !isImportCancelled(error)) rounds.onError?.(error)
+  } finally {
+    clearInterval(watch)
   }
 }
 
