@@ -50,6 +50,9 @@ describe('the app imports every agent history in the background', () => {
       await until(() => sessionsIn(rt, '/work/beta').length === 1)
       await until(() => sessionsIn(rt, '/work/alpha')[0]?.turnCount === 2)
       expect(sessionsIn(rt, '/work/beta')[0]?.title).toContain('fix the beta bug')
+      // Found, not opened: the recently opened list is the user's, not every folder's.
+      expect(rt.store.workspaces.getByPath('/work/beta')?.lastOpenedAt).toBeNull()
+      expect(rt.store.workspaces.listRecent(10).map((workspace) => workspace.path)).toEqual(expect.arrayContaining(['/work/alpha', '/work/beta']))
     } finally {
       rt.close()
     }

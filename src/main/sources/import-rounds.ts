@@ -71,7 +71,7 @@ async function oneRound(imports: ImportService, rounds: ImportRounds, pausedNow:
   watch?.unref()
   try {
     // (Not `onRound?.(await …)`: an optional call skips its arguments when there is no callback.)
-    const report = await imports.importAll({ signal: AbortSignal.any([rounds.signal, round.signal]) })
+    const report = await imports.importAll({ signal: AbortSignal.any([rounds.signal, round.signal]), markOpened: false })
     rounds.onRound?.(report)
   } catch (error) {
     // Stopped (or paused), or a cancel the user asked for (`imports.cancel`): this round only.

@@ -135,7 +135,8 @@ export class ImportService {
         total.refused.push({ cwd, reason: refusal, sessions: files.map(({ file }) => ({ source: file.source, sessionId: file.sessionId, file: file.path })) })
         continue
       }
-      const id = this.deps.store.workspaces.getByPath(cwd)?.id ?? this.deps.store.workspaces.open(cwd, basename(cwd) || cwd)
+      const workspaces = this.deps.store.workspaces
+      const id = workspaces.getByPath(cwd)?.id ?? (options.markOpened === false ? workspaces.remember(cwd, basename(cwd) || cwd) : workspaces.open(cwd, basename(cwd) || cwd))
       total.workspaces.push({ id, path: cwd })
       const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path)))
       addReport(total, report)
