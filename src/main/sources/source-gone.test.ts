@@ -117,3 +117,31 @@ describe('a snapshot source\'s file deleted by its agent (Gemini CLI)', () => {
     expect(after.every((item) => item.sourceDeletedAt !== null)).toBe(true)
   })
 })
+
+describe('a Codex rollout the agent compressed or archived', () => {
+  it('is not marked deleted; one really deleted is', async () => {
+    const { zstdCompressSync } = await import('node:zlib')
+    const ROLLOUT = 'sessions/2026/01/02/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl'
+    const codex = join(tempDir(), 'codex')
+    const path = join(codex, ROLLOUT)
+    mkdirSync(join(path, '..'), { recursive: true })
+    copyFileSync(join(FIXTURES, 'codex/codemie', ROLLOUT), path)
+    const rt = runtime({ codex })
+    expect((await rt.imports.importAll()).sessions).toBe(1)
+
+    // Compressed beside itself (Codex's idle-rollout compression).
+    writeFileSync(`${path}.zst`, zstdCompressSync(readFileSync(path)))
+    rmSync(path)
+    expect((await rt.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 0 })
+
+    // Archived (`codex archive`).
+    mkdirSync(join(codex, 'archived_sessions'))
+    renameSync(`${path}.zst`, join(codex, 'archived_sessions', `${ROLLOUT.split('/').pop() ?? ''}.zst`))
+    expect((await rt.imports.importAll()).sourcesGone).toEqual({ marked: 0, cleared: 0 })
+
+    // Gone from both places: deleted.
+    rmSync(join(codex, 'archived_sessions'), { recursive: true })
+    expect((await rt.imports.importAll()).sourcesGone).toEqual({ marked: 1, cleared: 0 })
+    expect(rt.store.importFiles.goneSessionCounts()).toEqual([expect.objectContaining({ source: 'codex', sessions: 1 })])
+  })
+})

@@ -4,6 +4,7 @@ import { isDirectory } from '../fs/stat'
 import type { SourceName } from './adapter'
 import { isWithin } from './files'
 import { adaptersFor } from './registry'
+import { movedRollout } from './codex/moved-rollout'
 
 export interface SourceGoneReport {
   /** Files found deleted by their agent this time (their sessions stay, marked). */
@@ -17,7 +18,8 @@ export interface SourceGoneReport {
 /**
  * Mark the imported files their agent deleted, and unmark those that came back. Run after a
  * discovery of every root (`importAll`): a file the agent only moved (a Codex rollout compressed
- * to `.jsonl.zst`, or archived) has had its import row moved to the new path by then.
+ * to `.jsonl.zst`, or archived) has had its import row moved to the new path by then, and is
+ * looked for there besides (codex/moved-rollout.ts).
  *
  * Only a file missing while the folder it was found under is here counts: an unplugged disk, or
  * a CLAUDE_CONFIG_DIR / CODEX_HOME that points elsewhere this time, makes no file "deleted". The
@@ -53,7 +55,8 @@ export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: Sou
       const path = adapter.kind === 'snapshot' ? storeOf(row.path, paths) : row.path
       const folders = [...roots, ...foldersOf(row.workspaceId).filter((folder) => folder.source === adapter.name && here(folder.path)).map((folder) => folder.path)]
       if (!folders.some((folder) => isWithin(path, folder))) continue
-      const missing = isMissing(path)
+      // A rollout Codex compressed or archived was moved, not deleted (whether or not its import row followed it yet).
+      const missing = isMissing(path) && !(adapter.name === 'codex' && movedRollout(path, roots) !== null)
       if (missing && row.goneAt === null) {
         gone.push(row.id)
         goneFiles.add(path)
