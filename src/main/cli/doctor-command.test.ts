@@ -44,7 +44,9 @@ describe('retrace doctor', () => {
     const folder = home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), '/home/USER/projects/spotter')
     expect((await cli(['import', '--all', '--json'], env, dataDir)).code).toBe(0)
     renameSync(join(folder, 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'), join(tempDir(), 'gone.jsonl'))
-    expect((await cli(['import', '--all', '--json'], env, dataDir)).code).toBe(0)
+    const again = await cli(['import', '--all'], env, dataDir)
+    expect(again.code).toBe(0)
+    expect(again.out).toContain('1 imported file was deleted by its agent since: its sessions are kept, marked')
 
     const text = await cli(['doctor'], env, dataDir)
     expect(text.code).toBe(0)

@@ -66,6 +66,9 @@ export async function importCommand(
         (missing === 0 ? '' : ` ${missing === 1 ? '1 of them has' : `${missing} of them have`} no folder here (deleted, moved, or from another computer): browsable, not rewindable.`)
     )
     printReport(options.io, report)
+    const { marked, cleared } = report.sourcesGone
+    if (marked > 0) options.io.out(`${marked} imported file${marked === 1 ? ' was' : 's were'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} since: ${marked === 1 ? 'its sessions are' : 'their sessions are'} kept, marked (retrace doctor counts them).`)
+    if (cleared > 0) options.io.out(`${cleared} file${cleared === 1 ? '' : 's'} found deleted before ${cleared === 1 ? 'is' : 'are'} back.`)
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
