@@ -66,8 +66,9 @@ export function createRuntime(options: {
   const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
   const background = new AbortController()
   // The app imports every history itself: `import --all --watch` (a user service) waits meanwhile.
-  const releaseAppLock = options.backgroundImport ? holdAppLock(options.dataDir) : () => undefined
-  if (options.backgroundImport && tuning.backgroundImport.enabled) {
+  const importsInBackground = options.backgroundImport === true && tuning.backgroundImport.enabled
+  const releaseAppLock = importsInBackground ? holdAppLock(options.dataDir) : () => undefined
+  if (importsInBackground) {
     const { intervalMs } = tuning.backgroundImport
     // A user service's round under way (import --all --watch) stops within a second of the lock: start after it.
     const rounds = { intervalMs, firstRoundDelayMs: Math.min(1500, intervalMs), signal: background.signal, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) }

@@ -118,8 +118,8 @@ describe('retrace import --all --watch', () => {
     const env = { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: home.root, CODEX_HOME: '/nonexistent', RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '30' }
     const running = runCli(['import', '--all', '--watch', '--data-dir', dataDir], { out: (text) => out.push(text), err: (text) => err.push(text) }, env, interrupt.signal)
     await until(() => out.length === 1)
-    // The app starts (its own rounds off here, so that only the service could import).
-    const app = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test', env: { ...env, RETRACE_BACKGROUND_IMPORT: '0' }, followImports: true, backgroundImport: true })
+    // The app starts; its own rounds are slow here, so that only the service could import meanwhile.
+    const app = createRuntime({ dataDir, host: { binding: 'web' }, version: 'test', env: { ...env, RETRACE_BACKGROUND_IMPORT_INTERVAL_MS: '600000' }, followImports: true, backgroundImport: true })
     try {
       await until(() => err.some((line) => line.includes('waiting until it closes')))
       home.session('/work/eta').prompt('second task')
@@ -128,7 +128,9 @@ describe('retrace import --all --watch', () => {
     } finally {
       app.close()
     }
+    home.session('/work/theta').prompt('third task')
     await until(() => out.length === 2)
+    expect(out[1]).toMatch(/\d new sessions?/)
     expect(err.some((line) => line.includes('importing again'))).toBe(true)
     interrupt.abort()
     expect(await running).toBe(0)
