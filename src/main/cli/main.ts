@@ -266,8 +266,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         const live = await open()
         const setDays = values['set-claude-retention']
         if (setDays !== undefined && values['undo-claude-retention']) throw new UsageError('Give --set-claude-retention DAYS or --undo-claude-retention, not both.')
-        if (setDays !== undefined) return await setClaudeRetentionCommand(live, cliCaller(live), { days: setDays, yes: values.yes, json: values.json, io, confirm: askYesNo })
-        if (values['undo-claude-retention']) return undoClaudeRetentionCommand(live, { json: values.json, io })
+        if (setDays !== undefined) return await setClaudeRetentionCommand(cliCaller(live), { days: setDays, yes: values.yes, json: values.json, io, confirm: askYesNo })
+        if (values['undo-claude-retention']) return await undoClaudeRetentionCommand(cliCaller(live), { json: values.json, io })
         await doctorCommand(live, cliCaller(live), { json: values.json, io })
         return 0
       }

@@ -1,6 +1,8 @@
 import type { RetentionStatus } from '../../shared/contract'
 import type { Store } from '../store/store'
+import { join } from 'node:path'
 import { readClaudeRetention } from './claude-code/retention-settings'
+import { readChanges, RETENTION_CHANGES_FILE } from './claude-code/retention-change'
 import { SOURCE_ADAPTERS } from './registry'
 
 /**
@@ -10,6 +12,7 @@ import { SOURCE_ADAPTERS } from './registry'
  * `archived_sessions/` (codex-rs/rollout: compression.rs, and no retention setting in its config).
  */
 export function retentionStatus(store: Store, env: NodeJS.ProcessEnv, managedFiles?: string[]): RetentionStatus {
+  const last = readChanges(join(store.dataDir, RETENTION_CHANGES_FILE)).at(-1)
   const claude = readClaudeRetention(env, managedFiles)
   const from = claude.origin === 'default' ? 'its default' : claude.origin === 'user-settings' ? claude.userSettingsFile : `${claude.managedSettingsFile ?? ''} (managed by your organisation)`
   const claudeNote =
@@ -30,6 +33,7 @@ export function retentionStatus(store: Store, env: NodeJS.ProcessEnv, managedFil
         problems: []
       }
     ],
-    deleted: store.importFiles.goneSessionCounts().map(({ source, sessions, firstGoneAt }) => ({ source, label: label(source), sessions, firstFoundAt: firstGoneAt }))
+    deleted: store.importFiles.goneSessionCounts().map(({ source, sessions, firstGoneAt }) => ({ source, label: label(source), sessions, firstFoundAt: firstGoneAt })),
+    claudeChange: last ? { file: last.file, backup: last.backup, before: last.before, after: last.after, at: last.at } : null
   }
 }

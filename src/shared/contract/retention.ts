@@ -18,9 +18,22 @@ export const AgentRetentionSchema = z.object({
 })
 export type AgentRetention = z.infer<typeof AgentRetentionSchema>
 
+/** A change Retrace made to Claude Code's settings (`cleanupPeriodDays`), with what undoing it restores. */
+export const RetentionChangeSchema = z.object({
+  file: z.string(),
+  /** The copy of the file as it was, beside it; null when there was no file. */
+  backup: z.string().nullable(),
+  before: z.number().nullable(),
+  after: z.number().int().positive(),
+  at: Timestamp
+})
+export type RetentionChangeInfo = z.infer<typeof RetentionChangeSchema>
+
 export const RetentionStatusSchema = z.object({
   agents: z.array(AgentRetentionSchema),
   /** Sessions Retrace holds whose agent file is gone (deleted by the agent), per source: kept in Retrace. */
-  deleted: z.array(z.object({ source: SourceIdSchema, label: z.string(), sessions: z.number().int().positive(), firstFoundAt: Timestamp }))
+  deleted: z.array(z.object({ source: SourceIdSchema, label: z.string(), sessions: z.number().int().positive(), firstFoundAt: Timestamp })),
+  /** Retrace's last change to Claude Code's settings not undone yet (what `retention.undoClaude` undoes), or null. */
+  claudeChange: RetentionChangeSchema.nullable()
 })
 export type RetentionStatus = z.infer<typeof RetentionStatusSchema>

@@ -4,6 +4,9 @@ import { basename, dirname, join } from 'node:path'
 import { setTopLevelKey } from './json-text-edit'
 import { CLEANUP_KEY, claudeUserSettingsFile } from './retention-settings'
 
+/** Where, in Retrace's data folder, the changes not undone yet are remembered. */
+export const RETENTION_CHANGES_FILE = 'claude-retention-changes.json'
+
 /** One change Retrace made to Claude Code's settings, and what undoing it needs. */
 export interface RetentionChange {
   /** The settings file written (a link followed to its target). */
