@@ -4,6 +4,7 @@ import type { RetentionStatus } from '../../../../shared/contract'
 import { call } from '../../api/client'
 import { plural } from '../../lib/format'
 import { retentionKeys } from '../../state/query-keys'
+import { ClaudeRetentionChange, LONGER_DAYS } from './ClaudeRetentionChange'
 
 const DISMISSED_KEY = 'retrace.retentionNoticeDismissed'
 
@@ -17,7 +18,7 @@ export function RetentionNotice({ usesClaudeCode }: { usesClaudeCode: boolean })
   const status = useQuery({ queryKey: retentionKeys.status, queryFn: () => call('retention.status', {}) })
   const [dismissed, setDismissed] = useState(readDismissed)
   const text = status.data ? noticeText(status.data, usesClaudeCode) : null
-  if (!text || dismissed === text) return null
+  if (!text || !status.data || dismissed === text) return null
   const dismiss = () => {
     saveDismissed(text)
     setDismissed(text)
@@ -25,9 +26,7 @@ export function RetentionNotice({ usesClaudeCode }: { usesClaudeCode: boolean })
   return (
     <section className="retention-notice" role="status" data-testid="retention-notice" aria-label="Agent history retention">
       <span className="retention-notice-text">{text}</span>
-      <span className="retention-notice-hint muted" title="Writes cleanupPeriodDays into Claude Code's settings.json after asking, with a backup and an undo (--undo-claude-retention)">
-        Keep them longer in Claude Code too: <span className="mono">retrace doctor --set-claude-retention 365</span>
-      </span>
+      <ClaudeRetentionChange status={status.data} />
       <button type="button" className="button small ghost" data-testid="retention-notice-dismiss" onClick={dismiss}>
         Dismiss
       </button>
@@ -41,7 +40,9 @@ export function noticeText(status: RetentionStatus, usesClaudeCode: boolean): st
   const deleted = status.deleted.find((entry) => entry.source === 'claude-code')?.sessions ?? 0
   const others = status.deleted.filter((entry) => entry.source !== 'claude-code')
   const parts: string[] = []
-  if (claude && claude.deletesAfterDays !== null && (usesClaudeCode || deleted > 0)) {
+  // A retention of a year or more is not worth a notice, unless Retrace set it (its undo is here).
+  const short = claude?.deletesAfterDays != null && (claude.deletesAfterDays < LONGER_DAYS || status.claudeChange !== null)
+  if (claude && claude.deletesAfterDays !== null && ((usesClaudeCode && short) || deleted > 0)) {
     parts.push(
       `Claude Code deletes sessions after ${plural(claude.deletesAfterDays, 'day')}; Retrace keeps what it imported` +
         (deleted > 0 ? ` (${plural(deleted, 'session')} already deleted by Claude Code).` : '.')
