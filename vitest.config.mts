@@ -17,7 +17,9 @@ export default defineConfig({
       XDG_DATA_HOME: '/nonexistent/retrace-tests/xdg-data',
       XDG_CONFIG_HOME: '/nonexistent/retrace-tests/xdg-config',
       XDG_STATE_HOME: '/nonexistent/retrace-tests/xdg-state',
-      VSCODE_APPDATA: '/nonexistent/retrace-tests/vscode'
+      VSCODE_APPDATA: '/nonexistent/retrace-tests/vscode',
+      // `serve` in a test imports no agent's history in the background unless the test asks.
+      RETRACE_BACKGROUND_IMPORT: '0'
     }
   }
 })

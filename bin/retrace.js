@@ -3,12 +3,19 @@
 // The `retrace` command. Retrace needs Node 22 or newer (better-sqlite3 13 ships its prebuilt
 // binary for Node >= 22 only); in this repository the `node` devDependency provides it, so an
 // older Node re-runs this file under that one.
-const { spawnSync } = require('node:child_process')
+const { spawn } = require('node:child_process')
 const { existsSync } = require('node:fs')
+const { constants } = require('node:os')
 const path = require('node:path')
 
 const root = path.join(__dirname, '..')
-if (Number(process.versions.node.split('.')[0]) < 22) {
+
+/**
+ * Run the command in a child under the bundled Node 22. Signals sent to this process (Ctrl-C, a
+ * service manager's SIGTERM) are passed on, so the command ends cleanly instead of being left
+ * behind, and its exit is this one's.
+ */
+function runUnderBundledNode() {
   let bundled
   try {
     bundled = require.resolve('node/bin/node', { paths: [root] })
@@ -19,13 +26,22 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
     console.error(`retrace: Node 22 or newer is required; this is Node ${process.version}. Run \`npm install\` in ${root}, or install Node 22.`)
     process.exit(1)
   }
-  const result = spawnSync(bundled, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' })
-  process.exit(result.status ?? 1)
+  const child = spawn(bundled, [__filename, ...process.argv.slice(2)], { stdio: 'inherit' })
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal))
+  child.on('error', (error) => {
+    console.error(`retrace: cannot start ${bundled}: ${error.message}`)
+    process.exit(1)
+  })
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)))
 }
 
-const cli = path.join(root, 'out', 'main', 'cli.js')
-if (!existsSync(cli)) {
-  console.error(`retrace: the app is not built yet. Run \`npm run build\` in ${root}.`)
-  process.exit(1)
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  runUnderBundledNode()
+} else {
+  const cli = path.join(root, 'out', 'main', 'cli.js')
+  if (!existsSync(cli)) {
+    console.error(`retrace: the app is not built yet. Run \`npm run build\` in ${root}.`)
+    process.exit(1)
+  }
+  require(cli).main()
 }
-require(cli).main()

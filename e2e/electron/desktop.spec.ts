@@ -26,7 +26,9 @@ test.describe('the desktop window (Electron)', () => {
 
   test('opens securely, shows the demo workspace and reads a transcript', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'retrace-electron-'))
-    const app = await electron.launch({ executablePath: binary ?? '', args: [PROJECT_ROOT, '--data-dir', dataDir], cwd: PROJECT_ROOT })
+    // No background import of this machine's own agent histories into the test's store.
+    const env = { ...process.env, RETRACE_BACKGROUND_IMPORT: '0' } as Record<string, string>
+    const app = await electron.launch({ executablePath: binary ?? '', args: [PROJECT_ROOT, '--data-dir', dataDir], cwd: PROJECT_ROOT, env })
     try {
       const window = await app.firstWindow()
       await window.getByTestId('first-screen').waitFor()

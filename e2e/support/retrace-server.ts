@@ -25,7 +25,9 @@ export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJ
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/retrace.js'), 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
     cwd: PROJECT_ROOT,
     // The importers must never read the histories of whoever runs the tests.
-    env: { ...process.env, RETRACE_HOME: '', ...noAgentHomes(dataDir), ...env },
+    // No import of every agent's history in the background unless a spec asks (RETRACE_BACKGROUND_IMPORT: '1'):
+    // specs that point an agent's home at fixtures watch the opened workspace's own import.
+    env: { ...process.env, RETRACE_HOME: '', RETRACE_BACKGROUND_IMPORT: '0', ...noAgentHomes(dataDir), ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

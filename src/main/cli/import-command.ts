@@ -7,6 +7,8 @@ import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/import-deps'
 import { SOURCE_NAMES } from '../sources/registry'
+import { roundSummary, runImportRounds } from '../sources/import-rounds'
+import { appLockHolder } from '../runtime/app-lock'
 import type { Output } from './commands'
 
 export function parseSource(value: string | undefined): SourceName | undefined {
@@ -14,6 +16,32 @@ export function parseSource(value: string | undefined): SourceName | undefined {
   const known = SOURCE_NAMES.find((name) => name === value)
   if (!known) throw new RetraceError('VALIDATION', `--source must be ${SOURCE_NAMES.join(' or ')}, not "${value}".`)
   return known
+}
+
+/**
+ * `retrace import --all --watch`: import every agent's history, then again every `intervalMs`
+ * until `stop` (Ctrl-C, SIGTERM from a service manager), one line per round that added
+ * something. For people who never open the window: what the agents write is kept before their
+ * clean-up deletes it. Returns once stopped; the caller closes the store.
+ */
+export async function watchAllCommand(runtime: Runtime, options: { intervalMs: number; stop: AbortSignal; json: boolean; io: Output }): Promise<void> {
+  options.io.err(`Importing every agent's history, then again every ${Math.round(options.intervalMs / 1000)} s. Ctrl-C stops.`)
+  await runImportRounds(runtime.imports, {
+    intervalMs: options.intervalMs,
+    signal: options.stop,
+    keepAlive: true,
+    // The app imports the same histories while it runs: two processes never import at once.
+    pausedWhile: () => appLockHolder(runtime.store.dataDir) !== null,
+    onPause: (paused) => options.io.err(paused ? 'The Retrace app is running and importing: waiting until it closes.' : 'The Retrace app closed: importing again.'),
+    onRound: (report) => {
+      const summary = roundSummary(report)
+      if (summary === null) return
+      const at = new Date().toISOString()
+      if (options.json) options.io.out(JSON.stringify({ at, files: report.files, sessions: report.sessions, messages: report.messages, fileChanges: report.fileChanges, skipped: report.skipped.length, sourcesGone: report.sourcesGone }))
+      else options.io.out(`${at}  ${summary}`)
+    },
+    onError: (error) => options.io.err(`retrace: this import round failed (tried again later): ${error instanceof Error ? error.message : String(error)}`)
+  })
 }
 
 /**
@@ -39,6 +67,9 @@ export async function importCommand(
         (missing === 0 ? '' : ` ${missing === 1 ? '1 of them has' : `${missing} of them have`} no folder here (deleted, moved, or from another computer): browsable, not rewindable.`)
     )
     printReport(options.io, report)
+    const { marked, cleared } = report.sourcesGone
+    if (marked > 0) options.io.out(`${marked} imported file${marked === 1 ? ' was' : 's were'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} since: ${marked === 1 ? 'its sessions are' : 'their sessions are'} kept, marked (retrace doctor counts them).`)
+    if (cleared > 0) options.io.out(`${cleared} file${cleared === 1 ? '' : 's'} found deleted before ${cleared === 1 ? 'is' : 'are'} back.`)
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())

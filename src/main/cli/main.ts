@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util'
 import { IMPORT_SOURCES, RetraceError } from '../../shared/contract'
 import { createRuntime, type Runtime } from '../runtime/runtime'
+import { tuningFrom } from '../runtime/tuning'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../runtime/version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
 import { checkpointCommand, readHookInput } from './checkpoint-command'
 import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
-import { importCommand, parseSource } from './import-command'
+import { importCommand, parseSource, watchAllCommand } from './import-command'
+import { doctorCommand, setClaudeRetentionCommand, undoClaudeRetentionCommand } from './doctor-command'
+import { askYesNo } from './ask'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand, unmergeCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
@@ -54,6 +57,9 @@ Usage:
                                              session found, into a workspace per recorded folder;
                                              --source NAME --path DIR adds DIR as that source's history
                                              for the workspace (imported now and whenever it is opened)
+  retrace import --all --watch [--json]      import every agent's history, then keep following it until
+                                             Ctrl-C (one line per round that added something), so it is
+                                             kept before an agent's clean-up deletes it
 
   retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--force]
                                              one file a colleague can open offline (format from --out's
@@ -64,6 +70,15 @@ Usage:
   retrace import-json FILE [--workspace PATH] [--json]
                                              a JSON export back as a session of the workspace (default:
                                              the current folder), replayable and rewindable with its files
+
+  retrace doctor [--json]                    how long each agent keeps its history (Claude Code's
+                                             cleanupPeriodDays), and the sessions Retrace kept after
+                                             their agent deleted the file
+  retrace doctor --set-claude-retention DAYS [--yes]
+                                             write cleanupPeriodDays into Claude Code's settings.json
+                                             (asks first; a backup is kept beside it)
+  retrace doctor --undo-claude-retention     put that file back exactly as it was (refused if it
+                                             changed since)
 
   retrace gc                                  delete file snapshots nothing refers to any more
   retrace recovery [--json]                   rewinds a crash interrupted, and the files changed since
@@ -79,8 +94,8 @@ finishes any rewind a crash interrupted, putting back only files nobody changed 
 
 class UsageError extends Error {}
 
-/** Run the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Run the CLI with `argv` (without node and script); resolves to the exit code. `interrupt` stands for Ctrl-C in tests. */
+export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env, interrupt?: AbortSignal): Promise<number> {
   let runtime: Runtime | undefined
   try {
     const { values, positionals } = parseArgs({
@@ -104,6 +119,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         mode: { type: 'string' },
         session: { type: 'string' },
         all: { type: 'boolean', default: false },
+        watch: { type: 'boolean', default: false },
         source: { type: 'string' },
         path: { type: 'string' },
         format: { type: 'string' },
@@ -112,6 +128,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         keep: { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
         found: { type: 'boolean', default: false },
+        'set-claude-retention': { type: 'string' },
+        'undo-claude-retention': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -122,8 +140,10 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
 
     const dataDir = resolveDataDir({ flag: values['data-dir'], env })
     // Start-up recovery runs to completion before the command reads or writes anything.
+    // `serve` follows opened workspaces live and imports every agent's history in the background.
     const open = async (follow = false): Promise<Runtime> => {
-      const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow }))
+      const background = follow ? { backgroundImport: true, onBackgroundError: (error: unknown) => io.err(`retrace: a background import failed (tried again later): ${error instanceof Error ? error.message : String(error)}`) } : {}
+      const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow, ...background }))
       await reportStartupRecovery(await live.recovery, cliCaller(live), io)
       return live
     }
@@ -200,6 +220,12 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       }
       case 'import': {
         const source = parseSource(values.source)
+        if (values.watch) {
+          if (!values.all || source || values.path !== undefined || rest.length > 0) throw new UsageError('--watch goes with --all alone: `retrace import --all --watch`.')
+          const stop = interrupt ?? interruptSignal()
+          await watchAllCommand(await open(), { intervalMs: tuningFrom(env).backgroundImport.intervalMs, stop, json: values.json, io })
+          return 0
+        }
         await importCommand(await open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, path: values.path, json: values.json, io })
         return 0
       }
@@ -234,6 +260,15 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           if (!values.file) throw new UsageError('Missing --file PATH: which file of that rewind (see `retrace recovery`).')
           await recoveryVersionCommand(live, cliCaller(live), { rewindId, file: values.file, out: values.out, found: values.found, io })
         }
+        return 0
+      }
+      case 'doctor': {
+        const live = await open()
+        const setDays = values['set-claude-retention']
+        if (setDays !== undefined && values['undo-claude-retention']) throw new UsageError('Give --set-claude-retention DAYS or --undo-claude-retention, not both.')
+        if (setDays !== undefined) return await setClaudeRetentionCommand(cliCaller(live), { days: setDays, yes: values.yes, json: values.json, io, confirm: askYesNo })
+        if (values['undo-claude-retention']) return await undoClaudeRetentionCommand(cliCaller(live), { json: values.json, io })
+        await doctorCommand(live, cliCaller(live), { json: values.json, io })
         return 0
       }
       case 'gc': {
@@ -281,12 +316,24 @@ function isParseArgsError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')
 }
 
+/**
+ * Aborted at the first SIGINT or SIGTERM; later ones are ignored while the command ends cleanly
+ * (a terminal's Ctrl-C reaches both bin/retrace.js and this process, which it forwards signals
+ * to, and a service manager may signal the whole group): a second signal must not kill the
+ * process before the store is closed.
+ */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController()
+  const stop = () => controller.abort()
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+  process.on('SIGHUP', stop)
+  return controller.signal
+}
+
 function waitForInterrupt(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => resolve()
-    process.once('SIGINT', done)
-    process.once('SIGTERM', done)
-  })
+  const signal = interruptSignal()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
 
 /** Entry point of the bundled CLI: bin/retrace.js calls this. */

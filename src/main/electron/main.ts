@@ -35,12 +35,17 @@ async function pickFolder(): Promise<string | null> {
   return result.canceled ? null : (result.filePaths[0] ?? null)
 }
 
+function reportBackgroundError(error: unknown): void {
+  process.stderr.write(`Retrace: a background import failed (tried again later): ${error instanceof Error ? error.message : String(error)}\n`)
+}
+
 function start(): void {
   hardenApp()
   let runtime: Runtime
   try {
     const dataDir = resolveDataDir({ flag: dataDirFromArgs(process.argv), fallback: app.getPath('userData') })
-    runtime = createRuntime({ dataDir, host: { binding: 'electron', pickFolder }, version: APP_VERSION })
+    // Every agent's history is imported in the background from the start, not only the open workspace's.
+    runtime = createRuntime({ dataDir, host: { binding: 'electron', pickFolder }, version: APP_VERSION, backgroundImport: true, onBackgroundError: reportBackgroundError })
   } catch (error) {
     dialog.showErrorBox('Retrace cannot open its data', error instanceof Error ? error.message : String(error))
     app.exit(1)

@@ -6,6 +6,7 @@ import { exportHandlers } from './export-handlers'
 import { importHandlers } from './import-handlers'
 import { journalHandlers } from './journal-handlers'
 import { recoveryHandlers } from './recovery-handlers'
+import { retentionHandlers } from './retention-handlers'
 import { rewindHandlers } from './rewind-handlers'
 import { sessionHandlers } from './session-handlers'
 import { treeHandlers } from './tree-handlers'
@@ -39,6 +40,7 @@ function allHandlers(ctx: HandlerContext): Handlers {
     ...recoveryHandlers(ctx),
     ...branchingHandlers(ctx),
     ...importHandlers(ctx),
+    ...retentionHandlers(ctx),
     ...exportHandlers(ctx)
   }
 }

@@ -8,6 +8,8 @@ import { tuningFrom } from './tuning'
 import { FileJournal } from '../journal/file-journal'
 import { RewindService } from '../journal/rewind/rewind-service'
 import { ImportService } from '../sources/import-service'
+import { runImportRounds } from '../sources/import-rounds'
+import { holdAppLock } from './app-lock'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
 
@@ -34,6 +36,14 @@ export function createRuntime(options: {
   env?: NodeJS.ProcessEnv
   /** Follow opened workspaces' agent histories live (the app and `serve`; not one-shot CLI commands). */
   followImports?: boolean
+  /**
+   * Import every agent's history in the background from the start, and again every so often
+   * (the app and `serve`): sessions are kept before an agent's clean-up deletes them, whether
+   * or not their workspace is ever opened. RETRACE_BACKGROUND_IMPORT=0 turns it off (tuning.ts).
+   */
+  backgroundImport?: boolean
+  /** Told of a background round that failed (the next one is tried all the same). */
+  onBackgroundError?: (error: unknown) => void
 }): Runtime {
   const store = openStore(options.dataDir)
   const feed = new ChangeFeed()
@@ -54,7 +64,20 @@ export function createRuntime(options: {
     () => (settled = true) // surfaced to every call that awaits it, not as an unhandled rejection
   )
   const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
+  const background = new AbortController()
+  // The app imports every history itself: `import --all --watch` (a user service) waits meanwhile.
+  const importsInBackground = options.backgroundImport === true && tuning.backgroundImport.enabled
+  const releaseAppLock = importsInBackground ? holdAppLock(options.dataDir) : () => undefined
+  if (importsInBackground) {
+    const { intervalMs } = tuning.backgroundImport
+    // A user service's round under way (import --all --watch) stops within a second of the lock: start after it.
+    const rounds = { intervalMs, firstRoundDelayMs: Math.min(1500, intervalMs), signal: background.signal, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) }
+    // After start-up recovery, as every handler: a rewind interrupted by a crash is settled first.
+    void ready.then(() => runImportRounds(imports, rounds), () => undefined)
+  }
   const close = () => {
+    background.abort()
+    releaseAppLock()
     imports.close()
     if (settled) store.close()
     else void ready.finally(() => store.close()).catch(() => undefined)

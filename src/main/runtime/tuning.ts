@@ -1,5 +1,6 @@
 import { MAX_SESSION_DEPTH } from '../transcripts/recorder'
 import { DEFAULT_IMPORT_TUNING, type ImportTuning } from '../sources/import-deps'
+import { DEFAULT_ROUND_INTERVAL_MS } from '../sources/import-rounds'
 
 /**
  * The environment variables tests (and demos) tune Retrace with, read in this one place and
@@ -11,6 +12,12 @@ export interface Tuning {
   imports: ImportTuning
   /** How deep forks of forks may nest (RETRACE_MAX_FORK_DEPTH). */
   maxForkDepth: number
+  /**
+   * The app's import of every agent's history in the background, and `import --all --watch`:
+   * off with RETRACE_BACKGROUND_IMPORT=0 (end-to-end tests that watch a workspace's own import),
+   * and how long between rounds (RETRACE_BACKGROUND_IMPORT_INTERVAL_MS; a test waits less).
+   */
+  backgroundImport: { enabled: boolean; intervalMs: number }
 }
 
 export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
@@ -23,7 +30,11 @@ export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
       // How long a last line must stay unfinished before it is reported (quiet-files.ts); a test waits less.
       incompleteLineAfterMs: bounded(env.RETRACE_INCOMPLETE_LINE_AFTER_MS, 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_IMPORT_TUNING.incompleteLineAfterMs
     },
-    maxForkDepth: whole(env.RETRACE_MAX_FORK_DEPTH, 1, 1000) ?? MAX_SESSION_DEPTH
+    maxForkDepth: whole(env.RETRACE_MAX_FORK_DEPTH, 1, 1000) ?? MAX_SESSION_DEPTH,
+    backgroundImport: {
+      enabled: !['0', 'off', 'false', 'no'].includes((env.RETRACE_BACKGROUND_IMPORT ?? '').trim().toLowerCase()),
+      intervalMs: bounded(env.RETRACE_BACKGROUND_IMPORT_INTERVAL_MS, 10, 24 * 60 * 60 * 1000) ?? DEFAULT_ROUND_INTERVAL_MS
+    }
   }
 }
 

@@ -72,6 +72,11 @@ export interface ImportOptions {
    * reports it once its file has been quiet for a while (see quiet-files.ts).
    */
   reportIncompleteLines?: boolean
+  /**
+   * `importAll`: a workspace it makes counts as opened just now (`retrace import --all`), or not
+   * (false: a background round, which must not fill the recently opened with every folder).
+   */
+  markOpened?: boolean
 }
 
 /** How imports are paced: tests tune these (runtime/tuning.ts); the app runs with the defaults. */

@@ -18,11 +18,14 @@ import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder } from './source-folders'
 import { applySourceTitles } from './source-titles'
+import { markSourcesGone, type SourceGoneReport } from './source-gone'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
   /** Sessions not imported because their recorded folder can never be a workspace (the home folder, `/`…), and why. */
   refused: { cwd: string; reason: string; sessions: { source: string; sessionId: string; file: string }[] }[]
+  /** Imported files found deleted by their agent (their sessions stay, marked), and marked ones found back. */
+  sourcesGone: Omit<SourceGoneReport, 'workspaceIds'>
 }
 
 /** Workspaces followed live at once (the most recently opened ones). */
@@ -124,7 +127,7 @@ export class ImportService {
     const cache = this.discoveryCache()
     const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, options.signal, cache)
     cache.save()
-    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [] }
+    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 } }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
       // as a workspace would let a rewind write anywhere in the account.
@@ -133,11 +136,17 @@ export class ImportService {
         total.refused.push({ cwd, reason: refusal, sessions: files.map(({ file }) => ({ source: file.source, sessionId: file.sessionId, file: file.path })) })
         continue
       }
-      const id = this.deps.store.workspaces.getByPath(cwd)?.id ?? this.deps.store.workspaces.open(cwd, basename(cwd) || cwd)
+      const workspaces = this.deps.store.workspaces
+      const id = workspaces.getByPath(cwd)?.id ?? (options.markOpened === false ? workspaces.remember(cwd, basename(cwd) || cwd) : workspaces.open(cwd, basename(cwd) || cwd))
       total.workspaces.push({ id, path: cwd })
       const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path)))
       addReport(total, report)
     }
+    // Every root was discovered and imported: a file still missing now was deleted, not moved.
+    options.signal?.throwIfAborted()
+    const gone = markSourcesGone(this.deps.store, this.env, options.sources)
+    total.sourcesGone = { marked: gone.marked, cleared: gone.cleared }
+    for (const workspaceId of gone.workspaceIds) this.deps.feed?.changed(['sessions'], { workspaceId })
     return total
   }
 

@@ -106,6 +106,12 @@ export const SessionSummarySchema = z.object({
    * its messages came after the last merge (only those a further merge would take). Null if never merged.
    */
   merged: SessionMergedSchema.nullable(),
+  /**
+   * When Retrace found that the agent deleted this session's history file (Claude Code's
+   * clean-up after `cleanupPeriodDays`, a file removed by hand). What was imported stays; null
+   * while the file is there.
+   */
+  sourceDeletedAt: Timestamp.nullable(),
   usage: UsageSchema
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>

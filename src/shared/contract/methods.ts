@@ -17,6 +17,7 @@ import type { MethodSpec } from './method-spec'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { ImportSourceSchema } from './sources'
+import { RetentionChangeSchema, RetentionStatusSchema } from './retention'
 import { SessionTreeSchema } from './tree'
 import { WorkspaceListingSchema } from './workspace-listing'
 
@@ -230,6 +231,22 @@ export const methods = {
 
   /** The workspace's import: running (with progress), finished, cancelled; its report and what is left. */
   'imports.status': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ImportStatusSchema),
+
+  /**
+   * How long each agent keeps its own history (Claude Code's `cleanupPeriodDays`, or its default
+   * of 30 days), and how many sessions Retrace holds whose agent file is already deleted.
+   */
+  'retention.status': method(NoInput, RetentionStatusSchema),
+
+  /**
+   * Write `cleanupPeriodDays` into Claude Code's user settings.json, only that key (the user has
+   * confirmed in the window), keeping a copy of the file beside it. Refused under an
+   * organisation's managed settings.
+   */
+  'retention.setClaude': method(z.object({ days: z.number().int().min(1).max(100_000) }).strict(), RetentionChangeSchema),
+
+  /** Put Claude Code's settings.json back exactly as before Retrace's last change; refused if it changed since. */
+  'retention.undoClaude': method(NoInput, RetentionChangeSchema),
 
   ...journalMethods,
   ...exportMethods

@@ -55,6 +55,9 @@ export class ImportFileRepository {
   private readonly progressStmt
   private readonly byContentKeyStmt
   private readonly moveStmt
+  private readonly ofSourceStmt
+  private readonly goneStmt
+  private readonly goneCountsStmt
 
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
@@ -73,7 +76,14 @@ export class ImportFileRepository {
     this.progressStmt = db.prepare("SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs, file_size AS fileSize FROM import_files WHERE workspace_id = ?")
     this.byContentKeyStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND content_key = ? ORDER BY offset DESC, id')
     // Not read to its end at the new path yet: its next look compares what it holds.
-    this.moveStmt = db.prepare('UPDATE import_files SET path = ?, dev = ?, ino = ?, mtime_ms = NULL, file_size = NULL WHERE id = ?')
+    this.moveStmt = db.prepare('UPDATE import_files SET path = ?, dev = ?, ino = ?, mtime_ms = NULL, file_size = NULL, source_gone_at = NULL WHERE id = ?')
+    this.ofSourceStmt = db.prepare('SELECT id, workspace_id AS workspaceId, path, source_gone_at AS goneAt FROM import_files WHERE source = ?')
+    this.goneStmt = db.prepare('UPDATE import_files SET source_gone_at = ? WHERE id = ?')
+    this.goneCountsStmt = db.prepare(
+      `SELECT s.source AS source, count(*) AS sessions, min(f.gone_at) AS firstGoneAt
+       FROM (SELECT session_id, max(source_gone_at) AS gone_at FROM import_files WHERE source_gone_at IS NOT NULL AND session_id IS NOT NULL GROUP BY session_id) f
+       JOIN sessions s ON s.id = f.session_id GROUP BY s.source ORDER BY s.source`
+    )
   }
 
   /** The import state of the file a session's lines come from (its id and state), if any. */
@@ -137,6 +147,21 @@ export class ImportFileRepository {
       now
     }) as { id: number }
     return saved.id
+  }
+
+  /** Every imported file of a source, in every workspace, and when it was found gone (null: not gone). */
+  filesOfSource(source: string): { id: number; workspaceId: number; path: string; goneAt: number | null }[] {
+    return this.ofSourceStmt.all(source) as { id: number; workspaceId: number; path: string; goneAt: number | null }[]
+  }
+
+  /** Mark files as deleted by their agent (`at`), or as back (null). Their sessions stay either way. */
+  setGone(ids: number[], at: number | null): void {
+    for (const id of ids) this.goneStmt.run(at, id)
+  }
+
+  /** Sessions whose agent file is gone, per source, and when the first of them was found gone. */
+  goneSessionCounts(): { source: string; sessions: number; firstGoneAt: number }[] {
+    return this.goneCountsStmt.all() as { source: string; sessions: number; firstGoneAt: number }[]
   }
 
   delete(id: number): void {

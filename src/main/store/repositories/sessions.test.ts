@@ -53,6 +53,7 @@ describe('sessions and their tree links (sessions)', () => {
       messageCount: 0,
       turnCount: 0,
       rewoundInAgent: false,
+      sourceDeletedAt: null,
       merged: null,
       contextStartSeq: 0,
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }

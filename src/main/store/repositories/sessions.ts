@@ -95,6 +95,7 @@ interface SessionRow {
   merge_count: number
   merged_at: number | null
   unmerged_count: number | null
+  source_gone_at: number | null
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -107,7 +108,8 @@ const MIN_ID_PREFIX = 4
 // without loading the parent's checkpoints.
 // A branch's merges ride along (by session_merges_by_branch; messages are counted only for a
 // branch merged before), so the list, header and card say "merged", and whether anything was
-// added since, without another query from the window.
+// added since, without another query from the window. Whether the agent deleted the session's
+// file rides along too (a partial index: most sessions have no such row).
 const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS parent_uid,
     (SELECT title FROM sessions WHERE id = s.parent_id) AS parent_title,
     (SELECT uid FROM sessions WHERE id = s.predecessor_id) AS predecessor_uid,
@@ -117,7 +119,8 @@ const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS
     (SELECT count(*) FROM session_merges WHERE branch_id = s.id) AS merge_count,
     (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
-      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
+      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count,
+    (SELECT max(source_gone_at) FROM import_files WHERE session_id = s.id AND source_gone_at IS NOT NULL) AS source_gone_at
   FROM sessions s`
 
 /**
@@ -378,6 +381,7 @@ function toRecord(row: SessionRow): SessionRecord {
     rewoundInAgent: row.rewound_in_agent === 1,
     contextStartSeq: row.context_start_seq,
     merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
+    sourceDeletedAt: row.source_gone_at,
     usage: {
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
@@ -413,6 +417,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     turnCount: record.turnCount,
     rewoundInAgent: record.rewoundInAgent,
     merged: record.merged,
+    sourceDeletedAt: record.sourceDeletedAt,
     usage: record.usage
   }
 }

@@ -28,6 +28,7 @@ export class WorkspaceRepository {
   private readonly allStmt
   private readonly sourcesStmt
   private readonly touchStmt
+  private readonly rememberStmt
 
   constructor(private readonly db: Db) {
     this.upsertStmt = db.prepare(
@@ -45,6 +46,7 @@ export class WorkspaceRepository {
       'SELECT source, count(*) AS count FROM sessions WHERE workspace_id = ? GROUP BY source ORDER BY count DESC, source'
     )
     this.touchStmt = db.prepare('UPDATE workspaces SET last_opened_at = ? WHERE id = ?')
+    this.rememberStmt = db.prepare('INSERT INTO workspaces (path, name, is_demo, created_at, last_opened_at) VALUES (?, ?, 0, ?, NULL) ON CONFLICT (path) DO NOTHING')
   }
 
   /** Remember a folder (or refresh its last-opened time) and return its id. */
@@ -56,6 +58,15 @@ export class WorkspaceRepository {
       now: options.now ?? Date.now()
     }) as { id: number }
     return row.id
+  }
+
+  /**
+   * Remember a folder without counting it as opened (a background import found sessions recorded
+   * there): it is not put among the recently opened. Returns its id.
+   */
+  remember(path: string, name: string, now = Date.now()): number {
+    this.rememberStmt.run(path, name, now)
+    return (this.byPathStmt.get(path) as WorkspaceRow).id
   }
 
   touch(id: number, now = Date.now()): void {

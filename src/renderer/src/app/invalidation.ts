@@ -1,6 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query'
 import type { EventPayload } from '../../../shared/contract'
-import { filesKeys, rewindKeys, searchKeys, sessionKeys, transcriptKeys, treeKeys, workspaceKeys } from '../state/query-keys'
+import { filesKeys, retentionKeys, rewindKeys, searchKeys, sessionKeys, transcriptKeys, treeKeys, workspaceKeys } from '../state/query-keys'
 
 type DataChanged = EventPayload<'data.changed'>
 
@@ -49,6 +49,8 @@ export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChan
   }
   // Hits show message text, session titles and workspace names.
   if (has('messages') || has('sessions') || has('workspaces')) keys.push(searchKeys.all)
+  // Sessions found deleted by their agent (an import marks them) are counted in the retention notice.
+  if (has('sessions')) keys.push(retentionKeys.status)
 
   return dedupe(keys)
 }

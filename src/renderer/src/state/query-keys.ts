@@ -82,3 +82,8 @@ export const workspaceKeys = {
   every: () => [...workspaceKeys.all, 'every'] as const,
   detail: (workspaceId: number) => [...workspaceKeys.all, 'detail', workspaceId] as const
 }
+
+/** How long the agents keep their history, and the sessions they deleted that Retrace kept. */
+export const retentionKeys = {
+  status: ['retention'] as const
+}

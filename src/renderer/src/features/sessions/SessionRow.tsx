@@ -2,6 +2,7 @@ import { memo } from 'react'
 import { plural } from '../../lib/format'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
+import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { SourceTag } from '../../ui/SourceTag'
@@ -59,6 +60,7 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
       <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}${session.merged ? ' is-merged' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <MergedBadge merged={session.merged} />
+        <SourceDeletedBadge at={session.sourceDeletedAt} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <SourceTag className="source" source={session.source} />}

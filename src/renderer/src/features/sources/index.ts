@@ -1,2 +1,3 @@
 // The face of sources: what the rest of the app may import from it.
 export { SourcesButton } from './SourcesButton'
+export { RetentionNotice } from './RetentionNotice'

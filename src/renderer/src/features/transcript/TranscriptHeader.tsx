@@ -4,6 +4,7 @@ import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
+import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
 import { ModeToggle } from './ModeToggle'
@@ -19,6 +20,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
         <h2 className="transcript-title">{detail.title || 'Untitled session'}</h2>
         <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
         <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
+        <SourceDeletedBadge at={detail.sourceDeletedAt} />
         <SessionActions detail={detail} tools={tools} />
         <ModeToggle />
       </div>

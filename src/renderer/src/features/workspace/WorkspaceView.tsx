@@ -3,7 +3,7 @@ import { ErrorState, Loading } from '../../ui/States'
 import { ThemeToggle } from '../../ui/ThemeToggle'
 import { AgentStateButton } from '../agent-state'
 import { OpenExport } from '../export'
-import { SourcesButton } from '../sources'
+import { RetentionNotice, SourcesButton } from '../sources'
 import { HeaderMenu } from '../../ui/HeaderMenu'
 import { ImportStatus } from '../imports'
 import { GlobalSearch } from '../search'
@@ -57,7 +57,11 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         <GlobalSearch workspaceId={workspaceId} />
         <ThemeToggle />
       </header>
-      <RecoveryNotice workspaceId={workspaceId} />
+      {/* One grid row for the notices (each renders nothing when it has nothing to say). */}
+      <div className="workspace-notices">
+        <RecoveryNotice workspaceId={workspaceId} />
+        {workspace.data && !workspace.data.isDemo ? <RetentionNotice usesClaudeCode={workspace.data.sources.some((entry) => entry.source === 'claude-code')} /> : null}
+      </div>
       {workspace.isError ? (
         <main className="workspace-missing">
           <ErrorState title="Cannot open this workspace" error={workspace.error} onRetry={closeWorkspace} actionLabel="Back to workspaces" />

@@ -1,0 +1,93 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { ImportService, WorkspaceImportReport } from './import-service'
+import { isImportCancelled } from './import-service'
+
+/** How often every agent's folders are looked through again when nothing says otherwise. */
+export const DEFAULT_ROUND_INTERVAL_MS = 45_000
+
+export interface ImportRounds {
+  /** Wait between the end of one round and the start of the next. */
+  intervalMs: number
+  /** Ends the rounds (and the round under way, between files: what it committed stays). */
+  signal: AbortSignal
+  /** Told after every round, with what it added (often nothing). */
+  onRound?: (report: WorkspaceImportReport) => void
+  /** A round that failed; the next one is tried at the next interval all the same. */
+  onError?: (error: unknown) => void
+  /** Keep the process alive while waiting (a terminal's `import --all --watch`; not the app, which has its window). */
+  keepAlive?: boolean
+  /**
+   * While this says so, rounds are skipped, and a round under way stops within a second (what it
+   * committed stays): another process is importing the same histories (the app, for a service).
+   */
+  pausedWhile?: () => boolean
+  /** Told when rounds pause (true) and go on again (false). */
+  onPause?: (paused: boolean) => void
+  /** Wait before the first round (the app: a service's round under way stops within a second of its start). */
+  firstRoundDelayMs?: number
+}
+
+/**
+ * Import every agent's history (`importAll`: new files and the new bytes of grown ones, into a
+ * workspace per recorded folder), again and again until the signal ends it: what the agents
+ * write is in Retrace even for workspaces nobody opens, before an agent's clean-up deletes it.
+ * An unchanged round reads no file (stat only: tens of milliseconds for thousands of files), and
+ * imports yield between files, so the window's requests are never kept waiting long. Open
+ * workspaces are followed far more often by live following (live-follow.ts).
+ */
+export async function runImportRounds(imports: ImportService, rounds: ImportRounds): Promise<void> {
+  const { signal } = rounds
+  let paused = false
+  const pausedNow = () => {
+    const now = rounds.pausedWhile?.() ?? false
+    if (now !== paused) rounds.onPause?.((paused = now))
+    return now
+  }
+  if (rounds.firstRoundDelayMs) {
+    try {
+      await sleep(rounds.firstRoundDelayMs, undefined, { signal, ref: rounds.keepAlive ?? false })
+    } catch {
+      return
+    }
+  }
+  while (!signal.aborted) {
+    if (!pausedNow()) await oneRound(imports, rounds, pausedNow)
+    if (signal.aborted) return
+    try {
+      await sleep(rounds.intervalMs, undefined, { signal, ref: rounds.keepAlive ?? false })
+    } catch {
+      return // aborted while waiting
+    }
+  }
+}
+
+async function oneRound(imports: ImportService, rounds: ImportRounds, pausedNow: () => boolean): Promise<void> {
+  const round = new AbortController()
+  const watch = rounds.pausedWhile
+    ? setInterval(() => {
+        if (pausedNow()) round.abort()
+      }, 1000)
+    : undefined
+  watch?.unref()
+  try {
+    // (Not `onRound?.(await …)`: an optional call skips its arguments when there is no callback.)
+    const report = await imports.importAll({ signal: AbortSignal.any([rounds.signal, round.signal]), markOpened: false })
+    rounds.onRound?.(report)
+  } catch (error) {
+    // Stopped (or paused), or a cancel the user asked for (`imports.cancel`): this round only.
+    if (!rounds.signal.aborted && !round.signal.aborted && !isImportCancelled(error)) rounds.onError?.(error)
+  } finally {
+    clearInterval(watch)
+  }
+}
+
+/** What a round added, for people: null when it added nothing. */
+export function roundSummary(report: WorkspaceImportReport): string | null {
+  const added = report.sessions + report.messages + report.fileChanges
+  const { marked, cleared } = report.sourcesGone
+  if (added === 0 && marked === 0 && cleared === 0) return null
+  const parts = added === 0 ? [] : [`${report.files} file${report.files === 1 ? '' : 's'} read: ${report.sessions} new session${report.sessions === 1 ? '' : 's'}, ${report.messages} messages, ${report.fileChanges} file changes`]
+  if (marked > 0) parts.push(`${marked} imported file${marked === 1 ? '' : 's'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} (sessions kept)`)
+  if (cleared > 0) parts.push(`${cleared} deleted file${cleared === 1 ? '' : 's'} back`)
+  return parts.join('; ')
+}
