@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ClaudeHome, FIXTURES } from '../sources/testing/claude-home'
@@ -68,6 +68,20 @@ describe('retrace doctor', () => {
     const text = await cli(['doctor'], env, dataDir)
     expect(text.out).toContain('Claude Code deletes a session 30 days after its last activity (its default)')
     expect(text.out).toContain('None: every imported session')
+    expect(text.out).toContain('None: every record the agents wrote is of a kind Retrace reads')
+  })
+
+  it('counts records of kinds Retrace does not read, by agent version, with where the first one is', async () => {
+    const { home, env, dataDir } = setup(null)
+    const folder = home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), '/home/USER/projects/spotter')
+    const file = join(folder, 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl')
+    const size = readFileSync(file).length
+    appendFileSync(file, `${JSON.stringify({ type: 'brand_new', version: '2.9.0', uuid: 'n1' })}\n`.repeat(2))
+    expect((await cli(['import', '--all'], env, dataDir)).out).toContain('Claude Code 2.9.0: 2 records of line type "brand_new" not read')
+    const text = await cli(['doctor'], env, dataDir)
+    expect(text.out).toContain(`  Claude Code 2.9.0: 2 records of line type "brand_new" not read (first in ${file} at byte ${size})`)
+    const json = JSON.parse((await cli(['doctor', '--json'], env, dataDir)).out) as { unread: unknown[] }
+    expect(json.unread).toEqual([{ source: 'claude-code', agentVersion: '2.9.0', what: 'line type "brand_new"', count: 2, example: { file, offset: size } }])
   })
 })
 

@@ -5,11 +5,12 @@ import type { Output } from './commands'
 import { deletedSessionsSection } from './doctor/deleted-sessions-section'
 import { retentionSection } from './doctor/retention-section'
 import type { DoctorCheck } from './doctor/section'
+import { unreadSection } from './doctor/unread-section'
 
 /** The doctor's sections, in the order printed. */
-const SECTIONS: DoctorCheck[] = [retentionSection, deletedSessionsSection]
+const SECTIONS: DoctorCheck[] = [retentionSection, deletedSessionsSection, unreadSection]
 
-/** `retrace doctor [--json]`: what Retrace can tell about keeping the agents' history. */
+/** `retrace doctor [--json]`: what Retrace can tell about keeping the agents' history, and reading it whole. */
 export async function doctorCommand(runtime: Runtime, call: CliCall, options: { json: boolean; io: Output }): Promise<void> {
   const sections = []
   for (const check of SECTIONS) sections.push(await check({ runtime, call }))
