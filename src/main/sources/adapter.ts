@@ -63,6 +63,13 @@ export interface HistoryFile {
    * path with the key of one imported before continues that import (moved-files.ts).
    */
   contentKey?: string
+  /**
+   * A history the source keeps in several files: the earlier ones (Codex's rotated rollout
+   * segments, docs/formats.md §2.2), oldest first, each read from `from` (the first from its
+   * start, the others past the lines that repeat the header and name the one before). The file
+   * continues them from `from`. The session is their concatenation: one import, one session.
+   */
+  segments?: { pieces: { path: string; from: number }[]; from: number }
 }
 
 /**

@@ -5,6 +5,7 @@ import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
 import { oneFilePerRollout } from './rollout-files'
+import { isRotatedSegment, referencedSegment, segmentChain, type SegmentReference } from './rollout-segments'
 import { readThreadNames } from './session-index'
 import { spawnedBy } from './thread-source'
 
@@ -30,11 +31,14 @@ export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, 
     const names = await readThreadNames(root)
     const found: string[] = []
     for (const folder of ROLLOUT_FOLDERS) found.push(...(await walkFiles(join(root, folder), (name) => ROLLOUT_FILE.test(name), signal)))
-    for (const { path, contentKey } of oneFilePerRollout(found)) {
-      const meta = await (cache ? cache.facts(path, () => sessionMeta(path), currentFacts) : sessionMeta(path))
+    const factsOf = (path: string) => (cache ? cache.facts(path, () => sessionMeta(path), currentFacts) : sessionMeta(path))
+    // A rotated segment is read as the start of the rollout that references it, never alone.
+    for (const { path, contentKey } of oneFilePerRollout(found.filter((path) => !isRotatedSegment(path)))) {
+      const meta = await factsOf(path)
       if (meta) {
         const name = names.get(meta.id)
-        const file: HistoryFile = { source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}) }
+        const segments = await segmentChain(meta, factsOf)
+        const file: HistoryFile = { source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}), ...(segments ? { segments } : {}) }
         files.push(file)
         if (meta.parentThreadId) parents.set(file, meta.parentThreadId)
       }
@@ -81,8 +85,12 @@ export async function discoverCodexWorkspace(workspacePath: string, roots: strin
 
 /** What discovery reads of a rollout's first lines (`v`: the shape, so facts stored by an older reader are read again). */
 interface RolloutFacts {
-  v: 2
+  v: 3
   id: string
+  /** The rollout's segment (null: an unrotated rollout, or one written before segment ids). */
+  segmentId: string | null
+  /** The segment this rollout continues (rollout-segments.ts). */
+  previous: SegmentReference | null
   cwd: string | null
   forkedFrom: string | null
   /** The thread that spawned this one (a Codex sub-agent). */
@@ -90,12 +98,13 @@ interface RolloutFacts {
   startedAt?: number
 }
 
-const currentFacts = (facts: RolloutFacts | null) => facts === null || facts.v === 2
+const currentFacts = (facts: RolloutFacts | null) => facts === null || facts.v === 3
 
 /**
  * The rollout's `session_meta` line: its id and cwd; in an old rollout (legacy-rollout.ts), its
  * header line and the cwd its first user message names. A file with neither is not a rollout.
- * A child thread names the thread that spawned it (thread-source.ts).
+ * A child thread names the thread that spawned it (thread-source.ts); a rotated rollout, the
+ * segment it continues (rollout-segments.ts).
  */
 async function sessionMeta(path: string): Promise<RolloutFacts | null> {
   const head = await readHeadObjects(path, 5).catch(() => [])
@@ -103,14 +112,16 @@ async function sessionMeta(path: string): Promise<RolloutFacts | null> {
   if (first?.kind === 'header') {
     const { id, timestamp, cwd } = first.meta
     const startedAt = Date.parse(timestamp)
-    return { v: 2, id, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, parentThreadId: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
+    return { v: 3, id, segmentId: null, previous: null, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, parentThreadId: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
   }
   for (const line of head) {
     const payload = line.payload as Record<string, unknown> | undefined
     if (line.type === 'session_meta' && payload && typeof payload.id === 'string') {
       return {
-        v: 2,
+        v: 3,
         id: payload.id,
+        segmentId: typeof payload.segment_id === 'string' ? payload.segment_id : null,
+        previous: head[1]?.type === 'rollout_reference' ? await referencedSegment(path, payload.id) : null,
         cwd: typeof payload.cwd === 'string' ? payload.cwd : null,
         forkedFrom: typeof payload.forked_from_id === 'string' ? payload.forked_from_id : null,
         parentThreadId: spawnedBy(payload),
