@@ -153,8 +153,21 @@ export function withoutUnchanged(
       onUnchanged(file.path)
       return false
     }
-    bytesToRead += Math.max(0, stat.size - (known?.offset ?? 0))
+    bytesToRead += Math.max(0, stat.size - (known?.offset ?? 0)) + (known ? 0 : segmentBytes(file))
     return true
   })
   return { entries: left, bytesToRead }
+}
+
+/** The earlier segments a file's first import reads too (HistoryFile.segments). */
+function segmentBytes(file: HistoryFile): number {
+  let bytes = 0
+  for (const piece of file.segments?.pieces ?? []) {
+    try {
+      bytes += statSync(piece.path).size
+    } catch {
+      // gone: its import reports it
+    }
+  }
+  return bytes
 }
