@@ -140,6 +140,12 @@ export interface LineSourceAdapter {
    * CLI's rewind snapshots next to its `events.jsonl`). Its lines still come only through `feed`.
    */
   createParser(state?: unknown, file?: { path: string }): LineParser
+  /**
+   * For a source that keeps one history in several files: the file's segments as they are now
+   * (HistoryFile.segments). The importer asks when it finds a file replaced since discovery
+   * listed it (a live import between two discoveries), before dropping what it imported of it.
+   */
+  segments?(path: string): HistoryFile['segments']
 }
 
 export type SourceAdapter = LineSourceAdapter | SnapshotSourceAdapter

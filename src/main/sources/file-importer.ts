@@ -43,7 +43,7 @@ export interface FilePlan {
  * Synchronous: an import plans the files ahead of the one it writes, so the parse thread can
  * read them meanwhile.
  */
-export function planFileImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch): FilePlan | null {
+export function planFileImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch, segmentsNow?: (path: string) => HistoryFile['segments']): FilePlan | null {
   const imports = deps.store.importFiles
   const known = imports.get(workspace.id, file.source, file.path)
   if (!known) {
@@ -55,10 +55,12 @@ export function planFileImport(deps: ImportDeps, workspace: { id: number }, file
   const content = isCompressed(file.path) ? sameContent(file.path, known) : sameFile(file.path, known, stat)
   if (!content.same) {
     batch.commit()
-    const continued = continueSegments(deps, file, known)
+    // Replaced since discovery listed it, maybe: what it continues is read again.
+    const current = segmentsNow ? { ...file, segments: segmentsNow(file.path) } : file
+    const continued = continueSegments(deps, current, known)
     if (continued) return { file, known, ...continued }
     forget(deps, known)
-    return { file, known: undefined, ...fromTheStart(file) }
+    return { file, known: undefined, ...fromTheStart(current) }
   }
   if (known.offset === content.size) {
     // Touched, not written (its first bytes and size are the same): the next look needs no read.

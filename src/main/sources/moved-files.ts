@@ -15,11 +15,13 @@ export type PlannedStart = { known: ImportFileRow | undefined } & SegmentedStart
  * the file holds what that import read, the import moves to it and continues from its offset
  * (null: nothing new), so no line is read twice and the session stays the one it was. So it does
  * when one of the file's segments holds it (segmented-files.ts: the rollout was rotated too).
+ * An import of one of the file's segments at its own path (a writer that started the rollout
+ * anew beside the old one) is continued the same way.
  * When neither does, the earlier import is dropped and this file read from the start (of its
  * oldest segment). Without a key, or no such import, the file is read from the start.
  */
 export function planMovedFile(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch): PlannedStart | null {
-  const [earlier] = file.contentKey ? deps.store.importFiles.withContentKey(workspace.id, file.source, file.contentKey).filter((row) => row.path !== file.path) : []
+  const earlier = earlierImport(deps, workspace, file)
   if (!earlier) return { known: undefined, ...fromTheStart(file) }
   const stat = statSync(file.path)
   const content = sameContent(file.path, earlier)
@@ -40,4 +42,16 @@ export function planMovedFile(deps: ImportDeps, workspace: { id: number }, file:
     if (earlier.offset === content.size) deps.store.importFiles.setModified(earlier.id, stat.mtimeMs, stat.size)
   })
   return earlier.offset === content.size ? null : { known: moved, start: earlier.offset, before: [] }
+}
+
+/** The import this file continues: one of its content elsewhere, or of one of its segments. */
+function earlierImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile): ImportFileRow | undefined {
+  const imports = deps.store.importFiles
+  const [moved] = file.contentKey ? imports.withContentKey(workspace.id, file.source, file.contentKey).filter((row) => row.path !== file.path) : []
+  if (moved) return moved
+  for (const piece of [...(file.segments?.pieces ?? [])].reverse()) {
+    const segment = imports.get(workspace.id, file.source, piece.path)
+    if (segment) return segment
+  }
+  return undefined
 }

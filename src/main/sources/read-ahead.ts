@@ -95,7 +95,7 @@ export class ReadAhead {
         continue
       }
       try {
-        const plan = planFileImport(this.deps, this.workspace, entry.file, this.batch)
+        const plan = planFileImport(this.deps, this.workspace, entry.file, this.batch, entry.adapter.segments?.bind(entry.adapter))
         const id = plan && this.thread ? this.thread.submit(jobOf(plan)) : null
         this.plans.push({ plan, id })
       } catch (error) {

@@ -5,7 +5,7 @@ import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
 import { oneFilePerRollout } from './rollout-files'
-import { isRotatedSegment, referencedSegment, segmentChain, type SegmentReference } from './rollout-segments'
+import { isRotatedSegment, referencedSegment, segmentsOf } from './rollout-segments'
 import { readThreadNames } from './session-index'
 import { spawnedBy } from './thread-source'
 
@@ -31,20 +31,22 @@ export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, 
     const names = await readThreadNames(root)
     const found: string[] = []
     for (const folder of ROLLOUT_FOLDERS) found.push(...(await walkFiles(join(root, folder), (name) => ROLLOUT_FILE.test(name), signal)))
-    const factsOf = (path: string) => (cache ? cache.facts(path, () => sessionMeta(path), currentFacts) : sessionMeta(path))
     // A rotated segment is read as the start of the rollout that references it, never alone.
     for (const { path, contentKey } of oneFilePerRollout(found.filter((path) => !isRotatedSegment(path)))) {
-      const meta = await factsOf(path)
+      const meta = await (cache ? cache.facts(path, () => sessionMeta(path), currentFacts) : sessionMeta(path))
       if (meta) {
         const name = names.get(meta.id)
-        const segments = await segmentChain(meta, factsOf)
+        const segments = meta.rotated ? segmentsOf(path) : undefined
         const file: HistoryFile = { source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}), ...(segments ? { segments } : {}) }
         files.push(file)
         if (meta.parentThreadId) parents.set(file, meta.parentThreadId)
       }
     }
   }
-  return asSubAgents(files, parents)
+  // A rollout another one continues (a writer that started the thread's next segment beside it)
+  // is read as that one's start, not alone.
+  const continued = new Set(files.flatMap((file) => file.segments?.pieces.map((piece) => piece.path) ?? []))
+  return asSubAgents(continued.size > 0 ? files.filter((file) => !continued.has(file.path)) : files, parents)
 }
 
 /**
@@ -87,10 +89,8 @@ export async function discoverCodexWorkspace(workspacePath: string, roots: strin
 interface RolloutFacts {
   v: 3
   id: string
-  /** The rollout's segment (null: an unrotated rollout, or one written before segment ids). */
-  segmentId: string | null
-  /** The segment this rollout continues (rollout-segments.ts). */
-  previous: SegmentReference | null
+  /** It continues a segment (rollout-segments.ts): a rotated rollout. */
+  rotated: boolean
   cwd: string | null
   forkedFrom: string | null
   /** The thread that spawned this one (a Codex sub-agent). */
@@ -112,7 +112,7 @@ async function sessionMeta(path: string): Promise<RolloutFacts | null> {
   if (first?.kind === 'header') {
     const { id, timestamp, cwd } = first.meta
     const startedAt = Date.parse(timestamp)
-    return { v: 3, id, segmentId: null, previous: null, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, parentThreadId: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
+    return { v: 3, id, rotated: false, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, parentThreadId: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
   }
   for (const line of head) {
     const payload = line.payload as Record<string, unknown> | undefined
@@ -120,8 +120,7 @@ async function sessionMeta(path: string): Promise<RolloutFacts | null> {
       return {
         v: 3,
         id: payload.id,
-        segmentId: typeof payload.segment_id === 'string' ? payload.segment_id : null,
-        previous: head[1]?.type === 'rollout_reference' ? await referencedSegment(path, payload.id) : null,
+        rotated: head[1]?.type === 'rollout_reference' && referencedSegment(path, payload.id) !== null,
         cwd: typeof payload.cwd === 'string' ? payload.cwd : null,
         forkedFrom: typeof payload.forked_from_id === 'string' ? payload.forked_from_id : null,
         parentThreadId: spawnedBy(payload),

@@ -1,6 +1,8 @@
-import { closeSync, existsSync, openSync, readSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
-import { COMPRESSED_SUFFIX, decodedHead, isCompressed } from '../compressed-files'
+import { zstdDecompressSync } from 'node:zlib'
+import type { HistoryFile } from '../adapter'
+import { COMPRESSED_SUFFIX, isCompressed } from '../compressed-files'
 
 /**
  * Codex rotates a long thread's rollout into segments (codex-rs/thread-store/src/local/
@@ -44,8 +46,8 @@ export function isRotatedSegment(path: string): boolean {
  * second a `rollout_reference` of the same thread taking the segment whole (as rotation writes
  * it). A reference to another thread (a fork's history), or to part of a segment, is not one.
  */
-export async function referencedSegment(path: string, threadId: string): Promise<SegmentReference | null> {
-  const lines = await leadingLines(path, 2)
+export function referencedSegment(path: string, threadId: string): SegmentReference | null {
+  const lines = leadingLines(path, 2)
   const [meta, reference] = lines.map((line) => parseObject(line.text))
   if (meta?.type !== 'session_meta' || reference?.type !== 'rollout_reference' || !lines[1]) return null
   const payload = reference.payload as Record<string, unknown> | undefined
@@ -74,11 +76,15 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The first `count` complete lines of a rollout (decoded bytes, if compressed), each with the offset after it. */
-async function leadingLines(path: string, count: number): Promise<{ text: string; end: number }[]> {
+/**
+ * The first `count` complete lines of a rollout (decoded bytes, if compressed), each with the
+ * offset after it. Synchronous: import planning asks for a rollout's segments when it finds the
+ * rollout replaced. A compressed one is decoded whole: only a rotated one is asked (rare).
+ */
+function leadingLines(path: string, count: number): { text: string; end: number }[] {
   let window = FIRST_READ_BYTES
   for (;;) {
-    const head = isCompressed(path) ? await decodedHead(path, window) : plainHead(path, window)
+    const head = isCompressed(path) ? zstdDecompressSync(readFileSync(path)).subarray(0, window) : plainHead(path, window)
     const lines: { text: string; end: number }[] = []
     let start = 0
     for (let newline = head.indexOf(10); newline !== -1 && lines.length < count; newline = head.indexOf(10, start)) {
@@ -100,34 +106,53 @@ function plainHead(path: string, bytes: number): Buffer {
   }
 }
 
-/** What discovery reads of a rollout's head that the chain of its segments needs. */
-export interface SegmentFacts {
+/** What a rollout's first two lines say: its thread, its segment id, the segment it continues. */
+interface RolloutHead {
   id: string
   segmentId: string | null
   previous: SegmentReference | null
 }
 
+function rolloutHead(path: string): RolloutHead | null {
+  const [first] = leadingLines(path, 1)
+  const meta = first && parseObject(first.text)
+  const payload = meta?.type === 'session_meta' ? (meta.payload as Record<string, unknown> | undefined) : undefined
+  if (!payload || typeof payload.id !== 'string') return null
+  return { id: payload.id, segmentId: typeof payload.segment_id === 'string' ? payload.segment_id : null, previous: referencedSegment(path, payload.id) }
+}
+
 /**
  * The segments a rollout continues, oldest first, following each one's reference to the one
- * before (as Codex does, checking the thread and segment id each names): the pieces of
- * `HistoryFile.segments`. A segment that cannot be found or is not the one named ends the
- * chain: the oldest found is read whole, its reference line reported as not read.
+ * before (as Codex does, checking the thread and segment id each names): HistoryFile.segments,
+ * or undefined when it continues none. A segment that cannot be found or is not the one named
+ * ends the chain: the oldest found is read whole, its reference line counted as not read.
  */
-export async function segmentChain(facts: SegmentFacts, factsOf: (path: string) => Promise<SegmentFacts | null>): Promise<{ pieces: { path: string; from: number }[]; from: number } | undefined> {
-  if (!facts.previous) return undefined
+export function segmentsOf(path: string): HistoryFile['segments'] {
+  let head: RolloutHead | null
+  try {
+    head = rolloutHead(path)
+  } catch {
+    return undefined // unreadable: its import reports it
+  }
+  if (!head?.previous) return undefined
   const pieces: { path: string; from: number }[] = []
-  const seen = new Set<string>()
-  for (let reference: SegmentReference | null = facts.previous; reference && pieces.length < MAX_SEGMENTS; ) {
-    const path = existingSegmentPath(reference.path)
-    if (!path || seen.has(path)) break
-    const segment = await factsOf(path).catch(() => null)
-    if (!segment || segment.id !== facts.id || segment.segmentId !== reference.segmentId) break
-    seen.add(path)
-    pieces.unshift({ path, from: segment.previous?.end ?? 0 })
+  const seen = new Set<string>([path])
+  for (let reference: SegmentReference | null = head.previous; reference && pieces.length < MAX_SEGMENTS; ) {
+    const segmentPath = existingSegmentPath(reference.path)
+    if (!segmentPath || seen.has(segmentPath)) break
+    let segment: RolloutHead | null
+    try {
+      segment = rolloutHead(segmentPath)
+    } catch {
+      break
+    }
+    if (!segment || segment.id !== head.id || segment.segmentId !== reference.segmentId) break
+    seen.add(segmentPath)
+    pieces.unshift({ path: segmentPath, from: segment.previous?.end ?? 0 })
     reference = segment.previous
   }
   const [oldest] = pieces
   if (!oldest) return undefined
   oldest.from = 0
-  return { pieces, from: facts.previous.end }
+  return { pieces, from: head.previous.end }
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../../runtime/runtime'
 import { databaseOf } from '../../store/raw-database'
 import { FIXTURES } from '../testing/claude-home'
-import { ROTATED_SEGMENTS_FOLDER, rotateRollout } from '../testing/codex-rotation'
+import { ROTATED_SEGMENTS_FOLDER, rotateRollout, startNextRolloutBeside } from '../testing/codex-rotation'
 import { importTestbed } from '../testing/import-testbed'
 
 const { tempDir, runtime } = importTestbed('retrace-codex-rotated-')
@@ -120,6 +120,25 @@ describe('Codex rollouts rotated into segments (docs/formats.md §2.2)', () => {
     expect(sessions(rt).map((s) => s.sourceId)).toEqual([THREAD])
     expect(transcript(rt)).toEqual(whole.transcript)
     expect(Object.keys(messageSources(rt, home))).toEqual([relative(home, second), relative(home, initial), `sessions/2026/02/23/${LONG}`])
+    expect(hashes(home)).toEqual(before)
+    expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
+  })
+
+  it("an earlier writer's rotation (a new rollout beside the old one, naming it): the import goes on in the new one", async () => {
+    const home = join(tempDir(), 'codex')
+    const rollout = rolloutIn(home)
+    put(rollout, part(0, 1500))
+    const rt = runtime({ codex: home })
+    await rt.imports.importAll()
+    const [session] = sessions(rt)
+    appendFileSync(rollout, part(1500, 1800))
+    const next = startNextRolloutBeside(rollout, `rollout-2026-02-23T14-00-00-${THREAD}.jsonl`, SEGMENT_1)
+    appendFileSync(next, part(1800))
+    const before = hashes(home)
+    await rt.imports.importAll()
+    expect(sessions(rt)).toEqual([session])
+    expect(transcript(rt)).toEqual((await unrotated()).transcript)
+    expect(importedPaths(rt, home)).toEqual([relative(home, next)])
     expect(hashes(home)).toEqual(before)
     expect(await rt.imports.importAll()).toMatchObject({ files: 0, messages: 0 })
   })

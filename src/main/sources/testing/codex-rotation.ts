@@ -39,3 +39,22 @@ export function rotateRollout(codexHome: string, rollout: string, newSegmentId: 
   renameSync(staged, rollout)
   return segment
 }
+
+/**
+ * An earlier form of the same rotation (codex-rs/thread-store/src/local/live_writer.rs before the
+ * immutable copies): the live rollout stays where it is, and a new rollout (RolloutRecorderParams::new:
+ * a new file named by the time it starts, same thread id) begins with a `session_meta` and a
+ * `rollout_reference` naming the old file (`rollout_path`, `thread_id`, `segment_id`, `max_depth`
+ * only, in that version). Returns the new rollout's path.
+ */
+export function startNextRolloutBeside(rollout: string, newName: string, newSegmentId: string, at = '2026-02-23T14:00:00.000Z'): string {
+  const [metaLine = ''] = readFileSync(rollout, 'utf8').split('\n', 1)
+  const meta = JSON.parse(metaLine) as { payload: Record<string, unknown> & { id: string; segment_id?: string } }
+  const next = join(dirname(rollout), newName)
+  const lines = [
+    { timestamp: at, type: 'session_meta', payload: { ...meta.payload, timestamp: at, segment_id: newSegmentId } },
+    { timestamp: at, type: 'rollout_reference', payload: { rollout_path: rollout, thread_id: meta.payload.id, segment_id: meta.payload.segment_id ?? null, max_depth: 1 } }
+  ]
+  writeFileSync(next, lines.map((line) => `${JSON.stringify(line)}\n`).join(''))
+  return next
+}
