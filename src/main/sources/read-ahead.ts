@@ -110,7 +110,7 @@ function jobOf(plan: FilePlan): ParseJob {
 }
 
 /** What is left of a job after one of its chunks: the rest of that segment and those after it, or of the file. */
-function restAfter(job: ParseJob, chunk: ParsedChunk): ParseJob {
+export function restAfter(job: ParseJob, chunk: ParsedChunk): ParseJob {
   const parserState = JSON.parse(chunk.parserStateJson) as unknown
   const before = job.before ?? []
   const path = chunk.segment
