@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { basename, dirname } from 'node:path'
 import { zstdDecompressSync } from 'node:zlib'
 import type { HistoryFile } from '../adapter'
@@ -113,7 +113,29 @@ interface RolloutHead {
   previous: SegmentReference | null
 }
 
+/**
+ * Heads read, by path and what the file was then: a segment never changes, and live following
+ * asks for a rotated rollout's segments every few seconds (a thread can have a hundred).
+ */
+const heads = new Map<string, { signature: string; head: RolloutHead | null }>()
+const MAX_HEADS = 4096
+
 function rolloutHead(path: string): RolloutHead | null {
+  const { ino, size, mtimeMs } = statSync(path)
+  const signature = `${ino}:${size}:${mtimeMs}`
+  const known = heads.get(path)
+  if (known?.signature === signature) return known.head
+  const head = readRolloutHead(path)
+  heads.delete(path)
+  heads.set(path, { signature, head })
+  for (const oldest of heads.keys()) {
+    if (heads.size <= MAX_HEADS) break
+    heads.delete(oldest)
+  }
+  return head
+}
+
+function readRolloutHead(path: string): RolloutHead | null {
   const [first] = leadingLines(path, 1)
   const meta = first && parseObject(first.text)
   const payload = meta?.type === 'session_meta' ? (meta.payload as Record<string, unknown> | undefined) : undefined
