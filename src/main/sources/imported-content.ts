@@ -5,6 +5,9 @@ import { readImportState } from './import-state'
 import { HEAD_BYTES, headHash, TAIL_BYTES, tailHash } from './parse-thread/parse-chunks'
 import type { ImportFileRow } from '../store/repositories/import-files'
 
+// What an import read of a file, and what it wrote: the checks and the drop that moved,
+// segmented and rewritten files share (moved-files.ts, segmented-files.ts, file-importer.ts).
+
 /**
  * The file holds, up to the import's offset, what the import read: not shorter, same first
  * bytes and same bytes just before the offset (decoded bytes, for a compressed file). Its size
