@@ -63,6 +63,13 @@ export interface HistoryFile {
    * path with the key of one imported before continues that import (moved-files.ts).
    */
   contentKey?: string
+  /**
+   * A history the source keeps in several files: the earlier ones (Codex's rotated rollout
+   * segments, docs/formats.md §2.2), oldest first, each read from `from` (the first from its
+   * start, the others past the lines that repeat the header and name the one before). The file
+   * continues them from `from`. The session is their concatenation: one import, one session.
+   */
+  segments?: { pieces: { path: string; from: number }[]; from: number }
 }
 
 /**
@@ -133,6 +140,12 @@ export interface LineSourceAdapter {
    * CLI's rewind snapshots next to its `events.jsonl`). Its lines still come only through `feed`.
    */
   createParser(state?: unknown, file?: { path: string }): LineParser
+  /**
+   * For a source that keeps one history in several files: the file's segments as they are now
+   * (HistoryFile.segments). The importer asks when it finds a file replaced since discovery
+   * listed it (a live import between two discoveries), before dropping what it imported of it.
+   */
+  segments?(path: string): HistoryFile['segments']
 }
 
 export type SourceAdapter = LineSourceAdapter | SnapshotSourceAdapter

@@ -5,8 +5,10 @@ import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-b
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { unreadIn } from './records'
-import { forget, planMovedFile, sameContent } from './moved-files'
-import type { ParsedChunk } from './parse-thread/parse-chunks'
+import { forget, sameContent } from './imported-content'
+import { planMovedFile } from './moved-files'
+import { continueSegments, fromTheStart } from './segmented-files'
+import type { ParsedChunk, SegmentRead } from './parse-thread/parse-chunks'
 import { RecordWriter } from './record-writer'
 import { type ImportDeps, type ImportReport } from './import-deps'
 
@@ -25,6 +27,8 @@ export interface FilePlan {
   file: HistoryFile
   known: ImportFileRow | undefined
   start: number
+  /** Earlier segments of the file's history read first (HistoryFile.segments). */
+  before?: SegmentRead[]
 }
 
 /**
@@ -33,10 +37,12 @@ export interface FilePlan {
  * bytes before the offset) is imported again from the start, its earlier sessions dropped here.
  * A file found where none was imported, holding what one imported elsewhere held (the same
  * `contentKey`: moved, compressed or decompressed), continues that one's import (moved-files.ts).
+ * A file replaced by one that continues it (a rotated Codex rollout: its old content is now an
+ * earlier segment of it) continues its import through the segments (segmented-files.ts).
  * Synchronous: an import plans the files ahead of the one it writes, so the parse thread can
  * read them meanwhile.
  */
-export function planFileImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch): FilePlan | null {
+export function planFileImport(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch, segmentsNow?: (path: string) => HistoryFile['segments']): FilePlan | null {
   const imports = deps.store.importFiles
   const known = imports.get(workspace.id, file.source, file.path)
   if (!known) {
@@ -48,8 +54,12 @@ export function planFileImport(deps: ImportDeps, workspace: { id: number }, file
   const content = isCompressed(file.path) ? sameContent(file.path, known) : sameFile(file.path, known, stat)
   if (!content.same) {
     batch.commit()
+    // Replaced since discovery listed it, maybe: what it continues is read again.
+    const current = segmentsNow ? { ...file, segments: segmentsNow(file.path) } : file
+    const continued = continueSegments(deps, current, known)
+    if (continued) return { file, known, ...continued }
     forget(deps, known)
-    return { file, known: undefined, start: 0 }
+    return { file, known: undefined, ...fromTheStart(current) }
   }
   if (known.offset === content.size) {
     // Touched, not written (its first bytes and size are the same): the next look needs no read.
@@ -100,6 +110,7 @@ export async function importParsedFile(
     savedComplete = chunk.complete
     await writer.prepare(chunk.records)
     const apply = () => {
+      writer.readFrom(chunk.segment)
       for (const record of chunk.records) writer.apply(record)
       if (reportUnfinished) {
         report.skipped.push({ file: file.path, offset: chunk.end, reason: incompleteLineReason(unfinished) })

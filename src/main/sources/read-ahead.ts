@@ -60,7 +60,7 @@ export class ReadAhead {
     if ('error' in planned) throw planned.error
     const { plan, id } = planned
     if (!plan) return { plan, chunks: [] }
-    const job = { source: plan.file.source, path: plan.file.path, start: plan.start, parserState: plan.known?.parserState ?? null }
+    const job = jobOf(plan)
     return { plan, chunks: this.thread && id !== null ? this.fromThread(this.thread, id, job) : parseFileChunks(job, parserOf) }
   }
 
@@ -73,7 +73,7 @@ export class ReadAhead {
     let rest = job
     try {
       for await (const chunk of thread.chunks(id)) {
-        rest = { ...job, start: chunk.end, parserState: JSON.parse(chunk.parserStateJson) as unknown }
+        rest = restAfter(job, chunk)
         yield chunk
       }
     } catch (error) {
@@ -95,14 +95,28 @@ export class ReadAhead {
         continue
       }
       try {
-        const plan = planFileImport(this.deps, this.workspace, entry.file, this.batch)
-        const id = plan && this.thread ? this.thread.submit({ source: plan.file.source, path: plan.file.path, start: plan.start, parserState: plan.known?.parserState ?? null }) : null
+        const plan = planFileImport(this.deps, this.workspace, entry.file, this.batch, entry.adapter.segments?.bind(entry.adapter))
+        const id = plan && this.thread ? this.thread.submit(jobOf(plan)) : null
         this.plans.push({ plan, id })
       } catch (error) {
         this.plans.push({ error })
       }
     }
   }
+}
+
+function jobOf(plan: FilePlan): ParseJob {
+  return { source: plan.file.source, path: plan.file.path, start: plan.start, parserState: plan.known?.parserState ?? null, ...(plan.before?.length ? { before: plan.before } : {}) }
+}
+
+/** What is left of a job after one of its chunks: the rest of that segment and those after it, or of the file. */
+export function restAfter(job: ParseJob, chunk: ParsedChunk): ParseJob {
+  const parserState = JSON.parse(chunk.parserStateJson) as unknown
+  const before = job.before ?? []
+  const path = chunk.segment
+  const index = path === undefined ? -1 : before.findIndex((read) => read.path === path)
+  if (path === undefined || index === -1) return { ...job, start: chunk.end, parserState, before: [] }
+  return { ...job, parserState, before: [{ path, start: chunk.end }, ...before.slice(index + 1)] }
 }
 
 const parserOf: ParserFactory = (source, state, path) => {
@@ -139,8 +153,21 @@ export function withoutUnchanged(
       onUnchanged(file.path)
       return false
     }
-    bytesToRead += Math.max(0, stat.size - (known?.offset ?? 0))
+    bytesToRead += Math.max(0, stat.size - (known?.offset ?? 0)) + (known ? 0 : segmentBytes(file))
     return true
   })
   return { entries: left, bytesToRead }
+}
+
+/** The earlier segments a file's first import reads too (HistoryFile.segments). */
+function segmentBytes(file: HistoryFile): number {
+  let bytes = 0
+  for (const piece of file.segments?.pieces ?? []) {
+    try {
+      bytes += statSync(piece.path).size
+    } catch {
+      // gone: its import reports it
+    }
+  }
+  return bytes
 }

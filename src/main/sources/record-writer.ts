@@ -32,6 +32,8 @@ export class RecordWriter {
   /** Turns whose checkpoint the source invalidated: marked once the turn is closed (`finish`). */
   private readonly invalidatedTurns: { uid: string; turn: number }[] = []
   private readonly sessions: ImportedSessions
+  /** The file the records come from: the file, or an earlier segment of it (HistoryFile.segments). */
+  private readingFrom: string
   private readonly summaries: SummaryTitles
 
   constructor(
@@ -43,8 +45,14 @@ export class RecordWriter {
     /** Links agent id → tool call id recorded by the parent session's file (sub-agent files). */
     parentLinks: () => Record<string, string> = () => ({})
   ) {
+    this.readingFrom = file.path
     this.sessions = new ImportedSessions(deps, workspace, file, state, report, parentLinks)
     this.summaries = new SummaryTitles(deps, workspace, file, state, report, (title) => this.titleOwn(title, 'summary'))
+  }
+
+  /** The records applied next come from this file (an earlier segment of the file, or the file). */
+  readFrom(path: string | undefined): void {
+    this.readingFrom = path ?? this.file.path
   }
 
   /**
@@ -222,7 +230,7 @@ export class RecordWriter {
       ...(record.usage !== undefined ? { usage: record.usage } : {}),
       ...(record.createdAt !== undefined ? { createdAt: record.createdAt } : {}),
       ...(record.attachments?.length ? { attachments: record.attachments.map((a) => ({ mediaType: a.mediaType, data: a.data, ...(a.name ? { name: a.name } : {}) })) } : {}),
-      sourceRef: { file: this.file.path, offset: record.offset },
+      sourceRef: { file: this.readingFrom, offset: record.offset },
       ...(record.uid ? { sourceUid: record.uid } : {})
     })
     if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.sessions.writer(uid).turn })
@@ -328,7 +336,7 @@ export class RecordWriter {
   }
 
   private skip(offset: number, reason: string): void {
-    this.report.skipped.push({ file: this.file.path, offset, reason })
+    this.report.skipped.push({ file: this.readingFrom, offset, reason })
   }
 }
 

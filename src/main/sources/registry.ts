@@ -2,6 +2,7 @@ import type { SourceAdapter, SourceName } from './adapter'
 import { claudeRoots, discoverClaudeFiles, discoverClaudeWorkspace } from './claude-code/discover'
 import { createClaudeCodeParser } from './claude-code/parser'
 import { codexRoots, discoverCodexFiles, discoverCodexWorkspace } from './codex/discover'
+import { segmentsOf } from './codex/rollout-segments'
 import { createCodexParser } from './codex/parser'
 import { cianaParrotAdapter } from './cianaparrot/adapter'
 import { headlessAgentAdapter } from './headless-agent/adapter'
@@ -30,7 +31,8 @@ const codex: SourceAdapter = {
   roots: codexRoots,
   discoverAll: discoverCodexFiles,
   discover: discoverCodexWorkspace,
-  createParser: createCodexParser
+  createParser: createCodexParser,
+  segments: segmentsOf
 }
 
 /** Every source Retrace imports, in the order they are tried. */

@@ -5,6 +5,7 @@ import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, readHeadObjects, walkFiles } from '../files'
 import { legacyCwd, legacyLine } from './legacy-rollout'
 import { oneFilePerRollout } from './rollout-files'
+import { isRotatedSegment, referencedSegment, segmentsOf } from './rollout-segments'
 import { readThreadNames } from './session-index'
 import { spawnedBy } from './thread-source'
 
@@ -30,17 +31,22 @@ export async function discoverCodexFiles(roots: string[], signal?: AbortSignal, 
     const names = await readThreadNames(root)
     const found: string[] = []
     for (const folder of ROLLOUT_FOLDERS) found.push(...(await walkFiles(join(root, folder), (name) => ROLLOUT_FILE.test(name), signal)))
-    for (const { path, contentKey } of oneFilePerRollout(found)) {
+    // A rotated segment is read as the start of the rollout that references it, never alone.
+    for (const { path, contentKey } of oneFilePerRollout(found.filter((path) => !isRotatedSegment(path)))) {
       const meta = await (cache ? cache.facts(path, () => sessionMeta(path), currentFacts) : sessionMeta(path))
       if (meta) {
         const name = names.get(meta.id)
-        const file: HistoryFile = { source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}) }
+        const segments = meta.rotated ? segmentsOf(path) : undefined
+        const file: HistoryFile = { source: 'codex', path, contentKey, sessionId: meta.id, role: 'main', cwd: meta.cwd, backupDir: null, ...(meta.forkedFrom ? { forkedFrom: { sessionId: meta.forkedFrom, messageUid: null } } : {}), ...(meta.startedAt !== undefined ? { startedAt: meta.startedAt } : {}), ...(name ? { title: name } : {}), ...(segments ? { segments } : {}) }
         files.push(file)
         if (meta.parentThreadId) parents.set(file, meta.parentThreadId)
       }
     }
   }
-  return asSubAgents(files, parents)
+  // A rollout another one continues (a writer that started the thread's next segment beside it)
+  // is read as that one's start, not alone.
+  const continued = new Set(files.flatMap((file) => file.segments?.pieces.map((piece) => piece.path) ?? []))
+  return asSubAgents(continued.size > 0 ? files.filter((file) => !continued.has(file.path)) : files, parents)
 }
 
 /**
@@ -81,8 +87,10 @@ export async function discoverCodexWorkspace(workspacePath: string, roots: strin
 
 /** What discovery reads of a rollout's first lines (`v`: the shape, so facts stored by an older reader are read again). */
 interface RolloutFacts {
-  v: 2
+  v: 3
   id: string
+  /** It continues a segment (rollout-segments.ts): a rotated rollout. */
+  rotated: boolean
   cwd: string | null
   forkedFrom: string | null
   /** The thread that spawned this one (a Codex sub-agent). */
@@ -90,12 +98,13 @@ interface RolloutFacts {
   startedAt?: number
 }
 
-const currentFacts = (facts: RolloutFacts | null) => facts === null || facts.v === 2
+const currentFacts = (facts: RolloutFacts | null) => facts === null || facts.v === 3
 
 /**
  * The rollout's `session_meta` line: its id and cwd; in an old rollout (legacy-rollout.ts), its
  * header line and the cwd its first user message names. A file with neither is not a rollout.
- * A child thread names the thread that spawned it (thread-source.ts).
+ * A child thread names the thread that spawned it (thread-source.ts); a rotated rollout, the
+ * segment it continues (rollout-segments.ts).
  */
 async function sessionMeta(path: string): Promise<RolloutFacts | null> {
   const head = await readHeadObjects(path, 5).catch(() => [])
@@ -103,14 +112,15 @@ async function sessionMeta(path: string): Promise<RolloutFacts | null> {
   if (first?.kind === 'header') {
     const { id, timestamp, cwd } = first.meta
     const startedAt = Date.parse(timestamp)
-    return { v: 2, id, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, parentThreadId: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
+    return { v: 3, id, rotated: false, cwd: typeof cwd === 'string' ? cwd : legacyCwd(head), forkedFrom: null, parentThreadId: null, ...(Number.isNaN(startedAt) ? {} : { startedAt }) }
   }
   for (const line of head) {
     const payload = line.payload as Record<string, unknown> | undefined
     if (line.type === 'session_meta' && payload && typeof payload.id === 'string') {
       return {
-        v: 2,
+        v: 3,
         id: payload.id,
+        rotated: head[1]?.type === 'rollout_reference' && referencedSegment(path, payload.id) !== null,
         cwd: typeof payload.cwd === 'string' ? payload.cwd : null,
         forkedFrom: typeof payload.forked_from_id === 'string' ? payload.forked_from_id : null,
         parentThreadId: spawnedBy(payload),

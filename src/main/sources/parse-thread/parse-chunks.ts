@@ -27,6 +27,13 @@ export interface ParseJob {
   path: string
   start: number
   parserState: unknown
+  /** Earlier segments of the file's history read first, each from its `start` (HistoryFile.segments). */
+  before?: SegmentRead[]
+}
+
+export interface SegmentRead {
+  path: string
+  start: number
 }
 
 /** Lines of one file parsed into records, and where the next chunk starts. */
@@ -49,6 +56,8 @@ export interface ParsedChunk {
    * cannot be finished in that form (its agent decompresses it to write on).
    */
   complete: boolean
+  /** Read from an earlier segment of the file (ParseJob.before), this one: offsets, hashes and stat are its. */
+  segment?: string
   /** Set on a file's last chunk: bytes after `end` (an unfinished last line) when it was read. */
   unfinished?: number
 }
@@ -64,24 +73,31 @@ export type ParserFactory = (source: SourceName, state: unknown, path: string) =
  * (compressed-files.ts) is read as its decoded bytes: offsets and hashes are over those.
  */
 export async function* parseFileChunks(job: ParseJob, createParser: ParserFactory): AsyncGenerator<ParsedChunk> {
-  const fd = openSync(job.path, 'r')
+  const parser = createParser(job.source, job.parserState, job.path)
+  // The segments and the file are one history: one parser reads them in turn.
+  for (const segment of job.before ?? []) yield* chunksOf(segment.path, segment.start, parser, true)
+  yield* chunksOf(job.path, job.start, parser, false)
+}
+
+/** One file's chunks, from `start`. An earlier segment is never read to a file's end: the file follows it. */
+async function* chunksOf(path: string, from: number, parser: LineParser, segment: boolean): AsyncGenerator<ParsedChunk> {
+  const fd = openSync(path, 'r')
   try {
     const { dev, ino, size, mtimeMs } = fstatSync(fd)
     const stat = { dev, ino, size, mtimeMs }
-    const content = isCompressed(job.path) ? decodedContent(job.path) : plainContent(fd, size)
-    const parser = createParser(job.source, job.parserState, job.path)
+    const content = isCompressed(path) ? decodedContent(path) : plainContent(fd, size)
     let records: SourceRecord[] = []
-    let start = job.start
-    let end = job.start
+    let start = from
+    let end = from
     let lines = 0
     const chunk = (): ParsedChunk => {
-      const done = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: content.head(end), tail: content.tail(end), stat, complete: content.complete(end) }
+      const done: ParsedChunk = { records, start, end, lines, parserStateJson: JSON.stringify(parser.state() ?? null), head: content.head(end), tail: content.tail(end), stat, complete: !segment && content.complete(end), ...(segment ? { segment: path } : {}) }
       records = []
       start = end
       lines = 0
       return done
     }
-    for await (const line of content.lines(job.start)) {
+    for await (const line of content.lines(from)) {
       if ('tooLong' in line) records.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
       else records.push(...recordsOfLine(parser, line.text, line.offset))
       end = line.end
@@ -89,7 +105,7 @@ export async function* parseFileChunks(job: ParseJob, createParser: ParserFactor
       if (lines >= CHUNK_LINES || end - start >= CHUNK_BYTES) yield chunk()
     }
     const last = chunk()
-    yield { ...last, unfinished: Math.max(0, content.finalSize() - end) }
+    yield segment ? last : { ...last, unfinished: Math.max(0, content.finalSize() - end) }
   } finally {
     closeSync(fd)
   }
