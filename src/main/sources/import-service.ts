@@ -144,7 +144,8 @@ export class ImportService {
     }
     // Every root was discovered and imported: a file still missing now was deleted, not moved.
     options.signal?.throwIfAborted()
-    const gone = markSourcesGone(this.deps.store, this.env, options.sources)
+    const found = new Set([...byCwd.values()].flatMap((files) => files.flatMap(({ file }) => [file.path, ...(file.segments?.pieces.map((piece) => piece.path) ?? [])])))
+    const gone = markSourcesGone(this.deps.store, this.env, options.sources, Date.now(), found)
     total.sourcesGone = { marked: gone.marked, cleared: gone.cleared }
     for (const workspaceId of gone.workspaceIds) this.deps.feed?.changed(['sessions'], { workspaceId })
     return total

@@ -25,8 +25,9 @@ export interface SourceGoneReport {
  * a CLAUDE_CONFIG_DIR / CODEX_HOME that points elsewhere this time, makes no file "deleted". The
  * folder is the source's root as the environment names it now, or a folder added to the
  * workspace as the source's history. Nothing is removed from the store, whatever is found.
+ * `found`: the files that discovery has just listed.
  */
-export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: SourceName[], now = Date.now()): SourceGoneReport {
+export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: SourceName[], now = Date.now(), found: ReadonlySet<string> = new Set()): SourceGoneReport {
   const report: SourceGoneReport = { marked: 0, cleared: 0, workspaceIds: [] }
   const workspaces = new Set<number>()
   const addedFolders = new Map<number, { source: string; path: string }[]>()
@@ -53,10 +54,13 @@ export function markSourcesGone(store: Store, env: NodeJS.ProcessEnv, only?: Sou
     for (const row of rows) {
       // A snapshot store's sessions are kept as `<store path>#<session key>`: the store is the file.
       const path = adapter.kind === 'snapshot' ? storeOf(row.path, paths) : row.path
+      // Listed by the discovery just made and not marked: nothing to do (the common case, kept cheap).
+      const listed = found.has(path)
+      if (listed && row.goneAt === null) continue
       const folders = [...roots, ...foldersOf(row.workspaceId).filter((folder) => folder.source === adapter.name && here(folder.path)).map((folder) => folder.path)]
       if (!folders.some((folder) => isWithin(path, folder))) continue
       // A rollout Codex compressed or archived was moved, not deleted (whether or not its import row followed it yet).
-      const missing = isMissing(path) && !(adapter.name === 'codex' && movedRollout(path, roots) !== null)
+      const missing = !listed && isMissing(path) && !(adapter.name === 'codex' && movedRollout(path, roots) !== null)
       if (missing && row.goneAt === null) {
         gone.push(row.id)
         goneFiles.add(path)
