@@ -4,7 +4,7 @@ import type { OriginEntry } from '../../store/repositories/file-origins'
 import type { FileVersion } from '../../store/repositories/journal'
 import type { Store } from '../../store/store'
 import type { BlobStore } from '../blob-store'
-import { isText, MAX_DIFF_BYTES } from '../file-diff'
+import { MAX_DIFF_BYTES } from '../file-diff'
 import { carryOrigins, splitLines, toRuns } from './carry-lines'
 import { readDiskVersion, type DiskContent } from './disk-version'
 
@@ -31,8 +31,9 @@ const ABSENT: LineState = { version: null, lines: [], origins: [], opaque: null 
 export class FileBlame {
   private readonly origins: BlameOrigin[] = []
   private readonly originKeys = new Map<string, number>()
-  private readonly texts = new Map<string, LineState>()
-  /** Each version's lines and origins as first reached: what a rewind restoring it puts back. */
+  /** The versions rewinds wrote: only those are kept as reached (keeping all 200 of a long history costs GC time). */
+  private readonly restorable = new Set<string>()
+  /** Each restorable version's lines and origins as first reached: what a rewind restoring it puts back. */
   private readonly reached = new Map<string, LineState>()
   private versions = 0
 
@@ -73,6 +74,7 @@ export class FileBlame {
     let state = ABSENT
     let beforeDeletion = ABSENT
     let deletedBy: number | null = null
+    for (const { entry } of entries) if (entry.writer.scopeKind === 'rewind' && entry.after) this.restorable.add(entry.after.hash)
     for (const [index, { entry, rank }] of entries.entries()) {
       const renamedIn = entry.op === 'rename' && entry.path.equals(path) && entry.fromPath !== null && !entry.fromPath.equals(path)
       const before = entry.op === 'rename' ? (renamedIn ? null : entry.before) : entry.before
@@ -106,22 +108,15 @@ export class FileBlame {
     const result: LineState = text.opaque
       ? { ...text, version: next }
       : { version: next, lines: text.lines, origins: carryOrigins(state.lines, state.origins, text.lines, writer), opaque: null }
-    if (next.hash && !this.reached.has(next.hash)) this.reached.set(next.hash, result)
+    if (this.restorable.has(next.hash) && !this.reached.has(next.hash)) this.reached.set(next.hash, result)
     return result
   }
 
   private textOf(version: FileVersion, content: Buffer | null): LineState {
-    const cached = this.texts.get(version.hash)
-    if (cached) return cached
-    let state: LineState
-    if (version.kind === 'symlink') state = { ...ABSENT, opaque: 'symlink' }
-    else if (version.size > MAX_DIFF_BYTES || (content === null && version.hash === '')) state = { ...ABSENT, opaque: 'tooLarge' }
-    else {
-      const bytes = content ?? this.blobs.read(version.hash)
-      state = isText(bytes) ? { ...ABSENT, lines: splitLines(bytes.toString('utf8')) } : { ...ABSENT, opaque: 'binary' }
-    }
-    if (version.hash) this.texts.set(version.hash, state)
-    return state
+    if (version.kind === 'symlink') return { ...ABSENT, opaque: 'symlink' }
+    if (version.size > MAX_DIFF_BYTES || (content === null && version.hash === '')) return { ...ABSENT, opaque: 'tooLarge' }
+    const text = decodeText(content ?? this.blobs.read(version.hash))
+    return text === null ? { ...ABSENT, opaque: 'binary' } : { ...ABSENT, lines: splitLines(text) }
   }
 
   private diskVersion(found: Extract<DiskContent, { hash: string }>): FileVersion {
@@ -166,6 +161,21 @@ export class FileBlame {
  */
 function timeOf(entry: OriginEntry): number {
   return entry.writer.scopeKind === 'turn' && entry.writer.turnAt !== null ? Math.min(entry.createdAt, entry.writer.turnAt) : entry.createdAt
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
+ * The text of `bytes`, or null when it is not text: what file-diff.ts's `isText` decides (no NUL
+ * in the first 8 KiB, valid UTF-8), in one decoding pass instead of a decode and a re-encode.
+ */
+function decodeText(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8192).includes(0)) return null
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return null
+  }
 }
 
 /** Where an entry falls in time: its time, then the order recorded (ties). */
