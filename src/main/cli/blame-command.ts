@@ -9,13 +9,21 @@ import { formatTime } from './format'
  * `retrace blame FILE [--workspace PATH] [--json]`: who last wrote each line, like `git blame`:
  * the session (its id's first 8 characters), the turn, when, the line number and the text.
  * FILE is taken relative to the current folder when it lies inside the workspace, else
- * relative to the workspace (default: the current folder).
+ * relative to the workspace. The workspace, without --workspace: the deepest one Retrace knows
+ * that holds FILE, else the current folder.
  */
 export async function blameCommand(call: CliCall, options: { file: string; workspace: string | undefined; json: boolean; io: Output }): Promise<void> {
-  const workspace = await call('workspaces.open', { path: resolve(expandHome(options.workspace ?? '.')) })
+  const folder = options.workspace !== undefined ? resolve(expandHome(options.workspace)) : await knownWorkspaceOf(call, resolve(expandHome(options.file)))
+  const workspace = await call('workspaces.open', { path: folder })
   const result = await call('files.blame', { workspaceId: workspace.id, path: relativeTo(workspace.path, options.file) })
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   options.io.out(blameText(result))
+}
+
+async function knownWorkspaceOf(call: CliCall, file: string): Promise<string> {
+  const known = (await call('workspaces.listRecent', { limit: 200 })).items.map((workspace) => workspace.path)
+  const holding = known.filter((path) => file.startsWith(`${path}/`)).sort((a, b) => b.length - a.length)
+  return holding[0] ?? resolve('.')
 }
 
 function relativeTo(root: string, file: string): string {
