@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Blame } from '../../../shared/contract'
 import { checkRelPath } from '../../fs/paths'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
+import { TurnCapture } from '../turn-capture'
 import { FileBlame } from './file-blame'
 
 /** Each line with a short label of its origin: "turn <title> <turn>", "outside", "earlier", "disk"… */
@@ -43,6 +44,50 @@ describe('blame of a workspace file from the journal', () => {
     expect(codexOrigin?.createdAt).toBeGreaterThan(0)
     // The change outside any turn is dated by the turn that first saw it, and names it.
     expect(result.origins.find((origin) => origin.kind === 'outside')).toMatchObject({ sessionId: codex.id, turn: 1, prompt: null })
+  })
+
+  it('blames what workspace scans captured on their turns, and an edit between scanned turns outside any turn', async () => {
+    ws = agentWorkspace({ 'gen.txt': 'one\ntwo\nthree\n' })
+    const capture = new TurnCapture(ws.rt.store, ws.journal)
+    const hooks = ws.rt.recorder.startSession({ workspaceId: ws.workspaceId, source: 'hooks', title: 'hooked agent' })
+    const rowId = ws.rt.store.sessions.require(hooks.id).rowId
+    hooks.append({ role: 'user', content: 'regenerate' })
+    await capture.begin(ws.workspaceId)
+    ws.user.write('gen.txt', 'one\nTWO\nthree\n') // a shell command of the turn: only the scan sees it
+    await capture.end(ws.workspaceId, { sessionRowId: rowId, turn: 1 })
+    hooks.closeTurn()
+    ws.user.write('gen.txt', 'one\nTWO\nthree\nby hand\n') // between turns
+    hooks.append({ role: 'user', content: 'again' })
+    await capture.begin(ws.workspaceId)
+    ws.user.write('gen.txt', 'ONE\nTWO\nthree\nby hand\n')
+    await capture.end(ws.workspaceId, { sessionRowId: rowId, turn: 2 })
+    hooks.closeTurn()
+    // The second turn's scan journaled "by hand" as already there before it: no turn wrote it.
+    const result = blame('gen.txt')
+    expect(labelled(result)).toEqual(['ONE ← hooked agent 2', 'TWO ← hooked agent 1', 'three ← earlier', 'by hand ← outside'])
+    expect(result.origins.find((origin) => origin.kind === 'turn')).toMatchObject({ source: 'hooks', observed: 'scan', prompt: 'regenerate' })
+  })
+
+  it('orders sessions by when their turns happened, not by when they were imported', () => {
+    ws = agentWorkspace()
+    const dayAgo = Date.now() - 86_400_000
+    ws.agent.turn('extend it') // recorded first, but happened after the imported session below
+    const version = (text: string) => ({ kind: 'file' as const, hash: ws.journal.blobs.putBuffer(Buffer.from(text)).hash, size: text.length, mode: 0o644 })
+    ws.rt.store.journal.addEntry({
+      scopeId: ws.journal.turnScope(ws.workspaceId, ws.rt.store.sessions.require(ws.writer.id).rowId, 1),
+      op: 'modify',
+      path: checkRelPath('a.txt'),
+      fromPath: null,
+      before: version('old\n'),
+      after: version('old\nnew\n'),
+      observed: 'tool'
+    })
+    ws.user.write('a.txt', 'old\nnew\n')
+    const imported = ws.rt.recorder.startSession({ workspaceId: ws.workspaceId, source: 'claude-code', title: 'imported', createdAt: dayAgo })
+    imported.append({ role: 'user', content: 'start a.txt', createdAt: dayAgo })
+    imported.recordFileChange({ path: 'a.txt', before: null, after: Buffer.from('old\n') })
+    imported.closeTurn()
+    expect(labelled(blame('a.txt'))).toEqual(['old ← imported 1', 'new ← agent 1'])
   })
 
   it('blames a file deleted and made again on the turn that made it again, not on the first one', () => {
