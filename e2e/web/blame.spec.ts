@@ -25,6 +25,8 @@ test.describe('blame', () => {
     const dialog = page.getByTestId('file-dialog')
     await dialog.getByTestId('file-view-blame').click()
     await expect(dialog.getByTestId('file-view-blame')).toHaveAttribute('aria-pressed', 'true')
+    // Blame has no diff layout to choose.
+    await expect(dialog.getByTestId('diff-mode-split')).toHaveCount(0)
 
     const blame = dialog.getByTestId('file-blame')
     await expect(blame).toContainText('2 agent turns')

@@ -85,7 +85,7 @@ function FileDialog({ target }: { target: FileTarget }) {
               Blame
             </button>
           </div>
-          <ModeToggle mode={diffMode} setMode={setDiffMode} />
+          {view === 'blame' ? null : <ModeToggle mode={diffMode} setMode={setDiffMode} />}
         </div>
       </header>
       <div className="file-dialog-body">
