@@ -11,6 +11,7 @@ import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './expo
 import { importCommand, parseSource, watchAllCommand } from './import-command'
 import { doctorCommand, setClaudeRetentionCommand, undoClaudeRetentionCommand } from './doctor-command'
 import { askYesNo } from './ask'
+import { blameCommand } from './blame-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand, unmergeCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
@@ -35,6 +36,9 @@ Usage:
                                              the files each turn changed
   retrace diff <session-id> --turn N --file PATH
                                              what turn N did to one file
+  retrace blame FILE [--workspace PATH] [--json]
+                                             who last wrote each line: session, turn, date (or a
+                                             change outside any agent turn, or on disk since)
   retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--allow-sensitive] [--json]
                                              files back to before turn N (turns count from 1), after a preview;
                                              files that run code or grant access (.bashrc, .ssh/, .envrc…) from
@@ -190,6 +194,9 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         await diffCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, file, io })
         return 0
       }
+      case 'blame':
+        await blameCommand(cliCaller(await open()), { file: argument('file'), workspace: values.workspace, json: values.json, io })
+        return 0
       case 'rewind':
       case 'undo': {
         const live = await open()

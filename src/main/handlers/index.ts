@@ -1,6 +1,7 @@
 import type { Handlers } from '../rpc/dispatcher'
 import { appHandlers } from './app-handlers'
 import type { HandlerContext } from './context'
+import { blameHandlers } from './blame-handlers'
 import { branchingHandlers } from './branching-handlers'
 import { exportHandlers } from './export-handlers'
 import { importHandlers } from './import-handlers'
@@ -36,6 +37,7 @@ function allHandlers(ctx: HandlerContext): Handlers {
     ...sessionHandlers(ctx),
     ...treeHandlers(ctx),
     ...journalHandlers(ctx),
+    ...blameHandlers(ctx),
     ...rewindHandlers(ctx),
     ...recoveryHandlers(ctx),
     ...branchingHandlers(ctx),

@@ -7,6 +7,7 @@ import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
 import { DiscoveredFileRepository } from './repositories/discovered-files'
 import { FileStateRepository } from './repositories/file-states'
+import { FileOriginRepository } from './repositories/file-origins'
 import { UnreadRecordRepository } from './repositories/unread-records'
 import { ImportFileRepository } from './repositories/import-files'
 import { JournalRepository } from './repositories/journal'
@@ -55,6 +56,8 @@ export interface Store {
   readonly sessionLinks: SessionLinkRepository
   /** Which files each turn or rewind changed, from what to what. */
   readonly journal: JournalRepository
+  /** A path's journal entries with their sessions, turns and prompts: what blame reads. */
+  readonly fileOrigins: FileOriginRepository
   /** Rows of the content-addressed snapshots and their deflate dictionaries (content: journal/blob-store.ts). */
   readonly blobs: BlobRepository
   /** Each workspace's last scan: the stat cache of the next one. */
@@ -99,6 +102,7 @@ export function openStore(dataDir: string): Store {
     sessionLinks: new SessionLinkRepository(db),
     merges: new SessionMergeRepository(db),
     journal: new JournalRepository(db),
+    fileOrigins: new FileOriginRepository(db),
     blobs: new BlobRepository(db),
     fileStates: new FileStateRepository(db),
     get inTransaction() {

@@ -14,6 +14,7 @@ import {
 import { AgentStateSchema } from './agent-state'
 import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoSchema, UnreadCountSchema } from './imports'
 import type { MethodSpec } from './method-spec'
+import { blameMethods } from './methods-blame'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
 import { ImportSourceSchema } from './sources'
@@ -249,6 +250,7 @@ export const methods = {
   'retention.undoClaude': method(NoInput, RetentionChangeSchema),
 
   ...journalMethods,
+  ...blameMethods,
   ...exportMethods
 } as const satisfies Record<string, MethodSpec>
 

@@ -5,6 +5,7 @@ import { useSessionDetail } from '../sessions'
 import { LineCounts, OpBadge } from './bits'
 import { formatMode, OBSERVED_LABEL, type ChangeGroup } from './changes'
 import { DiffView } from './DiffView'
+import { BlameView } from './BlameView'
 import { FileHistory } from './FileHistory'
 import { useFilesUi, type DiffMode, type FileTarget } from './files-ui'
 import { useTurnDiff } from './queries'
@@ -80,8 +81,11 @@ function FileDialog({ target }: { target: FileTarget }) {
             <button type="button" aria-pressed={view === 'history'} data-testid="file-view-history" onClick={() => setView('history')}>
               History
             </button>
+            <button type="button" aria-pressed={view === 'blame'} data-testid="file-view-blame" onClick={() => setView('blame')} title="Who last wrote each line">
+              Blame
+            </button>
           </div>
-          <ModeToggle mode={diffMode} setMode={setDiffMode} />
+          {view === 'blame' ? null : <ModeToggle mode={diffMode} setMode={setDiffMode} />}
         </div>
       </header>
       <div className="file-dialog-body">
@@ -89,6 +93,16 @@ function FileDialog({ target }: { target: FileTarget }) {
           <TurnDiff target={target} workspaceId={workspaceId} mode={diffMode} />
         ) : workspaceId === null ? (
           <Loading label="Loading…" />
+        ) : view === 'blame' ? (
+          <BlameView
+            workspaceId={workspaceId}
+            pathId={group.pathId}
+            path={group.path}
+            onLeave={() => {
+              ref.current?.close()
+              closeFile()
+            }}
+          />
         ) : (
           <FileHistory
             workspaceId={workspaceId}

@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import type { ChangeGroup } from './changes'
 
 export type DiffMode = 'unified' | 'split'
-export type FileView = 'diff' | 'history'
+export type FileView = 'diff' | 'history' | 'blame'
 
 /** The file whose diff (or history) is open: a file row of one turn. */
 export interface FileTarget {

@@ -142,3 +142,12 @@ export function useFileHistory(workspaceId: number | null, pathId: string) {
     enabled: workspaceId !== null
   })
 }
+
+/** Who last wrote each line of one path (see files.blame); refreshed with the workspace's histories. */
+export function useFileBlame(workspaceId: number, pathId: string) {
+  return useQuery({
+    queryKey: [...filesKeys.historiesOf(workspaceId), pathId, 'blame'] as const,
+    queryFn: () => call('files.blame', { workspaceId, pathId }),
+    retry: false
+  })
+}
