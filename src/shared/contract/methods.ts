@@ -16,6 +16,7 @@ import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoS
 import type { MethodSpec } from './method-spec'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
+import { usageMethods } from './methods-usage'
 import { ImportSourceSchema } from './sources'
 import { RetentionChangeSchema, RetentionStatusSchema } from './retention'
 import { SessionTreeSchema } from './tree'
@@ -249,7 +250,8 @@ export const methods = {
   'retention.undoClaude': method(NoInput, RetentionChangeSchema),
 
   ...journalMethods,
-  ...exportMethods
+  ...exportMethods,
+  ...usageMethods
 } as const satisfies Record<string, MethodSpec>
 
 export type Methods = typeof methods
