@@ -44,7 +44,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
         <span>
           {plural(detail.turnCount, 'turn')} · {plural(detail.messageCount, 'message')}
         </span>
-        <span className="mono" title="Token totals: input, output, cache read/write, cost">
+        <span className="mono" data-testid="session-usage" title={usageTitle(detail)}>
           {formatUsage(detail.usage)}
         </span>
       </div>
@@ -58,6 +58,18 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
       ) : null}
     </header>
   )
+}
+
+/**
+ * Where the cost comes from: the price table (LiteLLM's published prices of a date), the
+ * agent's own record (Cline, Aider, OpenCode… report what they were billed), or both. A
+ * branch's counts are its own messages', not its copy of the parent's prefix.
+ */
+function usageTitle(detail: SessionDetail): string {
+  const tokens = `Tokens${detail.kind === 'branch' ? ' this branch used' : ''}: input, output, cache read/write`
+  if (detail.usage.costUsd === null) return `${tokens}. No cost: the agent recorded none, and the price table does not know the model.`
+  if (detail.costPricedOn === null) return `${tokens}, and the cost ${detail.source} recorded.`
+  return `${tokens}, and the cost from prices of ${detail.costPricedOn} (LiteLLM's published prices; any cost ${detail.source} recorded itself is kept as it is).`
 }
 
 /** The session's rewind history, and for a branch, merging it back into its parent. */
