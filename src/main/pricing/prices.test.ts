@@ -20,7 +20,10 @@ describe('the price table lookup', () => {
     ['gpt-5.3-codex', [1.75, 14, 0.175, 1.75]], // no cache-write price: input's
     ['gpt-5-codex', [1.25, 10, 0.125, 1.25]],
     ['gpt-5', [1.25, 10, 0.125, 1.25]], // the one dated entry, gpt-5-2025-08-07
-    ['openai/gpt-5.5', [5, 30, 0.5, 5]]
+    ['openai/gpt-5.5', [5, 30, 0.5, 5]],
+    ['gpt-4o', [2.5, 10, 1.25, 2.5]],
+    ['gemini-2.5-pro', [1.25, 10, 0.125, 1.25]], // Gemini CLI's name; the base tier (≤ 200k)
+    ['models/gemini-3-flash-preview', [0.5, 3, 0.05, 0.5]]
   ]
   for (const [name, [input, output, cacheRead, cacheWrite]] of KNOWN) {
     it(`prices ${name}`, () => {
@@ -34,7 +37,7 @@ describe('the price table lookup', () => {
   }
 
   // Never a guess from a similar name.
-  for (const name of ['gpt-5-1-codex-2025-11-13', 'grok-code-fast-1', 'claude-sonnet-9', 'gpt-5.3', 'llama3.2', 'opus-like', '', null, undefined]) {
+  for (const name of ['gpt-5-1-codex-2025-11-13', 'grok-code-fast-1', 'gemini-2.5-flash', 'gemini-3-pro', 'claude-sonnet-9', 'gpt-5.3', 'llama3.2', 'opus-like', '', null, undefined]) {
     it(`gives no price for ${JSON.stringify(name)}`, () => {
       expect(priceOf(name)).toBeUndefined()
       expect(costOf(name, { inputTokens: 1000, outputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeUndefined()
