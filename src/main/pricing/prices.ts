@@ -2,12 +2,12 @@ import table from './model-prices.json'
 
 /** Dollars per token of one model (LiteLLM's fields, see PROVENANCE.txt). */
 export interface ModelPrice {
-  input: number
-  output: number
+  readonly input: number
+  readonly output: number
   /** Tokens read from the prompt cache; priced as input when the table has no cache price. */
-  cacheRead: number
+  readonly cacheRead: number
   /** Tokens written to the prompt cache (5-minute writes); priced as input when the table has none. */
-  cacheWrite: number
+  readonly cacheWrite: number
 }
 
 export interface TokenCounts {
@@ -63,6 +63,16 @@ export function normaliseModelName(model: string): string {
  */
 export function priceOf(model: string | null | undefined): ModelPrice | undefined {
   if (!model) return undefined
+  // An import prices every message: look each name up once.
+  if (looked.has(model)) return looked.get(model)
+  const price = lookUp(model)
+  if (looked.size < 1000) looked.set(model, price)
+  return price
+}
+
+const looked = new Map<string, ModelPrice | undefined>()
+
+function lookUp(model: string): ModelPrice | undefined {
   const name = normaliseModelName(model)
   const entry = MODELS[name] ?? MODELS[name.replace(DATE_SUFFIX, '')] ?? onlyDated(name)
   if (!entry) return undefined

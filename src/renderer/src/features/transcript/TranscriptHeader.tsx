@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { SessionDetail } from '../../../../shared/contract'
+import { sourceLabel } from '../../../../shared/source-labels'
 import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
@@ -68,8 +69,8 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
 function usageTitle(detail: SessionDetail): string {
   const tokens = `Tokens${detail.kind === 'branch' ? ' this branch used' : ''}: input, output, cache read/write`
   if (detail.usage.costUsd === null) return `${tokens}. No cost: the agent recorded none, and the price table does not know the model.`
-  if (detail.costPricedOn === null) return `${tokens}, and the cost ${detail.source} recorded.`
-  return `${tokens}, and the cost from prices of ${detail.costPricedOn} (LiteLLM's published prices; any cost ${detail.source} recorded itself is kept as it is).`
+  if (detail.costPricedOn === null) return `${tokens}, and the cost as ${sourceLabel(detail.source)} recorded it.`
+  return `${tokens}, and the cost from prices of ${detail.costPricedOn} (LiteLLM's published prices; any cost ${sourceLabel(detail.source)} recorded itself is kept as it is).`
 }
 
 /** The session's rewind history, and for a branch, merging it back into its parent. */
