@@ -68,6 +68,21 @@ describe('usage.workspace: a workspace\'s tokens and cost by day, model and sour
     expect((await call('sessions.get', { sessionId: branchId })).usage.costUsd).toBeCloseTo(1, 9)
   })
 
+  it('a merge adds the branch\'s own cost to its parent, and undoing it takes it off again', async () => {
+    const { call, branchId } = workspaceWithHistory()
+    const parentId = (await call('sessions.get', { sessionId: branchId })).parent?.id ?? ''
+    const before = (await call('sessions.get', { sessionId: parentId })).usage.costUsd
+    expect(before).toBeCloseTo(16.3, 9) // Sonnet $15.30 + Haiku $1
+    const workspaceId = (await call('sessions.get', { sessionId: parentId })).workspaceId
+    const totalBefore = (await call('usage.workspace', { workspaceId })).total
+    await call('sessions.merge', { branchId })
+    expect((await call('sessions.get', { sessionId: parentId })).usage.costUsd).toBeCloseTo(17.3, 9)
+    // The workspace spent nothing more: the merged copies are not counted twice.
+    expect((await call('usage.workspace', { workspaceId })).total).toEqual(totalBefore)
+    await call('sessions.unmerge', { branchId })
+    expect((await call('sessions.get', { sessionId: parentId })).usage.costUsd).toBeCloseTo(16.3, 9)
+  })
+
   it('refuses a workspace that does not exist', async () => {
     const call = contractCaller(runtime({}))
     await expect(call('usage.workspace', { workspaceId: 999 })).rejects.toMatchObject({ code: 'NOT_FOUND' })

@@ -37,8 +37,8 @@ export type WorkspaceUsage = z.infer<typeof WorkspaceUsageSchema>
 export const usageMethods = {
   /**
    * A workspace's tokens and cost, by day, by model and by source. Counts each message's usage
-   * once (not a branch's copy of its parent's prefix); a cost the source recorded wins over the
-   * price table's.
+   * once (not a branch's copy of its parent's prefix, nor what a merge copied into a parent); a
+   * cost the source recorded wins over the price table's.
    */
   'usage.workspace': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), WorkspaceUsageSchema)
 }

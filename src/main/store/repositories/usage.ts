@@ -21,6 +21,10 @@ export interface UsageGroup {
   unrecordedCacheWriteTokens: number
 }
 
+/** Messages a merge copied into a parent: their branch spent them, and counts them already. */
+const NOT_MERGED_COPY = `NOT EXISTS (SELECT 1 FROM session_merges sm WHERE sm.into_id = m.session_id
+  AND m.seq >= sm.first_seq AND m.seq < sm.first_seq + sm.message_count)`
+
 const unrecorded = (column: string): string => `coalesce(sum(CASE WHEN m.cost_usd IS NULL THEN m.${column} END), 0)`
 
 /** The Usage view's data: one pass over a workspace's messages that carry usage. */
@@ -38,7 +42,7 @@ export class UsageRepository {
          ${unrecorded('input_tokens')} AS unrecordedInputTokens, ${unrecorded('output_tokens')} AS unrecordedOutputTokens,
          ${unrecorded('cache_read_tokens')} AS unrecordedCacheReadTokens, ${unrecorded('cache_write_tokens')} AS unrecordedCacheWriteTokens
        FROM messages m JOIN sessions s ON s.id = m.session_id
-       WHERE s.workspace_id = ? AND (m.input_tokens IS NOT NULL OR m.cost_usd IS NOT NULL) AND ${OWN_MESSAGE}
+       WHERE s.workspace_id = ? AND (m.input_tokens IS NOT NULL OR m.cost_usd IS NOT NULL) AND ${OWN_MESSAGE} AND ${NOT_MERGED_COPY}
        GROUP BY 1, 2, 3`
     )
   }
