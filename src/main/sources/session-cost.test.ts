@@ -110,6 +110,32 @@ describe('the cost of real sessions, through the real import', () => {
   })
 })
 
+describe('a model the table does not know', () => {
+  it('gives Gemini CLI\'s real gemini-3-pro sessions tokens and no cost, and the Usage view counts them unpriced', async () => {
+    const { cpSync, mkdirSync } = await import('node:fs')
+    const { projectHash } = await import('./gemini-cli/discover')
+    const real = join(FIXTURES, 'gemini-cli/codemie/gemini')
+    const workspace = tempDir()
+    const home = tempDir()
+    const chats = join(home, '.gemini', 'tmp', projectHash(workspace), 'chats')
+    mkdirSync(chats, { recursive: true })
+    for (const file of ['session-2025-12-01T21-45-5b959dae.json', 'session-2026-01-16T11-01-file-ops-37b7abef.json']) cpSync(join(real, file), join(chats, file))
+    const call = contractCaller(runtime({}, { env: { GEMINI_CLI_HOME: home } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id, sources: ['gemini-cli'] })
+    const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
+    expect(sessions.map((s) => s.model).sort()).toEqual(['gemini-3-pro', 'gemini-3-pro-image-preview'])
+    for (const session of sessions) {
+      expect(session.usage.inputTokens).toBeGreaterThan(0)
+      expect(session.usage.costUsd).toBeNull()
+      expect(session.costPricedOn).toBeNull()
+    }
+    const usage = await call('usage.workspace', { workspaceId: opened.id })
+    const tokens = sessions.reduce((sum, s) => sum + s.usage.inputTokens + s.usage.outputTokens + s.usage.cacheReadTokens + s.usage.cacheWriteTokens, 0)
+    expect(usage.total).toMatchObject({ costUsd: null, unpricedTokens: tokens })
+  })
+})
+
 describe('a cost the source recorded', () => {
   it('is kept for Aider\'s real history: "Cost: $0.02 session" stays $0.02, not from prices', async () => {
     const workspace = tempDir()
