@@ -4,7 +4,7 @@
 // import anything; nothing in production may import them.
 const LAYERS = [
   ['shared', ['src/shared']],
-  ['foundation', ['src/main/fs', 'src/main/events', 'src/main/rpc']],
+  ['foundation', ['src/main/fs', 'src/main/events', 'src/main/rpc', 'src/main/pricing']],
   ['store', ['src/main/store']],
   ['journal', ['src/main/journal']],
   ['transcripts', ['src/main/transcripts']],

@@ -6,6 +6,7 @@ import { sessionDetail } from '../transcripts/session-detail'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { ExportDocument, ExportMessage } from './document-schema'
 import { exportFileChanges, exportFileContents } from './file-changes'
+import { costOf } from '../pricing/prices'
 
 /** Read the transcript in pages this long (the same keyset pages the window reads). */
 const PAGE = 5_000
@@ -57,7 +58,7 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
         turnCount: through ?? detail.turnCount,
         contextStartSeq: Math.min(detail.contextStartSeq, messages.length),
         // Part of a session: what its messages used (the session's own total covers later turns too).
-        usage: through === undefined ? detail.usage : usageOf(messages)
+        usage: through === undefined ? detail.usage : usageOf(messages, detail.model)
       },
       workspace: { name: workspace.name, path: workspace.path },
       tree: {
@@ -94,15 +95,17 @@ function agentRewindsOf(store: DocumentContext['store'], detail: SessionDetail):
     .map((child) => ({ ...rewind(child), from: self }))
 }
 
-function usageOf(messages: readonly ExportMessage[]): Usage {
+/** What some messages used; a message without a recorded cost is priced as the session is (pricing/prices.ts). */
+function usageOf(messages: readonly ExportMessage[], sessionModel: string | null): Usage {
   const total: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }
-  for (const { usage } of messages) {
+  for (const { usage, model } of messages) {
     if (!usage) continue
     total.inputTokens += usage.inputTokens
     total.outputTokens += usage.outputTokens
     total.cacheReadTokens += usage.cacheReadTokens
     total.cacheWriteTokens += usage.cacheWriteTokens
-    if (usage.costUsd !== null) total.costUsd = (total.costUsd ?? 0) + usage.costUsd
+    const cost = usage.costUsd ?? costOf(model ?? sessionModel, usage)
+    if (cost !== undefined) total.costUsd = (total.costUsd ?? 0) + cost
   }
   return total
 }

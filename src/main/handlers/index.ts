@@ -11,6 +11,7 @@ import { retentionHandlers } from './retention-handlers'
 import { rewindHandlers } from './rewind-handlers'
 import { sessionHandlers } from './session-handlers'
 import { treeHandlers } from './tree-handlers'
+import { usageHandlers } from './usage-handlers'
 import { workspaceHandlers } from './workspace-handlers'
 
 /**
@@ -43,6 +44,7 @@ function allHandlers(ctx: HandlerContext): Handlers {
     ...branchingHandlers(ctx),
     ...importHandlers(ctx),
     ...retentionHandlers(ctx),
-    ...exportHandlers(ctx)
+    ...exportHandlers(ctx),
+    ...usageHandlers(ctx)
   }
 }

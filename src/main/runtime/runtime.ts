@@ -46,6 +46,9 @@ export function createRuntime(options: {
   onBackgroundError?: (error: unknown) => void
 }): Runtime {
   const store = openStore(options.dataDir)
+  // Sessions imported before this price table (or before Retrace priced at all) get their cost
+  // once, here, before anything reads them; imports price as they go from then on.
+  if (store.pricing.anyStale()) store.transaction(() => store.pricing.repriceStale())
   const feed = new ChangeFeed()
   const journal = new FileJournal(store)
   const env = options.env ?? process.env

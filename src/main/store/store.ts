@@ -17,6 +17,8 @@ import { SessionLinkRepository } from './repositories/session-links'
 import { SessionMergeRepository } from './repositories/session-merges'
 import { SessionRepository } from './repositories/sessions'
 import { SessionSplitRepository } from './repositories/session-splits'
+import { SessionPricing } from './repositories/session-pricing'
+import { UsageRepository } from './repositories/usage'
 import { SourceFolderRepository } from './repositories/source-folders'
 import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
@@ -38,6 +40,10 @@ export interface Store {
   readonly rewinds: RewindRepository
   /** Lines of an agent's history split off a session (in-agent rewinds). */
   readonly splits: SessionSplitRepository
+  /** Sessions' cost at the price table's prices (recomputed at start for a new table). */
+  readonly pricing: SessionPricing
+  /** A workspace's tokens and cost by day, model and source (the Usage view). */
+  readonly usage: UsageRepository
   /** The session graph of a workspace (read-only). */
   readonly tree: TreeRepository
   /** The full-text index of messages, filled in bulk after an import (see search-index.ts). */
@@ -85,6 +91,7 @@ export function openStore(dataDir: string): Store {
   // SQLite gives a new WAL and shared-memory file the database file's mode.
   for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) privateFile(file)
   const walCheckpoints = new WalCheckpoints(db)
+  const pricing = new SessionPricing(db)
   const store: Store = {
     dataDir,
     workspaces: new WorkspaceRepository(db),
@@ -92,7 +99,9 @@ export function openStore(dataDir: string): Store {
     messages: new MessageRepository(db),
     checkpoints: new CheckpointRepository(db),
     rewinds: new RewindRepository(db),
-    splits: new SessionSplitRepository(db),
+    splits: new SessionSplitRepository(db, pricing),
+    pricing,
+    usage: new UsageRepository(db),
     tree: new TreeRepository(db),
     searchIndex: new SearchIndex(db),
     importFiles: new ImportFileRepository(db),

@@ -86,6 +86,7 @@ function stateBeforeMerge(store: Store, target: SessionRecord, branchStatus: 'ac
       turnCount: target.turnCount,
       updatedAt: target.updatedAt,
       ...target.usage,
+      pricedCostUsd: target.pricedCostUsd,
       model: target.model
     },
     lastCheckpointTurn: store.checkpoints.list(target.rowId).at(-1)?.turn ?? 0,

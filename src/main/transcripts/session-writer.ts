@@ -2,6 +2,7 @@ import { RetraceError, type Checkpoint } from '../../shared/contract'
 import type { FileJournal, ToolFileChange } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
+import { costOf } from '../pricing/prices'
 import { AppendMessageSchema, type AppendMessage } from './recorder-schemas'
 
 /** What a writer keeps in memory between calls, so appends need no read-back. */
@@ -30,6 +31,8 @@ export interface WriterOwner {
 /** Appends to one session. Obtained from the Recorder. */
 export class SessionWriter {
   private totals: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }
+  /** What the tokens without a recorded cost cost at the price table's prices (null: none priced yet). */
+  private pricedCostUsd: number | null
   private model: string | null = null
   private untitled: boolean
   /** Set by an importer: the session's counts are saved by `flushProgress`, once per chunk of lines. */
@@ -52,6 +55,8 @@ export class SessionWriter {
       cacheWriteTokens: record.usage.cacheWriteTokens,
       costUsd: record.usage.costUsd
     }
+    this.pricedCostUsd = record.pricedCostUsd
+    this.model = record.model
     this.untitled = record.title.trim() === ''
   }
 
@@ -120,8 +125,8 @@ export class SessionWriter {
       }
       this.state.nextSeq += 1
       if (message.role === 'assistant') this.latestAssistant = messageId
-      if (usage) this.addUsage(usage)
       if (message.model) this.model = message.model
+      if (usage) this.addUsage(usage, message.model ?? this.model)
       if (this.untitled && message.role === 'user' && message.content.trim()) {
         this.store.sessions.setTitle(this.state.rowId, titleFromPrompt(message.content))
         this.untitled = false
@@ -141,7 +146,7 @@ export class SessionWriter {
     this.atomically(() => {
       if (this.latestAssistant === null) this.latestAssistant = this.store.messages.latestOfRole(this.state.rowId, 'assistant')
       if (this.latestAssistant !== undefined) this.store.messages.addUsage(this.latestAssistant, usage)
-      this.addUsage({ ...usage, costUsd: null })
+      this.addUsage({ ...usage, costUsd: null }, this.model)
       this.saveProgress()
     })
   }
@@ -203,12 +208,21 @@ export class SessionWriter {
     return { turn: this.state.turn, messagesBefore: this.state.turnStartSeq, invalidated: false, uncapturedCommands: 0, createdAt }
   }
 
-  private addUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }): void {
+  /**
+   * Add a message's usage to the session's totals. A cost the source recorded is kept as it is;
+   * the tokens of a message without one are priced here (the store keeps both, see migration 020).
+   */
+  private addUsage(usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number | null }, model: string | null): void {
     this.totals.inputTokens += usage.inputTokens
     this.totals.outputTokens += usage.outputTokens
     this.totals.cacheReadTokens += usage.cacheReadTokens
     this.totals.cacheWriteTokens += usage.cacheWriteTokens
-    if (usage.costUsd !== null) this.totals.costUsd = (this.totals.costUsd ?? 0) + usage.costUsd
+    if (usage.costUsd !== null) {
+      this.totals.costUsd = (this.totals.costUsd ?? 0) + usage.costUsd
+      return
+    }
+    const priced = costOf(model, usage)
+    if (priced !== undefined) this.pricedCostUsd = (this.pricedCostUsd ?? 0) + priced
   }
 
   /**
@@ -239,6 +253,7 @@ export class SessionWriter {
       turnCount: this.state.turn,
       updatedAt: this.state.lastActivityAt,
       ...this.totals,
+      pricedCostUsd: this.pricedCostUsd,
       model: this.model
     })
   }

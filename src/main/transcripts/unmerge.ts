@@ -24,6 +24,8 @@ export function unmergeBranch(store: Store, recorder: Recorder, branchId: string
     const removedMessages = store.messages.deleteFrom(parent.rowId, merge.firstSeq)
     store.checkpoints.deleteAfter(parent.rowId, undo.lastCheckpointTurn)
     store.sessions.saveProgress(parent.rowId, undo.target)
+    // Its priced cost from the messages it keeps (an undo state saved before prices has none).
+    store.pricing.reprice([parent.rowId])
     store.sessions.setContextStart(parent.rowId, undo.contextStartSeq)
     store.merges.remove(merge.id)
     store.sessions.setStatus(branch.rowId, undo.branchStatus)

@@ -112,6 +112,11 @@ export const SessionSummarySchema = z.object({
    * while the file is there.
    */
   sourceDeletedAt: Timestamp.nullable(),
+  /**
+   * The date of the price table (LiteLLM's published prices, shipped with Retrace) that priced
+   * some of `usage.costUsd`; null when the whole cost is what the source recorded, or unknown.
+   */
+  costPricedOn: z.string().nullable(),
   usage: UsageSchema
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>

@@ -17,6 +17,7 @@ import type { MethodSpec } from './method-spec'
 import { blameMethods } from './methods-blame'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
+import { usageMethods } from './methods-usage'
 import { ImportSourceSchema } from './sources'
 import { RetentionChangeSchema, RetentionStatusSchema } from './retention'
 import { SessionTreeSchema } from './tree'
@@ -251,7 +252,8 @@ export const methods = {
 
   ...journalMethods,
   ...blameMethods,
-  ...exportMethods
+  ...exportMethods,
+  ...usageMethods
 } as const satisfies Record<string, MethodSpec>
 
 export type Methods = typeof methods

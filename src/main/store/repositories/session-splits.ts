@@ -1,4 +1,5 @@
 import type { Db } from '../database'
+import type { SessionPricing } from './session-pricing'
 
 /** Where a session's tail starts: the first message that leaves, and the turn it is in. */
 export interface TailStart {
@@ -48,7 +49,7 @@ export class SessionSplitRepository {
   private readonly toolCallStmt
   private readonly promptStmt
 
-  constructor(db: Db) {
+  constructor(db: Db, private readonly pricing: SessionPricing) {
     this.countsStmt = db.prepare(
       `SELECT message_count, turn_count, context_start_seq, updated_at, model, input_tokens, output_tokens, cache_read_tokens,
          cache_write_tokens, cost_usd FROM sessions WHERE id = ?`
@@ -121,6 +122,8 @@ export class SessionSplitRepository {
       cache_write_tokens: counts.cache_write_tokens - moved.cache_write_tokens,
       cost_usd: counts.cost_usd === null ? null : counts.cost_usd - (moved.cost_usd ?? 0)
     })
+    // Each side's priced cost is that of the messages it now holds.
+    this.pricing.reprice([tail.fromRowId, tail.toRowId])
   }
 
   /**

@@ -54,6 +54,8 @@ describe('sessions and their tree links (sessions)', () => {
       turnCount: 0,
       rewoundInAgent: false,
       sourceDeletedAt: null,
+      pricedCostUsd: null,
+      costPricedOn: null,
       merged: null,
       contextStartSeq: 0,
       usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }

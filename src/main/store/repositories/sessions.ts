@@ -1,6 +1,7 @@
 import { RetraceError, type SessionKind, type SessionRef, type SessionSummary } from '../../../shared/contract'
 import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
+import { PRICES_DATE } from '../../pricing/prices'
 
 /** A session as stored, with the internal row ids the other repositories key on. */
 export interface SessionRecord extends SessionSummary {
@@ -11,6 +12,8 @@ export interface SessionRecord extends SessionSummary {
   contextStartSeq: number
   cwd: string | null
   sourceSessionId: string | null
+  /** What the session's tokens cost at the price table's prices (migration 020); null: no priced model. */
+  pricedCostUsd: number | null
 }
 
 export interface NewSession {
@@ -55,6 +58,8 @@ export interface SessionProgress {
   cacheReadTokens: number
   cacheWriteTokens: number
   costUsd: number | null
+  /** The tokens without a recorded cost at the price table's prices (null or left out: none priced). */
+  pricedCostUsd?: number | null
   model: string | null
 }
 
@@ -91,6 +96,8 @@ interface SessionRow {
   cache_read_tokens: number
   cache_write_tokens: number
   cost_usd: number | null
+  priced_cost_usd: number | null
+  priced_with: string | null
   rewound_in_agent: number
   merge_count: number
   merged_at: number | null
@@ -169,7 +176,8 @@ export class SessionRepository {
     this.progressStmt = db.prepare(
       `UPDATE sessions SET message_count = @messageCount, turn_count = @turnCount, updated_at = @updatedAt,
          input_tokens = @inputTokens, output_tokens = @outputTokens, cache_read_tokens = @cacheReadTokens,
-         cache_write_tokens = @cacheWriteTokens, cost_usd = @costUsd, model = coalesce(@model, model)
+         cache_write_tokens = @cacheWriteTokens, cost_usd = @costUsd, priced_cost_usd = @pricedCostUsd, priced_with = @pricedWith,
+         model = coalesce(@model, model)
        WHERE id = @rowId`
     )
     this.contextStartStmt = db.prepare('UPDATE sessions SET context_start_seq = ? WHERE id = ?')
@@ -269,7 +277,7 @@ export class SessionRepository {
   }
 
   saveProgress(rowId: number, progress: SessionProgress): void {
-    this.progressStmt.run({ rowId, ...progress })
+    this.progressStmt.run({ rowId, ...progress, pricedCostUsd: progress.pricedCostUsd ?? null, pricedWith: PRICES_DATE })
   }
 
   setContextStart(rowId: number, seq: number): void {
@@ -382,6 +390,8 @@ function toRecord(row: SessionRow): SessionRecord {
     contextStartSeq: row.context_start_seq,
     merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
     sourceDeletedAt: row.source_gone_at,
+    pricedCostUsd: row.priced_cost_usd,
+    costPricedOn: row.priced_cost_usd === null ? null : row.priced_with,
     usage: {
       inputTokens: row.input_tokens,
       outputTokens: row.output_tokens,
@@ -390,6 +400,16 @@ function toRecord(row: SessionRow): SessionRecord {
       costUsd: row.cost_usd
     }
   }
+}
+
+/**
+ * What a session cost: what its source recorded (Cline, Aider, OpenCode… keep their own bill),
+ * plus its other tokens at the price table's prices; null when neither is known.
+ */
+export function spentUsd(record: Pick<SessionRecord, 'usage' | 'pricedCostUsd'>): number | null {
+  const { costUsd } = record.usage
+  if (costUsd === null && record.pricedCostUsd === null) return null
+  return (costUsd ?? 0) + (record.pricedCostUsd ?? 0)
 }
 
 /** The transport shape: drops the storage-only fields. */
@@ -418,6 +438,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     rewoundInAgent: record.rewoundInAgent,
     merged: record.merged,
     sourceDeletedAt: record.sourceDeletedAt,
-    usage: record.usage
+    costPricedOn: record.costPricedOn,
+    usage: { ...record.usage, costUsd: spentUsd(record) }
   }
 }

@@ -1,6 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query'
 import type { EventPayload } from '../../../shared/contract'
-import { filesKeys, retentionKeys, rewindKeys, searchKeys, sessionKeys, transcriptKeys, treeKeys, workspaceKeys } from '../state/query-keys'
+import { filesKeys, retentionKeys, rewindKeys, searchKeys, sessionKeys, transcriptKeys, treeKeys, usageKeys, workspaceKeys } from '../state/query-keys'
 
 type DataChanged = EventPayload<'data.changed'>
 
@@ -47,6 +47,8 @@ export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChan
     // Tree nodes show titles, links, turn and message counts, and files changed; merges.
     keys.push(workspaceId === undefined ? treeKeys.all : treeKeys.of(workspaceId))
   }
+  // Tokens and cost by day, model and source are sums over messages (a split moves them between sessions).
+  if (has('messages') || has('sessions')) keys.push(workspaceId === undefined ? usageKeys.all : usageKeys.of(workspaceId))
   // Hits show message text, session titles and workspace names.
   if (has('messages') || has('sessions') || has('workspaces')) keys.push(searchKeys.all)
   // Sessions found deleted by their agent (an import marks them) are counted in the retention notice.

@@ -87,3 +87,9 @@ export const workspaceKeys = {
 export const retentionKeys = {
   status: ['retention'] as const
 }
+
+/** A workspace's usage by day, model and source (the Usage view). */
+export const usageKeys = {
+  all: ['usage'] as const,
+  of: (workspaceId: number) => [...usageKeys.all, workspaceId] as const
+}

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import type { SessionDetail } from '../../../../shared/contract'
+import { sourceLabel } from '../../../../shared/source-labels'
 import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
 import { KindBadge } from '../../ui/KindBadge'
@@ -44,7 +45,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
         <span>
           {plural(detail.turnCount, 'turn')} · {plural(detail.messageCount, 'message')}
         </span>
-        <span className="mono" title="Token totals: input, output, cache read/write, cost">
+        <span className="mono" data-testid="session-usage" title={usageTitle(detail)}>
           {formatUsage(detail.usage)}
         </span>
       </div>
@@ -58,6 +59,18 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
       ) : null}
     </header>
   )
+}
+
+/**
+ * Where the cost comes from: the price table (LiteLLM's published prices of a date), the
+ * agent's own record (Cline, Aider, OpenCode… report what they were billed), or both. A
+ * branch's counts are its own messages', not its copy of the parent's prefix.
+ */
+function usageTitle(detail: SessionDetail): string {
+  const tokens = `Tokens${detail.kind === 'branch' ? ' this branch used' : ''}: input, output, cache read/write`
+  if (detail.usage.costUsd === null) return `${tokens}. No cost: the agent recorded none, and the price table does not know the model.`
+  if (detail.costPricedOn === null) return `${tokens}, and the cost as ${sourceLabel(detail.source)} recorded it.`
+  return `${tokens}, and the cost from prices of ${detail.costPricedOn} (LiteLLM's published prices; any cost ${sourceLabel(detail.source)} recorded itself is kept as it is).`
 }
 
 /** The session's rewind history, and for a branch, merging it back into its parent. */

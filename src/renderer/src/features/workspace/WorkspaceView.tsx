@@ -10,6 +10,7 @@ import { GlobalSearch } from '../search'
 import { SessionPanel, SessionViewToggle } from '../sessions'
 import { RecoveryNotice } from '../checkpoints'
 import { TranscriptPane } from '../transcript'
+import { UsageButton } from '../usage'
 import { SessionTree } from '../tree'
 import { useWorkspace } from './queries'
 
@@ -49,8 +50,9 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         {workspace.data && !workspace.data.isDemo ? <ImportStatus workspaceId={workspaceId} /> : null}
         {workspace.data ? <AgentStateButton workspaceId={workspaceId} /> : null}
         {workspace.data ? (
-          <HeaderMenu label="More ▾" title="Sources of agent histories, and opening an exported session" testId="workspace-menu">
+          <HeaderMenu label="More ▾" title="Sources of agent histories, usage and cost, and opening an exported session" testId="workspace-menu">
             {!workspace.data.isDemo ? <SourcesButton workspaceId={workspaceId} /> : null}
+            <UsageButton workspaceId={workspaceId} />
             <OpenExport workspaceId={workspaceId} />
           </HeaderMenu>
         ) : null}

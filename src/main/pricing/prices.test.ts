@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest'
+import { costOf, normaliseModelName, priceOf, PRICES_DATE } from './prices'
+
+const M = 1e-6
+
+describe('the price table lookup', () => {
+  // Names as the agents write them → dollars per million input / output / cache read / cache write.
+  const KNOWN: [string, [number, number, number, number]][] = [
+    ['claude-sonnet-4-5-20250929', [3, 15, 0.3, 3.75]], // exact
+    ['claude-opus-4-1', [15, 75, 1.5, 18.75]], // exact, undated
+    ['claude-opus-4-5-20251101', [5, 25, 0.5, 6.25]], // Opus 4.5 is a third of 4.1's price
+    ['claude-haiku-4-5-20251001', [1, 5, 0.1, 1.25]],
+    ['claude-opus-4-7-20991231', [5, 25, 0.5, 6.25]], // an unknown date: the undated entry
+    ['claude-sonnet-4.5', [3, 15, 0.3, 3.75]], // Copilot's dotted name
+    ['Claude-Sonnet-4-5[1m]', [3, 15, 0.3, 3.75]], // case and a context-window tag
+    ['anthropic/claude-opus-4-6', [5, 25, 0.5, 6.25]], // a provider route
+    ['converse/jp.anthropic.claude-haiku-4-5-20251001-v1:0', [1, 5, 0.1, 1.25]], // Bedrock's name
+    ['sonnet', [3, 15, 0.3, 3.75]], // Claude Code's sub-agent aliases
+    ['haiku', [1, 5, 0.1, 1.25]],
+    ['gpt-5.3-codex', [1.75, 14, 0.175, 1.75]], // no cache-write price: input's
+    ['gpt-5-codex', [1.25, 10, 0.125, 1.25]],
+    ['gpt-5', [1.25, 10, 0.125, 1.25]], // the one dated entry, gpt-5-2025-08-07
+    ['openai/gpt-5.5', [5, 30, 0.5, 5]],
+    ['gpt-4o', [2.5, 10, 1.25, 2.5]],
+    ['gemini-2.5-pro', [1.25, 10, 0.125, 1.25]], // Gemini CLI's name; the base tier (≤ 200k)
+    ['models/gemini-3-flash-preview', [0.5, 3, 0.05, 0.5]]
+  ]
+  for (const [name, [input, output, cacheRead, cacheWrite]] of KNOWN) {
+    it(`prices ${name}`, () => {
+      const price = priceOf(name)
+      expect(price).toBeDefined()
+      expect(price!.input / M).toBeCloseTo(input, 9)
+      expect(price!.output / M).toBeCloseTo(output, 9)
+      expect(price!.cacheRead / M).toBeCloseTo(cacheRead, 9)
+      expect(price!.cacheWrite / M).toBeCloseTo(cacheWrite, 9)
+    })
+  }
+
+  // Never a guess from a similar name.
+  for (const name of ['gpt-5-1-codex-2025-11-13', 'grok-code-fast-1', 'gemini-2.5-flash', 'gemini-3-pro', 'claude-sonnet-9', 'gpt-5.3', 'llama3.2', 'opus-like', '', null, undefined]) {
+    it(`gives no price for ${JSON.stringify(name)}`, () => {
+      expect(priceOf(name)).toBeUndefined()
+      expect(costOf(name, { inputTokens: 1000, outputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeUndefined()
+    })
+  }
+
+  it('prices the four kinds of tokens separately', () => {
+    // 1M of each on Sonnet 4.5: $3 + $15 + $0.30 + $3.75.
+    expect(costOf('claude-sonnet-4-5', { inputTokens: 1e6, outputTokens: 1e6, cacheReadTokens: 1e6, cacheWriteTokens: 1e6 })).toBeCloseTo(22.05, 9)
+    expect(costOf('claude-sonnet-4-5', { inputTokens: 0, outputTokens: 0, cacheReadTokens: 1e6, cacheWriteTokens: 0 })).toBeCloseTo(0.3, 9)
+  })
+
+  it('normalises without changing a name it knows', () => {
+    expect(normaliseModelName('gpt-5.1-codex')).toBe('gpt-5.1-codex')
+    expect(normaliseModelName('claude-opus-4.6')).toBe('claude-opus-4-6')
+  })
+
+  it('has a date', () => {
+    expect(PRICES_DATE).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+  })
+})
