@@ -6,12 +6,15 @@ export interface UsageGroupInput {
   day: string
   model: string | null
   source: string
+  /** The sessions of the group, comma-separated row ids (a session spans days and models). */
   sessionIds: string
   inputTokens: number
   outputTokens: number
   cacheReadTokens: number
   cacheWriteTokens: number
+  /** What the source recorded for the group's messages that have a cost; null: none has. */
   recordedCostUsd: number | null
+  /** The tokens of the messages without a recorded cost: what the price table prices. */
   unrecordedInputTokens: number
   unrecordedOutputTokens: number
   unrecordedCacheReadTokens: number

@@ -1,25 +1,9 @@
 import type { Db } from '../database'
+import type { UsageGroupInput } from '../../pricing/usage-report'
 import { OWN_MESSAGE } from './session-pricing'
 
-/** A workspace's messages with usage, grouped by day, model and source. */
-export interface UsageGroup {
-  day: string
-  model: string | null
-  source: string
-  /** The sessions of the group, comma-separated row ids (a session spans days and models). */
-  sessionIds: string
-  inputTokens: number
-  outputTokens: number
-  cacheReadTokens: number
-  cacheWriteTokens: number
-  /** What the source recorded for the group's messages that have a cost; null: none has. */
-  recordedCostUsd: number | null
-  /** The tokens of the messages without a recorded cost: what the price table prices. */
-  unrecordedInputTokens: number
-  unrecordedOutputTokens: number
-  unrecordedCacheReadTokens: number
-  unrecordedCacheWriteTokens: number
-}
+/** A workspace's messages with usage, grouped by day, model and source (the fields: pricing/usage-report.ts). */
+export type UsageGroup = UsageGroupInput
 
 /** Messages a merge copied into a parent: their branch spent them, and counts them already. */
 const NOT_MERGED_COPY = `NOT EXISTS (SELECT 1 FROM session_merges sm WHERE sm.into_id = m.session_id
