@@ -7,9 +7,7 @@ export function BranchMarker({ turn, branches }: { turn: number; branches: reado
   const selectSession = useUiStore((state) => state.selectSession)
   return (
     <div className="branch-marker" data-testid="branch-marker" data-turn={turn}>
-      <span className="branch-marker-sign" aria-hidden="true">
-        ⑂
-      </span>
+      <ForkGlyph />
       <span>{branches.length === 1 ? 'A branch goes another way from here:' : `${branches.length} branches go other ways from here:`}</span>
       {branches.map((branch) => (
         <button key={branch.id} type="button" className="link-button" data-testid="branch-marker-link" onClick={() => selectSession(branch.id)} title="Open the branch">
@@ -37,5 +35,17 @@ export function SubAgentLinks({ subAgents }: { subAgents: readonly ChildRef[] })
         </button>
       ))}
     </span>
+  )
+}
+
+/** A branch glyph drawn, not typed: the Unicode fork signs are missing from many UI fonts. */
+function ForkGlyph() {
+  return (
+    <svg className="branch-marker-sign" width="12" height="12" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <circle cx="4" cy="3" r="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <circle cx="4" cy="13" r="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <circle cx="12" cy="5" r="2" fill="none" stroke="currentColor" strokeWidth="1.6" />
+      <path d="M4 5v6M12 7c0 3-8 2-8 4" fill="none" stroke="currentColor" strokeWidth="1.6" />
+    </svg>
   )
 }

@@ -12,7 +12,7 @@ import { MessageRow } from './messages/MessageRow'
 import { useTranscript } from './queries'
 import { buildRows, rowIndexOfSeq, rowIndexOfTurn, turnOfRow, turnStep } from './rows'
 import { BranchMarker } from './ChildLinks'
-import { branchesByTurn, childrenAt, subAgentsBySeq } from './session-children'
+import { branchesByTurn, childrenAt, subAgentsBySeq, subAgentsOfRow } from './session-children'
 import { TurnHeader } from './TurnHeader'
 import { turnStates } from './turn-states'
 
@@ -190,7 +190,7 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                   className={row.message.inContext || mode === 'context' ? undefined : 'not-in-context'}
                   title={row.message.inContext ? undefined : 'Compacted away: the model no longer sees this message'}
                 >
-                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} subAgents={childrenAt(subAgents, row.message.seq)} />
+                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} subAgents={subAgentsOfRow(subAgents, row.message.seq, row.result?.seq ?? null)} />
                 </div>
               )}
             </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChildRef } from '../../../../shared/contract'
-import { branchesByTurn, childrenAt, subAgentsBySeq } from './session-children'
+import { branchesByTurn, childrenAt, subAgentsBySeq, subAgentsOfRow } from './session-children'
 
 const child = (id: string, kind: ChildRef['kind'], forkSeq: number | null): ChildRef => ({ id, title: id, kind, forkSeq })
 const checkpoints = [1, 2, 3].map((turn, index) => ({ turn, messagesBefore: [0, 4, 9][index] ?? 0, invalidated: false, uncapturedCommands: 0, createdAt: turn }))
@@ -17,5 +17,9 @@ describe('where children leave a session', () => {
     expect(childrenAt(subAgents, 6).map((ref) => ref.id)).toEqual(['sub'])
     expect(childrenAt(subAgents, 9)).toEqual([])
     expect(branchesByTurn(undefined).size).toBe(0)
+    // A row of a call and its result links a sub-agent hanging at either.
+    expect(subAgentsOfRow(subAgents, 5, 6).map((ref) => ref.id)).toEqual(['sub'])
+    expect(subAgentsOfRow(subAgents, 6, null).map((ref) => ref.id)).toEqual(['sub'])
+    expect(subAgentsOfRow(subAgents, 5, 7)).toEqual([])
   })
 })

@@ -31,3 +31,12 @@ export function subAgentsBySeq(detail: Pick<SessionDetail, 'children'> | undefin
 export function childrenAt<K>(map: ReadonlyMap<K, readonly ChildRef[]>, key: K): readonly ChildRef[] {
   return map.get(key) ?? none
 }
+
+/**
+ * The sub-agents a call's row links: those hanging at the call, or at its result (Retrace's own
+ * recorder hangs a sub-agent at the parent's last message when it starts, the call's result).
+ */
+export function subAgentsOfRow(bySeq: ReadonlyMap<number, readonly ChildRef[]>, callSeq: number, resultSeq: number | null): readonly ChildRef[] {
+  const atCall = childrenAt(bySeq, callSeq)
+  return atCall.length > 0 || resultSeq === null ? atCall : childrenAt(bySeq, resultSeq)
+}
