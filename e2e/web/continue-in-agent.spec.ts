@@ -67,6 +67,8 @@ test('continue a Claude Code session in Claude Code, see where a branch and a su
     // Only the new file was added; nothing of Claude Code's was removed.
     expect(filesUnder(join(root, 'claude'))).toEqual([...before, join('projects', workspace.replace(/[^A-Za-z0-9]/g, '-'), `${id}.jsonl`)].sort())
     await expect(dialog.getByTestId('continue-result')).toContainText('up to the end of turn 2')
+    // The session's folder is here (the workspace): no warning.
+    await expect(dialog.getByTestId('continue-cwd-missing')).toHaveCount(0)
     await snapshot(page, testInfo, '121-continue-command')
     await dialog.getByRole('button', { name: 'Done' }).click()
     await expect(dialog).toHaveCount(0)

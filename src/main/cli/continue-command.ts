@@ -16,6 +16,7 @@ export async function continueCommand(call: CliCall, options: { sessionId: strin
   options.io.out(`Wrote a new ${name} session with the conversation up to turn ${turn} (${result.items} messages and tool calls):`)
   options.io.out(`  ${result.path}`)
   options.io.out(`Resume it with:\n  ${result.command}`)
+  if (!result.cwdExists) options.io.out(`Note: ${result.cwd} is not on this computer; ${name} resumes a session in the folder it ran in, so put the project back there first.`)
 }
 
 function parseAgent(value: string | undefined) {

@@ -141,6 +141,8 @@ export const methods = {
       path: z.string(),
       agentSessionId: z.string(),
       cwd: z.string(),
+      /** The cwd is on this computer; the agent resumes a session in its own folder, so `command` starts with `cd` there. */
+      cwdExists: z.boolean(),
       command: z.string(),
       /** Prompts, replies and tool calls (with their results) the file holds. */
       items: z.number().int().nonnegative()

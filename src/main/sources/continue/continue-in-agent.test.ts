@@ -81,6 +81,8 @@ describe('continue in the agent', () => {
     const written = await call('sessions.continueInAgent', { sessionId: original, turn: 3 })
 
     expect(written.agent).toBe('claude-code')
+    // The fixture's folder is another machine's: the answer says so.
+    expect(written).toMatchObject({ cwd: '/Users/dain/workspace/JSSoundRecorder', cwdExists: false })
     expect(written.command).toBe(`cd ${detail.cwd ?? ''} && claude --resume ${written.agentSessionId}`)
     // In the folder Claude Code keeps the project's sessions in (here, the fixture's own).
     expect(relative(claude, written.path)).toBe(join('projects', encodeProjectFolder(detail.cwd ?? ''), `${written.agentSessionId}.jsonl`))
@@ -151,6 +153,31 @@ describe('continue in the agent', () => {
     const copy = shape(await conversationOf(rt, sessionUid(rt, written.agentSessionId)))
     const parentPart = shape(await conversationOf(rt, original, 2))
     expect(copy).toEqual([...parentPart, { kind: 'user', text: 'Try it the other way instead', turn: 3 }, { kind: 'assistant', text: 'Going the other way.', turn: 3 }])
+  })
+
+  it('writes a Retrace branch of a Codex session as a rollout: the parent up to the fork, then its own turns', async () => {
+    const codex = codexHomeWithFixture()
+    const rt = runtime({ codex })
+    await rt.imports.importAll()
+    const call = contractCaller(rt)
+    const original = sessionUid(rt, CODEX_ID)
+    const { sessionId: branch } = await call('sessions.fork', { sessionId: original, turn: 2 })
+    const writer = rt.recorder.resume(branch)
+    writer.append({ role: 'user', content: 'Keep the default, document it instead' })
+    writer.append({ role: 'tool_call', toolName: 'exec_command', toolCallId: 'call_branch_1', toolInput: { cmd: 'rg -n CONTEXT README.md' } })
+    writer.append({ role: 'tool_result', toolCallId: 'call_branch_1', content: 'README.md:12: CONTEXT_COMPACT=80' })
+    writer.append({ role: 'assistant', content: 'Documented.' })
+    writer.closeTurn()
+
+    const written = await call('sessions.continueInAgent', { sessionId: branch, turn: 2, agent: 'codex' })
+    await rt.imports.importAll()
+    const copy = shape(await conversationOf(rt, sessionUid(rt, written.agentSessionId)))
+    expect(copy).toEqual([
+      ...shape(await conversationOf(rt, original, 1)),
+      { kind: 'user', text: 'Keep the default, document it instead', turn: 2 },
+      { kind: 'tool', name: 'exec_command', input: { cmd: 'rg -n CONTEXT README.md' }, output: 'README.md:12: CONTEXT_COMPACT=80', isError: false, turn: 2 },
+      { kind: 'assistant', text: 'Documented.', turn: 2 }
+    ])
   })
 
   it('refuses to write over a file that is there, and a source no agent can resume', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { RetraceError } from '../../../shared/contract'
 import type { Store } from '../../store/store'
@@ -25,6 +26,8 @@ export interface ContinuedSession {
   agentSessionId: string
   /** The folder to resume in (the session's cwd). */
   cwd: string
+  /** Whether that folder is on this computer (a moved project's, or another machine's, is not: `cd` would fail). */
+  cwdExists: boolean
   /** What to type to resume it, from any folder. */
   command: string
   /** How many prompts, replies and tool calls the file holds. */
@@ -51,7 +54,7 @@ export function continueInAgent(store: Store, env: NodeJS.ProcessEnv, request: C
   const lines = agent === 'claude-code' ? claudeCodeLines(conversation, { sessionId: id, cwd, now }) : codexLines(conversation, { threadId: id, cwd, now })
   writeNewFile(path, lines.map((line) => `${line}\n`).join(''))
   const resume = agent === 'claude-code' ? `claude --resume ${id}` : `codex resume ${id}`
-  return { agent, path, agentSessionId: id, cwd, command: `cd ${shellQuote(cwd)} && ${resume}`, items: conversation.items.length }
+  return { agent, path, agentSessionId: id, cwd, cwdExists: existsSync(cwd), command: `cd ${shellQuote(cwd)} && ${resume}`, items: conversation.items.length }
 }
 
 /** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl`, in local time as Codex names them. */

@@ -44,6 +44,12 @@ export function ContinueDialog({ sessionId, title, agent, turnCount, onClose, re
           A new {name} session holds the conversation up to the end of turn {turn} ({plural(result.items, 'message and tool call', 'messages and tool calls')}). Run this in a terminal to resume it:
         </p>
         <CopyLine text={result.command} testId="continue-command" />
+        {result.cwdExists ? null : (
+          <p className="dialog-warning" data-testid="continue-cwd-missing">
+            The session’s folder, <span className="mono">{result.cwd}</span>, is not on this computer (moved, or another machine’s): {name} resumes a session in the folder it
+            ran in, so put the project back there first.
+          </p>
+        )}
         <p className="muted continue-path">
           Written to <span className="mono">{result.path}</span>
         </p>
