@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ClaudeHome, FIXTURES } from '../testing/claude-home'
-import { contractCaller, importTestbed } from '../testing/import-testbed'
+import { ClaudeHome, FIXTURES } from './testing/claude-home'
+import { contractCaller, importTestbed } from './testing/import-testbed'
 
 // A real Claude Code session whose Task calls started sub-agents (fixtures/claude-code/claude-code-log).
 const PROJECT = join(FIXTURES, 'claude-code/claude-code-log/-experiments-worktrees')
