@@ -12,6 +12,7 @@ import { importCommand, parseSource, watchAllCommand } from './import-command'
 import { doctorCommand, setClaudeRetentionCommand, undoClaudeRetentionCommand } from './doctor-command'
 import { askYesNo } from './ask'
 import { blameCommand } from './blame-command'
+import { continueCommand } from './continue-command'
 import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, parseTurn, rewindCommand, undoCommand, unmergeCommand } from './journal-commands'
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
@@ -47,6 +48,11 @@ Usage:
   retrace undo <rewind-id> [--yes] [--json]  put back what a rewind replaced
   retrace fork <session-id> --turn N [--name NAME] [--with-files] [--allow-sensitive]
                                              a branch with the conversation before turn N (and its files)
+  retrace continue <session-id> [--turn N] [--in claude-code|codex] [--json]
+                                             a new session file in the agent's own folder with the
+                                             conversation up to turn N (default: the last), and the
+                                             command that resumes it (claude --resume, codex resume);
+                                             Claude Code and Codex sessions and Retrace branches of them
   retrace merge <branch-id> [--mode append|replace]
                                              merge a branch back into its parent (merged before:
                                              only what was added since; refused if nothing was)
@@ -120,6 +126,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         'allow-sensitive': { type: 'boolean', default: false },
         name: { type: 'string' },
         'with-files': { type: 'boolean', default: false },
+        in: { type: 'string' },
         mode: { type: 'string' },
         session: { type: 'string' },
         all: { type: 'boolean', default: false },
@@ -208,6 +215,11 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'fork': {
         const live = await open()
         await forkCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, name: values.name, withFiles: values['with-files'], onConflict: parseChoice(values['on-conflict']), allowSensitive: values['allow-sensitive'], json: values.json, io })
+        return 0
+      }
+      case 'continue': {
+        const live = await open()
+        await continueCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, false), agent: values.in, json: values.json, io })
         return 0
       }
       case 'merge': {

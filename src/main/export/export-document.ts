@@ -67,7 +67,8 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
         depth: detail.depth,
         predecessor: detail.predecessor,
         successors: detail.successors,
-        children: detail.children,
+        // Where each left the session is the window's to link; the export names them.
+        children: detail.children.map(({ id, title, kind }) => ({ id, title, kind })),
         agentRewinds: agentRewindsOf(store, detail)
       },
       messages,

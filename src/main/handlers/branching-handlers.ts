@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto'
 import { keyOf, type PathKey } from '../fs/paths'
 import type { ConflictChoice } from '../journal/rewind/apply'
 import type { Handlers } from '../rpc/dispatcher'
+import { continueInAgent } from '../sources/continue/continue-service'
 import { mergeBranch, planMerge } from '../transcripts/merge'
 import { unmergeBranch } from '../transcripts/unmerge'
 import type { HandlerContext } from './context'
 import { pathFromId } from './journal-handlers'
 import { confirmedSet, resultOutput } from './rewind-handlers'
 
-type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge' | 'sessions.unmerge'>
+type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' | 'sessions.merge' | 'sessions.unmerge' | 'sessions.continueInAgent'>
 
 export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
   const { store, recorder, rewinds } = ctx
@@ -44,6 +45,10 @@ export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
 
     'sessions.merge': ({ branchId, mode }) => mergeBranch(store, recorder, branchId, mode),
 
-    'sessions.unmerge': ({ branchId }) => unmergeBranch(store, recorder, branchId)
+    'sessions.unmerge': ({ branchId }) => unmergeBranch(store, recorder, branchId),
+
+    // Writes into the agent's folder the environment names (CLAUDE_CONFIG_DIR, CODEX_HOME, HOME),
+    // the same one the importers read: the file written is imported back as a new session.
+    'sessions.continueInAgent': ({ sessionId, turn, agent }) => continueInAgent(store, ctx.imports.environment, { sessionId, turn, agent })
   }
 }

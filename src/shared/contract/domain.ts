@@ -124,6 +124,13 @@ export type SessionSummary = z.infer<typeof SessionSummarySchema>
 export const SessionRefSchema = z.object({ id: SessionIdSchema, title: z.string(), kind: SessionKindSchema })
 export type SessionRef = z.infer<typeof SessionRefSchema>
 
+/** A session started from this one (a branch, a sub-agent…), with where it left it. */
+export const ChildRefSchema = SessionRefSchema.extend({
+  /** Display seq in this session where it branched off: a branch's first own message, a sub-agent's starting tool call. */
+  forkSeq: z.number().int().nonnegative().nullable()
+})
+export type ChildRef = z.infer<typeof ChildRefSchema>
+
 export const CheckpointSchema = z.object({
   turn: z.number().int().positive(),
   /** How many display messages precede the turn: the transcript prefix a fork or rewind keeps. */
@@ -146,7 +153,7 @@ export const SessionDetailSchema = SessionSummarySchema.extend({
   parent: SessionRefSchema.nullable(),
   predecessor: SessionRefSchema.nullable(),
   successors: z.array(SessionRefSchema),
-  children: z.array(SessionRefSchema),
+  children: z.array(ChildRefSchema),
   checkpoints: z.array(CheckpointSchema)
 })
 export type SessionDetail = z.infer<typeof SessionDetailSchema>

@@ -30,6 +30,8 @@ function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): 
 /** Opaque paging cursor; its meaning belongs to the method that issued it. */
 const Cursor = z.string().min(1).max(200)
 const NoInput = z.object({}).strict()
+/** The agents Retrace can write a session for, to resume there. */
+export const ResumableAgentSchema = z.enum(['claude-code', 'codex'])
 
 /**
  * Every call the renderer (Electron or web) or any other client can make. Names are
@@ -126,6 +128,28 @@ export const methods = {
 
   /** One session with its place in the tree (parent, children, predecessor, successors) and its checkpoints. */
   'sessions.get': method(z.object({ sessionId: SessionIdSchema }).strict(), SessionDetailSchema),
+
+  /**
+   * Write a new session file in the agent's own format and folder (Claude Code's project folder,
+   * Codex's dated sessions folder) holding the session's conversation up to the end of `turn`
+   * (for a Retrace branch: its parent's up to the fork, then its own), so the agent resumes it
+   * with `command`. Only Claude Code and Codex sessions (and Retrace branches of them); never
+   * modifies an existing file (refused if the name is taken).
+   */
+  'sessions.continueInAgent': method(
+    z.object({ sessionId: SessionIdSchema, turn: z.number().int().positive(), agent: ResumableAgentSchema.optional() }).strict(),
+    z.object({
+      agent: ResumableAgentSchema,
+      path: z.string(),
+      agentSessionId: z.string(),
+      cwd: z.string(),
+      /** The cwd is on this computer; the agent resumes a session in its own folder, so `command` starts with `cd` there. */
+      cwdExists: z.boolean(),
+      command: z.string(),
+      /** Prompts, replies and tool calls (with their results) the file holds. */
+      items: z.number().int().nonnegative()
+    })
+  ),
 
   /**
    * A page of a session's display or context transcript, in ascending order. Without a cursor,

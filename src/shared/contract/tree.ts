@@ -31,7 +31,10 @@ export const TreeNodeSchema = z.object({
    */
   filesChanged: z.number().int().nonnegative(),
   status: SessionStatusSchema,
-  /** For a branch: the first turn of its own (the parent's turns before it are copied). */
+  /**
+   * For a branch: the parent's turn it branched from (the last turn of the parent opening at or
+   * before its fork point), as `SessionSummary.forkTurn`; the turns before it are the parent's, copied.
+   */
   forkTurn: z.number().int().positive().nullable(),
   /** A line the user left by rewinding inside the agent (see SessionSummary). */
   rewoundInAgent: z.boolean(),

@@ -150,14 +150,14 @@ describe('sessions and their tree links (sessions)', () => {
     expect(store.sessions.get('s')?.model).toBe('second-model')
   })
 
-  it('lists refs of children and successors in creation order, and a ref by row id', () => {
+  it('lists refs of children (with where each left) and successors in creation order, and a ref by row id', () => {
     const parent = insert('p')
     insert('late-child', { kind: 'child', parentRowId: parent, createdAt: 3000 })
-    insert('early-child', { kind: 'sub-agent', parentRowId: parent, createdAt: 2000 })
+    insert('early-child', { kind: 'sub-agent', parentRowId: parent, forkSeq: 7, createdAt: 2000 })
     insert('next', { predecessorRowId: parent, createdAt: 2500 })
     expect(store.sessions.children(parent)).toEqual([
-      { id: 'early-child', title: 'title early-child', kind: 'sub-agent' },
-      { id: 'late-child', title: 'title late-child', kind: 'child' }
+      { id: 'early-child', title: 'title early-child', kind: 'sub-agent', forkSeq: 7 },
+      { id: 'late-child', title: 'title late-child', kind: 'child', forkSeq: null }
     ])
     expect(store.sessions.successors(parent)).toEqual([{ id: 'next', title: 'title next', kind: 'main' }])
     expect(store.sessions.ref(parent)).toEqual({ id: 'p', title: 'title p', kind: 'main' })

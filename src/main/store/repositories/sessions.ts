@@ -1,4 +1,4 @@
-import { RetraceError, type SessionKind, type SessionRef, type SessionSummary } from '../../../shared/contract'
+import { RetraceError, type ChildRef, type SessionKind, type SessionRef, type SessionSummary } from '../../../shared/contract'
 import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 import { PRICES_DATE } from '../../pricing/prices'
@@ -171,7 +171,7 @@ export class SessionRepository {
     )
     this.byUidStmt = db.prepare(`${SELECT} WHERE s.uid = ?`)
     this.refStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE id = ?')
-    this.childrenStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE parent_id = ? ORDER BY created_at, id')
+    this.childrenStmt = db.prepare('SELECT uid, title, kind, fork_seq FROM sessions WHERE parent_id = ? ORDER BY created_at, id')
     this.successorsStmt = db.prepare('SELECT uid, title, kind FROM sessions WHERE predecessor_id = ? ORDER BY created_at, id')
     this.progressStmt = db.prepare(
       `UPDATE sessions SET message_count = @messageCount, turn_count = @turnCount, updated_at = @updatedAt,
@@ -268,8 +268,8 @@ export class SessionRepository {
     return row ? toRef(row) : null
   }
 
-  children(rowId: number): SessionRef[] {
-    return (this.childrenStmt.all(rowId) as { uid: string; title: string; kind: SessionKind }[]).map(toRef)
+  children(rowId: number): ChildRef[] {
+    return (this.childrenStmt.all(rowId) as { uid: string; title: string; kind: SessionKind; fork_seq: number | null }[]).map((row) => ({ ...toRef(row), forkSeq: row.fork_seq }))
   }
 
   successors(rowId: number): SessionRef[] {

@@ -79,6 +79,15 @@ describe('the session graph of a workspace (tree)', () => {
     ])
   })
 
+  it("gives a fresh fork the parent's turn it forked from, though it has no checkpoint of that turn yet", () => {
+    const root = session('root', 10)
+    for (const [turn, messagesBefore] of [[1, 0], [2, 4], [3, 9]] as const) store.checkpoints.create({ sessionRowId: root, turn, messagesBefore, createdAt: turn })
+    // A Retrace fork "from before turn 2": the parent's first 4 messages and turn 1's checkpoint, nothing of its own yet.
+    const fork = session('fork', 20, { kind: 'branch', parentRowId: root, forkSeq: 4, depth: 1 })
+    store.checkpoints.copyBefore(root, fork, 2)
+    expect(store.tree.nodes(workspaceId).find((node) => node.id === 'fork')?.forkTurn).toBe(2)
+  })
+
   it('leaves out links and merges to sessions of another workspace, and other workspaces altogether', () => {
     const elsewhere = store.workspaces.open(join(dataDir, 'elsewhere'), 'elsewhere')
     const foreign = store.sessions.insert({ uid: 'foreign', workspaceId: elsewhere, source: 'retrace', title: 'F', kind: 'main', createdAt: 1 })

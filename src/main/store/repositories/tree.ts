@@ -41,7 +41,7 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
     CASE WHEN s.kind = 'branch' AND s.fork_seq IS NOT NULL THEN
-      (SELECT max(c.turn) FROM checkpoints c WHERE c.session_id = s.id AND c.messages_before <= s.fork_seq) END AS fork_turn,
+      (SELECT max(c.turn) FROM checkpoints c WHERE c.session_id = s.parent_id AND c.messages_before <= s.fork_seq) END AS fork_turn,
     (SELECT count(*) FROM session_merges WHERE branch_id = s.id) AS merge_count,
     (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id

@@ -11,6 +11,8 @@ import { useFindHighlights } from './find-highlights'
 import { MessageRow } from './messages/MessageRow'
 import { useTranscript } from './queries'
 import { buildRows, rowIndexOfSeq, rowIndexOfTurn, turnOfRow, turnStep } from './rows'
+import { BranchMarker } from './ChildLinks'
+import { branchesByTurn, childrenAt, subAgentsBySeq, subAgentsOfRow } from './session-children'
 import { TurnHeader } from './TurnHeader'
 import { turnStates } from './turn-states'
 
@@ -45,6 +47,8 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
   const detail = useSessionDetail(sessionId)
   const rewinds = useRewindList(sessionId)
   const checkpoints = useMemo(() => new Map(detail.data?.checkpoints.map((checkpoint) => [checkpoint.turn, checkpoint])), [detail.data])
+  const branches = useMemo(() => branchesByTurn(detail.data), [detail.data])
+  const subAgents = useMemo(() => subAgentsBySeq(detail.data), [detail.data])
   const focus = useUiStore((state): FocusTarget | null => (state.focus?.sessionId === sessionId ? state.focus : null))
   const focusInSession = useUiStore((state) => state.focusInSession)
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -176,14 +180,17 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                       : `End of transcript · ${plural(total, 'message')}`}
                 </div>
               ) : row.type === 'turn' ? (
-                <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} />
+                <>
+                  <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} />
+                  {branches.has(row.turn) ? <BranchMarker turn={row.turn} branches={childrenAt(branches, row.turn)} /> : null}
+                </>
               ) : (
                 <div
                   data-seq={row.message.seq}
                   className={row.message.inContext || mode === 'context' ? undefined : 'not-in-context'}
                   title={row.message.inContext ? undefined : 'Compacted away: the model no longer sees this message'}
                 >
-                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} />
+                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} subAgents={subAgentsOfRow(subAgents, row.message.seq, row.result?.seq ?? null)} />
                 </div>
               )}
             </div>

@@ -28,7 +28,7 @@ export function SessionLinks({ detail }: { detail: SessionDetail }) {
           {refs.map((ref) => (
             <dd key={ref.id}>
               <SessionLink sessionRef={ref} />
-              {label === 'Parent' && detail.forkSeq !== null ? <span className="link-kind"> {forkPlace(detail, detail.forkSeq)}</span> : null}
+              {label === 'Parent' && detail.forkSeq !== null ? <ForkPlaceLink detail={detail} parentId={ref.id} forkSeq={detail.forkSeq} /> : null}
             </dd>
           ))}
         </div>
@@ -37,12 +37,32 @@ export function SessionLinks({ detail }: { detail: SessionDetail }) {
   )
 }
 
+/** Where the session left its parent, as a link to that place in the parent's transcript (a sub-agent: the call that started it). */
+function ForkPlaceLink({ detail, parentId, forkSeq }: { detail: SessionDetail; parentId: string; forkSeq: number }) {
+  const openMessage = useUiStore((state) => state.openMessage)
+  return (
+    <>
+      {' '}
+      <button
+        type="button"
+        className="link-button link-kind"
+        data-testid="fork-place-link"
+        title={detail.kind === 'sub-agent' ? 'Show the tool call that started this sub-agent, in its parent' : 'Show where this session left its parent'}
+        onClick={() => openMessage({ workspaceId: detail.workspaceId, sessionId: parentId, seq: forkSeq })}
+      >
+        {forkPlace(detail, forkSeq)}
+      </button>
+    </>
+  )
+}
+
 /**
  * Where the session left its parent. A line left by rewinding inside the agent starts at the
  * turn the user went back to (shown as a turn: that is how the user chose it in the agent).
  */
 function forkPlace(detail: SessionDetail, forkSeq: number): string {
-  if (!detail.rewoundInAgent) return `at message #${forkSeq}`
+  if (detail.kind === 'sub-agent') return detail.forkTurn !== null ? `started by its tool call in turn ${detail.forkTurn}` : `started by its tool call (message #${forkSeq})`
+  if (!detail.rewoundInAgent) return detail.forkTurn !== null ? `from turn ${detail.forkTurn}` : `at message #${forkSeq}`
   const turn = turnAtSeq(detail.checkpoints, forkSeq)
   return turn === undefined ? `at message #${forkSeq}, ${rewoundInLabel(detail.source)}` : `from turn ${turn} on, ${rewoundInLabel(detail.source)}`
 }

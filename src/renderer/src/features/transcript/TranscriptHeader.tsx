@@ -8,6 +8,7 @@ import { MergedBadge } from '../../ui/MergedBadge'
 import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
+import { ContinueButton } from '../continue'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
@@ -83,6 +84,7 @@ function SessionActions({ detail, tools }: { detail: SessionDetail; tools: React
   return (
     <div className="transcript-actions">
       {tools}
+      <ContinueButton detail={detail} />
       {detail.kind === 'branch' && detail.parent ? (
         <button
           type="button"

@@ -63,6 +63,14 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
         {session.title || untitled(session)}
       </div>
       <div className="tree-node-stats">
+        {session.kind === 'branch' && session.forkTurn !== null ? (
+          <>
+            <span className="tree-node-fork" data-testid="tree-fork-turn" title="The parent's turn this branch goes another way from">
+              from turn {session.forkTurn}
+            </span>
+            <span aria-hidden="true">·</span>
+          </>
+        ) : null}
         <span>{plural(session.turnCount, 'turn')}</span>
         <span aria-hidden="true">·</span>
         <span title="Files the session's turns created, changed, renamed or deleted">{plural(session.filesChanged, 'file')} changed</span>

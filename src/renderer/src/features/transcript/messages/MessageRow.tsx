@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import type { Message } from '../../../../../shared/contract'
+import type { ChildRef, Message } from '../../../../../shared/contract'
 import { AssistantMessage } from './AssistantMessage'
 import { CompactionMarker } from './CompactionMarker'
 import { OrphanToolResult } from './OrphanToolResult'
@@ -14,10 +14,12 @@ interface Props {
   moreToLoad: boolean
   /** A search hit points at this message (or at its folded result). */
   focused: boolean
+  /** Sub-agent sessions a tool call started (linked from the call). */
+  subAgents: readonly ChildRef[]
 }
 
 /** One transcript row, rendered by role. */
-export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused }: Props) {
+export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, subAgents }: Props) {
   switch (message.role) {
     case 'user':
       return <UserMessage message={message} />
@@ -26,7 +28,7 @@ export const MessageRow = memo(function MessageRow({ message, result, moreToLoad
     case 'reasoning':
       return <ReasoningBlock message={message} focused={focused} />
     case 'tool_call':
-      return <ToolCallBlock call={message} result={result} moreToLoad={moreToLoad} focused={focused} />
+      return <ToolCallBlock call={message} result={result} moreToLoad={moreToLoad} focused={focused} subAgents={subAgents} />
     case 'tool_result':
       return <OrphanToolResult message={message} focused={focused} />
     case 'compaction_summary':

@@ -1,5 +1,6 @@
-import type { Message } from '../../../../../shared/contract'
+import type { ChildRef, Message } from '../../../../../shared/contract'
 import { useDisclosure } from '../../../ui/disclosure'
+import { SubAgentLinks } from '../ChildLinks'
 import { formatToolInput, summarizeToolInput } from '../tool-summary'
 import { ToolResultBody } from './ToolResultBody'
 
@@ -9,10 +10,12 @@ interface Props {
   /** More transcript pages exist, so a missing result may simply not be loaded yet. */
   moreToLoad: boolean
   focused: boolean
+  /** The sub-agent sessions this call started (a Task / Agent call), linked from its line. */
+  subAgents?: readonly ChildRef[]
 }
 
 /** A tool call, collapsed to name + one line; opened, its JSON input and paired result. */
-export function ToolCallBlock({ call, result, moreToLoad, focused }: Props) {
+export function ToolCallBlock({ call, result, moreToLoad, focused, subAgents = [] }: Props) {
   const disclosure = useDisclosure(`tool-${call.id}`, focused)
   const name = call.toolName ?? 'tool'
   const status = result === null ? (moreToLoad ? 'pending' : 'missing') : result.isError ? 'error' : 'ok'
@@ -24,6 +27,7 @@ export function ToolCallBlock({ call, result, moreToLoad, focused }: Props) {
         <span className="tool-summary mono">{summarizeToolInput(call.toolInput)}</span>
         {status === 'error' ? <span className="badge badge-error">error</span> : null}
         {status === 'missing' ? <span className="badge badge-muted">no result</span> : null}
+        {subAgents.length > 0 ? <SubAgentLinks subAgents={subAgents} /> : null}
       </summary>
       <div className="tool-body">
         <div className="tool-section-label">Input</div>
