@@ -7,6 +7,7 @@ import { MergedBadge } from '../../ui/MergedBadge'
 import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
+import { InternalsToggle } from './InternalsToggle'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
@@ -22,6 +23,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
         <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
         <SourceDeletedBadge at={detail.sourceDeletedAt} />
         <SessionActions detail={detail} tools={tools} />
+        {detail.source === 'claude-code' ? <InternalsToggle /> : null}
         <ModeToggle />
       </div>
       <div className="transcript-meta">

@@ -14,10 +14,12 @@ interface Props {
   moreToLoad: boolean
   /** A search hit points at this message (or at its folded result). */
   focused: boolean
+  /** A compaction marker's `/compact …` command (rows.ts folds it in). */
+  compactCommand?: string | null
 }
 
 /** One transcript row, rendered by role. */
-export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused }: Props) {
+export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, compactCommand = null }: Props) {
   switch (message.role) {
     case 'user':
       return <UserMessage message={message} />
@@ -30,7 +32,7 @@ export const MessageRow = memo(function MessageRow({ message, result, moreToLoad
     case 'tool_result':
       return <OrphanToolResult message={message} focused={focused} />
     case 'compaction_summary':
-      return <CompactionMarker message={message} focused={focused} />
+      return <CompactionMarker message={message} focused={focused} command={compactCommand} />
     case 'system':
       return <SystemLine message={message} />
   }
