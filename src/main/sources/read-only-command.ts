@@ -27,7 +27,7 @@ const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr'])
  */
 function splitCommand(command: string): Word[][] | null {
   const segments: Word[][] = [[]]
-  let word: Word | null = null
+  let word = null as Word | null
   const end = () => {
     if (word) segments[segments.length - 1]?.push(word)
     word = null
