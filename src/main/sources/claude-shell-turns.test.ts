@@ -32,6 +32,10 @@ describe('Claude Code turns whose edits were all made through Bash', () => {
       [2, 3]
     ])
     for (const turn of [1, 2]) expect((await call('changes.ofTurn', { sessionId: detail.id, turn })).items).toEqual([])
+    // The turns list the commands they count, as the agent ran them.
+    const listed = async (turn: number) => (await call('changes.shellCommands', { sessionId: detail.id, turn })).items.map((item) => item.command.split('\n')[0]?.slice(0, 40))
+    expect(await listed(1)).toEqual(['git merge --no-ff alice/research-plan-mo'])
+    expect(await listed(2)).toEqual(['for d in .claude/worktrees/agent-*; do e', 'git fetch --all 2>&1 | head -5; git log ', 'git merge --no-ff alice/research-plan-mo'])
 
     const { runCli } = await import('../cli/main')
     const out: string[] = []
