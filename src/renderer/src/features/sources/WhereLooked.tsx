@@ -11,7 +11,11 @@ export function WhereLooked({ workspaceId }: { workspaceId: number }) {
   const sources = useQuery({ queryKey: ['sources'], queryFn: () => call('sources.list', {}) })
   return (
     <div className="where-looked" data-testid="where-looked">
-      <p>Retrace found no agent history recorded in this folder. It looked here:</p>
+      <p>Retrace found no agent history recorded in this folder.</p>
+      <p>
+        History kept elsewhere (a copied <span className="mono">~/.claude</span>, another disk)? Add its folder in <SourcesButton workspaceId={workspaceId} />.
+      </p>
+      <p>Where each source looked:</p>
       <ul>
         {sources.data?.items.map((item) => (
           <li key={item.name} data-testid="where-looked-source">
@@ -19,9 +23,6 @@ export function WhereLooked({ workspaceId }: { workspaceId: number }) {
           </li>
         ))}
       </ul>
-      <p>
-        History kept elsewhere (a copied <span className="mono">~/.claude</span>, another disk)? Add its folder in <SourcesButton workspaceId={workspaceId} />.
-      </p>
     </div>
   )
 }
