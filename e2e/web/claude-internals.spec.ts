@@ -124,12 +124,26 @@ test('Claude Code internals fold away, /compact goes into its marker, uncaptured
     await read.getByTestId('reminders-folded').scrollIntoViewIfNeeded()
     await snapshot(page, testInfo, 'internals-06-reminder-folded')
 
+    // A VS Code session: named by its prompt, the IDE's note on the opened file set apart.
+    await view.openSession('I keep getting mysterious build errors')
+    const prompt = view.transcript.getByTestId('message-user').first()
+    await expect(prompt).toContainText('I keep getting mysterious build errors')
+    await expect(prompt).not.toContainText('The user opened the file')
+    await expect(prompt.getByTestId('reminders-folded')).toHaveText('⋯ 1 IDE note from Claude Code')
+    await snapshot(page, testInfo, 'internals-06b-ide-note')
+    await view.openSession('HTML Ruby Tokenizer')
+    await scrollUntil(page, read)
+    // Back in the session, the call may have been folded again.
+    if (!(await read.first().evaluate((element) => element instanceof HTMLDetailsElement && element.open))) await read.locator('summary').first().click()
+
     // Dark, 1024 px: the internals shown, dimmed.
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.setViewportSize({ width: 1024, height: 700 })
     await page.getByTestId('internals-toggle').click()
     await expect(read.getByTestId('reminders')).toContainText('Whenever you read a file')
-    await read.getByTestId('reminders').scrollIntoViewIfNeeded()
+    // The rows were re-measured at the new width: find the reminder again from the top.
+    await page.locator('.message-scroll').evaluate((element) => element.scrollTo({ top: 0 }))
+    await scrollUntil(page, read.getByTestId('reminders'))
     await snapshot(page, testInfo, 'internals-07-reminder-shown-dark')
     await view.openSession('OK, we')
     await scrollToEnd(page)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../../shared/contract'
-import { internalFlags, internalLabel, systemInternal, withoutReminders } from './internals'
+import { internalFlags, internalLabel, remindersLabel, systemInternal, withoutReminders } from './internals'
 import { buildRows, rowIndexOfSeq } from './rows'
 
 let nextId = 1
@@ -45,6 +45,14 @@ describe('Claude Code internals', () => {
     expect(text).toBe('     1→defmodule Spotter do\n     2→end')
     expect(reminders).toHaveLength(1)
     expect(withoutReminders('plain')).toEqual({ text: 'plain', reminders: [] })
+    expect(remindersLabel(reminders)).toBe('1 system reminder')
+  })
+
+  it('sets the IDE note apart from the prompt it precedes', () => {
+    const { text, reminders } = withoutReminders('<ide_opened_file>The user opened the file /x/post.mdx in the IDE.</ide_opened_file>\nI keep getting build errors')
+    expect(text).toBe('I keep getting build errors')
+    expect(remindersLabel(reminders)).toBe('1 IDE note')
+    expect(remindersLabel([...reminders, '<system-reminder>a</system-reminder>', '<system-reminder>b</system-reminder>'])).toBe('2 system reminders · 1 IDE note')
   })
 })
 

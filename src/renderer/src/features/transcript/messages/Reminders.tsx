@@ -1,8 +1,8 @@
-import { plural } from '../../../lib/format'
 import { useUiStore } from '../../../state/ui-store'
+import { remindersLabel } from '../internals'
 
 /**
- * The `<system-reminder>` blocks Claude Code added to a prompt or a tool result (internals.ts):
+ * The `<system-reminder>` blocks and IDE notes Claude Code added to a prompt or a tool result (internals.ts):
  * a dim count, or their text, dimmed, when internals are shown.
  */
 export function Reminders({ reminders }: { reminders: string[] }) {
@@ -22,7 +22,7 @@ export function Reminders({ reminders }: { reminders: string[] }) {
   }
   return (
     <button type="button" className="internals-line" data-testid="reminders-folded" title="Text Claude Code added for the model, not the user's or the tool's. Click to show it." onClick={toggle}>
-      <span aria-hidden="true">⋯</span> {plural(reminders.length, 'system reminder')} from Claude Code
+      <span aria-hidden="true">⋯</span> {remindersLabel(reminders)} from Claude Code
     </button>
   )
 }
