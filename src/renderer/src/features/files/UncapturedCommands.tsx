@@ -6,7 +6,8 @@ import { filesKeys } from '../../state/query-keys'
 /**
  * The shell commands a turn ran that may have changed files no tool reported, under its "not
  * captured" notice: the ones it counts, read back from its tool calls (read-only ones are not
- * counted, so not listed). A source whose calls name their command otherwise shows fewer.
+ * counted, so not listed). Fewer are listed than counted for a session imported before read-only
+ * commands were left out of the count, or a source whose calls name their command otherwise.
  */
 export function UncapturedCommands({ sessionId, turn, counted }: { sessionId: string; turn: number; counted: number }) {
   const commands = useQuery({ queryKey: [...filesKeys.turn(sessionId, turn), 'shell-commands'], queryFn: () => call('changes.shellCommands', { sessionId, turn }) })
@@ -22,7 +23,11 @@ export function UncapturedCommands({ sessionId, turn, counted }: { sessionId: st
           </li>
         ))}
       </ol>
-      {unnamed > 0 ? <div className="muted">{plural(unnamed, 'more command')} whose text the agent recorded otherwise.</div> : null}
+      {unnamed > 0 ? (
+        <div className="muted">
+          {plural(unnamed, 'more')} counted than listed: read-only commands an import before this version counted (a re-import recounts), or commands the agent recorded in another form.
+        </div>
+      ) : null}
     </>
   )
 }
