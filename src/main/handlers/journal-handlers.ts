@@ -5,8 +5,9 @@ import { displayPath, type RelPath } from '../fs/paths'
 import { versionBefore } from '../journal/queries'
 import type { Handlers } from '../rpc/dispatcher'
 import type { HandlerContext } from './context'
+import { turnShellCommands } from '../sources/turn-shell-commands'
 
-type JournalHandlers = Pick<Handlers, 'changes.ofTurn' | 'files.diff' | 'files.history' | 'files.version'>
+type JournalHandlers = Pick<Handlers, 'changes.ofTurn' | 'changes.shellCommands' | 'files.diff' | 'files.history' | 'files.version'>
 
 export const pathRef = (path: Buffer): PathRef => ({ path: displayPath(path), pathId: path.toString('base64') })
 export const pathFromId = (pathId: string): RelPath => Buffer.from(pathId, 'base64') as RelPath
@@ -40,6 +41,11 @@ export function journalHandlers(ctx: HandlerContext): JournalHandlers {
         throw new RetraceError('NOT_FOUND', `Session "${session.title}" never changed ${displayPath(path)}.`)
       }
       return diffVersions(journal.blobs, displayPath(path), before ?? null, after ?? null)
+    },
+
+    'changes.shellCommands': ({ sessionId, turn }) => {
+      const session = store.sessions.require(sessionId)
+      return { items: turnShellCommands(store.messages.turnCallsAndPrompts(session.rowId, turn)) }
     },
 
     'files.history': ({ workspaceId, pathId }) => {

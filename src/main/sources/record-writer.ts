@@ -14,6 +14,7 @@ import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
 import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
 import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
+import { isReadOnlyCommand } from './read-only-command'
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
 /** Backup file names are `<16 hex>@v<N>`; anything else is not read (it could name another file). */
@@ -157,7 +158,8 @@ export class RecordWriter {
       case 'file-edit':
         return this.applyEdit(record)
       case 'shell-command':
-        return this.countShellCommand()
+        // `ls`, `git status`, `grep`…: nothing a rewind would miss.
+        return isReadOnlyCommand(record.command) ? undefined : this.countShellCommand()
       case 'skipped':
         return this.skip(record.offset, record.reason)
       case 'usage':

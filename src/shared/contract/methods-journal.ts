@@ -27,6 +27,17 @@ export const journalMethods = {
     z.object({ items: z.array(FileChangeSchema) })
   ),
 
+  /**
+   * The shell commands of a turn that may have written files no tool reported (its checkpoint's
+   * `uncapturedCommands`), oldest first; read-only ones (`ls`, `git status`…) are left out.
+   * Found in the turn's stored tool calls, so a source naming its command otherwise may list
+   * fewer than it counts.
+   */
+  'changes.shellCommands': method(
+    z.object({ sessionId: SessionIdSchema, turn: Turn }).strict(),
+    z.object({ items: z.array(z.object({ seq: z.number().int().nonnegative(), command: z.string() })) })
+  ),
+
   /** A file's diff between two checkpoints of a session: its state before `fromTurn` and before `toTurn` (turnCount + 1 = after the last turn). */
   'files.diff': method(
     z.object({ sessionId: SessionIdSchema, pathId: PathIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),

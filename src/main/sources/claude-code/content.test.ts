@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { classifyUserText, flattenBlocks, localCommandText, oneLine, summarizeToolInput } from './content'
+import { classifyUserText, flattenBlocks, localCommandText, oneLine, promptWords, summarizeToolInput } from './content'
 
 describe('classifyUserText', () => {
   it('reads a slash command as /name args (the fixtures: /mcp, /compact …, /handgemacht:create-beads …)', () => {
@@ -78,5 +78,16 @@ describe('summarizeToolInput', () => {
   it('cuts long text with an ellipsis', () => {
     expect(oneLine('a  b\n c', 80)).toBe('a b c')
     expect(oneLine('abcdefghij', 5)).toBe('abcd…')
+  })
+})
+
+describe('promptWords', () => {
+  it('leaves out what Claude Code added around the prompt (fixtures/claude-code/claude-code-log, danieldemmel.me-next)', () => {
+    const prompt =
+      '<ide_opened_file>The user opened the file /Users/dain/workspace/danieldemmel.me-next/data/blog/post.mdx in the IDE. This may or may not be related to the current task.</ide_opened_file>\nI keep getting mysterious build errors'
+    expect(promptWords(prompt)).toBe('I keep getting mysterious build errors')
+    expect(promptWords('fix it\n<system-reminder>todo list empty</system-reminder>')).toBe('fix it')
+    expect(promptWords('<ide_selection>x</ide_selection>')).toBe('')
+    expect(promptWords('compare <div> and <span>')).toBe('compare <div> and <span>')
   })
 })

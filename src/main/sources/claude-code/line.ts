@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { CompactionRecord, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
-import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, stripAnsi, summarizeToolInput } from './content'
+import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, promptWords, stripAnsi, summarizeToolInput } from './content'
 import { AssistantLineSchema, type Block, type LineBase, SystemLineSchema, TextBlockSchema, ThinkingBlockSchema, ToolResultBlockSchema, ToolUseBlockSchema, UserLineSchema, describeIssue } from './schema'
 import type { ObservedLine } from './rewinds'
 import type { ParserState } from './state'
@@ -191,7 +191,8 @@ export class Line {
   /** The first prompt names the session, unless a real title came first. */
   private firstPrompt(text: string): void {
     if (this.state.meta.firstPrompt) return
-    const title = oneLine(text, TITLE_LENGTH)
+    // The IDE's "The user opened the file …" is not what the session is about.
+    const title = oneLine(promptWords(text), TITLE_LENGTH)
     if (!title) return
     this.state.meta.firstPrompt = true
     if (this.state.meta.title === null) this.emitTitle(title, 'first-prompt')

@@ -89,8 +89,18 @@ export class JournalRepository {
       `SELECT e.*, s.turn AS scope_turn FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
        WHERE s.session_id = ? AND s.kind = 'turn' AND s.turn >= ? ORDER BY s.turn, e.id`
     )
+    // An entry read from an agent's files (tool, patch, backup) was written when it was imported;
+    // it happened in its turn, so it takes the time of the turn's first message (found from the
+    // turn's checkpoint on the (session_id, seq) key). Scans and rewinds keep their own time.
     this.pathHistoryStmt = db.prepare(
-      `SELECT e.*, s.turn AS scope_turn, s.session_id AS scope_session FROM journal_entries e
+      `SELECT e.*, s.turn AS scope_turn, s.session_id AS scope_session,
+         CASE WHEN e.observed IN ('tool', 'patch', 'backup') AND s.session_id IS NOT NULL AND s.turn IS NOT NULL THEN (
+           SELECT m.created_at FROM messages m
+           WHERE m.session_id = s.session_id AND m.turn = s.turn AND m.created_at IS NOT NULL
+             AND m.seq >= coalesce((SELECT c.messages_before FROM checkpoints c WHERE c.session_id = s.session_id AND c.turn = s.turn), 0)
+           ORDER BY m.seq LIMIT 1
+         ) END AS turn_at
+       FROM journal_entries e
        JOIN journal_scopes s ON s.id = e.scope_id
        WHERE s.workspace_id = ? AND (e.path = ? OR e.from_path = ?) ORDER BY e.id`
     )
@@ -164,9 +174,12 @@ export class JournalRepository {
   }
 
   /** Every change to one path in a workspace, oldest first, with the session and turn. */
+  /** Every change of `path` in the workspace, oldest first; `createdAt` is its turn's time for changes read from an agent's files. */
   pathHistory(workspaceId: number, path: RelPath): (JournalEntry & { turn: number | null; sessionRowId: number | null })[] {
-    return (this.pathHistoryStmt.all(workspaceId, path, path) as (EntryRow & { scope_turn: number | null; scope_session: number | null })[]).map((row) => ({
+    type Row = EntryRow & { scope_turn: number | null; scope_session: number | null; turn_at: number | null }
+    return (this.pathHistoryStmt.all(workspaceId, path, path) as Row[]).map((row) => ({
       ...toEntry(row),
+      createdAt: row.turn_at ?? row.created_at,
       turn: row.scope_turn,
       sessionRowId: row.scope_session
     }))

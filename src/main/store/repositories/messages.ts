@@ -107,8 +107,12 @@ export class MessageRepository {
   private readonly lastTurnBeforeStmt
   private readonly turnStartStmt
   private readonly repointSourceStmt
+  private readonly turnCallsStmt
 
   constructor(private readonly db: Db) {
+    this.turnCallsStmt = db.prepare(
+      "SELECT seq, role, content, tool_name AS toolName, tool_input AS toolInput FROM messages WHERE session_id = ? AND turn = ? AND role IN ('tool_call', 'user') ORDER BY seq"
+    )
     this.repointSourceStmt = db.prepare(
       "UPDATE messages SET source_ref = json_set(source_ref, '$.file', ?) WHERE session_id = ? AND source_ref IS NOT NULL AND json_extract(source_ref, '$.file') = ?"
     )
@@ -179,6 +183,11 @@ export class MessageRepository {
   /** The seq of the tool call with this id (where a sub-agent it started branches off). */
   seqOfToolCall(sessionRowId: number, toolCallId: string): number | undefined {
     return (this.byToolCallStmt.get(sessionRowId, toolCallId) as { seq: number } | undefined)?.seq
+  }
+
+  /** A turn's tool calls and prompts, where its shell commands are (sources/turn-shell-commands.ts). */
+  turnCallsAndPrompts(sessionRowId: number, turn: number): { seq: number; role: MessageRole; content: string; toolName: string | null; toolInput: string | null }[] {
+    return this.turnCallsStmt.all(sessionRowId, turn) as { seq: number; role: MessageRole; content: string; toolName: string | null; toolInput: string | null }[]
   }
 
   latestOfRole(sessionRowId: number, role: MessageRole): number | undefined {

@@ -32,6 +32,8 @@ export interface UiState {
   collapsedSubAgents: ReadonlySet<string>
   /** List and graph also show warm-ups (an agent's start-up work), hidden by default. */
   showWarmups: boolean
+  /** The transcript shows Claude Code's internals (caveats, local commands, hook output, system reminders) dimmed, not folded. */
+  showInternals: boolean
   focus: FocusTarget | null
   /** Set when the server refuses our token: the whole app is replaced by an explanation. */
   authProblem: string | null
@@ -52,6 +54,7 @@ export interface UiState {
   toggleSubAgents: (sessionId: string) => void
   setCollapsedSubAgents: (sessionIds: ReadonlySet<string>) => void
   toggleWarmups: () => void
+  toggleInternals: () => void
   setAuthProblem: (message: string) => void
 }
 
@@ -72,6 +75,7 @@ export const useUiStore = create<UiState>()((set, get) => ({
   sessionView: initialSessionView(),
   collapsedSubAgents: noCollapsed,
   showWarmups: false,
+  showInternals: false,
   focus: null,
   authProblem: null,
 
@@ -113,5 +117,6 @@ export const useUiStore = create<UiState>()((set, get) => ({
   },
   setCollapsedSubAgents: (collapsedSubAgents) => set({ collapsedSubAgents }),
   toggleWarmups: () => set({ showWarmups: !get().showWarmups }),
+  toggleInternals: () => set({ showInternals: !get().showInternals }),
   setAuthProblem: (authProblem) => set({ authProblem })
 }))

@@ -8,6 +8,7 @@ import { groupTurnChanges, totals, uncapturedNotice, type ChangeGroup } from './
 import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
 import { useFilesUi } from './files-ui'
 import { useNetCounts, useTurnChanges } from './queries'
+import { UncapturedCommands } from './UncapturedCommands'
 import { useSettled } from './use-settled'
 
 /** `data-file-button` of a file row, where focus returns when its diff closes. */
@@ -63,10 +64,11 @@ export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: 
       {open ? (
         <div id={listId} className="turn-files" data-testid="turn-files">
           {uncapturedCommands > 0 ? (
-            <p className="uncaptured-notice" data-testid="uncaptured-notice">
+            <div className="uncaptured-notice" data-testid="uncaptured-notice">
               <span aria-hidden="true">⚠ </span>
               {uncapturedNotice(uncapturedCommands)} Their changes are not in this list and a rewind cannot restore them. {SHELL_CAPTURE_HINT}
-            </p>
+              <UncapturedCommands sessionId={sessionId} turn={turn} counted={uncapturedCommands} />
+            </div>
           ) : null}
           {rows.length > 0 ? (
             <ul className="turn-file-list" aria-label={`Files changed in turn ${turn}`}>

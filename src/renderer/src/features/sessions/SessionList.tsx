@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'rea
 import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { useUiStore } from '../../state/ui-store'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
+import { WhereLooked } from '../sources'
 import { useSessionList } from './queries'
 import { SessionRow } from './SessionRow'
 import { sessionTreeRows } from './session-tree-rows'
@@ -111,7 +112,9 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
         <WarmupToggle hidden={hiddenWarmups} />
       </EmptyState>
     ) : (
-      <EmptyState title="No sessions in this workspace yet">Sessions appear here as agents work in this folder.</EmptyState>
+      <EmptyState title="No sessions in this workspace yet">
+        <WhereLooked workspaceId={workspaceId} />
+      </EmptyState>
     )
   }
 

@@ -8,6 +8,7 @@ import { useReplayReveal } from '../replay'
 import { useRewindList } from '../checkpoints'
 import { useSessionDetail } from '../sessions'
 import { useFindHighlights } from './find-highlights'
+import { InternalsLine } from './messages/InternalsLine'
 import { MessageRow } from './messages/MessageRow'
 import { useTranscript } from './queries'
 import { buildRows, rowIndexOfSeq, rowIndexOfTurn, turnOfRow, turnStep } from './rows'
@@ -60,7 +61,8 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
   const reveal = useReplayReveal(sessionId)
   const messages = useMemo(() => (reveal === null ? loaded : loaded.slice(0, reveal)), [loaded, reveal])
   const total = transcript.data?.pages.at(-1)?.total ?? 0
-  const rows = useMemo(() => buildRows(messages), [messages])
+  const showInternals = useUiStore((state) => state.showInternals)
+  const rows = useMemo(() => buildRows(messages, { showInternals }), [messages, showInternals])
   const focusIndex = !focus ? -1 : focus.kind === 'turn' ? rowIndexOfTurn(rows, focus.turn) : rowIndexOfSeq(rows, focus.seq)
   const states = useMemo(() => {
     const firstMessageAt = new Map<number, number | null>()
@@ -122,6 +124,7 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
         const at = top()
         if (!at) return null
         if (at.row.type === 'message') return at.row.message.seq
+        if (at.row.type === 'internals') return at.row.messages[0]?.seq ?? null
         const next = rows[rows.indexOf(at.row) + 1]
         return next?.type === 'message' ? next.message.seq : null
       },
@@ -184,13 +187,22 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                   <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} />
                   {branches.has(row.turn) ? <BranchMarker turn={row.turn} branches={childrenAt(branches, row.turn)} /> : null}
                 </>
+              ) : row.type === 'internals' ? (
+                <InternalsLine messages={row.messages} />
               ) : (
                 <div
                   data-seq={row.message.seq}
-                  className={row.message.inContext || mode === 'context' ? undefined : 'not-in-context'}
+                  className={[row.message.inContext || mode === 'context' ? '' : 'not-in-context', row.internal ? 'internal' : ''].join(' ').trim() || undefined}
                   title={row.message.inContext ? undefined : 'Compacted away: the model no longer sees this message'}
                 >
-                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} subAgents={subAgentsOfRow(subAgents, row.message.seq, row.result?.seq ?? null)} />
+                  <MessageRow
+                    message={row.message}
+                    result={row.result}
+                    moreToLoad={hasNextPage}
+                    focused={focused}
+                    subAgents={subAgentsOfRow(subAgents, row.message.seq, row.result?.seq ?? null)}
+                    compactCommand={row.compactCommand ?? null}
+                  />
                 </div>
               )}
             </div>

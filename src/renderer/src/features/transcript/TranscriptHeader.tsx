@@ -9,6 +9,7 @@ import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
 import { ContinueButton } from '../continue'
+import { InternalsToggle } from './InternalsToggle'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
@@ -24,6 +25,7 @@ export function TranscriptHeader({ detail, tools = null }: { detail: SessionDeta
         <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
         <SourceDeletedBadge at={detail.sourceDeletedAt} />
         <SessionActions detail={detail} tools={tools} />
+        {detail.source === 'claude-code' ? <InternalsToggle /> : null}
         <ModeToggle />
       </div>
       <div className="transcript-meta">

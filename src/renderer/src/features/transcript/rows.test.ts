@@ -33,7 +33,7 @@ describe('buildRows', () => {
       message(3, 2, 'user')
     ]
     const rows = buildRows(messages)
-    expect(rows.map((row) => (row.type === 'turn' ? `turn ${row.turn}` : row.message.role))).toEqual(['turn 1', 'user', 'tool_call', 'turn 2', 'user'])
+    expect(rows.map((row) => (row.type === 'message' ? row.message.role : `turn ${row.turn}`))).toEqual(['turn 1', 'user', 'tool_call', 'turn 2', 'user'])
     const call = rows[2]
     expect(call?.type === 'message' && call.result?.seq).toBe(2)
     expect(rowIndexOfSeq(rows, 2)).toBe(2)

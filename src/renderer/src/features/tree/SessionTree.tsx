@@ -15,6 +15,7 @@ import { useSessionTree } from './queries'
 import { SessionNode, type SessionFlowNode } from './SessionNode'
 import { TreeToolbar } from './TreeToolbar'
 import { WarmupToggle } from '../sessions'
+import { WhereLooked } from '../sources'
 import { useTreeLayout } from './use-tree-layout'
 
 // At module scope: a new object per render would make React Flow remount every node.
@@ -105,7 +106,9 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
         <WarmupToggle hidden={hiddenWarmups} />
       </EmptyState>
     ) : (
-      <EmptyState title="No sessions in this workspace yet">Sessions appear here as agents work in this folder.</EmptyState>
+      <EmptyState title="No sessions in this workspace yet">
+        <WhereLooked workspaceId={workspaceId} />
+      </EmptyState>
     )
   }
   if (!layout) return <Loading label={tree.data ? `Laying out ${plural(sessions.length, 'session')}…` : 'Loading the session graph…'} />

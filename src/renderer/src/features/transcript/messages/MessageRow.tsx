@@ -16,10 +16,12 @@ interface Props {
   focused: boolean
   /** Sub-agent sessions a tool call started (linked from the call). */
   subAgents: readonly ChildRef[]
+  /** A compaction marker's `/compact …` command (rows.ts folds it in). */
+  compactCommand?: string | null
 }
 
 /** One transcript row, rendered by role. */
-export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, subAgents }: Props) {
+export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, subAgents, compactCommand = null }: Props) {
   switch (message.role) {
     case 'user':
       return <UserMessage message={message} />
@@ -32,7 +34,7 @@ export const MessageRow = memo(function MessageRow({ message, result, moreToLoad
     case 'tool_result':
       return <OrphanToolResult message={message} focused={focused} />
     case 'compaction_summary':
-      return <CompactionMarker message={message} focused={focused} />
+      return <CompactionMarker message={message} focused={focused} command={compactCommand} />
     case 'system':
       return <SystemLine message={message} />
   }
