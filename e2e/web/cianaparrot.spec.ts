@@ -47,7 +47,7 @@ test('a deployment kept elsewhere, added to a workspace as a source folder from 
     mkdirSync(project)
     const view = await agent.open(page, project)
     await page.getByTestId('workspace-menu').locator('summary').click()
-    await page.getByTestId('sources-open').click()
+    await page.getByTestId('workspace-menu').getByTestId('sources-open').click()
     const dialog = page.getByTestId('sources-dialog')
     await expect(dialog.getByTestId('sources-table')).toContainText('CianaParrot')
     // Every source, those read only from their format's description said to be so.

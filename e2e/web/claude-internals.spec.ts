@@ -45,8 +45,9 @@ async function scrollUntil(page: Page, locator: Locator): Promise<void> {
   await expect(async () => {
     if ((await locator.count()) === 0) await page.locator('.message-scroll').evaluate((element) => element.scrollBy({ top: 300 }))
     await expect(locator.first()).toBeVisible({ timeout: 300 })
-  }).toPass({ timeout: 15_000 })
-  await locator.first().scrollIntoViewIfNeeded()
+    // Inside the retry: the virtual list may re-render the row while it scrolls into view.
+    await locator.first().scrollIntoViewIfNeeded({ timeout: 1_000 })
+  }).toPass({ timeout: 20_000 })
 }
 
 test('Claude Code internals fold away, /compact goes into its marker, uncaptured commands are listed, an empty workspace says where it looked', async ({ page, consoleErrors }, testInfo) => {

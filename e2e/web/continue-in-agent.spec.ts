@@ -13,7 +13,8 @@ import { FIXTURES } from '../../src/main/sources/testing/claude-home'
 // workspace so opening it imports them.
 const SET = join(FIXTURES, 'claude-code', 'claude-code-log')
 const SOUND_PROJECT = '-Users-dain-workspace-JSSoundRecorder'
-const SOUND_TITLE = 'The user opened the file /Users/dain/workspace/JSSoundRecorder'
+// Titled by its first prompt (the IDE's note that a file was opened comes before the words).
+const SOUND_TITLE = 'OK, so this was just so you know what there is now'
 const TEAM_PROJECT = '-experiments-worktrees'
 const TEAM_TITLE = "OK, we're going to make a little experiment here"
 

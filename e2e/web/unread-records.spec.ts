@@ -32,7 +32,7 @@ test('records of a kind Retrace does not read are counted in the Sources dialog,
     await view.root.waitFor()
     await expect(view.sessionRows, `server output:\n${server.output()}`).toHaveCount(1)
     await page.getByTestId('workspace-menu').locator('summary').click()
-    await page.getByTestId('sources-open').click()
+    await page.getByTestId('workspace-menu').getByTestId('sources-open').click()
     const unread = page.getByTestId('sources-dialog').getByTestId('sources-unread')
     await expect(unread).toContainText('Codex CLI 0.125.0: 3 records of line type "brand_new_record" not read')
     await unread.scrollIntoViewIfNeeded()
