@@ -40,6 +40,17 @@ section.turn{margin:0 0 2.2rem;padding-top:1.2rem;border-top:1px solid var(--lin
 .m{margin:0 0 .8rem}
 .who{font-size:.78rem;font-weight:600;color:var(--muted);margin-bottom:.2rem;display:flex;gap:.6rem;align-items:baseline}
 .text{white-space:pre-wrap;overflow-wrap:anywhere}
+.md{overflow-wrap:anywhere}
+.md>:first-child{margin-top:0}
+.md>:last-child{margin-bottom:0}
+.md p,.md ul,.md ol,.md blockquote,.md table{margin:.5rem 0}
+.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:1rem;margin:.9rem 0 .4rem;text-transform:none;letter-spacing:0;color:var(--fg)}
+.md pre{padding:.55rem .75rem;border:1px solid var(--line);border-radius:6px;background:var(--panel);white-space:pre-wrap}
+.md :not(pre)>code{padding:.05rem .3rem;border-radius:4px;background:var(--panel)}
+.md blockquote{padding-left:.9rem;border-left:3px solid var(--line);color:var(--muted)}
+.md table{border-collapse:collapse}
+.md th,.md td{border:1px solid var(--line);padding:.2rem .6rem}
+.md ul,.md ol{padding-left:1.6rem}
 .m.user{background:var(--user);border:1px solid var(--user-line);border-radius:10px;padding:.7rem .95rem}
 .m.system,.m.compaction{border-left:3px solid var(--line);padding:.2rem 0 .2rem .9rem;color:var(--muted)}
 .m.compaction{border-left-color:var(--hunk)}

@@ -1,6 +1,7 @@
 import type { ExportFileChange, ExportMessage } from './document-schema'
 import { escapeAttribute, escapeHtml } from './html-escape'
 import { renderPatch } from './html-diff'
+import { markdownToSafeHtml } from './html-markdown'
 import { changeCounts, formatCount, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
 
 /**
@@ -48,7 +49,9 @@ function renderMessage(message: ExportMessage, contextStartSeq: number, out: str
     }
     default: {
       const cls = `m ${message.role}${outOfContext ? ' out' : ''}`
-      out.push(`<div class="${cls}"><div class="who">${escapeHtml(roleLabel(message))}${usage}${tag}</div><div class="text">${text}</div></div>`)
+      // The assistant's reply reads as Markdown, as in the window; everything else as the text it is.
+      const body = message.role === 'assistant' ? `<div class="md">${markdownToSafeHtml(message.content)}</div>` : `<div class="text">${text}</div>`
+      out.push(`<div class="${cls}"><div class="who">${escapeHtml(roleLabel(message))}${usage}${tag}</div>${body}</div>`)
     }
   }
 }
