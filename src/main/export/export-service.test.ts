@@ -116,6 +116,19 @@ describe('exporting a session', () => {
     expect(hrefs.filter((href) => !/^#t\d+$/.test(href ?? ''))).toEqual(['https://example.com/docs'])
   })
 
+  it('counts each file once: in the header, the table of contents and each turn', async () => {
+    const { ws, service } = setup()
+    const html = (await service.render({ sessionId: ws.writer.id, format: 'html', withFiles: false, redact: false, keep: [] })).content
+    // 8 changes of 6 files: scripts/run.sh is created, renamed to start.sh, then loses its executable bit.
+    expect(html).toContain('3 turns · 13 messages · 6 files changed (8 changes)</dd>')
+    expect(html).toContain('<a href="#t3">Rename the script and make it plain.</a><span class="files">1 file</span>')
+    expect(html).toContain('<h3>1 file changed (2 changes) in turn 3</h3>')
+    expect(html).toContain('<h3>5 files changed in turn 2</h3>')
+    const md = (await service.render({ sessionId: ws.writer.id, format: 'md', withFiles: false, redact: false, keep: [] })).content
+    expect(md).toContain('6 files changed (8 changes)')
+    expect(md).toContain('### 1 file changed (2 changes) in turn 3')
+  })
+
   it('writes Markdown whose user text cannot become markup', async () => {
     const { ws, service } = setup('```\n<script>alert(1)</script> [x](javascript:alert(1))')
     const md = (await service.render({ sessionId: ws.writer.id, format: 'md', withFiles: false, redact: false, keep: [] })).content

@@ -2,7 +2,7 @@ import type { ExportFileChange, ExportMessage } from './document-schema'
 import { escapeAttribute, escapeHtml } from './html-escape'
 import { renderPatch } from './html-diff'
 import { markdownToSafeHtml } from './html-markdown'
-import { changeCounts, formatCount, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
+import { changeCounts, filesChangedLine, formatCount, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
 
 /**
  * Tool inputs and results longer than this are cut in the page, with a note: a 20 MB command
@@ -84,7 +84,7 @@ function toolText(text: string): string {
 }
 
 function renderChanges(view: TurnView, out: string[]): void {
-  out.push(`<div class="files"><h3>${plural(view.changes.length, 'file')} changed in turn ${view.turn}</h3>`)
+  out.push(`<div class="files"><h3>${escapeHtml(filesChangedLine(view.changes))} in turn ${view.turn}</h3>`)
   for (const change of view.changes) renderChange(change, out)
   out.push('</div>')
 }

@@ -2,7 +2,7 @@ import type { ExportDocument } from './document-schema'
 import { escapeAttribute, escapeHtml } from './html-escape'
 import { EXPORT_STYLE, styleHashSource } from './html-style'
 import { renderTurn } from './html-turn'
-import { agentRewindLines, firstLine, formatTime, plural, redactionNote, sourcesOf, turnsOf, usageLine } from './present'
+import { agentRewindLines, countFiles, filesChangedLine, firstLine, formatTime, plural, redactionNote, sourcesOf, turnsOf, usageLine } from './present'
 import type { ExportMeta } from './export-meta'
 
 /**
@@ -60,7 +60,7 @@ function renderFacts(doc: ExportDocument, meta: ExportMeta): string {
   rows.push(['Source', `${escapeHtml(session.source)}${sources.length > 0 ? ` <span class="note mono">${escapeHtml(sources.slice(0, 3).join(' · '))}${sources.length > 3 ? ` and ${sources.length - 3} more` : ''}</span>` : ''}`])
   if (session.model) rows.push(['Model', escapeHtml(session.model)])
   rows.push(['Dates', `${formatTime(session.createdAt)} → ${formatTime(session.updatedAt)}`])
-  rows.push(['Size', `${plural(session.turnCount, 'turn')} · ${plural(session.messageCount, 'message')} · ${plural(doc.fileChanges.length, 'file change')}`])
+  rows.push(['Size', `${plural(session.turnCount, 'turn')} · ${plural(session.messageCount, 'message')} · ${filesChangedLine(doc.fileChanges)}`])
   rows.push(['Tokens', escapeHtml(usageLine(session.usage))])
   rows.push(['Redaction', escapeHtml(redactionNote(meta))])
   return `<dl class="facts">${rows.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('')}</dl>`
@@ -71,7 +71,7 @@ function renderToc(turns: ReturnType<typeof turnsOf>, out: string[]): void {
   if (listed.length === 0) return
   out.push(`<nav class="toc"><details open><summary>${plural(listed.length, 'turn')}</summary><ol>`)
   for (const view of listed) {
-    const files = view.changes.length > 0 ? `<span class="files">${plural(view.changes.length, 'file')}</span>` : ''
+    const files = view.changes.length > 0 ? `<span class="files">${plural(countFiles(view.changes), 'file')}</span>` : ''
     out.push(`<li><span class="n">${view.turn}</span><a href="#t${view.turn}">${escapeHtml(firstLine(view.prompt ?? '', 110) || '(no prompt text)')}</a>${files}</li>`)
   }
   out.push('</ol></details></nav>\n')
