@@ -42,6 +42,19 @@ describe('retrace export / import-json', () => {
     expect(out.join('\n')).toMatch(new RegExp(`^Wrote ${page} \\(.* KiB, \\d+ secrets hidden\\)\\.$`))
   })
 
+  it('replaces the workspace folder by its name with --anonymize-path', async () => {
+    const { ws, run, dir } = setup()
+    ws.rt.recorder.resume(ws.writer.id).append({ role: 'tool_call', toolName: 'Bash', toolCallId: 'call-9', toolInput: { command: `ls ${ws.root}/src` } })
+    const plain = join(dir, 'plain.html')
+    const shared = join(dir, 'shared.html')
+    expect(await run('export', ws.writer.id, '--out', plain)).toBe(0)
+    expect(await run('export', ws.writer.id, '--out', shared, '--anonymize-path')).toBe(0)
+    expect(readFileSync(plain, 'utf8')).toContain(`ls ${ws.root}/src`)
+    const html = readFileSync(shared, 'utf8')
+    expect(html).not.toContain(ws.root)
+    expect(html).toContain('ls project/src')
+  })
+
   it('keeps a reviewed false positive with --keep, and refuses to overwrite without --force', async () => {
     const { ws, run, dir } = setup()
     const md = join(dir, 'session.md')

@@ -30,6 +30,8 @@ export interface ExportOptions {
   /** Only the conversation through this turn. */
   throughTurn?: number | undefined
   keep: string[]
+  /** Show the workspace folder as its name (and the home folder as `~`). */
+  anonymizePath?: boolean
   force: boolean
   io: Output
 }
@@ -42,7 +44,7 @@ export interface ExportOptions {
 export async function exportCommand(call: CliCall, options: ExportOptions): Promise<void> {
   const { io } = options
   if (options.withFiles && options.format !== 'json') io.err('retrace: --with-files only changes --format json (the page and the Markdown show diffs); ignored.')
-  const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles, ...(options.throughTurn !== undefined ? { throughTurn: options.throughTurn } : {}) }
+  const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles, ...(options.throughTurn !== undefined ? { throughTurn: options.throughTurn } : {}), anonymizePath: options.anonymizePath ?? false }
   let rendered: MethodOutput<'export.render'>
   if (options.redact) {
     const review = await call('export.review', request)

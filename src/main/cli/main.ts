@@ -65,12 +65,14 @@ Usage:
                                              Ctrl-C (one line per round that added something), so it is
                                              kept before an agent's clean-up deletes it
 
-  retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--force]
+  retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--anonymize-path] [--force]
                                              one file a colleague can open offline (format from --out's
                                              extension by default); secrets are found, listed on stderr and
                                              hidden unless --keep ID (a false positive) or --no-redact;
                                              --with-files (json): carry the changed files' contents;
-                                             --turn N: only the conversation up to the end of turn N
+                                             --turn N: only the conversation up to the end of turn N;
+                                             --anonymize-path: the workspace folder shows as its name
+                                             (and your home folder as ~) everywhere in the file
   retrace import-json FILE [--workspace PATH] [--json]
                                              a JSON export back as a session of the workspace (default:
                                              the current folder), replayable and rewindable with its files
@@ -129,6 +131,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         format: { type: 'string' },
         out: { type: 'string', short: 'o' },
         'no-redact': { type: 'boolean', default: false },
+        'anonymize-path': { type: 'boolean', default: false },
         keep: { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
         found: { type: 'boolean', default: false },
@@ -249,6 +252,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           withFiles: values['with-files'],
           throughTurn: parseTurn(values.turn, false),
           keep: parseKeep(values.keep),
+          anonymizePath: values['anonymize-path'],
           force: values.force,
           io
         })

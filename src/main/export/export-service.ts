@@ -3,6 +3,7 @@ import { RetraceError, type ExportFormat, type MethodOutput } from '../../shared
 import type { ChangeFeed } from '../events/change-feed'
 import type { DocumentContext } from './export-document'
 import type { ExportDocument } from './document-schema'
+import { anonymizeWorkspacePath } from './anonymize-path'
 import { documentTexts, redactDocument } from './document-texts'
 import { buildExportDocument } from './export-document'
 import { exportFileName, MIME_TYPES, type ExportMeta } from './export-meta'
@@ -18,6 +19,8 @@ export interface ExportRequest {
   withFiles: boolean
   /** Only the conversation up to the end of this turn (the export of a turn). */
   throughTurn?: number | undefined
+  /** Show the local workspace folder as the workspace's name (and the home folder as `~`). */
+  anonymizePath?: boolean | undefined
 }
 
 export type ExportReview = MethodOutput<'export.review'>
@@ -103,7 +106,9 @@ export class ExportService {
 
   /** Only JSON carries file contents: the page and the Markdown show diffs. */
   private document(request: ExportRequest): ExportDocument {
-    return buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
+    const doc = buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
+    // Before the review: what is scanned, reviewed and written is the document without the path.
+    return request.anonymizePath ? anonymizeWorkspacePath(doc) : doc
   }
 
   private async scanTexts(sessionId: string, texts: ReturnType<typeof documentTexts>): Promise<SecretFinding[]> {

@@ -55,7 +55,8 @@ function renderFacts(doc: ExportDocument, meta: ExportMeta): string {
   if (tree.children.length > 0) rows.push(['Branches', escapeHtml(tree.children.map((c) => `${c.title || 'Untitled'} (${c.kind})`).join(' · '))])
   for (const line of agentRewindLines(doc)) rows.push([escapeHtml(line.term), escapeHtml(line.text)])
   if (tree.successors.length > 0) rows.push(['Continued in', escapeHtml(tree.successors.map((s) => s.title || 'Untitled').join(' · '))])
-  rows.push(['Workspace', `${escapeHtml(workspace.name)} <span class="note mono">${escapeHtml(workspace.path)}</span>`])
+  // With the path replaced, the folder is the name: say it once.
+  rows.push(['Workspace', workspace.path === workspace.name ? escapeHtml(workspace.name) : `${escapeHtml(workspace.name)} <span class="note mono">${escapeHtml(workspace.path)}</span>`])
   const sources = sourcesOf(doc)
   rows.push(['Source', `${escapeHtml(session.source)}${sources.length > 0 ? ` <span class="note mono">${escapeHtml(sources.slice(0, 3).join(' · '))}${sources.length > 3 ? ` and ${sources.length - 3} more` : ''}</span>` : ''}`])
   if (session.model) rows.push(['Model', escapeHtml(session.model)])

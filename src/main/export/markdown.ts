@@ -34,7 +34,7 @@ export function renderMarkdown(doc: ExportDocument, meta: ExportMeta): string {
   const out: string[] = [`# ${mdText(session.title.trim() || 'Untitled session')}\n`, `*Agent session · ${mdText(session.source)} · ${session.kind}*\n`]
   const facts: [string, string][] = [
     ['Session tree', [...tree.ancestors.map((ref) => mdText(ref.title || 'Untitled')), `**${mdText(session.title || 'Untitled')}**`].join(' › ')],
-    ['Workspace', `${mdText(workspace.name)} (${mdText(workspace.path)})`],
+    ['Workspace', workspace.path === workspace.name ? mdText(workspace.name) : `${mdText(workspace.name)} (${mdText(workspace.path)})`],
     ['Source', [session.source, ...sourcesOf(doc).slice(0, 3)].map(mdText).join(' · ')],
     ['Model', mdText(session.model ?? '—')],
     ['Dates', `${formatTime(session.createdAt)} → ${formatTime(session.updatedAt)}`],

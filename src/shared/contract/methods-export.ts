@@ -36,7 +36,9 @@ const ExportRequest = {
   /** JSON only: carry each changed file's content before and after (size-capped), so the import can replay and rewind it. */
   withFiles: z.boolean().default(false),
   /** Export only the conversation up to the end of this turn (an export of a turn), with its file changes. */
-  throughTurn: z.number().int().positive().optional()
+  throughTurn: z.number().int().positive().optional(),
+  /** Replace the local workspace folder by the workspace's name everywhere (and the home folder by `~`): for sharing. */
+  anonymizePath: z.boolean().default(false)
 }
 
 /** Export methods (merged into the contract in methods.ts). */

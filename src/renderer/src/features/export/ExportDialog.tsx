@@ -26,8 +26,9 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
   const [format, setFormat] = useState<ExportFormat>('html')
   const [withFiles, setWithFiles] = useState(false)
   const [redact, setRedact] = useState(true)
+  const [anonymizePath, setAnonymizePath] = useState(false)
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
-  const choice: ExportChoice = { sessionId, format, withFiles, throughTurn }
+  const choice: ExportChoice = { sessionId, format, withFiles, throughTurn, anonymizePath }
   const review = useExportReview(choice, redact)
   const render = useRenderExport()
   const progress = useScanProgress(sessionId)
@@ -109,6 +110,10 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
           Include the content of every changed file (so an import can replay and rewind them)
         </label>
       ) : null}
+      <label className="dialog-check">
+        <input type="checkbox" data-testid="export-anonymize-path" checked={anonymizePath} onChange={(event) => setAnonymizePath(event.target.checked)} />
+        Replace the workspace’s local folder path with its name everywhere (and your home folder with ~)
+      </label>
       <label className="dialog-check">
         <input type="checkbox" data-testid="export-redact" checked={redact} onChange={(event) => setRedact(event.target.checked)} />
         Hide secrets (API keys, tokens, passwords, private keys)
