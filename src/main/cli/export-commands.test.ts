@@ -55,6 +55,23 @@ describe('retrace export / import-json', () => {
     expect(html).toContain('ls project/src')
   })
 
+  it('exports a workspace as one index page with --workspace, after the same review', async () => {
+    const { ws, run, dir } = setup()
+    const index = join(dir, 'index.html')
+    expect(await run('export', '--workspace', ws.root, '--out', index)).toBe(0)
+    const html = readFileSync(index, 'utf8')
+    expect(html).toContain('<a href="#s1">agent</a>')
+    expect(html).toContain('<a href="#s2">Try a shorter README</a>')
+    expect(html).not.toContain(SECRET)
+    expect(err.join('\n')).toMatch(/Session 1 · Turn 2 · User \(message 7\)/)
+    expect(out.at(-1)).toMatch(new RegExp(`^Wrote ${index} \\(.* KiB, \\d+ secrets hidden\\)\\.$`))
+    expect(await run('export', ws.writer.id, '--workspace', ws.root)).toBe(2)
+    expect(await run('export', '--workspace', ws.root, '--format', 'md')).toBe(2)
+    expect(await run('export', '--workspace', join(dir, 'nowhere'), '--out', join(dir, 'x.html'))).toBe(1)
+    expect(err.at(-1)).toContain(`Retrace has no workspace at ${join(dir, 'nowhere')}.`)
+    expect(existsSync(join(dir, 'x.html'))).toBe(false)
+  })
+
   it('keeps a reviewed false positive with --keep, and refuses to overwrite without --force', async () => {
     const { ws, run, dir } = setup()
     const md = join(dir, 'session.md')

@@ -31,6 +31,14 @@ nav.toc li{display:flex;gap:.7rem;align-items:baseline;padding:.15rem 0;border-b
 nav.toc li a{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--fg)}
 nav.toc .n{color:var(--faint);font-variant-numeric:tabular-nums;min-width:2.2rem;text-align:right}
 nav.toc .files{color:var(--muted);font-size:.8rem;white-space:nowrap}
+nav.index li.depth-1{padding-left:1.2rem}
+nav.index li.depth-2{padding-left:2.4rem}
+nav.index li.depth-3{padding-left:3.6rem}
+nav.index li.depth-4{padding-left:4.8rem}
+nav.index li.depth-5{padding-left:6rem}
+nav.index li.depth-6{padding-left:7.2rem}
+article.session{margin:0 0 3rem;padding-top:2rem;border-top:3px double var(--line)}
+article.session>header h1{font-size:1.35rem}
 section.turn{margin:0 0 2.2rem;padding-top:1.2rem;border-top:1px solid var(--line)}
 .turn>header{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:baseline;margin-bottom:.9rem}
 .turn>header a{color:var(--fg)}

@@ -11,8 +11,8 @@ import { changeCounts, filesChangedLine, formatCount, formatTime, inputFields, O
 export const MAX_TOOL_TEXT = 256 * 1024
 
 /** One turn: header, messages (tool calls and reasoning collapsed), then the files it changed. */
-export function renderTurn(view: TurnView, contextStartSeq: number, out: string[]): void {
-  const anchor = `t${view.turn}`
+export function renderTurn(view: TurnView, contextStartSeq: number, out: string[], anchors = ''): void {
+  const anchor = `${anchors}t${view.turn}`
   const first = view.items[0]
   const firstMessage = first ? (first.kind === 'tool' ? first.call : first.message) : null
   out.push(`<section class="turn" id="${escapeAttribute(anchor)}"><header><h2><a href="#${escapeAttribute(anchor)}">${view.turn === 0 ? 'Before the first prompt' : `Turn ${view.turn}`}</a></h2>`)

@@ -20,30 +20,43 @@ export function exportCsp(style: string = EXPORT_STYLE): string {
 export function renderHtml(doc: ExportDocument, meta: ExportMeta): string {
   const { session } = doc
   const title = session.title.trim() || 'Untitled session'
-  const turns = turnsOf(doc)
-  const out: string[] = [
+  const out: string[] = [pageHead(title, meta), '<header>', `<p class="kicker">Agent session · ${escapeHtml(session.source)} · ${escapeHtml(session.kind)}</p>`, `<h1>${escapeHtml(title)}</h1>`]
+  renderSessionBody(doc, meta, '', out)
+  out.push(pageFoot(meta))
+  return out.join('')
+}
+
+/** The page up to `<body>`: the policy, the stylesheet, the title. */
+export function pageHead(title: string, meta: ExportMeta): string {
+  return [
     '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(exportCsp())}">`,
     '<meta name="referrer" content="no-referrer"><meta name="color-scheme" content="light dark">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<meta name="generator" content="Retrace ${escapeAttribute(meta.appVersion)}">`,
     `<title>${escapeHtml(title)} — Retrace export</title>`,
-    `<style>${EXPORT_STYLE}</style></head><body>\n`,
-    '<header>',
-    `<p class="kicker">Agent session · ${escapeHtml(session.source)} · ${escapeHtml(session.kind)}</p>`,
-    `<h1>${escapeHtml(title)}</h1>`,
-    renderFacts(doc, meta),
-    '</header>\n'
-  ]
-  renderToc(turns, out)
-  out.push('<main>\n')
-  for (const view of turns) renderTurn(view, session.contextStartSeq, out)
-  out.push('</main>\n')
-  out.push(
+    `<style>${EXPORT_STYLE}</style></head><body>\n`
+  ].join('')
+}
+
+export function pageFoot(meta: ExportMeta): string {
+  return (
     `<footer>Exported from Retrace ${escapeHtml(meta.appVersion)} on ${formatTime(meta.exportedAt)}. ` +
-      'This page is self-contained: it runs no script and makes no network request.</footer>\n</body></html>\n'
+    'This page is self-contained: it runs no script and makes no network request.</footer>\n</body></html>\n'
   )
-  return out.join('')
+}
+
+/**
+ * A session after its heading (which the caller writes into the open `<header>`): its facts,
+ * table of contents and turns. `anchors` prefixes every anchor, so several sessions share a page.
+ */
+export function renderSessionBody(doc: ExportDocument, meta: ExportMeta, anchors: string, out: string[]): void {
+  const turns = turnsOf(doc)
+  out.push(renderFacts(doc, meta), '</header>\n')
+  renderToc(turns, anchors, out)
+  out.push('<main>\n')
+  for (const view of turns) renderTurn(view, doc.session.contextStartSeq, out, anchors)
+  out.push('</main>\n')
 }
 
 function renderFacts(doc: ExportDocument, meta: ExportMeta): string {
@@ -67,13 +80,13 @@ function renderFacts(doc: ExportDocument, meta: ExportMeta): string {
   return `<dl class="facts">${rows.map(([term, value]) => `<dt>${term}</dt><dd>${value}</dd>`).join('')}</dl>`
 }
 
-function renderToc(turns: ReturnType<typeof turnsOf>, out: string[]): void {
+function renderToc(turns: ReturnType<typeof turnsOf>, anchors: string, out: string[]): void {
   const listed = turns.filter((view) => view.turn > 0)
   if (listed.length === 0) return
   out.push(`<nav class="toc"><details open><summary>${plural(listed.length, 'turn')}</summary><ol>`)
   for (const view of listed) {
     const files = view.changes.length > 0 ? `<span class="files">${plural(countFiles(view.changes), 'file')}</span>` : ''
-    out.push(`<li><span class="n">${view.turn}</span><a href="#t${view.turn}">${escapeHtml(firstLine(view.prompt ?? '', 110) || '(no prompt text)')}</a>${files}</li>`)
+    out.push(`<li><span class="n">${view.turn}</span><a href="#${escapeAttribute(anchors)}t${view.turn}">${escapeHtml(firstLine(view.prompt ?? '', 110) || '(no prompt text)')}</a>${files}</li>`)
   }
   out.push('</ol></details></nav>\n')
 }

@@ -41,6 +41,12 @@ const ExportRequest = {
   anonymizePath: z.boolean().default(false)
 }
 
+const WorkspaceExportRequest = {
+  workspaceId: WorkspaceIdSchema,
+  /** As for a session: the workspace folder shows as the workspace's name everywhere. */
+  anonymizePath: z.boolean().default(false)
+}
+
 /** Export methods (merged into the contract in methods.ts). */
 export const exportMethods = {
   /**
@@ -107,6 +113,34 @@ export const exportMethods = {
     })
   ),
 
-  /** Stop a running export scan of a session (`export.review` or `export.render`); false when none was running. */
+  /**
+   * Scan every session of a workspace (warm-ups aside) for secrets, as its index page would
+   * carry them: the same review as a session's, each place labelled with its session's number.
+   */
+  'export.reviewWorkspace': method(
+    z.object(WorkspaceExportRequest).strict(),
+    z.object({ token: z.string(), findings: z.array(SecretFindingSchema), scannedTexts: z.number().int().nonnegative() })
+  ),
+
+  /**
+   * The workspace's index page (HTML): every session in tree order in one self-contained file,
+   * a list at the top linking each to its full transcript below. Redaction as `export.render`.
+   */
+  'export.renderWorkspace': method(
+    z
+      .object({
+        ...WorkspaceExportRequest,
+        redact: z.boolean().default(true),
+        keep: z.array(z.string().min(1).max(200)).max(100_000).default([]),
+        token: z.string().min(1).max(200).optional()
+      })
+      .strict(),
+    z.object({ fileName: z.string(), mimeType: z.string(), content: z.string(), size: z.number().int().nonnegative(), redactedCount: z.number().int().nonnegative() })
+  ),
+
+  /**
+   * Stop a running export scan of a session (`export.review` or `export.render`); false when
+   * none was running. A workspace's scan runs under `workspace:<workspaceId>`.
+   */
   'export.cancel': method(z.object({ sessionId: SessionIdSchema }).strict(), z.object({ cancelled: z.boolean() }))
 } as const satisfies Record<string, MethodSpec>
