@@ -39,3 +39,23 @@ export function useRenderExport() {
       call('export.render', { ...request(choice), redact, keep, ...(redact && token ? { token } : {}) })
   })
 }
+
+/** The secrets a workspace's index page would carry (every session), scanned once per choice. */
+export function useWorkspaceExportReview(workspaceId: number, anonymizePath: boolean, enabled: boolean) {
+  return useQuery({
+    queryKey: ['export-review-workspace', workspaceId, anonymizePath],
+    queryFn: () => call('export.reviewWorkspace', { workspaceId, anonymizePath }),
+    enabled,
+    gcTime: 0,
+    staleTime: Infinity,
+    retry: false
+  })
+}
+
+/** Render the workspace's index page with the reviewed findings hidden (except those kept), or with none hidden. */
+export function useRenderWorkspaceExport() {
+  return useMutation({
+    mutationFn: ({ workspaceId, anonymizePath, redact, keep, token }: { workspaceId: number; anonymizePath: boolean; redact: boolean; keep: string[]; token: string | undefined }) =>
+      call('export.renderWorkspace', { workspaceId, anonymizePath, redact, keep, ...(redact && token ? { token } : {}) })
+  })
+}
