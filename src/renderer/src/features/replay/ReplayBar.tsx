@@ -1,6 +1,6 @@
 import type { Message } from '../../../../shared/contract'
 import { useReplayStore, SPEEDS, type Speed } from './replay-store'
-import { currentTurn } from './replay-timing'
+import { currentTurn, scrubLabel } from './replay-timing'
 import { ReplayFiles } from './ReplayFiles'
 import { useReplayClock } from './use-replay-clock'
 
@@ -14,13 +14,13 @@ interface TranscriptSource {
 
 /**
  * The replay controls over the transcript: play / pause, one step, speed, pause at tool calls,
- * jump to a turn's checkpoint, and where the replay is; beside them the files of the turn
+ * jump to a turn's checkpoint, a scrubber over every message, and where the replay is; beside them the files of the turn
  * being played. The transcript below shows only what has been played so far.
  */
 export function ReplayBar({ sessionId, turnCount, source }: { sessionId: string; turnCount: number; source: TranscriptSource }) {
   useReplayClock(source)
-  const { revealed, playing, speed, pauseAtTools, seekTurn } = useReplayStore()
-  const { play, pause, reveal, setSpeed, setPauseAtTools, seekToTurn, stop } = useReplayStore.getState()
+  const { revealed, playing, speed, pauseAtTools, seekTurn, seekCount } = useReplayStore()
+  const { play, pause, reveal, setSpeed, setPauseAtTools, seekToTurn, scrubTo, stop } = useReplayStore.getState()
   const { messages, total, hasNextPage } = source
   const atEnd = revealed >= total && !hasNextPage
   const turn = currentTurn(messages, revealed)
@@ -65,6 +65,20 @@ export function ReplayBar({ sessionId, turnCount, source }: { sessionId: string;
             ))}
           </select>
         </label>
+        <input
+          type="range"
+          className="replay-scrubber"
+          data-testid="replay-scrubber"
+          min={0}
+          max={Math.max(total, 0)}
+          step={1}
+          value={Math.min(seekCount ?? revealed, total)}
+          aria-label="Replay position"
+          aria-valuetext={scrubLabel(messages, seekCount ?? revealed, total)}
+          title="Drag, or use the arrow keys (Page Up / Page Down for ten, Home / End), to move through the session"
+          disabled={total === 0}
+          onChange={(event) => scrubTo(Number(event.target.value))}
+        />
         <span className="replay-position muted" data-testid="replay-position" role="status">
           {revealed === 0 ? 'Not started' : `Turn ${turn} · message ${Math.min(revealed, total)} of ${total}`}
           {atEnd && revealed > 0 ? ' · end' : ''}
