@@ -44,6 +44,10 @@ describe('Markdown in the exported page', () => {
     expect(markdownToSafeHtml('![pixel](https://example.com/pixel.png)')).toContain('[image: pixel — https://example.com/pixel.png]')
   })
 
+  it('keeps the lines of a raw HTML block, as text', () => {
+    expect(markdownToSafeHtml('<div>\n<script>alert(1)</script>\n</div>')).toBe('<p>&lt;div&gt;<br>\n&lt;script&gt;alert(1)&lt;/script&gt;<br>\n&lt;/div&gt;</p>\n')
+  })
+
   it('escapes any tag or attribute outside the allowlist (defence in depth)', () => {
     expect(allowlistHtml('<p onclick="x()">a</p><script>b</script><a href="javascript:c">d</a><code class="x y">e</code>')).toBe(
       '<p>a</p>&lt;script&gt;b&lt;/script&gt;<a>d</a><code>e</code>'

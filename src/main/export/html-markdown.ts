@@ -15,7 +15,9 @@ const marked = new Marked({
   breaks: false,
   async: false,
   renderer: {
-    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
+    // A block of HTML reads as the lines it was written in; inline HTML as the text it is.
+    html: (token: Tokens.HTML | Tokens.Tag) =>
+      token.block ? `<p>${escapeHtml(token.text.replace(/\n+$/, '')).replace(/\n/g, '<br>\n')}</p>\n` : escapeHtml(token.text),
     image: ({ text, href }: Tokens.Image) => escapeHtml(`[image: ${text || 'untitled'}${href ? ` — ${href}` : ''}]`),
     link(token: Tokens.Link) {
       const href = token.href.trim()
