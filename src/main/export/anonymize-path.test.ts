@@ -12,6 +12,11 @@ describe('replacing the local workspace path', () => {
     expect(replace('"/home/ann/code/shop/"')).toBe('"shop/"')
   })
 
+  it('replaces the folder as Claude Code spells it in its project folder name too', () => {
+    const replace = pathReplacer('/home/ann/code/my.shop', 'my.shop', '/home/ann')
+    expect(replace('/home/ann/.claude/projects/-home-ann-code-my-shop/1.jsonl')).toBe('~/.claude/projects/my-shop/1.jsonl')
+  })
+
   it('never replaces every slash for a root folder', () => {
     expect(pathReplacer('/', 'root', '/')('/etc/hosts')).toBe('/etc/hosts')
   })

@@ -5,7 +5,8 @@ import { mapDocumentTexts } from './document-texts'
 // "Replace the local path": a shared export need not say where the exporting machine keeps the
 // project, nor whose home folder it is in. Every text of the document (messages, tool inputs
 // and results, file names, diffs, the session's folder, file contents as text) has the
-// workspace's folder replaced by the workspace's name, and then the home folder by `~`.
+// workspace's folder replaced by the workspace's name (also as Claude Code's project folder
+// spells it), and then the home folder by `~`.
 
 /** Characters that continue a folder name: `/code/shop` must not match inside `/code/shop-old`. */
 const CONTINUES_NAME = '(?![\\w.\\-])'
@@ -23,7 +24,12 @@ export function pathReplacer(workspacePath: string, workspaceName: string, home:
     if (trimmed.length < 2) return
     rules.push([new RegExp(`${escapeRegExp(trimmed)}${CONTINUES_NAME}`, 'g'), to])
   }
-  add(workspacePath, workspaceName || 'workspace')
+  const name = workspaceName || 'workspace'
+  add(workspacePath, name)
+  // Claude Code names a project's history folder after its path, every other character a dash
+  // (`-home-ann-code-shop`): that names the folder too.
+  const slug = workspacePath.replace(/[\\/]+$/, '').replace(/[^a-zA-Z0-9]/g, '-')
+  if (/[a-zA-Z0-9]/.test(slug)) add(slug, name.replace(/[^a-zA-Z0-9]/g, '-'))
   add(home, '~')
   return (text) => rules.reduce((result, [pattern, to]) => result.replace(pattern, () => to), text)
 }
