@@ -36,13 +36,15 @@ export function renderWorkspaceHtml(exported: WorkspaceExport, meta: ExportMeta)
     })
     out.push('</ol></details></nav>\n')
   }
+  const anchors = new Map(sessions.map(({ doc }, index) => [doc.session.id, `s${index + 1}`]))
+  const anchorOf = (id: string) => anchors.get(id) ?? null
   sessions.forEach(({ doc }, index) => {
     const { session } = doc
     const anchor = `s${index + 1}`
     out.push(`<article class="session" id="${escapeAttribute(anchor)}"><header>`)
     out.push(`<p class="kicker">Session ${index + 1} of ${sessions.length} · ${escapeHtml(session.source)} · ${escapeHtml(session.kind)} · <a href="#index">back to the list</a></p>`)
     out.push(`<h1>${escapeHtml(session.title.trim() || 'Untitled session')}</h1>`)
-    renderSessionBody(doc, meta, `${anchor}-`, out)
+    renderSessionBody(doc, meta, `${anchor}-`, out, anchorOf)
     out.push('</article>\n')
   })
   out.push(pageFoot(meta))

@@ -50,24 +50,33 @@ export function pageFoot(meta: ExportMeta): string {
  * A session after its heading (which the caller writes into the open `<header>`): its facts,
  * table of contents and turns. `anchors` prefixes every anchor, so several sessions share a page.
  */
-export function renderSessionBody(doc: ExportDocument, meta: ExportMeta, anchors: string, out: string[]): void {
+export function renderSessionBody(doc: ExportDocument, meta: ExportMeta, anchors: string, out: string[], anchorOf: AnchorOf = () => null): void {
   const turns = turnsOf(doc)
-  out.push(renderFacts(doc, meta), '</header>\n')
+  out.push(renderFacts(doc, meta, anchorOf), '</header>\n')
   renderToc(turns, anchors, out)
   out.push('<main>\n')
   for (const view of turns) renderTurn(view, doc.session.contextStartSeq, out, anchors)
   out.push('</main>\n')
 }
 
-function renderFacts(doc: ExportDocument, meta: ExportMeta): string {
+/** The anchor of another session on the same page (a workspace's index), or null. */
+export type AnchorOf = (sessionId: string) => string | null
+
+function renderFacts(doc: ExportDocument, meta: ExportMeta, anchorOf: AnchorOf): string {
   const { session, tree, workspace } = doc
   const rows: [string, string][] = []
-  const crumbs = [...tree.ancestors.map((ref) => `<span>${escapeHtml(ref.title || 'Untitled')}</span>`), `<span class="here">${escapeHtml(session.title || 'Untitled')}</span>`]
+  // A session named here links to its own part of the page when the page carries it.
+  const ref = (target: { id: string; title: string }) => {
+    const anchor = anchorOf(target.id)
+    const title = escapeHtml(target.title || 'Untitled')
+    return anchor ? `<a href="#${escapeAttribute(anchor)}">${title}</a>` : title
+  }
+  const crumbs = [...tree.ancestors.map((ancestor) => `<span>${ref(ancestor)}</span>`), `<span class="here">${escapeHtml(session.title || 'Untitled')}</span>`]
   rows.push(['Session tree', `<span class="crumbs">${crumbs.join('')}</span>`])
-  if (tree.predecessor) rows.push(['Continues', escapeHtml(tree.predecessor.title || 'Untitled')])
-  if (tree.children.length > 0) rows.push(['Branches', escapeHtml(tree.children.map((c) => `${c.title || 'Untitled'} (${c.kind})`).join(' · '))])
+  if (tree.predecessor) rows.push(['Continues', ref(tree.predecessor)])
+  if (tree.children.length > 0) rows.push(['Branches', tree.children.map((c) => `${ref(c)} (${escapeHtml(c.kind)})`).join(' · ')])
   for (const line of agentRewindLines(doc)) rows.push([escapeHtml(line.term), escapeHtml(line.text)])
-  if (tree.successors.length > 0) rows.push(['Continued in', escapeHtml(tree.successors.map((s) => s.title || 'Untitled').join(' · '))])
+  if (tree.successors.length > 0) rows.push(['Continued in', tree.successors.map(ref).join(' · ')])
   // With the path replaced, the folder is the name: say it once.
   rows.push(['Workspace', workspace.path === workspace.name ? escapeHtml(workspace.name) : `${escapeHtml(workspace.name)} <span class="note mono">${escapeHtml(workspace.path)}</span>`])
   const sources = sourcesOf(doc)

@@ -94,6 +94,9 @@ describe('a workspace index page', () => {
       expect(html).toContain('<article class="session" id="s2">')
       expect(html).toContain('<section class="turn" id="s1-t3">')
       expect(html).toContain('<a href="#s2-t1">')
+      // The sessions name each other by link: the branch's parent, the parent's branches.
+      expect(html).toContain('<dt>Branches</dt><dd><a href="#s2">Try a shorter README</a> (branch)</dd>')
+      expect(html).toContain('<span class="crumbs"><span><a href="#s1">agent</a></span><span class="here">Try a shorter README</span></span>')
       // Every link is an anchor of this page, and every anchor it names is there.
       const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1] ?? '')
       const ids = new Set([...html.matchAll(/ id="([^"]*)"/g)].map((m) => m[1]))
