@@ -90,6 +90,8 @@ test.describe('export that reads well', () => {
     await expect(scrubber).toHaveAttribute('aria-valuetext', /^Not started, \d+ messages$/)
     const total = Number(await scrubber.getAttribute('max'))
     expect(total).toBeGreaterThan(10)
+    // Tick marks where turns end: this session has two turns, so one mark between them.
+    await expect(replay.locator('datalist option')).toHaveCount(1)
 
     await scrubber.fill('8')
     await expect(replay).toHaveAttribute('data-revealed', '8')

@@ -1,6 +1,7 @@
+import { useId, useMemo } from 'react'
 import type { Message } from '../../../../shared/contract'
 import { useReplayStore, SPEEDS, type Speed } from './replay-store'
-import { currentTurn, scrubLabel } from './replay-timing'
+import { currentTurn, scrubLabel, turnEnds } from './replay-timing'
 import { ReplayFiles } from './ReplayFiles'
 import { useReplayClock } from './use-replay-clock'
 
@@ -24,6 +25,8 @@ export function ReplayBar({ sessionId, turnCount, source }: { sessionId: string;
   const { messages, total, hasNextPage } = source
   const atEnd = revealed >= total && !hasNextPage
   const turn = currentTurn(messages, revealed)
+  const ticksId = useId()
+  const ticks = useMemo(() => turnEnds(messages), [messages])
   const step = () => {
     pause()
     if (revealed < messages.length) reveal(revealed + 1)
@@ -73,12 +76,19 @@ export function ReplayBar({ sessionId, turnCount, source }: { sessionId: string;
           max={Math.max(total, 0)}
           step={1}
           value={Math.min(seekCount ?? revealed, total)}
+          list={ticksId}
           aria-label="Replay position"
           aria-valuetext={scrubLabel(messages, seekCount ?? revealed, total)}
           title="Drag, or use the arrow keys (Page Up / Page Down for ten, Home / End), to move through the session"
           disabled={total === 0}
           onChange={(event) => scrubTo(Number(event.target.value))}
         />
+        {/* Tick marks where each turn ends (the loaded ones). */}
+        <datalist id={ticksId}>
+          {ticks.map((count) => (
+            <option key={count} value={count} />
+          ))}
+        </datalist>
         <span className="replay-position muted" data-testid="replay-position" role="status">
           {revealed === 0 ? 'Not started' : `Turn ${turn} · message ${Math.min(revealed, total)} of ${total}`}
           {atEnd && revealed > 0 ? ' · end' : ''}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../../shared/contract'
-import { currentTurn, delayAfter, revealForScrub, revealThroughTurn, scrubLabel } from './replay-timing'
+import { currentTurn, delayAfter, revealForScrub, revealThroughTurn, scrubLabel, turnEnds } from './replay-timing'
 
 let seq = 0
 function message(turn: number, role: Message['role'] = 'assistant'): Message {
@@ -45,5 +45,10 @@ describe('replay timing', () => {
     expect(scrubLabel(messages, 0, 6)).toBe('Not started, 6 messages')
     expect(scrubLabel(messages, 1, 6)).toBe('Message 1 of 6')
     expect(scrubLabel(messages, 5, 6)).toBe('Message 5 of 6, turn 2')
+  })
+
+  it('marks where each loaded turn ends on the scrubber', () => {
+    expect(turnEnds(messages)).toEqual([1, 3, 5])
+    expect(turnEnds([])).toEqual([])
   })
 })

@@ -48,3 +48,13 @@ export function scrubLabel(messages: readonly Message[], revealed: number, total
   const turn = currentTurn(messages, revealed)
   return `Message ${Math.min(revealed, total)} of ${total}${turn > 0 ? `, turn ${turn}` : ''}`
 }
+
+/** Scrubber positions where a turn ends (the count of messages through it), for tick marks. */
+export function turnEnds(messages: readonly Message[]): number[] {
+  const ends: number[] = []
+  messages.forEach((message, index) => {
+    const next = messages[index + 1]
+    if (next && next.turn !== message.turn) ends.push(index + 1)
+  })
+  return ends
+}
