@@ -44,6 +44,13 @@ describe('Markdown in the exported page', () => {
     expect(markdownToSafeHtml('![pixel](https://example.com/pixel.png)')).toContain('[image: pixel — https://example.com/pixel.png]')
   })
 
+  it('refuses a javascript: autolink and a code fence language that tries to close its attribute', () => {
+    expect(markdownToSafeHtml('see <javascript:alert(1)>')).toBe('<p>see &lt;javascript:alert(1)&gt;</p>\n')
+    const fence = markdownToSafeHtml('```"><script>alert(1)</script>\nx\n```')
+    expect(fence).toMatch(/^<pre><code>x\n<\/code><\/pre>/)
+    expect(fence).not.toContain('<script')
+  })
+
   it('keeps the lines of a raw HTML block, as text', () => {
     expect(markdownToSafeHtml('<div>\n<script>alert(1)</script>\n</div>')).toBe('<p>&lt;div&gt;<br>\n&lt;script&gt;alert(1)&lt;/script&gt;<br>\n&lt;/div&gt;</p>\n')
   })
