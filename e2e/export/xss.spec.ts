@@ -95,6 +95,8 @@ test.describe('an exported HTML page', () => {
     const text = CORPUS.join('\n')
     session.prompt(`Please render these safely:\n${text}`)
     session.say(`Here they are, as text:\n${text}`)
+    // The reply is Markdown: it reads as such, and its links go only to http(s) pages.
+    session.say('## What changed\n\n**Escaped** every `<tag>`; see [the guide](https://example.com/guide) and [this](javascript:alert(1)).')
     session.bash(`echo '${CORPUS[0] ?? ''}' && cat ${FILE_NAMES[0] ?? ''}`, text)
     session.tool('Grep', { pattern: CORPUS[2], [CORPUS[9] ?? 'svg']: CORPUS[11] }, { mode: 'content', filenames: [] }, text)
     for (const name of FILE_NAMES) session.write(name, `${text}\n`, null)
@@ -109,7 +111,7 @@ test.describe('an exported HTML page', () => {
     expect(stdout).toMatch(/^Wrote .*export\.html \(.*, 0 secrets hidden\)\.$/m)
 
     const html = readFileSync(file, 'utf8')
-    expect(html).not.toMatch(/<script|<img|<svg|<iframe|<link|<a href="(?!#)/i)
+    expect(html).not.toMatch(/<script|<img|<svg|<iframe|<link|<a href="(?!#|https:\/\/example\.com\/guide")/i)
     const { requests, dialogs, errors } = await openExport(page, file)
     // Open every collapsed block, as a reader would, so every piece of text has been laid out.
     await page.evaluate(() => document.querySelectorAll('details').forEach((details) => (details.open = true)))
@@ -121,6 +123,11 @@ test.describe('an exported HTML page', () => {
     const shown = await page.evaluate(() => document.body.innerText)
     for (const item of [...CORPUS, ...FILE_NAMES]) expect(shown, `the page shows ${JSON.stringify(item)} as text`).toContain(item)
     await expect(page.locator('details.file summary code', { hasText: FILE_NAMES[0] ?? '' })).toBeVisible()
+    await expect(page.locator('.md h2', { hasText: 'What changed' })).toBeVisible()
+    await expect(page.locator('.md strong', { hasText: 'Escaped' })).toBeVisible()
+    await expect(page.locator('.md code', { hasText: '<tag>' })).toBeVisible()
+    await expect(page.locator('.md a')).toHaveAttribute('href', 'https://example.com/guide')
+    expect(shown).toContain('[this](javascript:alert(1))')
     await page.locator('section.turn').first().scrollIntoViewIfNeeded()
     await shoot(page, 'xss-corpus')
   })

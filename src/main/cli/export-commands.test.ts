@@ -42,6 +42,36 @@ describe('retrace export / import-json', () => {
     expect(out.join('\n')).toMatch(new RegExp(`^Wrote ${page} \\(.* KiB, \\d+ secrets hidden\\)\\.$`))
   })
 
+  it('replaces the workspace folder by its name with --anonymize-path', async () => {
+    const { ws, run, dir } = setup()
+    ws.rt.recorder.resume(ws.writer.id).append({ role: 'tool_call', toolName: 'Bash', toolCallId: 'call-9', toolInput: { command: `ls ${ws.root}/src` } })
+    const plain = join(dir, 'plain.html')
+    const shared = join(dir, 'shared.html')
+    expect(await run('export', ws.writer.id, '--out', plain)).toBe(0)
+    expect(await run('export', ws.writer.id, '--out', shared, '--anonymize-path')).toBe(0)
+    expect(readFileSync(plain, 'utf8')).toContain(`ls ${ws.root}/src`)
+    const html = readFileSync(shared, 'utf8')
+    expect(html).not.toContain(ws.root)
+    expect(html).toContain('ls project/src')
+  })
+
+  it('exports a workspace as one index page with --workspace, after the same review', async () => {
+    const { ws, run, dir } = setup()
+    const index = join(dir, 'index.html')
+    expect(await run('export', '--workspace', ws.root, '--out', index)).toBe(0)
+    const html = readFileSync(index, 'utf8')
+    expect(html).toContain('<a href="#s1">agent</a>')
+    expect(html).toContain('<a href="#s2">Try a shorter README</a>')
+    expect(html).not.toContain(SECRET)
+    expect(err.join('\n')).toMatch(/Session 1 · Turn 2 · User \(message 7\)/)
+    expect(out.at(-1)).toMatch(new RegExp(`^Wrote ${index} \\(.* KiB, \\d+ secrets hidden\\)\\.$`))
+    expect(await run('export', ws.writer.id, '--workspace', ws.root)).toBe(2)
+    expect(await run('export', '--workspace', ws.root, '--format', 'md')).toBe(2)
+    expect(await run('export', '--workspace', join(dir, 'nowhere'), '--out', join(dir, 'x.html'))).toBe(1)
+    expect(err.at(-1)).toContain(`Retrace has no workspace at ${join(dir, 'nowhere')}.`)
+    expect(existsSync(join(dir, 'x.html'))).toBe(false)
+  })
+
   it('keeps a reviewed false positive with --keep, and refuses to overwrite without --force', async () => {
     const { ws, run, dir } = setup()
     const md = join(dir, 'session.md')

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { extname, resolve } from 'node:path'
 import { MAX_IMPORT_JSON_CHARS, RetraceError, type ExportFormat, type MethodOutput } from '../../shared/contract'
 import type { Runtime } from '../runtime/runtime'
@@ -30,6 +30,8 @@ export interface ExportOptions {
   /** Only the conversation through this turn. */
   throughTurn?: number | undefined
   keep: string[]
+  /** Show the workspace folder as its name (and the home folder as `~`). */
+  anonymizePath?: boolean
   force: boolean
   io: Output
 }
@@ -42,7 +44,7 @@ export interface ExportOptions {
 export async function exportCommand(call: CliCall, options: ExportOptions): Promise<void> {
   const { io } = options
   if (options.withFiles && options.format !== 'json') io.err('retrace: --with-files only changes --format json (the page and the Markdown show diffs); ignored.')
-  const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles, ...(options.throughTurn !== undefined ? { throughTurn: options.throughTurn } : {}) }
+  const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles, ...(options.throughTurn !== undefined ? { throughTurn: options.throughTurn } : {}), anonymizePath: options.anonymizePath ?? false }
   let rendered: MethodOutput<'export.render'>
   if (options.redact) {
     const review = await call('export.review', request)
@@ -51,6 +53,44 @@ export async function exportCommand(call: CliCall, options: ExportOptions): Prom
   } else {
     rendered = await call('export.render', { ...request, redact: false })
   }
+  writeExport(rendered, options)
+}
+
+/**
+ * `retrace export --workspace PATH`: the workspace's index page, every session in tree order
+ * in one HTML file, after the same review on stderr as a session's export.
+ */
+export async function workspaceExportCommand(runtime: Runtime, call: CliCall, options: Omit<ExportOptions, 'sessionId' | 'format' | 'withFiles' | 'throughTurn'> & { workspace: string }): Promise<void> {
+  const workspaceId = knownWorkspace(runtime, options.workspace)
+  const request = { workspaceId, anonymizePath: options.anonymizePath ?? false }
+  let rendered: MethodOutput<'export.renderWorkspace'>
+  if (options.redact) {
+    const review = await call('export.reviewWorkspace', request)
+    printFindings(review, options.keep, options.io)
+    rendered = await call('export.renderWorkspace', { ...request, redact: true, keep: options.keep, token: review.token })
+  } else {
+    rendered = await call('export.renderWorkspace', { ...request, redact: false })
+  }
+  writeExport(rendered, options)
+}
+
+/** A workspace Retrace already has (an export never adds one). */
+function knownWorkspace(runtime: Runtime, path: string): number {
+  const resolved = resolve(path)
+  let found = runtime.store.workspaces.getByPath(resolved)
+  if (!found) {
+    try {
+      found = runtime.store.workspaces.getByPath(realpathSync(resolved))
+    } catch {
+      // No such folder: only the path as given could name it.
+    }
+  }
+  if (!found) throw new RetraceError('NOT_FOUND', `Retrace has no workspace at ${resolved}. Import it first (retrace import ${resolved}), or see \`retrace workspaces\`.`)
+  return found.id
+}
+
+/** Write the file, never over an existing one without --force, and say what was written. */
+function writeExport(rendered: MethodOutput<'export.render'>, options: Pick<ExportOptions, 'out' | 'force' | 'redact' | 'io'>): void {
   const out = resolve(options.out ?? rendered.fileName)
   try {
     writeFileSync(out, rendered.content, { flag: options.force ? 'w' : 'wx' })
@@ -60,7 +100,7 @@ export async function exportCommand(call: CliCall, options: ExportOptions): Prom
     throw new RetraceError('IO_ERROR', `Retrace could not write ${out}: ${(error as Error).message}`)
   }
   const hidden = options.redact ? `, ${rendered.redactedCount} secret${rendered.redactedCount === 1 ? '' : 's'} hidden` : ', not redacted'
-  io.out(`Wrote ${out} (${formatSize(rendered.size)}${hidden}).`)
+  options.io.out(`Wrote ${out} (${formatSize(rendered.size)}${hidden}).`)
 }
 
 function printFindings({ findings, scannedTexts }: MethodOutput<'export.review'>, keep: string[], io: Output): void {

@@ -7,7 +7,7 @@ import { APP_VERSION } from '../runtime/version'
 import { cliCaller } from './call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand, type Output } from './commands'
 import { checkpointCommand, readHookInput } from './checkpoint-command'
-import { exportCommand, importJsonCommand, parseFormat, parseKeep } from './export-commands'
+import { exportCommand, importJsonCommand, parseFormat, parseKeep, workspaceExportCommand } from './export-commands'
 import { importCommand, parseSource, watchAllCommand } from './import-command'
 import { doctorCommand, setClaudeRetentionCommand, undoClaudeRetentionCommand } from './doctor-command'
 import { askYesNo } from './ask'
@@ -71,12 +71,18 @@ Usage:
                                              Ctrl-C (one line per round that added something), so it is
                                              kept before an agent's clean-up deletes it
 
-  retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--force]
+  retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--anonymize-path] [--force]
                                              one file a colleague can open offline (format from --out's
                                              extension by default); secrets are found, listed on stderr and
                                              hidden unless --keep ID (a false positive) or --no-redact;
                                              --with-files (json): carry the changed files' contents;
-                                             --turn N: only the conversation up to the end of turn N
+                                             --turn N: only the conversation up to the end of turn N;
+                                             --anonymize-path: the workspace folder shows as its name
+                                             (and your home folder as ~) everywhere in the file
+  retrace export --workspace PATH [--out FILE] [--no-redact] [--keep ID]… [--anonymize-path] [--force]
+                                             the workspace's index page: every session in tree order in
+                                             one self-contained HTML file, each linked from a list at the
+                                             top, after the same secret review
   retrace import-json FILE [--workspace PATH] [--json]
                                              a JSON export back as a session of the workspace (default:
                                              the current folder), replayable and rewindable with its files
@@ -136,6 +142,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         format: { type: 'string' },
         out: { type: 'string', short: 'o' },
         'no-redact': { type: 'boolean', default: false },
+        'anonymize-path': { type: 'boolean', default: false },
         keep: { type: 'string', multiple: true },
         force: { type: 'boolean', default: false },
         found: { type: 'boolean', default: false },
@@ -250,7 +257,22 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       }
       case 'export': {
         const [sessionId, ...extra] = rest
-        if (!sessionId) throw new UsageError('Missing <session-id>. Run `retrace help` for usage.')
+        if (values.workspace !== undefined) {
+          if (sessionId) throw new UsageError('Give a <session-id> or --workspace PATH, not both.')
+          if (values.format !== undefined && values.format !== 'html') throw new UsageError('A workspace exports as one HTML page: --format html, or leave --format out.')
+          const live = await open()
+          await workspaceExportCommand(live, cliCaller(live), {
+            workspace: values.workspace,
+            out: values.out,
+            redact: !values['no-redact'],
+            keep: parseKeep(values.keep),
+            anonymizePath: values['anonymize-path'],
+            force: values.force,
+            io
+          })
+          return 0
+        }
+        if (!sessionId) throw new UsageError('Missing <session-id> (or --workspace PATH). Run `retrace help` for usage.')
         if (extra.length > 0) throw new UsageError(`Unexpected "${extra.join(' ')}": give one session id (and --keep once per finding).`)
         const live = await open()
         await exportCommand(cliCaller(live), {
@@ -261,6 +283,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           withFiles: values['with-files'],
           throughTurn: parseTurn(values.turn, false),
           keep: parseKeep(values.keep),
+          anonymizePath: values['anonymize-path'],
           force: values.force,
           io
         })

@@ -52,6 +52,16 @@ export function redactDocument(doc: ExportDocument, findings: readonly SecretFin
   return copy
 }
 
+/**
+ * A copy of the document with `replace` applied to every text (file contents carried as bytes
+ * excepted: their length is their meaning). Used to replace the local workspace path.
+ */
+export function mapDocumentTexts(doc: ExportDocument, replace: (text: string) => string): ExportDocument {
+  const copy = structuredClone(doc)
+  editTexts(copy, (place, text) => (place.binary ? undefined : replace(text)))
+  return copy
+}
+
 /** Walk every text place of `doc`, writing back whatever `edit` returns. */
 function editTexts(doc: ExportDocument, edit: Edit): void {
   const visit: Visit = (id, label, text, binary) => {

@@ -16,13 +16,24 @@ export const MIME_TYPES: Record<ExportFormat, string> = {
 
 /** `retrace-fix-the-flaky-date-test-2026-03-10.html`: only [a-z0-9-], so any file system takes it. */
 export function exportFileName(doc: ExportDocument, format: ExportFormat, exportedAt: number): string {
-  const slug = doc.session.title
+  return datedFileName(`retrace-${slugOf(doc.session.title) || 'session'}`, format, exportedAt)
+}
+
+/** `retrace-workspace-shop-2026-03-10.html` for a workspace's index page. */
+export function workspaceFileName(name: string, exportedAt: number): string {
+  return datedFileName(`retrace-workspace-${slugOf(name) || 'sessions'}`, 'html', exportedAt)
+}
+
+function datedFileName(stem: string, format: ExportFormat, exportedAt: number): string {
+  return `${stem}-${new Date(exportedAt).toISOString().slice(0, 10)}.${format}`
+}
+
+function slugOf(title: string): string {
+  return title
     .normalize('NFKD')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/, '')
-  const date = new Date(exportedAt).toISOString().slice(0, 10)
-  return `retrace-${slug || 'session'}-${date}.${format}`
 }

@@ -93,13 +93,40 @@ describe('exporting a session', () => {
     expect(html).toContain(`<style>${EXPORT_STYLE}</style>`)
     // Every tag is one the renderer writes, with only the attributes it writes: user text made none.
     const tags = [...html.replace(/<style>[\s\S]*?<\/style>/, '<style>').matchAll(/<([a-z][a-z0-9]*)([^>]*)>/gi)]
-    expect(new Set(tags.map((tag) => tag[1]))).toEqual(new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'p', 'h1', 'dl', 'dt', 'dd', 'span', 'nav', 'details', 'summary', 'ol', 'li', 'a', 'main', 'section', 'h2', 'div', 'code', 'pre', 'ins', 'del', 'h3', 'footer']))
+    expect(new Set(tags.map((tag) => tag[1]))).toEqual(new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'header', 'p', 'h1', 'dl', 'dt', 'dd', 'span', 'nav', 'details', 'summary', 'ol', 'li', 'a', 'main', 'section', 'h2', 'div', 'code', 'pre', 'ins', 'del', 'h3', 'footer', 'ul']))
     const attributes = tags.flatMap((tag) => [...(tag[2] ?? '').matchAll(/\s([\w-]+)(?:="([^"]*)")?/g)].map((a) => ({ name: a[1], value: a[2] ?? '' })))
     expect(new Set(attributes.map((a) => a.name))).toEqual(new Set(['lang', 'charset', 'http-equiv', 'content', 'name', 'class', 'id', 'href', 'open']))
     // No external reference of any kind: the only links are the page's own anchors.
     expect(attributes.filter((a) => a.name === 'href').every((a) => /^#t\d+$/.test(a.value))).toBe(true)
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
     expect(html).toContain('&lt;/style&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
+  })
+
+  it('renders an assistant reply as Markdown, its raw HTML as text and only http(s) links as links', async () => {
+    const { ws, service } = setup()
+    ws.rt.recorder.resume(ws.writer.id).append({ role: 'assistant', content: `## Findings\n\n**Fixed** the [docs](https://example.com/docs).\n\n${CORPUS}` })
+    const html = (await service.render({ sessionId: ws.writer.id, format: 'html', withFiles: false, redact: false, keep: [] })).content
+    expect(html).toContain('<div class="md"><h2>Findings</h2>')
+    expect(html).toContain('<strong>Fixed</strong> the <a href="https://example.com/docs" rel="noopener noreferrer nofollow">docs</a>.')
+    expect(html).toContain('<li><code>greet(name)</code> returns a greeting.</li>')
+    expect(html.match(/<script|<img|<svg/gi)).toBeNull()
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).toContain('[click](javascript:alert(1))')
+    const hrefs = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1])
+    expect(hrefs.filter((href) => !/^#t\d+$/.test(href ?? ''))).toEqual(['https://example.com/docs'])
+  })
+
+  it('counts each file once: in the header, the table of contents and each turn', async () => {
+    const { ws, service } = setup()
+    const html = (await service.render({ sessionId: ws.writer.id, format: 'html', withFiles: false, redact: false, keep: [] })).content
+    // 8 changes of 6 files: scripts/run.sh is created, renamed to start.sh, then loses its executable bit.
+    expect(html).toContain('3 turns · 13 messages · 6 files changed (8 changes)</dd>')
+    expect(html).toContain('<a href="#t3">Rename the script and make it plain.</a><span class="files">1 file</span>')
+    expect(html).toContain('<h3>1 file changed (2 changes) in turn 3</h3>')
+    expect(html).toContain('<h3>5 files changed in turn 2</h3>')
+    const md = (await service.render({ sessionId: ws.writer.id, format: 'md', withFiles: false, redact: false, keep: [] })).content
+    expect(md).toContain('6 files changed (8 changes)')
+    expect(md).toContain('### 1 file changed (2 changes) in turn 3')
   })
 
   it('writes Markdown whose user text cannot become markup', async () => {

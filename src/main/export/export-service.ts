@@ -3,9 +3,12 @@ import { RetraceError, type ExportFormat, type MethodOutput } from '../../shared
 import type { ChangeFeed } from '../events/change-feed'
 import type { DocumentContext } from './export-document'
 import type { ExportDocument } from './document-schema'
+import { anonymizeWorkspacePath } from './anonymize-path'
 import { documentTexts, redactDocument } from './document-texts'
 import { buildExportDocument } from './export-document'
-import { exportFileName, MIME_TYPES, type ExportMeta } from './export-meta'
+import { exportFileName, MIME_TYPES, workspaceFileName, type ExportMeta } from './export-meta'
+import { renderWorkspaceHtml } from './html-workspace'
+import { buildWorkspaceExport, redactWorkspace, workspaceTexts, type WorkspaceExport } from './workspace-export'
 import { renderHtml } from './html'
 import { importExportedSession, type ImportedSession } from './import-session'
 import { renderJson } from './json-format'
@@ -18,6 +21,13 @@ export interface ExportRequest {
   withFiles: boolean
   /** Only the conversation up to the end of this turn (the export of a turn). */
   throughTurn?: number | undefined
+  /** Show the local workspace folder as the workspace's name (and the home folder as `~`). */
+  anonymizePath?: boolean | undefined
+}
+
+export interface WorkspaceExportRequest {
+  workspaceId: number
+  anonymizePath: boolean
 }
 
 export type ExportReview = MethodOutput<'export.review'>
@@ -89,6 +99,35 @@ export class ExportService {
     }
   }
 
+  /** Scan every session of a workspace, as its index page would carry them. */
+  async reviewWorkspace(request: WorkspaceExportRequest): Promise<ExportReview> {
+    const exported = buildWorkspaceExport(this.ctx, request.workspaceId, request)
+    const token = tokenOf(exported)
+    const texts = workspaceTexts(exported)
+    const findings = await this.scanTexts(workspaceScanKey(request.workspaceId), texts)
+    this.remember(token, findings)
+    return { token, findings, scannedTexts: texts.length }
+  }
+
+  /** The workspace's index page: every session in tree order, the reviewed findings hidden but the kept ones. */
+  async renderWorkspace(request: WorkspaceExportRequest & { redact: boolean; keep: readonly string[]; token?: string | undefined }): Promise<RenderedExport> {
+    const exported = buildWorkspaceExport(this.ctx, request.workspaceId, request)
+    let hidden: SecretFinding[] = []
+    if (request.redact) {
+      const token = tokenOf(exported)
+      if (request.token !== undefined && request.token !== token) {
+        throw new RetraceError('CONFLICT', 'What this export would carry is not what was reviewed: a session of the workspace changed since. Review the export again.')
+      }
+      const findings = (request.token !== undefined ? this.reviews.get(token) : undefined) ?? (await this.scanTexts(workspaceScanKey(request.workspaceId), workspaceTexts(exported)))
+      const keep = new Set(request.keep)
+      hidden = findings.filter((finding) => !keep.has(finding.id))
+    }
+    const exportedAt = this.now()
+    const meta: ExportMeta = { exportedAt, appVersion: this.ctx.version, redaction: { applied: request.redact, hidden: hidden.length } }
+    const content = renderWorkspaceHtml(redactWorkspace(exported, hidden), meta)
+    return { fileName: workspaceFileName(exported.workspace.name, exportedAt), mimeType: MIME_TYPES.html, content, size: Buffer.byteLength(content, 'utf8'), redactedCount: hidden.length }
+  }
+
   importJson(json: string, workspaceId: number): ImportedSession {
     return importExportedSession(this.ctx, json, workspaceId)
   }
@@ -103,7 +142,9 @@ export class ExportService {
 
   /** Only JSON carries file contents: the page and the Markdown show diffs. */
   private document(request: ExportRequest): ExportDocument {
-    return buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
+    const doc = buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
+    // Before the review: what is scanned, reviewed and written is the document without the path.
+    return request.anonymizePath ? anonymizeWorkspacePath(doc) : doc
   }
 
   private async scanTexts(sessionId: string, texts: ReturnType<typeof documentTexts>): Promise<SecretFinding[]> {
@@ -133,7 +174,12 @@ export class ExportService {
   }
 }
 
+/** The key a workspace's scan runs (and is cancelled, and reports progress) under. */
+export function workspaceScanKey(workspaceId: number): string {
+  return `workspace:${workspaceId}`
+}
+
 /** Names one state of one document: any change to what an export would carry changes it. */
-function tokenOf(doc: ExportDocument): string {
+function tokenOf(doc: ExportDocument | WorkspaceExport): string {
   return createHash('sha256').update(JSON.stringify(doc)).digest('base64url').slice(0, 43)
 }

@@ -31,6 +31,14 @@ nav.toc li{display:flex;gap:.7rem;align-items:baseline;padding:.15rem 0;border-b
 nav.toc li a{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;color:var(--fg)}
 nav.toc .n{color:var(--faint);font-variant-numeric:tabular-nums;min-width:2.2rem;text-align:right}
 nav.toc .files{color:var(--muted);font-size:.8rem;white-space:nowrap}
+nav.index li.depth-1{padding-left:1.2rem}
+nav.index li.depth-2{padding-left:2.4rem}
+nav.index li.depth-3{padding-left:3.6rem}
+nav.index li.depth-4{padding-left:4.8rem}
+nav.index li.depth-5{padding-left:6rem}
+nav.index li.depth-6{padding-left:7.2rem}
+article.session{margin:0 0 3rem;padding-top:2rem;border-top:3px double var(--line)}
+article.session>header h1{font-size:1.35rem}
 section.turn{margin:0 0 2.2rem;padding-top:1.2rem;border-top:1px solid var(--line)}
 .turn>header{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:baseline;margin-bottom:.9rem}
 .turn>header a{color:var(--fg)}
@@ -40,6 +48,17 @@ section.turn{margin:0 0 2.2rem;padding-top:1.2rem;border-top:1px solid var(--lin
 .m{margin:0 0 .8rem}
 .who{font-size:.78rem;font-weight:600;color:var(--muted);margin-bottom:.2rem;display:flex;gap:.6rem;align-items:baseline}
 .text{white-space:pre-wrap;overflow-wrap:anywhere}
+.md{overflow-wrap:anywhere}
+.md>:first-child{margin-top:0}
+.md>:last-child{margin-bottom:0}
+.md p,.md ul,.md ol,.md blockquote,.md table{margin:.5rem 0}
+.md h1,.md h2,.md h3,.md h4,.md h5,.md h6{font-size:1rem;margin:.9rem 0 .4rem;text-transform:none;letter-spacing:0;color:var(--fg)}
+.md pre{padding:.55rem .75rem;border:1px solid var(--line);border-radius:6px;background:var(--panel);white-space:pre-wrap}
+.md :not(pre)>code{padding:.05rem .3rem;border-radius:4px;background:var(--panel)}
+.md blockquote{padding-left:.9rem;border-left:3px solid var(--line);color:var(--muted)}
+.md table{border-collapse:collapse}
+.md th,.md td{border:1px solid var(--line);padding:.2rem .6rem}
+.md ul,.md ol{padding-left:1.6rem}
 .m.user{background:var(--user);border:1px solid var(--user-line);border-radius:10px;padding:.7rem .95rem}
 .m.system,.m.compaction{border-left:3px solid var(--line);padding:.2rem 0 .2rem .9rem;color:var(--muted)}
 .m.compaction{border-left-color:var(--hunk)}

@@ -1,7 +1,8 @@
 import type { ExportFileChange, ExportMessage } from './document-schema'
 import { escapeAttribute, escapeHtml } from './html-escape'
 import { renderPatch } from './html-diff'
-import { changeCounts, formatCount, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
+import { markdownToSafeHtml } from './html-markdown'
+import { changeCounts, filesChangedLine, formatCount, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
 
 /**
  * Tool inputs and results longer than this are cut in the page, with a note: a 20 MB command
@@ -10,8 +11,8 @@ import { changeCounts, formatCount, formatTime, inputFields, OP_LABEL, plural, r
 export const MAX_TOOL_TEXT = 256 * 1024
 
 /** One turn: header, messages (tool calls and reasoning collapsed), then the files it changed. */
-export function renderTurn(view: TurnView, contextStartSeq: number, out: string[]): void {
-  const anchor = `t${view.turn}`
+export function renderTurn(view: TurnView, contextStartSeq: number, out: string[], anchors = ''): void {
+  const anchor = `${anchors}t${view.turn}`
   const first = view.items[0]
   const firstMessage = first ? (first.kind === 'tool' ? first.call : first.message) : null
   out.push(`<section class="turn" id="${escapeAttribute(anchor)}"><header><h2><a href="#${escapeAttribute(anchor)}">${view.turn === 0 ? 'Before the first prompt' : `Turn ${view.turn}`}</a></h2>`)
@@ -48,7 +49,9 @@ function renderMessage(message: ExportMessage, contextStartSeq: number, out: str
     }
     default: {
       const cls = `m ${message.role}${outOfContext ? ' out' : ''}`
-      out.push(`<div class="${cls}"><div class="who">${escapeHtml(roleLabel(message))}${usage}${tag}</div><div class="text">${text}</div></div>`)
+      // The assistant's reply reads as Markdown, as in the window; everything else as the text it is.
+      const body = message.role === 'assistant' ? `<div class="md">${markdownToSafeHtml(message.content)}</div>` : `<div class="text">${text}</div>`
+      out.push(`<div class="${cls}"><div class="who">${escapeHtml(roleLabel(message))}${usage}${tag}</div>${body}</div>`)
     }
   }
 }
@@ -81,7 +84,7 @@ function toolText(text: string): string {
 }
 
 function renderChanges(view: TurnView, out: string[]): void {
-  out.push(`<div class="files"><h3>${plural(view.changes.length, 'file')} changed in turn ${view.turn}</h3>`)
+  out.push(`<div class="files"><h3>${escapeHtml(filesChangedLine(view.changes))} in turn ${view.turn}</h3>`)
   for (const change of view.changes) renderChange(change, out)
   out.push('</div>')
 }

@@ -1,6 +1,6 @@
 import type { ExportDocument, ExportFileChange, ExportMessage } from './document-schema'
 import type { ExportMeta } from './export-meta'
-import { agentRewindLines, changeCounts, firstLine, formatTime, inputFields, OP_LABEL, plural, redactionNote, roleLabel, sourcesOf, toolGist, turnsOf, usageLine, type TurnView } from './present'
+import { agentRewindLines, changeCounts, filesChangedLine, firstLine, formatTime, inputFields, OP_LABEL, plural, redactionNote, roleLabel, sourcesOf, toolGist, turnsOf, usageLine, type TurnView } from './present'
 
 // Markdown viewers render raw HTML and links, so no user text is ever Markdown here: prose,
 // tool input and output and diffs go in fenced blocks longer than any backtick run inside
@@ -34,11 +34,11 @@ export function renderMarkdown(doc: ExportDocument, meta: ExportMeta): string {
   const out: string[] = [`# ${mdText(session.title.trim() || 'Untitled session')}\n`, `*Agent session · ${mdText(session.source)} · ${session.kind}*\n`]
   const facts: [string, string][] = [
     ['Session tree', [...tree.ancestors.map((ref) => mdText(ref.title || 'Untitled')), `**${mdText(session.title || 'Untitled')}**`].join(' › ')],
-    ['Workspace', `${mdText(workspace.name)} (${mdText(workspace.path)})`],
+    ['Workspace', workspace.path === workspace.name ? mdText(workspace.name) : `${mdText(workspace.name)} (${mdText(workspace.path)})`],
     ['Source', [session.source, ...sourcesOf(doc).slice(0, 3)].map(mdText).join(' · ')],
     ['Model', mdText(session.model ?? '—')],
     ['Dates', `${formatTime(session.createdAt)} → ${formatTime(session.updatedAt)}`],
-    ['Size', `${plural(session.turnCount, 'turn')} · ${plural(session.messageCount, 'message')} · ${plural(doc.fileChanges.length, 'file change')}`],
+    ['Size', `${plural(session.turnCount, 'turn')} · ${plural(session.messageCount, 'message')} · ${filesChangedLine(doc.fileChanges)}`],
     ['Tokens', mdText(usageLine(session.usage))],
     ['Redaction', mdText(redactionNote(meta))],
     ['Exported', `${formatTime(meta.exportedAt)} by Retrace ${mdText(meta.appVersion)}`]
@@ -68,7 +68,7 @@ function renderTurn(view: TurnView, out: string[]): void {
     else renderMessage(item.message, out)
   }
   if (view.changes.length > 0) {
-    out.push(`### ${plural(view.changes.length, 'file')} changed in turn ${view.turn}\n`)
+    out.push(`### ${filesChangedLine(view.changes)} in turn ${view.turn}\n`)
     for (const change of view.changes) renderChange(change, out)
   }
 }

@@ -161,3 +161,25 @@ export function agentRewindLines(doc: ExportDocument): { term: string; text: str
       : { term, text: `The user went back${at}; the line they left is the branch “${left.title || 'Untitled'}”.` }
   })
 }
+
+/**
+ * How many files the changes touched, each once: a file modified in three turns, or renamed
+ * then given a new mode, is one file (a rename carries the file's identity to its new path).
+ */
+export function countFiles(changes: readonly Pick<ExportFileChange, 'pathId' | 'from'>[]): number {
+  const identity = new Map<string, string>()
+  const files = new Set<string>()
+  const of = (pathId: string) => identity.get(pathId) ?? pathId
+  for (const change of changes) {
+    const file = change.from ? of(change.from.pathId) : of(change.pathId)
+    identity.set(change.pathId, file)
+    files.add(file)
+  }
+  return files.size
+}
+
+/** `3 files changed`, and the count of changes when some file changed more than once. */
+export function filesChangedLine(changes: readonly Pick<ExportFileChange, 'pathId' | 'from'>[]): string {
+  const files = countFiles(changes)
+  return `${plural(files, 'file')} changed${files !== changes.length ? ` (${plural(changes.length, 'change')})` : ''}`
+}

@@ -36,7 +36,15 @@ const ExportRequest = {
   /** JSON only: carry each changed file's content before and after (size-capped), so the import can replay and rewind it. */
   withFiles: z.boolean().default(false),
   /** Export only the conversation up to the end of this turn (an export of a turn), with its file changes. */
-  throughTurn: z.number().int().positive().optional()
+  throughTurn: z.number().int().positive().optional(),
+  /** Replace the local workspace folder by the workspace's name everywhere (and the home folder by `~`): for sharing. */
+  anonymizePath: z.boolean().default(false)
+}
+
+const WorkspaceExportRequest = {
+  workspaceId: WorkspaceIdSchema,
+  /** As for a session: the workspace folder shows as the workspace's name everywhere. */
+  anonymizePath: z.boolean().default(false)
 }
 
 /** Export methods (merged into the contract in methods.ts). */
@@ -105,6 +113,34 @@ export const exportMethods = {
     })
   ),
 
-  /** Stop a running export scan of a session (`export.review` or `export.render`); false when none was running. */
+  /**
+   * Scan every session of a workspace (warm-ups aside) for secrets, as its index page would
+   * carry them: the same review as a session's, each place labelled with its session's number.
+   */
+  'export.reviewWorkspace': method(
+    z.object(WorkspaceExportRequest).strict(),
+    z.object({ token: z.string(), findings: z.array(SecretFindingSchema), scannedTexts: z.number().int().nonnegative() })
+  ),
+
+  /**
+   * The workspace's index page (HTML): every session in tree order in one self-contained file,
+   * a list at the top linking each to its full transcript below. Redaction as `export.render`.
+   */
+  'export.renderWorkspace': method(
+    z
+      .object({
+        ...WorkspaceExportRequest,
+        redact: z.boolean().default(true),
+        keep: z.array(z.string().min(1).max(200)).max(100_000).default([]),
+        token: z.string().min(1).max(200).optional()
+      })
+      .strict(),
+    z.object({ fileName: z.string(), mimeType: z.string(), content: z.string(), size: z.number().int().nonnegative(), redactedCount: z.number().int().nonnegative() })
+  ),
+
+  /**
+   * Stop a running export scan of a session (`export.review` or `export.render`); false when
+   * none was running. A workspace's scan runs under `workspace:<workspaceId>`.
+   */
   'export.cancel': method(z.object({ sessionId: SessionIdSchema }).strict(), z.object({ cancelled: z.boolean() }))
 } as const satisfies Record<string, MethodSpec>

@@ -1,12 +1,11 @@
-import { useEffect, useState } from 'react'
-import type { ExportFormat, SecretFindingDto } from '../../../../shared/contract'
-import { onEvent } from '../../api/client'
+import { useState } from 'react'
+import type { ExportFormat } from '../../../../shared/contract'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { Modal } from '../../ui/Modal'
-import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions'
 import { downloadFile } from './download'
+import { AnonymizePathCheck, formatSize, Review, useScanProgress } from './ExportReview'
 import { useExportReview, useRenderExport, type ExportChoice } from './queries'
 
 const FORMATS: { value: ExportFormat; label: string; hint: string }[] = [
@@ -26,8 +25,9 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
   const [format, setFormat] = useState<ExportFormat>('html')
   const [withFiles, setWithFiles] = useState(false)
   const [redact, setRedact] = useState(true)
+  const [anonymizePath, setAnonymizePath] = useState(false)
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
-  const choice: ExportChoice = { sessionId, format, withFiles, throughTurn }
+  const choice: ExportChoice = { sessionId, format, withFiles, throughTurn, anonymizePath }
   const review = useExportReview(choice, redact)
   const render = useRenderExport()
   const progress = useScanProgress(sessionId)
@@ -109,6 +109,7 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
           Include the content of every changed file (so an import can replay and rewind them)
         </label>
       ) : null}
+      <AnonymizePathCheck checked={anonymizePath} onChange={setAnonymizePath} />
       <label className="dialog-check">
         <input type="checkbox" data-testid="export-redact" checked={redact} onChange={(event) => setRedact(event.target.checked)} />
         Hide secrets (API keys, tokens, passwords, private keys)
@@ -122,77 +123,4 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
       ) : null}
     </Modal>
   )
-}
-
-function Review({
-  review,
-  progress,
-  findings,
-  kept,
-  onToggle
-}: {
-  review: ReturnType<typeof useExportReview>
-  progress: { done: number; total: number } | null
-  findings: SecretFindingDto[]
-  kept: ReadonlySet<string>
-  onToggle: (id: string) => void
-}) {
-  if (review.isError) {
-    return (
-      <div className="dialog-error" role="alert">
-        <p className="dialog-error-title">Could not scan the session for secrets</p>
-        <p>{errorMessage(review.error)}</p>
-        <button type="button" className="button" onClick={() => void review.refetch()}>
-          Scan again
-        </button>
-      </div>
-    )
-  }
-  if (!review.data) return <Loading label={progress ? `Looking for secrets… ${progress.done} of ${progress.total} texts` : 'Looking for secrets…'} />
-  if (findings.length === 0) {
-    return (
-      <p className="export-review-none" data-testid="export-review" data-findings="0">
-        No secrets found in {plural(review.data.scannedTexts, 'text')} (messages, tool calls, diffs, file names and, with files, their contents).
-      </p>
-    )
-  }
-  return (
-    <div className="export-review" data-testid="export-review" data-findings={findings.length}>
-      <p>
-        {plural(findings.length, 'possible secret')} will be replaced by <code>[REDACTED: …]</code>. Keep one only if it is not a secret.
-      </p>
-      <ul className="export-findings">
-        {findings.map((finding) => (
-          <li key={finding.id} className={kept.has(finding.id) ? 'kept' : undefined} data-testid="export-finding" data-rule={finding.ruleId}>
-            <label>
-              <input type="checkbox" checked={kept.has(finding.id)} onChange={() => onToggle(finding.id)} aria-label={`Keep ${finding.ruleName} in ${finding.placeLabel} (not a secret)`} />
-              <span className="export-finding-rule">{finding.ruleName}</span>
-              <span className="export-finding-place muted">{finding.placeLabel}</span>
-              <code className="export-finding-excerpt">{finding.excerpt}</code>
-              <span className="export-finding-keep muted">{kept.has(finding.id) ? 'kept' : 'keep'}</span>
-            </label>
-          </li>
-        ))}
-      </ul>
-    </div>
-  )
-}
-
-/** The running scan's progress for this session (export.progress events). */
-function useScanProgress(sessionId: string): { done: number; total: number } | null {
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null)
-  useEffect(
-    () =>
-      onEvent((event) => {
-        if (event.name === 'export.progress' && event.payload.sessionId === sessionId) setProgress({ done: event.payload.done, total: event.payload.total })
-      }),
-    [sessionId]
-  )
-  return progress
-}
-
-function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }

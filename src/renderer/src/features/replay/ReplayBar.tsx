@@ -1,6 +1,7 @@
+import { useId, useMemo } from 'react'
 import type { Message } from '../../../../shared/contract'
 import { useReplayStore, SPEEDS, type Speed } from './replay-store'
-import { currentTurn } from './replay-timing'
+import { currentTurn, scrubLabel, turnEnds } from './replay-timing'
 import { ReplayFiles } from './ReplayFiles'
 import { useReplayClock } from './use-replay-clock'
 
@@ -14,16 +15,18 @@ interface TranscriptSource {
 
 /**
  * The replay controls over the transcript: play / pause, one step, speed, pause at tool calls,
- * jump to a turn's checkpoint, and where the replay is; beside them the files of the turn
+ * jump to a turn's checkpoint, a scrubber over every message, and where the replay is; beside them the files of the turn
  * being played. The transcript below shows only what has been played so far.
  */
 export function ReplayBar({ sessionId, turnCount, source }: { sessionId: string; turnCount: number; source: TranscriptSource }) {
   useReplayClock(source)
-  const { revealed, playing, speed, pauseAtTools, seekTurn } = useReplayStore()
-  const { play, pause, reveal, setSpeed, setPauseAtTools, seekToTurn, stop } = useReplayStore.getState()
+  const { revealed, playing, speed, pauseAtTools, seekTurn, seekCount } = useReplayStore()
+  const { play, pause, reveal, setSpeed, setPauseAtTools, seekToTurn, scrubTo, stop } = useReplayStore.getState()
   const { messages, total, hasNextPage } = source
   const atEnd = revealed >= total && !hasNextPage
   const turn = currentTurn(messages, revealed)
+  const ticksId = useId()
+  const ticks = useMemo(() => turnEnds(messages), [messages])
   const step = () => {
     pause()
     if (revealed < messages.length) reveal(revealed + 1)
@@ -65,6 +68,27 @@ export function ReplayBar({ sessionId, turnCount, source }: { sessionId: string;
             ))}
           </select>
         </label>
+        <input
+          type="range"
+          className="replay-scrubber"
+          data-testid="replay-scrubber"
+          min={0}
+          max={Math.max(total, 0)}
+          step={1}
+          value={Math.min(seekCount ?? revealed, total)}
+          list={ticksId}
+          aria-label="Replay position"
+          aria-valuetext={scrubLabel(messages, seekCount ?? revealed, total)}
+          title="Drag, or use the arrow keys (Page Up / Page Down for ten, Home / End), to move through the session"
+          disabled={total === 0}
+          onChange={(event) => scrubTo(Number(event.target.value))}
+        />
+        {/* Tick marks where each turn ends (the loaded ones). */}
+        <datalist id={ticksId}>
+          {ticks.map((count) => (
+            <option key={count} value={count} />
+          ))}
+        </datalist>
         <span className="replay-position muted" data-testid="replay-position" role="status">
           {revealed === 0 ? 'Not started' : `Turn ${turn} · message ${Math.min(revealed, total)} of ${total}`}
           {atEnd && revealed > 0 ? ' · end' : ''}

@@ -15,6 +15,8 @@ export interface ReplayState {
   pauseAtTools: boolean
   /** A turn to jump to once its messages are loaded (the end of that turn is shown). */
   seekTurn: number | null
+  /** A position the scrubber was moved to, shown once the messages up to it are loaded. */
+  seekCount: number | null
 
   start: (sessionId: string) => void
   stop: () => void
@@ -24,6 +26,8 @@ export interface ReplayState {
   setSpeed: (speed: Speed) => void
   setPauseAtTools: (pause: boolean) => void
   seekToTurn: (turn: number | null) => void
+  /** Move to a position (a count of messages shown), pausing the replay. */
+  scrubTo: (count: number) => void
 }
 
 /**
@@ -38,15 +42,17 @@ export const useReplayStore = create<ReplayState>()((set) => ({
   speed: 1,
   pauseAtTools: false,
   seekTurn: null,
+  seekCount: null,
 
-  start: (sessionId) => set({ sessionId, revealed: 0, playing: false, seekTurn: null }),
-  stop: () => set({ sessionId: null, revealed: 0, playing: false, seekTurn: null }),
+  start: (sessionId) => set({ sessionId, revealed: 0, playing: false, seekTurn: null, seekCount: null }),
+  stop: () => set({ sessionId: null, revealed: 0, playing: false, seekTurn: null, seekCount: null }),
   play: () => set({ playing: true }),
   pause: () => set({ playing: false }),
   reveal: (count) => set({ revealed: Math.max(0, count) }),
   setSpeed: (speed) => set({ speed }),
   setPauseAtTools: (pauseAtTools) => set({ pauseAtTools }),
-  seekToTurn: (seekTurn) => set({ seekTurn, playing: false })
+  seekToTurn: (seekTurn) => set({ seekTurn, seekCount: null, playing: false }),
+  scrubTo: (count) => set({ seekCount: Math.max(0, count), seekTurn: null, playing: false })
 }))
 
 /** The count of messages revealed for `sessionId`'s transcript, or null when it is not being replayed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Message } from '../../../../shared/contract'
-import { currentTurn, delayAfter, revealThroughTurn } from './replay-timing'
+import { currentTurn, delayAfter, revealForScrub, revealThroughTurn, scrubLabel, turnEnds } from './replay-timing'
 
 let seq = 0
 function message(turn: number, role: Message['role'] = 'assistant'): Message {
@@ -31,5 +31,24 @@ describe('replay timing', () => {
     const prompt = delayAfter(messages[1] ?? null, 1)
     expect(prompt).toBeGreaterThan(delayAfter(messages[4] ?? null, 1))
     expect(delayAfter(messages[1] ?? null, 4)).toBe(prompt / 4)
+  })
+
+  it('moves the scrubber to a loaded position at once, waits for a page beyond, and stops at the last message', () => {
+    expect(revealForScrub(6, 4, true)).toBe(4)
+    expect(revealForScrub(6, 6, true)).toBe(6)
+    expect(revealForScrub(6, 9, true)).toBeNull()
+    expect(revealForScrub(6, 9, false)).toBe(6)
+    expect(revealForScrub(6, -1, false)).toBe(0)
+  })
+
+  it('says where the scrubber is: the message, of how many, and its turn', () => {
+    expect(scrubLabel(messages, 0, 6)).toBe('Not started, 6 messages')
+    expect(scrubLabel(messages, 1, 6)).toBe('Message 1 of 6')
+    expect(scrubLabel(messages, 5, 6)).toBe('Message 5 of 6, turn 2')
+  })
+
+  it('marks where each loaded turn ends on the scrubber', () => {
+    expect(turnEnds(messages)).toEqual([1, 3, 5])
+    expect(turnEnds([])).toEqual([])
   })
 })

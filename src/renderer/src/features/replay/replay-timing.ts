@@ -31,3 +31,30 @@ export function revealThroughTurn(messages: readonly Message[], turn: number, mo
 export function currentTurn(messages: readonly Message[], revealed: number): number {
   return messages[Math.min(revealed, messages.length) - 1]?.turn ?? 0
 }
+
+/**
+ * How many messages to reveal for the scrubber's position `count`: that many once they are
+ * loaded (all there are when no page is left); null while their page is still to come.
+ */
+export function revealForScrub(loaded: number, count: number, morePages: boolean): number | null {
+  const wanted = Math.max(0, count)
+  if (wanted <= loaded) return wanted
+  return morePages ? null : loaded
+}
+
+/** What a screen reader says of the scrubber's position. */
+export function scrubLabel(messages: readonly Message[], revealed: number, total: number): string {
+  if (revealed === 0) return `Not started, ${total} messages`
+  const turn = currentTurn(messages, revealed)
+  return `Message ${Math.min(revealed, total)} of ${total}${turn > 0 ? `, turn ${turn}` : ''}`
+}
+
+/** Scrubber positions where a turn ends (the count of messages through it), for tick marks. */
+export function turnEnds(messages: readonly Message[]): number[] {
+  const ends: number[] = []
+  messages.forEach((message, index) => {
+    const next = messages[index + 1]
+    if (next && next.turn !== message.turn) ends.push(index + 1)
+  })
+  return ends
+}
