@@ -176,7 +176,7 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                       : `End of transcript · ${plural(total, 'message')}`}
                 </div>
               ) : row.type === 'turn' ? (
-                <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} />
+                <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} lastChangedTurn={detail.data?.lastChangedTurn} />
               ) : (
                 <div
                   data-seq={row.message.seq}
