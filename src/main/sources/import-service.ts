@@ -16,7 +16,7 @@ import { whyNotAWorkspace } from '../journal/protected-folders'
 import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
-import { filesInSourceFolder } from './source-folders'
+import { filesInSourceFolder, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
 import { applySourceTitles } from './source-titles'
 import { markSourcesGone, type SourceGoneReport } from './source-gone'
 
@@ -106,7 +106,8 @@ export class ImportService {
       if (!adapter) continue
       // A folder that is gone (an unplugged disk) is skipped until it is back.
       const found = await filesInSourceFolder(adapter, folder.path, signal).catch(() => [])
-      for (const file of found) files.push({ adapter, file })
+      // Only this workspace's sessions: the folder's others went to their own workspaces when it was added.
+      for (const file of splitByWorkspace(found, workspace.path, folder.path).here) files.push({ adapter, file })
     }
     const seen = new Set<string>()
     return files.filter(({ adapter, file }) => {
@@ -120,6 +121,18 @@ export class ImportService {
   /** What discovery read of each file (kept for the importer's life: the store is read once). */
   private discoveryCache(): DiscoveryCache {
     return (this.discovery ??= new DiscoveryCache(this.deps.store.discoveredFiles))
+  }
+
+  /**
+   * A folder just added to `workspaceId` as `adapter`'s history: import the sessions it holds for
+   * other folders into their own workspaces (the workspace's own import takes the rest).
+   */
+  spreadSourceFolder(workspaceId: number, adapter: SourceAdapter, folder: string, options: ImportOptions = {}): Promise<SpreadReport> {
+    const workspace = this.deps.store.workspaces.get(workspaceId)
+    if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
+    const importInto = (target: { id: number; path: string }, files: HistoryFile[]) =>
+      this.queued(target.id, () => this.importFiles(target, files.map((file) => ({ adapter, file })), options))
+    return spreadSourceFolder({ store: this.deps.store, env: this.env, importInto }, workspace.path, adapter, folder, options.signal)
   }
 
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */

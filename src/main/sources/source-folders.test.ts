@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
 import { contractCaller, importTestbed } from './testing/import-testbed'
+import { copiedHistories, RECORDED } from './testing/copied-histories'
 
 describe('folders added to a workspace as a source\'s history', () => {
   const { tempDir, runtime } = importTestbed('retrace-source-folders-')
@@ -27,16 +28,36 @@ describe('folders added to a workspace as a source\'s history', () => {
     expect((await call('sessions.list', { workspaceId: workspace.id })).items).toHaveLength(7)
   })
 
-  it('takes every session of a Claude Code home added as a folder, whatever working directory it recorded', async () => {
+  it('imports a copied ~/.claude\'s sessions of this workspace here, the others into their own workspaces, and refuses `/`', async () => {
     const call = contractCaller(runtime({}))
     const workspace = await call('workspaces.open', { path: tempDir() })
-    const home = new ClaudeHome(join(tempDir(), 'claude-copy'))
-    const session = home.session('/home/someone-else/project')
-    session.prompt('From another machine')
-    session.say('Hello from there.')
-    const added = await call('workspaces.addSourceFolder', { workspaceId: workspace.id, source: 'claude-code', path: home.root })
+    // Real histories recorded in two other folders, plus one session in a folder inside this workspace and one at `/`.
+    const copy = copiedHistories(tempDir()).claude
+    const home = new ClaudeHome(copy)
+    const inside = home.session(join(workspace.path, 'packages', 'app'))
+    inside.prompt('Inside this workspace')
+    inside.say('Here.')
+    const root = home.session('/')
+    root.prompt('At the root of the disk')
+
+    const added = await call('workspaces.addSourceFolder', { workspaceId: workspace.id, source: 'claude-code', path: copy })
     expect(added.report.sessions).toBe(1)
-    expect((await call('sessions.list', { workspaceId: workspace.id })).items.map((session) => session.title)).toEqual(['From another machine'])
+    expect((await call('sessions.list', { workspaceId: workspace.id })).items.map((session) => session.title)).toEqual(['Inside this workspace'])
+    const others = await call('workspaces.listAll', {})
+    const idOf = (path: string) => others.items.find((item) => item.path === path)?.workspaceId
+    expect(added.elsewhere.workspaces).toEqual([
+      { id: idOf(RECORDED.spotter), path: RECORDED.spotter, sessions: 3 },
+      { id: idOf(RECORDED.codemie), path: RECORDED.codemie, sessions: 3 }
+    ].sort((a, b) => a.path.localeCompare(b.path)))
+    expect(added.elsewhere.refused).toEqual([{ cwd: '/', reason: expect.any(String) as string, sessions: 1 }])
+    const spotter = added.elsewhere.workspaces.find((item) => item.path === RECORDED.spotter)
+    expect((await call('sessions.list', { workspaceId: spotter?.id ?? 0 })).items).toHaveLength(3)
+
+    // Each workspace follows the folder for its own sessions: imported again, nothing moves or doubles.
+    expect((await call('workspaces.sourceFolders', { workspaceId: spotter?.id ?? 0 })).items.map((folder) => folder.path)).toEqual([copy])
+    expect((await call('imports.run', { workspaceId: workspace.id })).sessions).toBe(0)
+    expect((await call('imports.run', { workspaceId: spotter?.id ?? 0 })).sessions).toBe(0)
+    expect((await call('sessions.list', { workspaceId: workspace.id })).items).toHaveLength(1)
   })
 
   it('says where each source looks, and refuses an unknown source or a missing folder', async () => {
