@@ -38,7 +38,7 @@ export async function watchAllCommand(runtime: Runtime, options: { intervalMs: n
       const summary = roundSummary(report)
       if (summary === null) return
       const at = new Date().toISOString()
-      if (options.json) options.io.out(JSON.stringify({ at, files: report.files, sessions: report.sessions, messages: report.messages, fileChanges: report.fileChanges, skipped: report.skipped.length, sourcesGone: report.sourcesGone }))
+      if (options.json) options.io.out(JSON.stringify({ at, files: report.files, sessions: report.sessions, messages: report.messages, fileChanges: report.fileChanges, skipped: report.skipped.length, changesNotJournaled: report.changesNotJournaled.length, sourcesGone: report.sourcesGone }))
       else options.io.out(`${at}  ${summary}`)
     },
     onError: (error) => options.io.err(`retrace: this import round failed (tried again later): ${error instanceof Error ? error.message : String(error)}`)
@@ -104,6 +104,9 @@ function printReport(io: Output, report: ImportReport): void {
     io.out('Records of kinds Retrace does not read yet (the agent\'s format changed; --json says where):')
     for (const tally of report.unread) io.out(`  ${unreadText(tally)}`)
   }
+  const notJournaled = report.changesNotJournaled.length
+  // Their lines were imported: not skipped lines, but changes a rewind cannot put back.
+  if (notJournaled > 0) io.out(`${notJournaled} file change${notJournaled === 1 ? '' : 's'} not journaled (their earlier content is unknown, or outside the workspace; --json lists them).`)
   if (report.skipped.length === 0) return
   io.out(`${report.skipped.length} line${report.skipped.length === 1 ? '' : 's'} skipped (--json lists them all):`)
   for (const line of report.skipped.slice(0, 10)) io.out(`  ${line.file}:${line.offset}  ${line.reason}`)

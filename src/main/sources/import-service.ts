@@ -40,6 +40,8 @@ interface WorkspaceImports {
   /** Summed over every import since the workspace was opened. */
   report: ImportReport | null
   skippedTotal: number
+  /** File changes not journaled, all counted (the report keeps the first). */
+  notJournaledTotal: number
   /** Files a cancelled import did not finish: live following leaves them for `imports.run`. */
   pending: Set<string>
   error: string | null
@@ -176,6 +178,7 @@ export class ImportService {
     const entry = this.entry(workspaceId)
     entry.report = null
     entry.skippedTotal = 0
+    entry.notJournaledTotal = 0
     entry.pending.clear()
     entry.error = null
     if (entry.state !== 'running') entry.state = 'idle'
@@ -231,7 +234,7 @@ export class ImportService {
   /** Everything imported into the workspace since it was opened, or null before its first import. */
   lastReport(workspaceId: number): ImportReport | null {
     const report = this.workspaces.get(workspaceId)?.report
-    return report ? { ...report, skipped: [...report.skipped] } : null
+    return report ? { ...report, skipped: [...report.skipped], changesNotJournaled: [...report.changesNotJournaled] } : null
   }
 
   status(workspaceId: number): ImportStatus {
@@ -242,6 +245,7 @@ export class ImportService {
       progress: entry?.progress ? { ...entry.progress } : null,
       report: this.lastReport(workspaceId),
       skippedTotal: entry?.skippedTotal ?? 0,
+      notJournaledTotal: entry?.notJournaledTotal ?? 0,
       pendingFiles: entry?.pending.size ?? 0,
       error: entry?.error ?? null,
       finishedAt: entry?.finishedAt ?? null
@@ -251,7 +255,7 @@ export class ImportService {
   private entry(workspaceId: number): WorkspaceImports {
     let entry = this.workspaces.get(workspaceId)
     if (!entry) {
-      entry = { state: 'idle', progress: null, report: null, skippedTotal: 0, pending: new Set(), error: null, finishedAt: null, controller: null }
+      entry = { state: 'idle', progress: null, report: null, skippedTotal: 0, notJournaledTotal: 0, pending: new Set(), error: null, finishedAt: null, controller: null }
       this.workspaces.set(workspaceId, entry)
     }
     return entry
@@ -359,6 +363,8 @@ export class ImportService {
     sum.fileChanges += report.fileChanges
     sum.skipped.push(...report.skipped.slice(0, Math.max(0, MAX_KEPT_SKIPPED - sum.skipped.length)))
     entry.skippedTotal += report.skipped.length
+    sum.changesNotJournaled.push(...report.changesNotJournaled.slice(0, Math.max(0, MAX_KEPT_SKIPPED - sum.changesNotJournaled.length)))
+    entry.notJournaledTotal += report.changesNotJournaled.length
     if (report.messages + report.sessions + report.fileChanges > 0) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints', 'files', 'workspaces'], { workspaceId })
     if (total === 0 && outcome === 'done') return
     entry.state = outcome
@@ -398,6 +404,7 @@ function addReport(total: ImportReport, report: ImportReport): void {
   total.toolCalls += report.toolCalls
   total.fileChanges += report.fileChanges
   total.skipped.push(...report.skipped)
+  total.changesNotJournaled.push(...report.changesNotJournaled)
   for (const entry of report.unread) {
     const known = total.unread.find((other) => other.source === entry.source && other.agentVersion === entry.agentVersion && other.what === entry.what)
     if (known) known.count += entry.count

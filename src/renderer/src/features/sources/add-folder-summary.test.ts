@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { addFolderSummary } from './add-folder-summary'
 
-const report = { files: 3, sessions: 12, messages: 400, toolCalls: 9, fileChanges: 2, skipped: [], unread: [] }
+const report = { files: 3, sessions: 12, messages: 400, toolCalls: 9, fileChanges: 2, skipped: [], changesNotJournaled: [], unread: [] }
 const folder = { id: 1, source: 'claude-code', path: '/copies/claude', addedAt: 0 }
 
 describe('addFolderSummary', () => {

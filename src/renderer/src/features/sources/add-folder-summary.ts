@@ -14,6 +14,8 @@ export function addFolderSummary(added: Added): string {
   if (elsewhere.workspaces.length > 0) parts.push(`${moved} into ${plural(elsewhere.workspaces.length, 'other workspace')}`)
   const refused = elsewhere.refused.reduce((sum, item) => sum + item.sessions, 0)
   if (refused > 0) parts.push(`${refused} not imported (recorded in a folder that cannot be a workspace)`)
-  const problems = report.skipped.length > 0 ? ` ${plural(report.skipped.length, 'line')} skipped.` : ''
+  const skipped = report.skipped.length > 0 ? ` ${plural(report.skipped.length, 'line')} skipped.` : ''
+  const notJournaled = report.changesNotJournaled.length > 0 ? ` ${plural(report.changesNotJournaled.length, 'file change')} not journaled.` : ''
+  const problems = skipped + notJournaled
   return `Imported from ${added.folder.path}: ${parts.join(', ')}.${problems}`
 }
