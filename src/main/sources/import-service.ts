@@ -16,7 +16,7 @@ import { whyNotAWorkspace } from '../journal/protected-folders'
 import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
-import { filesInSourceFolder, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
+import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
 import { applySourceTitles } from './source-titles'
 import { markSourcesGone, type SourceGoneReport } from './source-gone'
 
@@ -97,22 +97,24 @@ export class ImportService {
    * the folders the user added to it as a source's (`source_folders`). Each file once.
    */
   private async discoverWorkspace(workspace: { id: number; path: string }, only?: SourceName[], signal?: AbortSignal): Promise<{ adapter: SourceAdapter; file: HistoryFile }[]> {
-    const files: { adapter: SourceAdapter; file: HistoryFile }[] = []
+    const own: { adapter: SourceAdapter; file: HistoryFile }[] = []
     const cache = this.discoveryCache()
     for (const adapter of adaptersFor(only)) {
-      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal, cache)) files.push({ adapter, file })
+      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal, cache)) own.push({ adapter, file })
     }
     cache.save()
+    const places = [own]
     for (const folder of this.deps.store.sourceFolders.list(workspace.id)) {
       const adapter = adaptersFor(only).find((candidate) => candidate.name === folder.source)
       if (!adapter) continue
       // A folder that is gone (an unplugged disk) is skipped until it is back.
       const found = await filesInSourceFolder(adapter, folder.path, signal).catch(() => [])
       // Only this workspace's sessions: the folder's others went to their own workspaces when it was added.
-      for (const file of splitByWorkspace(found, workspace.path, folder.path).here) files.push({ adapter, file })
+      places.push(splitByWorkspace(found, workspace.path, folder.path).here.map((file) => ({ adapter, file })))
     }
+    const importedHere = ({ adapter, file }: { adapter: SourceAdapter; file: HistoryFile }) => this.deps.store.importFiles.get(workspace.id, adapter.name, file.path) !== undefined
     const seen = new Set<string>()
-    return files.filter(({ adapter, file }) => {
+    return onePlacePerSession(places, importedHere).filter(({ adapter, file }) => {
       const key = `${adapter.name}\0${file.path}`
       return !seen.has(key) && seen.add(key)
     })

@@ -73,3 +73,35 @@ describe('folders added to a workspace as a source\'s history', () => {
     expect((await call('workspaces.addSourceFolder', { workspaceId: workspace.id, source: 'cianaparrot', path: missing })).report.sessions).toBe(0)
   })
 })
+
+describe('the same session in the agent\'s folder and in a copy of it added as a source folder', () => {
+  const { tempDir, runtime } = importTestbed('retrace-source-copies-')
+
+  it('imports it once, so its messages and their search hits are there once, whichever was imported first', async () => {
+    for (const copyFirst of [false, true]) {
+      const workspace = tempDir()
+      const home = new ClaudeHome(join(tempDir(), 'claude'))
+      const session = home.session(workspace)
+      session.prompt('find the zebracorn please')
+      session.say('The zebracorn is here.')
+      const copy = join(tempDir(), 'copy')
+      cpSync(home.root, copy, { recursive: true })
+      // Copy first: the agent's own folder is found only by a later run (a runtime that looks there).
+      const dataDir = join(tempDir(), 'data')
+      const first = runtime({ claude: copyFirst ? join(tempDir(), 'empty') : home.root }, { dataDir })
+      let call = contractCaller(first)
+      const opened = await call('workspaces.open', { path: workspace })
+      await call('imports.run', { workspaceId: opened.id })
+      const added = await call('workspaces.addSourceFolder', { workspaceId: opened.id, source: 'claude-code', path: copy })
+      expect(added.report.messages).toBe(copyFirst ? 2 : 0)
+      first.close()
+      call = contractCaller(runtime({ claude: home.root }, { dataDir }))
+      await call('imports.run', { workspaceId: opened.id })
+
+      const sessions = (await call('sessions.list', { workspaceId: opened.id })).items
+      expect(sessions.map((item) => item.messageCount)).toEqual([2])
+      const hits = await call('search.messages', { query: 'zebracorn', workspaceId: opened.id })
+      expect(hits.items.map((hit) => hit.seq)).toEqual([1, 0])
+    }
+  })
+})

@@ -66,3 +66,24 @@ export async function spreadSourceFolder(
   }
   return spread
 }
+
+/**
+ * The same session found in more than one place (the agent's own folder and a copy of it added
+ * as a source folder, or two copies): one file per session, or both would feed the same session
+ * and every message would be there, and found by search, twice. Within one place every file
+ * is kept (a source may split a session over files). The place kept is the one already imported
+ * into the workspace, else the first (the agent's own folder before added ones).
+ */
+export function onePlacePerSession<T extends { adapter: SourceAdapter; file: HistoryFile }>(places: T[][], imported: (found: T) => boolean): T[] {
+  const keyOf = (found: T) => `${found.adapter.name}\0${found.file.role}\0${found.file.sessionId}`
+  const first = new Map<string, number>()
+  const importedIn = new Map<string, number>()
+  places.forEach((place, index) => {
+    for (const found of place) {
+      const key = keyOf(found)
+      if (!first.has(key)) first.set(key, index)
+      if (!importedIn.has(key) && imported(found)) importedIn.set(key, index)
+    }
+  })
+  return places.flatMap((place, index) => place.filter((found) => (importedIn.get(keyOf(found)) ?? first.get(keyOf(found))) === index))
+}
