@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
 import { contractCaller, importTestbed } from './testing/import-testbed'
 import { copiedHistories, RECORDED } from './testing/copied-histories'
+import type { HistoryFile } from './adapter'
+import { splitByWorkspace } from './source-folders'
 
 describe('folders added to a workspace as a source\'s history', () => {
   const { tempDir, runtime } = importTestbed('retrace-source-folders-')
@@ -103,5 +105,49 @@ describe('the same session in the agent\'s folder and in a copy of it added as a
       const hits = await call('search.messages', { query: 'zebracorn', workspaceId: opened.id })
       expect(hits.items.map((hit) => hit.seq)).toEqual([1, 0])
     }
+  })
+})
+
+describe('retrace import WORKSPACE --source claude-code --path COPY', () => {
+  const { tempDir } = importTestbed('retrace-source-folder-cli-')
+
+  it('imports this workspace\'s sessions, sends the others to their own workspaces, and says where they went', async () => {
+    const { runCli } = await import('../cli/main')
+    const workspace = tempDir()
+    const copy = copiedHistories(tempDir()).claude
+    const session = new ClaudeHome(copy).session(workspace)
+    session.prompt('Only this one is here')
+    const env = { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: '/nonexistent', CODEX_HOME: '/nonexistent' }
+    const out: string[] = []
+    const code = await runCli(['import', workspace, '--source', 'claude-code', '--path', copy, '--data-dir', join(tempDir(), 'data')], { out: (text) => out.push(text), err: () => undefined }, env)
+    expect(code).toBe(0)
+    const text = out.join('\n')
+    expect(text).toContain('1 new session,')
+    expect(text).toContain('6 sessions of other folders went into their own workspaces:')
+    expect(text).toContain(`  ${RECORDED.spotter}  3 new`)
+    expect(text).toContain(`  ${RECORDED.codemie}  3 new`)
+  })
+})
+
+describe('which of an added folder\'s sessions belong to the workspace', () => {
+  const file = (sessionId: string, cwd: string | undefined, extra: Partial<HistoryFile> = {}): HistoryFile =>
+    ({ source: 'claude-code', path: `/copy/${sessionId}.jsonl`, sessionId, role: 'main', cwd, ...extra }) as HistoryFile
+
+  it('keeps the workspace\'s folder, folders inside it, the added folder itself and no folder; sends a sibling with a longer name elsewhere', () => {
+    const { here, elsewhere } = splitByWorkspace(
+      [
+        file('same', '/w/app'),
+        file('inside', '/w/app/packages/ui/'),
+        file('sibling', '/w/app-old'),
+        file('deployment', '/copy'),
+        file('none', undefined),
+        // A sub-agent goes where the session that started it goes, whatever it recorded.
+        file('agent', '/elsewhere', { role: 'sub-agent', parentSessionId: 'same' })
+      ],
+      '/w/app',
+      '/copy'
+    )
+    expect(here.map((found) => found.sessionId)).toEqual(['same', 'agent', 'inside', 'deployment', 'none'])
+    expect([...elsewhere.keys()]).toEqual(['/w/app-old'])
   })
 })
