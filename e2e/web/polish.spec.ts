@@ -45,6 +45,9 @@ async function sessionWithQuietTurns(server: RunningServer): Promise<{ title: st
   throw new Error('No demo session has a turn after its last file change.')
 }
 
+type Box = { x: number; y: number; width: number; height: number }
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && a.x + a.width > b.x && a.y < b.y + b.height && a.y + a.height > b.y
+
 const turnHeader = (workspace: WorkspaceView, turn: number) => workspace.transcript.locator(`[data-testid="turn-header"][data-turn="${turn}"]`)
 
 test('Rewind is disabled where nothing follows; the result and the undo name no id and no agent', async ({ page, server, consoleErrors }, testInfo) => {
@@ -99,12 +102,19 @@ test('dark, 1024 px: the graph fits above its minimap, which sits on no card', a
     await expect(tree.nodes.first()).toBeVisible()
     // Let the fit settle after the pane changed size.
     await page.waitForTimeout(400)
-    const map = await tree.minimap.boundingBox()
-    const cards = await tree.nodes.evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().toJSON() as { x: number; y: number; width: number; height: number }))
-    expect(map).not.toBeNull()
+    const cards = await tree.nodes.evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().toJSON() as Box))
     expect(cards.length).toBeGreaterThan(0)
-    const overlapping = cards.filter((card) => map && card.x < map.x + map.width && card.x + card.width > map.x && card.y < map.y + map.height && card.y + card.height > map.y)
-    expect(overlapping, `cards under the minimap with the transcript ${open ? 'open' : 'closed'}`).toEqual([])
+    // Neither the minimap, nor the zoom controls, nor the toolbar and legend sit on a card.
+    for (const [name, overlay] of [
+      ['minimap', tree.minimap],
+      ['zoom controls', tree.root.locator('.react-flow__controls')],
+      ['toolbar', tree.root.locator('.tree-toolbar')]
+    ] as const) {
+      const box = await overlay.boundingBox()
+      expect(box, name).not.toBeNull()
+      const under = cards.filter((card) => box !== null && overlaps(card, box))
+      expect(under, `cards under the ${name} with the transcript ${open ? 'open' : 'closed'}`).toEqual([])
+    }
     await snapshot(page, testInfo, open ? '94-polish-graph-dark-1024-transcript' : '93-polish-graph-dark-1024')
   }
   expect(consoleErrors).toEqual([])
@@ -123,6 +133,8 @@ for (const dark of [false, true]) {
       const session = new ClaudeHome(copy).session(agent.folder)
       session.prompt('Find the zebracorn in this project')
       session.say('The zebracorn is in src/.')
+      // An Edit as older versions wrote it (no original content) of a file no backup holds: its line imports, its change cannot be journaled.
+      session.edit('notes.txt', 'alpha\nbeta\n', 'beta', 'BETA', false)
       const view = await agent.open(page)
       await page.getByTestId('workspace-menu').locator('summary').click()
       await page.getByTestId('sources-open').click()
@@ -130,11 +142,23 @@ for (const dark of [false, true]) {
       await dialog.getByTestId('source-folder-source').selectOption('claude-code')
       await dialog.getByTestId('source-folder-path').fill(copy)
       await dialog.getByTestId('source-folder-add').click()
-      await expect(dialog.getByTestId('source-folder-report')).toHaveText(`Imported from ${copy}: 1 session here (2 messages), 6 into 2 other workspaces.`)
+      await expect(dialog.getByTestId('source-folder-report')).toHaveText(new RegExp(`^Imported from ${copy}: 1 session here \\(\\d+ messages\\), 6 into 2 other workspaces\\. 1 file change not journaled\\.$`))
       await dialog.getByTestId('source-folder-report').scrollIntoViewIfNeeded()
       await snapshot(page, testInfo, dark ? '96-polish-sources-dark-1024' : '95-polish-sources')
       await dialog.getByTestId('sources-close').click()
       await expect(view.sessionRows).toHaveCount(1)
+
+      // The change that could not be journaled is counted apart: no line was skipped.
+      const status = view.root.getByTestId('import-status')
+      await expect(status.getByTestId('import-not-journaled-details')).toHaveText('1 change not journaled')
+      await expect(status.getByTestId('import-skipped-details')).toHaveCount(0)
+      await status.getByTestId('import-not-journaled-details').click()
+      const changes = page.getByTestId('not-journaled-changes')
+      await expect(changes.getByRole('heading', { name: 'File changes not journaled (1)' })).toBeVisible()
+      await expect(changes.getByTestId('skipped-line')).toHaveCount(1)
+      await expect(changes.getByTestId('skipped-line')).toContainText('file change not captured (its earlier content is unknown)')
+      await snapshot(page, testInfo, dark ? '98-polish-not-journaled-dark-1024' : '97-polish-not-journaled')
+      await changes.getByRole('button', { name: 'Close' }).last().click()
 
       // Found once, though the session's file is in the copy only.
       await view.globalSearch.fill('zebracorn')

@@ -79,10 +79,10 @@ export function ImportStatus({ workspaceId }: { workspaceId: number }) {
                   className="link-button"
                   data-testid="import-not-journaled-details"
                   aria-haspopup="dialog"
-                  title="Their lines were imported; these changes cannot be rewound."
+                  title={`${plural(shown.notJournaled, 'file change')} could not be journaled (their lines were imported): a rewind cannot put them back. Click for the list.`}
                   onClick={(event) => setDetails({ kind: 'notJournaled', from: event.currentTarget })}
                 >
-                  {plural(shown.notJournaled, 'file change')} not journaled — details
+                  {plural(shown.notJournaled, 'change')} not journaled
                 </button>
               ) : null}
               {shown.pendingFiles > 0 ? (
