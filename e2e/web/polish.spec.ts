@@ -64,6 +64,13 @@ test('Rewind is disabled where nothing follows; the result and the undo name no 
   await expect(rewind).toBeEnabled()
   await turnHeader(workspace, quiet).hover()
   await snapshot(page, testInfo, '90-polish-rewind-disabled')
+  // Forking there: no files to rewind with it either.
+  await turnHeader(workspace, quiet).getByTestId('turn-fork').click()
+  const fork = page.getByTestId('fork-dialog')
+  await expect(fork.getByTestId('fork-with-files')).toBeDisabled()
+  await expect(fork).toContainText('Also rewind files to before this turn (nothing to rewind)')
+  await page.keyboard.press('Escape')
+  await expect(fork).toHaveCount(0)
 
   await rewind.click()
   const dialog = page.getByTestId('rewind-dialog')
