@@ -134,8 +134,12 @@ export class ImportService {
   spreadSourceFolder(workspaceId: number, adapter: SourceAdapter, folder: string, options: ImportOptions = {}): Promise<SpreadReport> {
     const workspace = this.deps.store.workspaces.get(workspaceId)
     if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
-    const importInto = (target: { id: number; path: string }, files: HistoryFile[]) =>
-      this.queued(target.id, () => this.importFiles(target, files.map((file) => ({ adapter, file })), options))
+    const importInto = async (target: { id: number; path: string }, files: HistoryFile[]) => {
+      // The target's own copy of a session, already imported there, wins over the folder's (onePlacePerSession).
+      const own = (await adapter.discover(target.path, adapter.roots(this.env), options.signal, this.discoveryCache())).map((file) => ({ adapter, file }))
+      const chosen = onePlacePerSession([own, files.map((file) => ({ adapter, file }))], (found) => this.deps.store.importFiles.get(target.id, adapter.name, found.file.path) !== undefined)
+      return this.queued(target.id, () => this.importFiles(target, chosen, options))
+    }
     return spreadSourceFolder({ store: this.deps.store, env: this.env, importInto }, workspace.path, adapter, folder, options.signal)
   }
 

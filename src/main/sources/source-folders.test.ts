@@ -108,6 +108,29 @@ describe('the same session in the agent\'s folder and in a copy of it added as a
   })
 })
 
+describe('a copy of the agent folder added to one workspace, holding sessions another workspace already imported', () => {
+  const { tempDir, runtime } = importTestbed('retrace-source-spread-')
+
+  it('leaves that workspace\'s sessions as they were: nothing doubled', async () => {
+    const roots = copiedHistories(tempDir())
+    const call = contractCaller(runtime({ claude: roots.claude }))
+    const spotter = await call('workspaces.open', { path: RECORDED.spotter })
+    await call('imports.run', { workspaceId: spotter.id })
+    const counts = async () => (await call('sessions.list', { workspaceId: spotter.id })).items.map((item) => item.messageCount).sort()
+    const before = await counts()
+    expect(before).toHaveLength(3)
+
+    const copy = join(tempDir(), 'copy')
+    cpSync(roots.claude, copy, { recursive: true })
+    const workspace = await call('workspaces.open', { path: tempDir() })
+    const added = await call('workspaces.addSourceFolder', { workspaceId: workspace.id, source: 'claude-code', path: copy })
+    expect(added.elsewhere.workspaces.find((item) => item.path === RECORDED.spotter)).toEqual({ id: spotter.id, path: RECORDED.spotter, sessions: 0 })
+    expect(await counts()).toEqual(before)
+    expect((await call('imports.run', { workspaceId: spotter.id })).messages).toBe(0)
+    expect(await counts()).toEqual(before)
+  })
+})
+
 describe('retrace import WORKSPACE --source claude-code --path COPY', () => {
   const { tempDir } = importTestbed('retrace-source-folder-cli-')
 
