@@ -57,7 +57,7 @@ test('a deployment kept elsewhere, added to a workspace as a source folder from 
     await dialog.getByTestId('source-folder-source').selectOption('cianaparrot')
     await dialog.getByTestId('source-folder-path').fill(deployment)
     await dialog.getByTestId('source-folder-add').click()
-    await expect(dialog.getByTestId('source-folder-report')).toContainText('Imported 7 sessions')
+    await expect(dialog.getByTestId('source-folder-report')).toContainText('7 sessions here')
     await expect(dialog.getByTestId('source-folder')).toContainText(deployment)
     await snapshot(page, testInfo, '84-sources-dialog')
     await dialog.getByTestId('sources-close').click()

@@ -6,7 +6,8 @@ import { openWorkspacePath } from '../handlers/open-path'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/import-deps'
-import { SOURCE_NAMES } from '../sources/registry'
+import { SOURCE_ADAPTERS, SOURCE_NAMES } from '../sources/registry'
+import type { SpreadReport } from '../sources/source-folders'
 import { roundSummary, runImportRounds } from '../sources/import-rounds'
 import { appLockHolder } from '../runtime/app-lock'
 import type { Output } from './commands'
@@ -37,7 +38,7 @@ export async function watchAllCommand(runtime: Runtime, options: { intervalMs: n
       const summary = roundSummary(report)
       if (summary === null) return
       const at = new Date().toISOString()
-      if (options.json) options.io.out(JSON.stringify({ at, files: report.files, sessions: report.sessions, messages: report.messages, fileChanges: report.fileChanges, skipped: report.skipped.length, sourcesGone: report.sourcesGone }))
+      if (options.json) options.io.out(JSON.stringify({ at, files: report.files, sessions: report.sessions, messages: report.messages, fileChanges: report.fileChanges, skipped: report.skipped.length, changesNotJournaled: report.changesNotJournaled.length, sourcesGone: report.sourcesGone }))
       else options.io.out(`${at}  ${summary}`)
     },
     onError: (error) => options.io.err(`retrace: this import round failed (tried again later): ${error instanceof Error ? error.message : String(error)}`)
@@ -73,12 +74,25 @@ export async function importCommand(
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
-  if (options.path !== undefined && options.source) runtime.store.sourceFolders.add(workspaceId, options.source, resolveReadableFolder(options.path))
+  const folder = options.path !== undefined && options.source ? resolveReadableFolder(options.path) : null
+  if (folder !== null && options.source) runtime.store.sourceFolders.add(workspaceId, options.source, folder)
   const report = await runtime.imports.importWorkspace(workspaceId, common)
+  // An added folder's sessions of other folders go into their own workspaces (as in the window).
+  const adapter = SOURCE_ADAPTERS.find((candidate) => candidate.name === options.source)
+  const elsewhere = folder !== null && adapter ? await runtime.imports.spreadSourceFolder(workspaceId, adapter, folder, common) : null
   const workspace = runtime.store.workspaces.get(workspaceId)
-  if (options.json) return options.io.out(JSON.stringify({ workspace, ...report }, null, 2))
+  if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
   options.io.out(`${workspace?.path ?? ''}`)
   printReport(options.io, report)
+  if (elsewhere) printElsewhere(options.io, elsewhere)
+}
+
+/** Where an added folder's other sessions went, and the folders refused as workspaces. */
+function printElsewhere(io: Output, elsewhere: SpreadReport): void {
+  const moved = elsewhere.workspaces.reduce((sum, item) => sum + item.sessions, 0)
+  if (elsewhere.workspaces.length > 0) io.out(`${moved} session${moved === 1 ? '' : 's'} of other folders went into their own workspace${elsewhere.workspaces.length === 1 ? '' : 's'}:`)
+  for (const item of elsewhere.workspaces) io.out(`  ${item.path}  ${item.sessions} new`)
+  for (const item of elsewhere.refused) io.out(`${item.sessions} session${item.sessions === 1 ? '' : 's'} not imported: ${item.reason}`)
 }
 
 function printReport(io: Output, report: ImportReport): void {
@@ -90,6 +104,9 @@ function printReport(io: Output, report: ImportReport): void {
     io.out('Records of kinds Retrace does not read yet (the agent\'s format changed; --json says where):')
     for (const tally of report.unread) io.out(`  ${unreadText(tally)}`)
   }
+  const notJournaled = report.changesNotJournaled.length
+  // Their lines were imported: not skipped lines, but changes a rewind cannot put back.
+  if (notJournaled > 0) io.out(`${notJournaled} file change${notJournaled === 1 ? '' : 's'} not journaled (their earlier content is unknown, or outside the workspace; --json lists them).`)
   if (report.skipped.length === 0) return
   io.out(`${report.skipped.length} line${report.skipped.length === 1 ? '' : 's'} skipped (--json lists them all):`)
   for (const line of report.skipped.slice(0, 10)) io.out(`  ${line.file}:${line.offset}  ${line.reason}`)

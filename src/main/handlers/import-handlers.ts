@@ -29,7 +29,8 @@ export function importHandlers(ctx: HandlerContext): ImportHandlers {
       const folder = resolveReadableFolder(path)
       const added = folders.add(workspaceId, source, folder)
       const report = await ctx.imports.importWorkspace(workspaceId, { sources: [source as SourceName] })
-      return { folder: { id: added.id, source: added.source, path: added.path, addedAt: added.addedAt }, report }
+      const elsewhere = await ctx.imports.spreadSourceFolder(workspaceId, adapter, folder)
+      return { folder: { id: added.id, source: added.source, path: added.path, addedAt: added.addedAt }, report, elsewhere }
     },
     'workspaces.removeSourceFolder': ({ workspaceId, folderId }) => {
       requireWorkspace(workspaceId)

@@ -85,6 +85,8 @@ describe('Claude Code file history as rewindable checkpoints', () => {
       [3, 1],
       [4, 0]
     ])
+    // Turns 3 and 4 changed no journaled file (a shell command's changes are not captured): nothing to rewind from there.
+    expect(detail.lastChangedTurn).toBe(2)
     const { runCli } = await import('../cli/main')
     const out: string[] = []
     const code = await runCli(['changes', detail.id, '--data-dir', runtime.store.dataDir], { out: (text) => out.push(text), err: () => undefined }, {})

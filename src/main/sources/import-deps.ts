@@ -28,12 +28,15 @@ export interface ImportReport {
   messages: number
   toolCalls: number
   fileChanges: number
+  /** Lines (or files) not imported. */
   skipped: SkippedLine[]
+  /** File changes the history records, on lines that were imported, that could not be journaled (content unknown, outside the workspace…). */
+  changesNotJournaled: SkippedLine[]
   unread: UnreadCount[]
 }
 
 export function emptyReport(): ImportReport {
-  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [], unread: [] }
+  return { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [], changesNotJournaled: [], unread: [] }
 }
 
 /** Count one unread record into a report (one entry per source, agent version and kind). */

@@ -16,7 +16,7 @@ import { whyNotAWorkspace } from '../journal/protected-folders'
 import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
 import { adaptersFor } from './registry'
-import { filesInSourceFolder } from './source-folders'
+import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
 import { applySourceTitles } from './source-titles'
 import { markSourcesGone, type SourceGoneReport } from './source-gone'
 
@@ -40,6 +40,8 @@ interface WorkspaceImports {
   /** Summed over every import since the workspace was opened. */
   report: ImportReport | null
   skippedTotal: number
+  /** File changes not journaled, all counted (the report keeps the first). */
+  notJournaledTotal: number
   /** Files a cancelled import did not finish: live following leaves them for `imports.run`. */
   pending: Set<string>
   error: string | null
@@ -95,21 +97,24 @@ export class ImportService {
    * the folders the user added to it as a source's (`source_folders`). Each file once.
    */
   private async discoverWorkspace(workspace: { id: number; path: string }, only?: SourceName[], signal?: AbortSignal): Promise<{ adapter: SourceAdapter; file: HistoryFile }[]> {
-    const files: { adapter: SourceAdapter; file: HistoryFile }[] = []
+    const own: { adapter: SourceAdapter; file: HistoryFile }[] = []
     const cache = this.discoveryCache()
     for (const adapter of adaptersFor(only)) {
-      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal, cache)) files.push({ adapter, file })
+      for (const file of await adapter.discover(workspace.path, adapter.roots(this.env), signal, cache)) own.push({ adapter, file })
     }
     cache.save()
+    const places = [own]
     for (const folder of this.deps.store.sourceFolders.list(workspace.id)) {
       const adapter = adaptersFor(only).find((candidate) => candidate.name === folder.source)
       if (!adapter) continue
       // A folder that is gone (an unplugged disk) is skipped until it is back.
       const found = await filesInSourceFolder(adapter, folder.path, signal).catch(() => [])
-      for (const file of found) files.push({ adapter, file })
+      // Only this workspace's sessions: the folder's others went to their own workspaces when it was added.
+      places.push(splitByWorkspace(found, workspace.path, folder.path).here.map((file) => ({ adapter, file })))
     }
+    const importedHere = ({ adapter, file }: { adapter: SourceAdapter; file: HistoryFile }) => this.deps.store.importFiles.get(workspace.id, adapter.name, file.path) !== undefined
     const seen = new Set<string>()
-    return files.filter(({ adapter, file }) => {
+    return onePlacePerSession(places, importedHere).filter(({ adapter, file }) => {
       const key = `${adapter.name}\0${file.path}`
       return !seen.has(key) && seen.add(key)
     })
@@ -120,6 +125,22 @@ export class ImportService {
   /** What discovery read of each file (kept for the importer's life: the store is read once). */
   private discoveryCache(): DiscoveryCache {
     return (this.discovery ??= new DiscoveryCache(this.deps.store.discoveredFiles))
+  }
+
+  /**
+   * A folder just added to `workspaceId` as `adapter`'s history: import the sessions it holds for
+   * other folders into their own workspaces (the workspace's own import takes the rest).
+   */
+  spreadSourceFolder(workspaceId: number, adapter: SourceAdapter, folder: string, options: ImportOptions = {}): Promise<SpreadReport> {
+    const workspace = this.deps.store.workspaces.get(workspaceId)
+    if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
+    const importInto = async (target: { id: number; path: string }, files: HistoryFile[]) => {
+      // The target's own copy of a session, already imported there, wins over the folder's (onePlacePerSession).
+      const own = (await adapter.discover(target.path, adapter.roots(this.env), options.signal, this.discoveryCache())).map((file) => ({ adapter, file }))
+      const chosen = onePlacePerSession([own, files.map((file) => ({ adapter, file }))], (found) => this.deps.store.importFiles.get(target.id, adapter.name, found.file.path) !== undefined)
+      return this.queued(target.id, () => this.importFiles(target, chosen, options))
+    }
+    return spreadSourceFolder({ store: this.deps.store, env: this.env, importInto }, workspace.path, adapter, folder, options.signal)
   }
 
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */
@@ -163,6 +184,7 @@ export class ImportService {
     const entry = this.entry(workspaceId)
     entry.report = null
     entry.skippedTotal = 0
+    entry.notJournaledTotal = 0
     entry.pending.clear()
     entry.error = null
     if (entry.state !== 'running') entry.state = 'idle'
@@ -218,7 +240,7 @@ export class ImportService {
   /** Everything imported into the workspace since it was opened, or null before its first import. */
   lastReport(workspaceId: number): ImportReport | null {
     const report = this.workspaces.get(workspaceId)?.report
-    return report ? { ...report, skipped: [...report.skipped] } : null
+    return report ? { ...report, skipped: [...report.skipped], changesNotJournaled: [...report.changesNotJournaled] } : null
   }
 
   status(workspaceId: number): ImportStatus {
@@ -229,6 +251,7 @@ export class ImportService {
       progress: entry?.progress ? { ...entry.progress } : null,
       report: this.lastReport(workspaceId),
       skippedTotal: entry?.skippedTotal ?? 0,
+      notJournaledTotal: entry?.notJournaledTotal ?? 0,
       pendingFiles: entry?.pending.size ?? 0,
       error: entry?.error ?? null,
       finishedAt: entry?.finishedAt ?? null
@@ -238,7 +261,7 @@ export class ImportService {
   private entry(workspaceId: number): WorkspaceImports {
     let entry = this.workspaces.get(workspaceId)
     if (!entry) {
-      entry = { state: 'idle', progress: null, report: null, skippedTotal: 0, pending: new Set(), error: null, finishedAt: null, controller: null }
+      entry = { state: 'idle', progress: null, report: null, skippedTotal: 0, notJournaledTotal: 0, pending: new Set(), error: null, finishedAt: null, controller: null }
       this.workspaces.set(workspaceId, entry)
     }
     return entry
@@ -346,6 +369,8 @@ export class ImportService {
     sum.fileChanges += report.fileChanges
     sum.skipped.push(...report.skipped.slice(0, Math.max(0, MAX_KEPT_SKIPPED - sum.skipped.length)))
     entry.skippedTotal += report.skipped.length
+    sum.changesNotJournaled.push(...report.changesNotJournaled.slice(0, Math.max(0, MAX_KEPT_SKIPPED - sum.changesNotJournaled.length)))
+    entry.notJournaledTotal += report.changesNotJournaled.length
     if (report.messages + report.sessions + report.fileChanges > 0) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints', 'files', 'workspaces'], { workspaceId })
     if (total === 0 && outcome === 'done') return
     entry.state = outcome
@@ -385,6 +410,7 @@ function addReport(total: ImportReport, report: ImportReport): void {
   total.toolCalls += report.toolCalls
   total.fileChanges += report.fileChanges
   total.skipped.push(...report.skipped)
+  total.changesNotJournaled.push(...report.changesNotJournaled)
   for (const entry of report.unread) {
     const known = total.unread.find((other) => other.source === entry.source && other.agentVersion === entry.agentVersion && other.what === entry.what)
     if (known) known.count += entry.count

@@ -267,11 +267,11 @@ export class RecordWriter {
 
   private applyEdit(record: FileEditRecord): void {
     const session = this.state.sessionUid
-    if (!session) return this.skip(record.offset, `file change before any message: ${record.path}`)
+    if (!session) return this.notJournaled(record.offset, `file change before any message: ${record.path}`)
     const path = this.relPath(record.path)
-    if (path === null) return this.skip(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
+    if (path === null) return this.notJournaled(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
     const writer = this.sessions.writer(session)
-    if (writer.turn === 0) return this.skip(record.offset, `file change before the first prompt: ${record.path}`)
+    if (writer.turn === 0) return this.notJournaled(record.offset, `file change before the first prompt: ${record.path}`)
     if (record.fromPath !== undefined) {
       const from = this.relPath(record.fromPath)
       const fromContent = from === null ? undefined : this.knownContent(from)
@@ -280,18 +280,18 @@ export class RecordWriter {
       }
     }
     const known = record.before === undefined ? this.knownContent(path) : { content: toBuffer(record.before), observed: 'tool' as const }
-    if (known === undefined) return this.skip(record.offset, `file change not captured (its earlier content is unknown): ${record.path}`)
+    if (known === undefined) return this.notJournaled(record.offset, `file change not captured (its earlier content is unknown): ${record.path}`)
     let after: Buffer | null
     let observed: 'tool' | 'patch' | 'backup' = known.observed
     if (record.after !== undefined) {
       after = toBuffer(record.after)
     } else if (record.patch !== undefined && known.content !== null) {
       const patched = applyHunks(known.content.toString('utf8'), record.patch)
-      if (patched === null) return this.skip(record.offset, `file change not captured (the patch does not apply to the known content): ${record.path}`)
+      if (patched === null) return this.notJournaled(record.offset, `file change not captured (the patch does not apply to the known content): ${record.path}`)
       after = Buffer.from(patched)
       if (observed === 'tool') observed = 'patch'
     } else {
-      return this.skip(record.offset, `file change not captured (no content after the edit): ${record.path}`)
+      return this.notJournaled(record.offset, `file change not captured (no content after the edit): ${record.path}`)
     }
     this.journal(writer, path, known.content, after, observed)
   }
@@ -339,6 +339,11 @@ export class RecordWriter {
 
   private skip(offset: number, reason: string): void {
     this.report.skipped.push({ file: this.readingFrom, offset, reason })
+  }
+
+  /** A file change its line records that could not be journaled: the line itself was imported, so it is not a skipped line. */
+  private notJournaled(offset: number, reason: string): void {
+    this.report.changesNotJournaled.push({ file: this.readingFrom, offset, reason })
   }
 }
 

@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, resolve, sep } from 'node:path'
 import type { HistoryFile, SourceAdapter, SourceName } from './adapter'
 import type { DiscoveryCache } from './discovery-cache'
 import { adaptersFor } from './registry'
@@ -19,17 +19,37 @@ export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: 
   const byCwd = new Map<string, FoundFile[]>()
   for (const adapter of adaptersFor(only)) {
     const files = await adapter.discoverAll(adapter.roots(env), signal, cache)
-    const cwdOfSession = new Map(files.filter((f) => f.role === 'main' && f.cwd).map((f) => [f.sessionId, f.cwd as string]))
-    for (const file of files) {
-      const recorded = file.role === 'sub-agent' ? (cwdOfSession.get(file.rootSessionId ?? file.parentSessionId ?? '') ?? file.cwd) : file.cwd
-      if (!recorded) continue
-      const cwd = normalisedFolder(recorded)
+    for (const [cwd, recorded] of groupByRecordedCwd(files)) {
+      if (cwd === null) continue
       const list = byCwd.get(cwd) ?? []
-      list.push({ adapter, file })
+      list.push(...recorded.map((file) => ({ adapter, file })))
       byCwd.set(cwd, list)
     }
   }
   return byCwd
+}
+
+/**
+ * One source's files grouped by the folder their session recorded as its cwd (normalised); a
+ * sub-agent goes with the session that started it. Null holds the files that recorded none.
+ */
+export function groupByRecordedCwd(files: readonly HistoryFile[]): Map<string | null, HistoryFile[]> {
+  const byCwd = new Map<string | null, HistoryFile[]>()
+  const cwdOfSession = new Map(files.filter((f) => f.role === 'main' && f.cwd).map((f) => [f.sessionId, f.cwd as string]))
+  for (const file of files) {
+    const recorded = file.role === 'sub-agent' ? (cwdOfSession.get(file.rootSessionId ?? file.parentSessionId ?? '') ?? file.cwd) : file.cwd
+    const cwd = recorded ? normalisedFolder(recorded) : null
+    const list = byCwd.get(cwd) ?? []
+    list.push(file)
+    byCwd.set(cwd, list)
+  }
+  return byCwd
+}
+
+/** Whether a recorded cwd is the folder (a workspace's) or a folder inside it. */
+export function isInsideWorkspace(cwd: string, workspacePath: string): boolean {
+  const root = normalisedFolder(workspacePath)
+  return cwd === root || cwd.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)
 }
 
 /**

@@ -15,6 +15,7 @@ export function sessionDetail(store: Store, sessionId: string): SessionDetail {
     predecessor: store.sessions.ref(record.predecessorRowId),
     successors: store.sessions.successors(record.rowId),
     children: store.sessions.children(record.rowId),
-    checkpoints: store.checkpoints.list(record.rowId)
+    checkpoints: store.checkpoints.list(record.rowId),
+    lastChangedTurn: store.journal.lastChangedTurn(record.rowId)
   }
 }

@@ -154,7 +154,12 @@ export const SessionDetailSchema = SessionSummarySchema.extend({
   predecessor: SessionRefSchema.nullable(),
   successors: z.array(SessionRefSchema),
   children: z.array(ChildRefSchema),
-  checkpoints: z.array(CheckpointSchema)
+  checkpoints: z.array(CheckpointSchema),
+  /**
+   * The last turn with a journaled file change (null: none). A rewind to before a later turn
+   * has nothing to put back, so the window disables its Rewind button.
+   */
+  lastChangedTurn: z.number().int().positive().nullable()
 })
 export type SessionDetail = z.infer<typeof SessionDetailSchema>
 

@@ -25,7 +25,14 @@ export const ImportReportSchema = z.object({
   messages: z.number().int().nonnegative(),
   toolCalls: z.number().int().nonnegative(),
   fileChanges: z.number().int().nonnegative(),
+  /** Lines (or files) that were not imported, and why. */
   skipped: z.array(SkippedLineSchema),
+  /**
+   * File changes recorded on lines that *were* imported but could not be journaled (their
+   * earlier content is unknown, they are outside the workspace…): not rewindable, and not
+   * skipped lines either.
+   */
+  changesNotJournaled: z.array(SkippedLineSchema),
   unread: z.array(UnreadCountSchema)
 })
 export type ImportReportShape = z.infer<typeof ImportReportSchema>
@@ -48,6 +55,8 @@ export const ImportStatusSchema = z.object({
   progress: ImportProgressSchema.nullable(),
   report: ImportReportSchema.nullable(),
   skippedTotal: z.number().int().nonnegative(),
+  /** File changes not journaled, all counted (`report.changesNotJournaled` keeps the first). */
+  notJournaledTotal: z.number().int().nonnegative(),
   /** History files a cancelled import left for later: live following skips them until `imports.run`. */
   pendingFiles: z.number().int().nonnegative(),
   error: z.string().nullable(),

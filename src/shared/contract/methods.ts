@@ -234,12 +234,22 @@ export const methods = {
 
   /**
    * Add a folder as one source's history for this workspace (a copied ~/.claude, an agent home
-   * elsewhere, a deployment on another disk), then import it: everything found there comes into
-   * this workspace, and is followed like its own histories. Read-only.
+   * elsewhere, a deployment on another disk), then import it: the sessions recorded in this
+   * workspace's folder (or inside it, or recording none) come here (`report`) and are followed
+   * like its own histories; the others go into their own workspaces, as `import --all` places
+   * them (`elsewhere`: created if need be, not opened; a folder that can never be a workspace,
+   * like the home folder, is refused). Read-only.
    */
   'workspaces.addSourceFolder': method(
     z.object({ workspaceId: WorkspaceIdSchema, source: SourceIdSchema, path: z.string().min(1).max(4096) }).strict(),
-    z.object({ folder: SourceFolderSchema, report: ImportReportSchema })
+    z.object({
+      folder: SourceFolderSchema,
+      report: ImportReportSchema,
+      elsewhere: z.object({
+        workspaces: z.array(z.object({ id: WorkspaceIdSchema, path: z.string(), sessions: z.number().int().nonnegative() })),
+        refused: z.array(z.object({ cwd: z.string(), reason: z.string(), sessions: z.number().int().nonnegative() }))
+      })
+    })
   ),
 
   /** Stop importing from an added folder; what was imported from it stays. */

@@ -103,7 +103,9 @@ describe('Copilot CLI rewind snapshots', () => {
     const { call, opened } = await openCopy({ withSnapshots: false })
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
     expect(report.fileChanges).toBe(0)
-    expect(report.skipped.map((s) => s.reason)).toEqual([
+    // Their lines were imported: changes not journaled, not skipped lines.
+    expect(report.skipped).toEqual([])
+    expect(report.changesNotJournaled.map((s) => s.reason)).toEqual([
       expect.stringMatching(/not captured.*README\.md/),
       expect.stringMatching(/not captured.*NOTES\.md/),
       expect.stringMatching(/not captured.*NOTES\.md/)
@@ -128,7 +130,8 @@ describe('Copilot CLI rewind snapshots', () => {
     writeFileSync(index, readFileSync(index, 'utf8').slice(0, 200))
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
     expect(report).toMatchObject({ sessions: 1, fileChanges: 0 })
-    expect(report.skipped).toHaveLength(3)
+    expect(report.changesNotJournaled).toHaveLength(3)
+    expect(report.skipped).toEqual([])
     const [session] = (await call('sessions.list', { workspaceId: opened.id, source: 'copilot-cli' })).items
     expect(session).toMatchObject({ turnCount: 2 })
   })

@@ -41,7 +41,8 @@ describe('importing real Gemini CLI chat recordings (legacy session-*.json)', ()
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['gemini-cli'] })
     // Two file changes of the explain session are outside this workspace (/Users/Jane_Smith/…).
     expect(report).toMatchObject({ files: 3, sessions: 2, fileChanges: 3 })
-    expect(report.skipped.map((s) => s.reason)).toEqual([
+    expect(report.skipped).toEqual([])
+    expect(report.changesNotJournaled.map((s) => s.reason)).toEqual([
       'file change outside the workspace, not journaled: /Users/Jane_Smith/Documents/projects/epm-cdme/assistants/lead_gemini.txt',
       'file change outside the workspace, not journaled: /Users/Jane_Smith/Documents/projects/epm-cdme/assistants/lead_gemini.txt'
     ])

@@ -70,6 +70,7 @@ export class JournalRepository {
   private readonly pathHistoryStmt
   private readonly seenHereStmt
   private readonly recordedStmt
+  private readonly lastChangedTurnStmt
 
   constructor(db: Db) {
     this.insertScopeStmt = db.prepare(
@@ -103,6 +104,10 @@ export class JournalRepository {
        FROM journal_entries e
        JOIN journal_scopes s ON s.id = e.scope_id
        WHERE s.workspace_id = ? AND (e.path = ? OR e.from_path = ?) ORDER BY e.id`
+    )
+    this.lastChangedTurnStmt = db.prepare(
+      `SELECT MAX(s.turn) AS turn FROM journal_scopes s
+       WHERE s.session_id = ? AND s.kind = 'turn' AND EXISTS (SELECT 1 FROM journal_entries e WHERE e.scope_id = s.id)`
     )
     this.recordedStmt = db.prepare(
       `SELECT 1 FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
@@ -171,6 +176,11 @@ export class JournalRepository {
   /** Every file change of a session from turn `fromTurn` on, in order, with its turn. */
   sessionEntriesFrom(sessionRowId: number, fromTurn: number): (JournalEntry & { turn: number })[] {
     return (this.sessionEntriesStmt.all(sessionRowId, fromTurn) as (EntryRow & { scope_turn: number })[]).map((row) => ({ ...toEntry(row), turn: row.scope_turn }))
+  }
+
+  /** The last turn of a session with a journaled file change, or null when it changed none. */
+  lastChangedTurn(sessionRowId: number): number | null {
+    return (this.lastChangedTurnStmt.get(sessionRowId) as { turn: number | null }).turn
   }
 
   /** Every change to one path in a workspace, oldest first, with the session and turn. */

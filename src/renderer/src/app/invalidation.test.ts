@@ -53,6 +53,11 @@ describe('keysToInvalidate', () => {
     expect(keys.some((key) => key[0] === 'transcript')).toBe(false)
   })
 
+  it('refreshes the detail of a session whose files changed: it says which turns have something to rewind', () => {
+    const keys = keysToInvalidate({ entities: ['files'], workspaceId: 4, sessionIds: ['a'] })
+    expect(keys).toContainEqual(['sessions', 'detail', 'a'])
+  })
+
   it('refreshes every file list and history when a files or checkpoints event names no session or workspace', () => {
     const keys = keysToInvalidate({ entities: ['checkpoints'] })
     expect(keys).toContainEqual(['files', 'session'])

@@ -32,7 +32,8 @@ export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChan
     keys.push(sessionLists, ...perSession(sessionKeys.detail, sessionKeys.details()))
     keys.push(...perSession(transcriptKeys.session, transcriptKeys.all))
   }
-  if (has('checkpoints')) keys.push(...perSession(sessionKeys.detail, sessionKeys.details()))
+  // A detail holds the checkpoints and the last turn that changed a file (which turns can be rewound).
+  if (has('checkpoints') || has('files')) keys.push(...perSession(sessionKeys.detail, sessionKeys.details()))
   if (has('files') || has('checkpoints')) {
     // A turn's file list and diffs, per session; a path's history spans the whole workspace.
     // (Recorded versions are content-addressed and never go stale.)

@@ -61,7 +61,8 @@ export function figuresOf(rt: Runtime, report: ImportReport): Figures {
     ;(branches[String(row.parent)] ??= []).push(Number(row.turns))
   }
   const skipped: Record<string, number> = {}
-  for (const { reason } of report.skipped) {
+  // Lines not imported and file changes not journaled alike: what the import left out.
+  for (const { reason } of [...report.skipped, ...report.changesNotJournaled]) {
     // Titles and ids vary per line; the kind of reason does not.
     const general = reason.replace(/"[^"]*"/g, '"…"').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
     const kind = general.split(/:|\(/)[0]?.trim() ?? general

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
+import { nothingToRewindReason } from './rewind-availability'
 import { isRetraceError } from '../../../../shared/contract'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
@@ -34,6 +35,8 @@ export function ForkDialog({
   returnFocusTo: HTMLElement | null
 }) {
   const detail = useSessionDetail(sessionId)
+  // No file change from this turn on: the box is left off (see TurnActions).
+  const nothingToRewind = nothingToRewindReason(turn, detail.data?.lastChangedTurn)
   const parentTitle = detail.data?.title ?? ''
   const [name, setName] = useState(() => (detail.data ? defaultBranchName(detail.data.title, turn) : ''))
   const [withFiles, setWithFiles] = useState(false)
@@ -146,8 +149,10 @@ export function ForkDialog({
               setWithFiles(event.target.checked)
               // Checked again later: compare with the disk again rather than show an old preview.
               if (event.target.checked && plan.data) void plan.refetch()
-            }} disabled={fork.isPending} />
-          <label htmlFor={filesId}>Also rewind files to before this turn</label>
+            }} disabled={fork.isPending || (nothingToRewind !== null && !withFiles)} />
+          <label htmlFor={filesId} title={nothingToRewind ?? undefined}>
+            Also rewind files to before this turn{nothingToRewind !== null ? <span className="muted"> (nothing to rewind)</span> : null}
+          </label>
         </div>
         {withFiles ? (
           <div className="fork-files">

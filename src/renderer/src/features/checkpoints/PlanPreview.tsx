@@ -27,6 +27,8 @@ export interface PlanPreviewProps {
   onChoose: (pathIds: string[], choice: ConflictChoice) => void
   confirmed: Confirmations
   onConfirm: (pathId: string, confirmed: boolean) => void
+  /** The plan undoes a rewind: it restores what the rewind replaced, not what the agent changed. */
+  undo?: boolean
 }
 
 /**
@@ -36,8 +38,8 @@ export interface PlanPreviewProps {
  * come from a history this computer did not record (each written only if ticked); what Retrace
  * refuses to touch and why; what already matches.
  */
-export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm }: PlanPreviewProps) {
-  const { groups, refused, unchanged, conflicts } = groupPlan(items)
+export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm, undo = false }: PlanPreviewProps) {
+  const { groups, refused, unchanged, conflicts } = groupPlan(items, undo)
   const changes = countChanges(items, choices, confirmed)
   const consent = items.filter(needsConsent)
   const allId = useId()
@@ -52,7 +54,8 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
       <>
         {where}
         <p className="plan-nothing" data-testid="rewind-nothing" role="status">
-          Nothing to do: every file this rewind covers already matches that point{unchanged.length > 0 ? ` (${plural(unchanged.length, 'file')})` : ''}.
+          Nothing to do: every file this {undo ? 'undo covers already holds what it had before the rewind' : 'rewind covers already matches that point'}
+          {unchanged.length > 0 ? ` (${plural(unchanged.length, 'file')})` : ''}.
         </p>
       </>
     )
@@ -112,6 +115,7 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
                 onChoose={(choice) => onChoose([item.pathId], choice)}
                 confirmed={confirmed.has(item.pathId)}
                 onConfirm={(on) => onConfirm(item.pathId, on)}
+                leftBy={undo ? 'the rewind' : 'the agent'}
               />
             ))}
           </ul>
@@ -179,13 +183,16 @@ function PlanRow({
   choice,
   onChoose,
   confirmed,
-  onConfirm
+  onConfirm,
+  leftBy
 }: {
   item: PlanItem
   choice: ConflictChoice
   onChoose: (choice: ConflictChoice) => void
   confirmed: boolean
   onConfirm: (confirmed: boolean) => void
+  /** Who wrote the state the disk should hold: the agent (a rewind), or the rewind being undone. */
+  leftBy: string
 }) {
   const selectId = useId()
   const consentId = useId()
@@ -214,7 +221,7 @@ function PlanRow({
         <div className="plan-conflict">
           <p className="plan-conflict-why">
             <span className="plan-conflict-badge">Conflict</span> {sentence(item.conflict ?? '')}{' '}
-            <span className="muted">The disk no longer holds what the agent left there, so this is someone else’s work (yours, another tool’s or another session’s).</span>
+            <span className="muted">The disk no longer holds what {leftBy} left there, so this is someone else’s work (yours, another tool’s or another session’s).</span>
           </p>
           <div className="plan-choice">
             <label htmlFor={selectId}>For this file:</label>

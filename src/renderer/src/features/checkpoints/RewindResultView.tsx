@@ -1,5 +1,5 @@
 import { plural } from '../../lib/format'
-import { changedPathCount, describeChange, keptCopies, type RewindResult } from './plan-model'
+import { changedPathCount, changedRows, keptCopies, type RewindResult } from './plan-model'
 
 /** After a rewind or undo: what changed, what was skipped or refused, where kept copies went. */
 export function RewindResultView({ result, undo, turn, historyOf = null }: { result: RewindResult; undo: boolean; turn: number | null; /** The session whose Rewinds list holds it, when it is not the one on screen. */ historyOf?: string | null }) {
@@ -27,16 +27,21 @@ export function RewindResultView({ result, undo, turn, historyOf = null }: { res
         </div>
       ) : null}
       {result.changed.length > 0 ? (
-        <ResultList title="Changed" items={result.changed.map((change) => ({ key: `${change.pathId}:${change.action}`, path: change.path, note: describeChange(change) }))} />
+        <ResultList title="Changed" items={changedRows(result)} />
       ) : null}
       {result.skipped.length > 0 ? <ResultList title="Skipped (left as they were)" items={result.skipped.map((item) => ({ key: item.pathId, path: item.path, note: 'conflict skipped' }))} /> : null}
       {result.refused.length > 0 ? <ResultList title="Refused (not touched)" wide items={result.refused.map((item) => ({ key: item.pathId, path: item.path, note: item.reason }))} /> : null}
       <p className="muted">
-        {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}. Rewind id{' '}
-        <span className="mono">{result.rewindId}</span>.
+        {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}, where
+        it is the newest entry{historyLabel(undo, turn)}.
       </p>
     </div>
   )
+}
+
+/** How the Rewinds list names it (history-model.ts's describeRewind): people find it by turn and time, not by id. */
+function historyLabel(undo: boolean, turn: number | null): string {
+  return undo || turn === null ? '' : `, “Files back to before turn ${turn}”`
 }
 
 /** `wide`: notes are sentences (a refusal's reason), shown under the path rather than beside it. */

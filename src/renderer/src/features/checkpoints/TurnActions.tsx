@@ -1,4 +1,5 @@
 import { useDialogStore } from './dialog-store'
+import { nothingToRewindReason } from './rewind-availability'
 
 /**
  * A turn's actions: rewind the session's files to before it, fork a branch from it, or export
@@ -6,10 +7,11 @@ import { useDialogStore } from './dialog-store'
  * nothing is written) until the user confirms there. Renders
  * the two buttons only: the turn header provides their container (`.turn-actions`).
  */
-export function TurnActions({ sessionId, turn }: { sessionId: string; turn: number }) {
+export function TurnActions({ sessionId, turn, lastChangedTurn }: { sessionId: string; turn: number; /** From the session detail; undefined while it loads. */ lastChangedTurn?: number | null }) {
   const open = useDialogStore((state) => state.open)
   // Turn 0 is what came before the first prompt: there is no checkpoint before it.
   if (turn < 1) return null
+  const nothing = nothingToRewindReason(turn, lastChangedTurn)
   return (
     <>
       <button
@@ -17,7 +19,8 @@ export function TurnActions({ sessionId, turn }: { sessionId: string; turn: numb
         className="turn-action"
         data-testid="turn-rewind"
         aria-label="Rewind files to before this turn"
-        title={`Rewind files to before turn ${turn} (shows a preview first)`}
+        title={nothing ?? `Rewind files to before turn ${turn} (shows a preview first)`}
+        disabled={nothing !== null}
         onClick={() => open({ kind: 'rewind', sessionId, turn })}
       >
         <span aria-hidden="true">↶</span> Rewind

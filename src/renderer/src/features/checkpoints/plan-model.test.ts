@@ -3,6 +3,7 @@ import {
   buildChoices,
   buildConfirmed,
   changedPathCount,
+  changedRows,
   choiceEffect,
   countChanges,
   formatBytes,
@@ -60,6 +61,14 @@ describe('groupPlan', () => {
 
   it('lists the conflicts that need a choice', () => {
     expect(groupPlan(plan).conflicts.map((i) => i.path)).toEqual(['src/a.ts'])
+  })
+
+  it('words an undo as restoring what the rewind replaced, never what the agent made', () => {
+    const undo = groupPlan(plan, true).groups
+    expect(undo.map((group) => group.explain).join(' ')).not.toMatch(/agent/)
+    expect(undo.find((group) => group.action === 'restore')?.explain).toBe('Replaced by the rewind: what it replaced is written back.')
+    expect(undo.find((group) => group.action === 'delete')?.explain).toMatch(/^Created by the rewind/)
+    expect(groupPlan(plan).groups.find((group) => group.action === 'delete')?.explain).toMatch(/the agent created them later/)
   })
 
   it('leaves out empty groups', () => {
@@ -153,6 +162,15 @@ describe('results', () => {
 
   it('counts a kept copy and the write to the same path as one file', () => {
     expect(changedPathCount(result)).toBe(2)
+  })
+
+  it('lists each changed path once, so the list is as long as the count beside it', () => {
+    const rows = changedRows(result)
+    expect(rows).toHaveLength(changedPathCount(result))
+    expect(rows).toEqual([
+      { key: 'YQ==', path: 'a', note: 'your version kept as a.retrace-kept · written' },
+      { key: 'Yg==', path: 'b', note: 'deleted' }
+    ])
   })
 
   it('lists the names of kept copies', () => {

@@ -21,6 +21,17 @@ export const ACTION_GROUPS: { action: Exclude<PlanAction, 'none'>; title: string
   { action: 'mode', title: 'Restore permissions', explain: 'Same content, different permissions (for example the executable bit): the earlier mode is set back.' }
 ]
 
+/**
+ * An undo's groups say what they undo: the files the rewind replaced, created or deleted (the
+ * agent's changes are not what an undo puts back).
+ */
+const UNDO_EXPLAIN: Record<Exclude<PlanAction, 'none'>, string> = {
+  restore: 'Replaced by the rewind: what it replaced is written back.',
+  create: 'Deleted by the rewind: they are written back as they were before it.',
+  delete: 'Created by the rewind (they did not exist before it), so they are removed.',
+  mode: 'The rewind changed their permissions only: the mode they had before it is set back.'
+}
+
 export const CHOICE_LABELS: Record<ConflictChoice, string> = {
   skip: 'Skip (leave it as it is)',
   overwrite: 'Overwrite',
@@ -47,12 +58,12 @@ export interface GroupedPlan {
 
 const byPath = (a: PlanItem, b: PlanItem) => a.path.localeCompare(b.path)
 
-/** Split a plan into what the preview shows: groups by action, refused paths, unchanged paths. */
-export function groupPlan(items: readonly PlanItem[]): GroupedPlan {
+/** Split a plan into what the preview shows: groups by action, refused paths, unchanged paths. `undo`: the plan undoes a rewind (its groups are worded so). */
+export function groupPlan(items: readonly PlanItem[], undo = false): GroupedPlan {
   const refused = items.filter((item) => item.refused !== null).sort(byPath)
   const usable = items.filter((item) => item.refused === null)
   const unchanged = usable.filter((item) => item.action === 'none').sort(byPath)
-  const groups = ACTION_GROUPS.map((group) => ({ ...group, items: usable.filter((item) => item.action === group.action).sort(byPath) })).filter((group) => group.items.length > 0)
+  const groups = ACTION_GROUPS.map((group) => ({ ...group, explain: undo ? UNDO_EXPLAIN[group.action] : group.explain, items: usable.filter((item) => item.action === group.action).sort(byPath) })).filter((group) => group.items.length > 0)
   const conflicts = groups.flatMap((group) => group.items).filter((item) => item.conflict !== null)
   return { groups, refused, unchanged, conflicts }
 }
@@ -177,4 +188,18 @@ export function keptCopies(result: RewindResult): { path: string; keptAs: string
 /** How many distinct paths a result changed (a kept copy and the write to the same path count once). */
 export function changedPathCount(result: RewindResult): number {
   return new Set(result.changed.map((change) => change.pathId)).size
+}
+
+/**
+ * One row per changed path, its actions' notes joined ("your version kept as a.retrace-kept ·
+ * written"), so the Changed list holds as many rows as the "N changed" count says.
+ */
+export function changedRows(result: RewindResult): { key: string; path: string; note: string }[] {
+  const rows = new Map<string, { key: string; path: string; notes: string[] }>()
+  for (const change of result.changed) {
+    const row = rows.get(change.pathId) ?? { key: change.pathId, path: change.path, notes: [] }
+    row.notes.push(describeChange(change))
+    rows.set(change.pathId, row)
+  }
+  return [...rows.values()].map((row) => ({ key: row.key, path: row.path, note: row.notes.join(' · ') }))
 }

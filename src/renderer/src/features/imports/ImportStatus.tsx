@@ -18,8 +18,8 @@ export function ImportStatus({ workspaceId }: { workspaceId: number }) {
   const status = useImportStatus(workspaceId)
   const cancel = useCancelImport(workspaceId)
   const run = useRunImport(workspaceId)
-  /** The details button while the skipped lines are shown (focus goes back there). */
-  const [skippedFrom, setSkippedFrom] = useState<HTMLElement | null>(null)
+  /** Which list is shown (skipped lines, or file changes not journaled), and its button (focus goes back there). */
+  const [details, setDetails] = useState<{ kind: ProblemKind; from: HTMLElement } | null>(null)
   const view = importView(status.data)
   const longRunning = useLasting(view.kind === 'running', SHOW_PROGRESS_AFTER_MS)
   // A quick step keeps showing the summary it will add to.
@@ -58,7 +58,7 @@ export function ImportStatus({ workspaceId }: { workspaceId: number }) {
       </div>
     )
   }
-  const secondLine = shown.skipped > 0 || shown.pendingFiles > 0 || runError !== null
+  const secondLine = shown.skipped > 0 || shown.notJournaled > 0 || shown.pendingFiles > 0 || runError !== null
   return (
     <>
       <div className="import-status" data-testid="import-status" data-state={shown.cancelled ? 'cancelled' : 'done'}>
@@ -69,8 +69,20 @@ export function ImportStatus({ workspaceId }: { workspaceId: number }) {
           {secondLine ? (
             <span className="import-more">
               {shown.skipped > 0 ? (
-                <button type="button" className="link-button" data-testid="import-skipped-details" aria-haspopup="dialog" onClick={(event) => setSkippedFrom(event.currentTarget)}>
+                <button type="button" className="link-button" data-testid="import-skipped-details" aria-haspopup="dialog" onClick={(event) => setDetails({ kind: 'skipped', from: event.currentTarget })}>
                   {plural(shown.skipped, 'line')} skipped — details
+                </button>
+              ) : null}
+              {shown.notJournaled > 0 ? (
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="import-not-journaled-details"
+                  aria-haspopup="dialog"
+                  title={`${plural(shown.notJournaled, 'file change')} could not be journaled (their lines were imported): a rewind cannot put them back. Click for the list.`}
+                  onClick={(event) => setDetails({ kind: 'notJournaled', from: event.currentTarget })}
+                >
+                  {plural(shown.notJournaled, 'change')} not journaled
                 </button>
               ) : null}
               {shown.pendingFiles > 0 ? (
@@ -92,8 +104,14 @@ export function ImportStatus({ workspaceId }: { workspaceId: number }) {
           ) : null}
         </div>
       </div>
-      {skippedFrom && status.data?.report ? (
-        <SkippedLines skipped={status.data.report.skipped} total={status.data.skippedTotal} onClose={() => setSkippedFrom(null)} returnFocusTo={skippedFrom} />
+      {details && status.data?.report ? (
+        <ProblemLines
+          kind={details.kind}
+          lines={details.kind === 'skipped' ? status.data.report.skipped : status.data.report.changesNotJournaled}
+          total={details.kind === 'skipped' ? status.data.skippedTotal : status.data.notJournaledTotal}
+          onClose={() => setDetails(null)}
+          returnFocusTo={details.from}
+        />
       ) : null}
     </>
   )
@@ -113,16 +131,45 @@ function useLasting(active: boolean, ms: number): boolean {
   return active && lasted
 }
 
-/** The lines an import could not use, file by file: where in the file, and why. */
-function SkippedLines({ skipped, total, onClose, returnFocusTo }: { skipped: { file: string; offset: number; reason: string }[]; total: number; onClose: () => void; returnFocusTo: HTMLElement | null }) {
+type ProblemKind = 'skipped' | 'notJournaled'
+
+const PROBLEM_TEXT: Record<ProblemKind, { title: string; intro: string; unit: string }> = {
+  skipped: {
+    title: 'Skipped lines',
+    intro: 'These lines of the agents’ history files could not be imported; everything else was. The agents’ files are only read, never changed.',
+    unit: 'line'
+  },
+  notJournaled: {
+    title: 'File changes not journaled',
+    intro:
+      'The lines recording these file changes were imported, but the changes themselves could not be journaled (their earlier content is unknown, or they are outside the workspace), so a rewind cannot put them back.',
+    unit: 'change'
+  }
+}
+
+/** The lines an import could not use, or the file changes it could not journal, file by file: where in the file, and why. */
+function ProblemLines({
+  kind,
+  lines: all,
+  total,
+  onClose,
+  returnFocusTo
+}: {
+  kind: ProblemKind
+  lines: { file: string; offset: number; reason: string }[]
+  total: number
+  onClose: () => void
+  returnFocusTo: HTMLElement | null
+}) {
+  const text = PROBLEM_TEXT[kind]
   const byFile = new Map<string, { offset: number; reason: string }[]>()
-  for (const line of skipped) byFile.set(line.file, [...(byFile.get(line.file) ?? []), line])
+  for (const line of all) byFile.set(line.file, [...(byFile.get(line.file) ?? []), line])
   return (
     <Modal
-      title={`Skipped lines (${total.toLocaleString()})`}
+      title={`${text.title} (${total.toLocaleString()})`}
       onClose={onClose}
       returnFocusTo={returnFocusTo}
-      testId="skipped-lines"
+      testId={kind === 'skipped' ? 'skipped-lines' : 'not-journaled-changes'}
       wide
       footer={
         <button type="button" className="button primary" onClick={onClose} data-autofocus>
@@ -131,13 +178,13 @@ function SkippedLines({ skipped, total, onClose, returnFocusTo }: { skipped: { f
       }
     >
       <p className="skipped-intro">
-        These lines of the agents’ history files could not be imported; everything else was. The agents’ files are only read, never changed.
-        {total > skipped.length ? ` Showing the first ${skipped.length.toLocaleString()}.` : ''}
+        {text.intro}
+        {total > all.length ? ` Showing the first ${all.length.toLocaleString()}.` : ''}
       </p>
       {[...byFile].map(([file, lines]) => (
         <section key={file} className="skipped-file" data-testid="skipped-file" data-file={file}>
           <h3 className="skipped-path mono" title={file}>
-            {file} <span className="skipped-count">· {plural(lines.length, 'line')}</span>
+            {file} <span className="skipped-count">· {plural(lines.length, text.unit)}</span>
           </h3>
           <table className="history-table skipped-table">
             <thead>

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ImportStatus } from '../../../../shared/contract'
 import { idleStatus, importView, summaryLabel, withProgress } from './import-model'
 
-const report = { files: 3, sessions: 4, messages: 310, toolCalls: 20, fileChanges: 2, skipped: [{ file: '/a.jsonl', offset: 10, reason: 'not JSON' }], unread: [] }
-const done: ImportStatus = { ...idleStatus(1), state: 'done', report, skippedTotal: 12, finishedAt: 5 }
+const report = { files: 3, sessions: 4, messages: 310, toolCalls: 20, fileChanges: 2, skipped: [{ file: '/a.jsonl', offset: 10, reason: 'not JSON' }], changesNotJournaled: [{ file: '/a.jsonl', offset: 90, reason: 'file change not captured (its earlier content is unknown): a.ts' }], unread: [] }
+const done: ImportStatus = { ...idleStatus(1), state: 'done', report, skippedTotal: 12, notJournaledTotal: 3, finishedAt: 5 }
 
 describe('the workspace import status', () => {
   it('moves the bar from pushed progress, leaving the end to import.finished', () => {
@@ -16,7 +16,7 @@ describe('the workspace import status', () => {
   })
 
   it('sums up what was imported, the skipped lines and what a cancel left', () => {
-    expect(importView(done)).toMatchObject({ kind: 'summary', label: 'Imported 4 sessions, 310 messages', skipped: 12, skippedShown: 1, cancelled: false })
+    expect(importView(done)).toMatchObject({ kind: 'summary', label: 'Imported 4 sessions, 310 messages', skipped: 12, skippedShown: 1, notJournaled: 3, cancelled: false })
     expect(importView({ ...done, state: 'cancelled', pendingFiles: 9 })).toMatchObject({ kind: 'summary', pendingFiles: 9, cancelled: true })
     expect(importView(idleStatus(1))).toEqual({ kind: 'hidden' })
     expect(importView({ ...done, state: 'failed', error: 'disk gone' })).toMatchObject({ kind: 'failed', error: 'disk gone' })

@@ -2,7 +2,7 @@ import type { EventPayload, ImportStatus } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 
 export function idleStatus(workspaceId: number): ImportStatus {
-  return { workspaceId, state: 'idle', progress: null, report: null, skippedTotal: 0, pendingFiles: 0, error: null, finishedAt: null }
+  return { workspaceId, state: 'idle', progress: null, report: null, skippedTotal: 0, notJournaledTotal: 0, pendingFiles: 0, error: null, finishedAt: null }
 }
 
 /**
@@ -20,7 +20,7 @@ export function withProgress(status: ImportStatus | undefined, progress: EventPa
 export type ImportView =
   | { kind: 'hidden' }
   | { kind: 'running'; label: string; done: number; total: number; file: string }
-  | { kind: 'summary'; label: string; detail: string; skipped: number; skippedShown: number; pendingFiles: number; cancelled: boolean }
+  | { kind: 'summary'; label: string; detail: string; skipped: number; skippedShown: number; notJournaled: number; pendingFiles: number; cancelled: boolean }
   | { kind: 'failed'; label: string; error: string; pendingFiles: number }
 
 export function importView(status: ImportStatus | undefined): ImportView {
@@ -38,6 +38,8 @@ export function importView(status: ImportStatus | undefined): ImportView {
     detail: `Since this workspace was opened: ${plural(report.files, 'history file')} read, ${plural(report.sessions, 'new session')}, ${plural(report.messages, 'message')}, ${plural(report.toolCalls, 'tool call')}, ${plural(report.fileChanges, 'file change')}.`,
     skipped: status.skippedTotal,
     skippedShown: report.skipped.length,
+    // Changes whose lines were imported: counted apart, never as skipped lines.
+    notJournaled: status.notJournaledTotal,
     pendingFiles: status.pendingFiles,
     cancelled: status.state === 'cancelled' || status.pendingFiles > 0
   }

@@ -3,6 +3,7 @@ import type { SearchHit } from '../../../../shared/contract'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
 import { isSearchable, useMessageSearch } from './queries'
 import { SearchHitRow } from './SearchHitRow'
+import { uniqueHits } from './unique-hits'
 
 interface Props {
   query: string
@@ -12,7 +13,7 @@ interface Props {
 
 export function SearchResults({ query, workspaceId, onOpen }: Props) {
   const search = useMessageSearch(query, workspaceId)
-  const hits = useMemo(() => search.data?.pages.flatMap((page) => page.items) ?? [], [search.data])
+  const hits = useMemo(() => uniqueHits(search.data?.pages ?? []), [search.data])
 
   if (!isSearchable(query)) return <p className="search-hint muted">Type at least one letter or digit to search for.</p>
   if (search.isPending) return <SkeletonRows count={3} />

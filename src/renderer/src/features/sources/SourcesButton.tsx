@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { createPortal } from 'react-dom'
 import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
-import { plural } from '../../lib/format'
+import { addFolderSummary } from './add-folder-summary'
 import { Modal } from '../../ui/Modal'
 import { useAppInfo } from '../../state/app-info'
 import { importKeys } from '../../state/query-keys'
@@ -137,8 +137,7 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
       ) : null}
       {add.data ? (
         <p className="muted" role="status" data-testid="source-folder-report">
-          Imported {plural(add.data.report.sessions, 'session')}, {plural(add.data.report.messages, 'message')} from {add.data.folder.path}
-          {add.data.report.skipped.length > 0 ? ` (${plural(add.data.report.skipped.length, 'problem')} reported)` : ''}.
+          {addFolderSummary(add.data)}
         </p>
       ) : null}
     </div>

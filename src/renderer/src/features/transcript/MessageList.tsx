@@ -184,7 +184,7 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                 </div>
               ) : row.type === 'turn' ? (
                 <>
-                  <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} />
+                  <TurnHeader sessionId={sessionId} turn={row.turn} at={row.at} checkpoint={checkpoints.get(row.turn) ?? null} state={states.get(row.turn) ?? null} lastChangedTurn={detail.data?.lastChangedTurn} />
                   {branches.has(row.turn) ? <BranchMarker turn={row.turn} branches={childrenAt(branches, row.turn)} /> : null}
                 </>
               ) : row.type === 'internals' ? (

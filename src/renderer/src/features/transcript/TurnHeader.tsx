@@ -17,7 +17,22 @@ const STATE_LABELS: Record<TurnState, { label: string; title: (turn: number) => 
  * A turn's header in the transcript: its number and time, its checkpoint's state, the files it
  * changed (a toggle that expands into the list, below the row), and the turn's actions at the right.
  */
-export function TurnHeader({ sessionId, turn, at, checkpoint, state = null }: { sessionId: string; turn: number; at: number | null; checkpoint: Checkpoint | null; state?: TurnState | null }) {
+export function TurnHeader({
+  sessionId,
+  turn,
+  at,
+  checkpoint,
+  state = null,
+  lastChangedTurn
+}: {
+  sessionId: string
+  turn: number
+  at: number | null
+  checkpoint: Checkpoint | null
+  state?: TurnState | null
+  /** The session's last turn with a journaled file change (undefined while its detail loads). */
+  lastChangedTurn?: number | null
+}) {
   const shown = state ? STATE_LABELS[state] : null
   return (
     <div className={`turn-header${state ? ` turn-${state}` : ''}`} data-testid="turn-header" data-turn={turn} data-state={state ?? undefined}>
@@ -35,7 +50,7 @@ export function TurnHeader({ sessionId, turn, at, checkpoint, state = null }: { 
       {turn > 0 ? <TurnFiles sessionId={sessionId} turn={turn} uncapturedCommands={checkpoint?.uncapturedCommands ?? 0} /> : null}
       {turn > 0 ? (
         <div className="turn-actions" data-testid="turn-actions">
-          <TurnActions sessionId={sessionId} turn={turn} />
+          <TurnActions sessionId={sessionId} turn={turn} lastChangedTurn={lastChangedTurn} />
         </div>
       ) : null}
     </div>

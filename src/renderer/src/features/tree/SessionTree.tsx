@@ -20,7 +20,12 @@ import { useTreeLayout } from './use-tree-layout'
 
 // At module scope: a new object per render would make React Flow remount every node.
 const nodeTypes = { session: SessionNode }
-const FIT_VIEW = { padding: 0.08, maxZoom: 1 }
+/**
+ * Fitting leaves the top band to the toolbar and legend (TreeToolbar, two rows) and the bottom
+ * band to the minimap (bottom right, MINIMAP_SIZE plus its 15 px margin) and the zoom controls
+ * (bottom left), so at a narrow pane (1024 px with a transcript open) none sits on a card.
+ */
+const FIT_VIEW = { padding: { top: '96px', right: '24px', bottom: '140px', left: '24px' }, maxZoom: 1 } as const
 const PRO_OPTIONS = { hideAttribution: true }
 /**
  * Above this many nodes only those in view are in the DOM — except zoomed out to specks, where
