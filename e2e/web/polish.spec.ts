@@ -144,7 +144,7 @@ for (const dark of [false, true]) {
       session.edit('notes.txt', 'alpha\nbeta\n', 'beta', 'BETA', false)
       const view = await agent.open(page)
       await page.getByTestId('workspace-menu').locator('summary').click()
-      await page.getByTestId('sources-open').click()
+      await page.getByTestId('workspace-menu').getByTestId('sources-open').click()
       const dialog = page.getByTestId('sources-dialog')
       await dialog.getByTestId('source-folder-source').selectOption('claude-code')
       await dialog.getByTestId('source-folder-path').fill(copy)
