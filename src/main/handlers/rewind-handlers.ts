@@ -8,7 +8,7 @@ import type { Handlers } from '../rpc/dispatcher'
 import type { HandlerContext } from './context'
 import { pathFromId, pathRef } from './journal-handlers'
 
-type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
+type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.fileDiff' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
 
 /** A preview as the contract carries it: per path what happens, its kind, mode and link target, and where. */
 export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) => ({
@@ -66,6 +66,9 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
         announce(session.workspaceId, sessionId)
       }
     },
+
+    'rewind.fileDiff': ({ of, pathId, side }) =>
+      rewinds.diffOfPath(of.kind === 'turn' ? { sessionId: of.sessionId, turn: of.turn } : { rewindId: of.rewindId }, pathFromId(pathId), side),
 
     'rewind.planUndo': async ({ rewindId }) => {
       return planOutput(await rewinds.planUndo(rewindId))

@@ -54,6 +54,26 @@ export const journalMethods = {
     RewindResultSchema
   ),
 
+  /**
+   * The line diff one path of a rewind preview opens (reads the disk and the store, writes
+   * nothing): `rewind`, the disk now (before) against what the rewind writes (after); `yours`,
+   * what the agent left (before) against the disk now (after): a conflict's change made since.
+   * `of` names the preview: a rewind to before a turn, or the undo of a rewind.
+   */
+  'rewind.fileDiff': method(
+    z
+      .object({
+        of: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('turn'), sessionId: SessionIdSchema, turn: Turn }).strict(),
+          z.object({ kind: z.literal('undo'), rewindId: z.string().uuid() }).strict()
+        ]),
+        pathId: PathIdSchema,
+        side: z.enum(['rewind', 'yours'])
+      })
+      .strict(),
+    FileDiffSchema
+  ),
+
   /** Preview undoing a rewind. */
   'rewind.planUndo': method(z.object({ rewindId: z.string().uuid() }).strict(), RewindPlanSchema),
 

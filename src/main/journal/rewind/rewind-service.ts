@@ -17,6 +17,9 @@ import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
 import type { Step } from './steps'
 import { refuseMissingFolder } from './missing-folder'
 import type { RewindFaultPlan } from './fault-plan'
+import { previewDiff, targetOfPath, type PreviewDiffSide } from './preview-diff'
+import { PreviewMemory } from './stale-preview'
+import type { FileDiff } from '../file-diff'
 
 export interface ApplyOptions {
   /** The token of the plan the user reviewed: if the disk changed since, nothing is written. */
@@ -55,6 +58,8 @@ export class RewindService {
   private readonly running = new Set<string>()
   /** Work rewinds left running when they returned: removing the files they set aside (apply.ts). */
   private readonly afterwards = new Set<Promise<void>>()
+  /** Recent previews, so a refused apply names the files that changed since (stale-preview.ts). */
+  private readonly previews = new PreviewMemory()
 
   constructor(
     private readonly store: Store,
@@ -94,6 +99,7 @@ export class RewindService {
     // Saved snapshots found missing: rewinding to this checkpoint would leave some files as they
     // are, so the transcript shows it invalidated (never cleared: the content is gone).
     if (plan.items.some((item) => item.snapshotMissing)) this.store.checkpoints.invalidate(session.rowId, turn)
+    this.previews.remember(plan)
     return { plan, fs, foldersBornAfter: this.store.rewinds.checkpointTime(session.rowId, turn) }
   }
 
@@ -115,7 +121,26 @@ export class RewindService {
     await this.finishInterrupted(fs)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.beforeScopeId))
     warmRewindThreads(targets.length)
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspaceId, targets), this.seenHere(rewind.workspaceId)), fs, rewind }
+    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspaceId, targets), this.seenHere(rewind.workspaceId))
+    this.previews.remember(plan)
+    return { plan, fs, rewind }
+  }
+
+  /**
+   * One path's line diff in the preview of a rewind to before a turn, or of an undo: the disk
+   * now against what it writes, or (`yours`) what the agent left against the disk now. Reads only.
+   */
+  async diffOfPath(of: { sessionId: string; turn: number } | { rewindId: string }, path: RelPath, which: PreviewDiffSide): Promise<FileDiff> {
+    if ('rewindId' in of) {
+      const rewind = this.requireRewind(of.rewindId)
+      const workspace = this.store.workspaces.get(rewind.workspaceId)
+      if (!workspace || rewind.beforeScopeId === null) throw new RetraceError('NOT_FOUND', `Rewind ${of.rewindId} has no recorded workspace state.`)
+      const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.beforeScopeId))
+      return previewDiff(this.workspaceFs(workspace.path), this.journal.blobs, targetOfPath(targets, path), which)
+    }
+    const { session, fs } = this.sessionWorkspace(of.sessionId)
+    const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, of.turn))
+    return previewDiff(fs, this.journal.blobs, targetOfPath(targets, path), which)
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
@@ -184,7 +209,7 @@ export class RewindService {
 
   private async run(plan: RewindPlan, fs: WorkspaceFs, meta: RewindMeta, options: ApplyOptions): Promise<RewindResult> {
     if (options.token !== undefined && options.token !== plan.token) {
-      throw new RetraceError('CONFLICT', 'Files changed since the preview was made; nothing was written. Review the new preview.')
+      throw new RetraceError('CONFLICT', this.previews.staleMessage(options.token, plan))
     }
     refuseUnconfirmed(plan, options.confirmed ?? new Set())
     const rewindId = randomUUID()
