@@ -166,7 +166,7 @@ export function ForkDialog({
             ) : !plan.data || plan.isFetching ? (
               <Loading label="Comparing the recorded files with the disk…" />
             ) : (
-              <PlanPreview items={plan.data.items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} />
+              <PlanPreview items={plan.data.items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} target={{ kind: 'turn', sessionId, turn }} token={plan.data.token} />
             )}
           </div>
         ) : null}

@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
 import { plural } from '../../lib/format'
 import {
   CHOICE_LABELS,
@@ -16,6 +16,8 @@ import {
   type ConflictChoice,
   type PlanItem
 } from './plan-model'
+import { PlanDiff } from './PlanDiff'
+import type { PlanTarget } from './queries'
 
 const CHOICES: ConflictChoice[] = ['skip', 'overwrite', 'keep-both']
 
@@ -27,6 +29,9 @@ export interface PlanPreviewProps {
   onChoose: (pathIds: string[], choice: ConflictChoice) => void
   confirmed: Confirmations
   onConfirm: (pathId: string, confirmed: boolean) => void
+  /** What the preview is of, and its token: each row's diff is fetched for exactly this preview. */
+  target: PlanTarget
+  token: string
 }
 
 /**
@@ -36,7 +41,7 @@ export interface PlanPreviewProps {
  * come from a history this computer did not record (each written only if ticked); what Retrace
  * refuses to touch and why; what already matches.
  */
-export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm }: PlanPreviewProps) {
+export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm, target, token }: PlanPreviewProps) {
   const { groups, refused, unchanged, conflicts } = groupPlan(items)
   const changes = countChanges(items, choices, confirmed)
   const consent = items.filter(needsConsent)
@@ -112,6 +117,8 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
                 onChoose={(choice) => onChoose([item.pathId], choice)}
                 confirmed={confirmed.has(item.pathId)}
                 onConfirm={(on) => onConfirm(item.pathId, on)}
+                target={target}
+                token={token}
               />
             ))}
           </ul>
@@ -179,18 +186,25 @@ function PlanRow({
   choice,
   onChoose,
   confirmed,
-  onConfirm
+  onConfirm,
+  target,
+  token
 }: {
   item: PlanItem
   choice: ConflictChoice
   onChoose: (choice: ConflictChoice) => void
   confirmed: boolean
   onConfirm: (confirmed: boolean) => void
+  target: PlanTarget
+  token: string
 }) {
   const selectId = useId()
   const consentId = useId()
   const conflict = isConflict(item)
   const consent = needsConsent(item)
+  const [open, setOpen] = useState(false)
+  // A permissions-only change writes the same content: there are no lines to show.
+  const diffable = item.action !== 'mode'
   return (
     <li
       className={`plan-item${conflict ? ' conflict' : ''}${consent ? ' consent' : ''}`}
@@ -199,8 +213,20 @@ function PlanRow({
       data-conflict={conflict ? 'true' : undefined}
       data-consent={consent ? (confirmed ? 'ticked' : 'unticked') : undefined}
     >
-      <span className="plan-path mono">{item.path}</span>
+      <span className="plan-path mono">
+        {diffable ? (
+          <button type="button" className="plan-diff-toggle" data-testid="plan-diff-toggle" aria-expanded={open} onClick={() => setOpen(!open)} title={open ? 'Hide the diff' : 'Show what the rewind changes in this file, line by line'}>
+            <span aria-hidden="true" className="plan-diff-chevron">
+              {open ? '▾' : '▸'}
+            </span>
+            {item.path}
+          </button>
+        ) : (
+          item.path
+        )}
+      </span>
       <EntryFacts item={item} />
+      {open ? <PlanDiff target={target} token={token} item={item} side="rewind" /> : null}
       {consent ? (
         <div className="plan-consent">
           <input id={consentId} type="checkbox" data-testid="confirm-sensitive" checked={confirmed} onChange={(event) => onConfirm(event.target.checked)} />
@@ -216,6 +242,7 @@ function PlanRow({
             <span className="plan-conflict-badge">Conflict</span> {sentence(item.conflict ?? '')}{' '}
             <span className="muted">The disk no longer holds what the agent left there, so this is someone else’s work (yours, another tool’s or another session’s).</span>
           </p>
+          <PlanDiff target={target} token={token} item={item} side="yours" />
           <div className="plan-choice">
             <label htmlFor={selectId}>For this file:</label>
             <select id={selectId} className="select" data-testid="conflict-choice" value={choice} onChange={(event) => onChoose(event.target.value as ConflictChoice)}>

@@ -166,7 +166,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     body = (
       <>
         <PreviewIntro target={target} />
-        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} />
+        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} target={target} token={plan.data.token} />
       </>
     )
     const nothing = items.every((item) => item.action === 'none' || item.refused !== null)

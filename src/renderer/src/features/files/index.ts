@@ -7,4 +7,4 @@ export { VersionView } from './VersionView'
 export { groupTurnChanges } from './changes'
 // The open file dialog's store: a replayed turn's files open the same dialog.
 export { useFilesUi } from './files-ui'
-export { useFileVersion, useNetCounts, useTurnChanges, useVersionsDiff } from './queries'
+export { fromServer as diffDataFromServer, useFileVersion, useNetCounts, useTurnChanges, useVersionsDiff, type DiffData } from './queries'
