@@ -183,7 +183,7 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                   className={row.message.inContext || mode === 'context' ? undefined : 'not-in-context'}
                   title={row.message.inContext ? undefined : 'Compacted away: the model no longer sees this message'}
                 >
-                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} />
+                  <MessageRow message={row.message} result={row.result} moreToLoad={hasNextPage} focused={focused} root={detail.data?.cwd ?? null} />
                 </div>
               )}
             </div>

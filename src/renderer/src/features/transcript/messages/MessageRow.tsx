@@ -14,10 +14,12 @@ interface Props {
   moreToLoad: boolean
   /** A search hit points at this message (or at its folded result). */
   focused: boolean
+  /** The session's folder, for paths shown relative to it. */
+  root: string | null
 }
 
 /** One transcript row, rendered by role. */
-export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused }: Props) {
+export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, root }: Props) {
   switch (message.role) {
     case 'user':
       return <UserMessage message={message} />
@@ -26,7 +28,7 @@ export const MessageRow = memo(function MessageRow({ message, result, moreToLoad
     case 'reasoning':
       return <ReasoningBlock message={message} focused={focused} />
     case 'tool_call':
-      return <ToolCallBlock call={message} result={result} moreToLoad={moreToLoad} focused={focused} />
+      return <ToolCallBlock call={message} result={result} moreToLoad={moreToLoad} focused={focused} root={root} />
     case 'tool_result':
       return <OrphanToolResult message={message} focused={focused} />
     case 'compaction_summary':
