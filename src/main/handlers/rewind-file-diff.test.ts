@@ -69,6 +69,24 @@ describe('rewind.fileDiff: the diff a rewind preview row opens', () => {
     await expect(call('rewind.fileDiff', { of: { kind: 'turn', sessionId, turn: 2 }, pathId: elsewhere, side: 'rewind' })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 
+  it('leaves the files unticked in the preview exactly as they are, reports them skipped, and undoes only what it did', async () => {
+    const call = setup()
+    const sessionId = ws.writer.id
+    const plan = await call('rewind.plan', { sessionId, turn: 1 })
+    const applied = await call('rewind.apply', { sessionId, turn: 1, token: plan.token, excluded: [pathIdOf(plan, 'src/b.ts')] })
+    expect(applied.changed.map((change) => change.path).sort()).toEqual(['README.md', 'src/app.ts'])
+    expect(applied.skipped.map((item) => item.path)).toEqual(['src/b.ts'])
+    expect(ws.text('src/b.ts')).toBe('export default 2\n') // not deleted
+    expect(ws.text('src/app.ts')).toBe('export const a = 1\n')
+    expect(ws.text('README.md')).toBe('# app\n')
+    const undo = await call('rewind.planUndo', { rewindId: applied.rewindId })
+    expect(undo.items.map((item) => item.path).sort()).toEqual(['README.md', 'src/app.ts'])
+    await call('rewind.undo', { rewindId: applied.rewindId, token: undo.token })
+    expect(ws.text('src/app.ts')).toBe('export const a = 1\nexport const b = 2\n')
+    expect(ws.text('README.md')).toBeNull()
+    expect(ws.text('src/b.ts')).toBe('export default 2\n')
+  })
+
   it('names the file that changed since the preview when it refuses a stale apply', async () => {
     const call = setup()
     const plan = await call('rewind.plan', { sessionId: ws.writer.id, turn: 1 })

@@ -30,7 +30,7 @@ export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) 
   }))
 })
 
-/** The paths a request confirmed (see `rewind.apply`'s `confirmed`). */
+/** The paths a request names by id (`rewind.apply`'s `confirmed` and `excluded`), as keys. */
 export const confirmedSet = (pathIds: string[]): Set<PathKey> => new Set(pathIds.map((pathId) => keyOf(pathFromId(pathId))))
 
 /** A rewind's outcome as the contract carries it. */
@@ -58,10 +58,10 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
       return planOutput(planned)
     },
 
-    'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice, confirmed }) => {
+    'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice, confirmed, excluded }) => {
       const session = store.sessions.require(sessionId)
       try {
-        return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(sessionId) }))
+        return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), excluded: confirmedSet(excluded), onProgress: progress(sessionId) }))
       } finally {
         announce(session.workspaceId, sessionId)
       }
@@ -74,11 +74,11 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
       return planOutput(await rewinds.planUndo(rewindId))
     },
 
-    'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed }) => {
+    'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed, excluded }) => {
       const { rewind } = await rewinds.planUndo(rewindId)
       const session = rewind.sessionRowId === null ? null : store.sessions.ref(rewind.sessionRowId)
       try {
-        return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(session?.id ?? null) }))
+        return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), excluded: confirmedSet(excluded), onProgress: progress(session?.id ?? null) }))
       } finally {
         announce(rewind.workspaceId, session?.id)
       }

@@ -18,6 +18,8 @@ const Turn = z.number().int().positive()
 const Choices = z.array(z.object({ pathId: PathIdSchema, choice: ConflictChoiceSchema })).max(100_000).default([])
 /** The paths, among those the preview says need confirmation (`needsConfirmation`), that the user confirmed; the others are refused. */
 const Confirmed = z.array(PathIdSchema).max(100_000).default([])
+/** The paths the user unticked in the preview: left exactly as they are and reported as skipped, whatever the plan would do to them. */
+const Excluded = z.array(PathIdSchema).max(100_000).default([])
 
 /** File journal and rewind methods (merged into the contract in methods.ts). */
 export const journalMethods = {
@@ -50,7 +52,7 @@ export const journalMethods = {
 
   /** Rewind a session's files to before `turn`, with a choice per conflict; refused if the disk changed since the preview token. */
   'rewind.apply': method(
-    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
+    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed, excluded: Excluded }).strict(),
     RewindResultSchema
   ),
 
@@ -79,7 +81,7 @@ export const journalMethods = {
 
   /** Undo a rewind: itself a rewind, so it can be undone too. */
   'rewind.undo': method(
-    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
+    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed, excluded: Excluded }).strict(),
     RewindResultSchema
   ),
 
@@ -99,7 +101,8 @@ export const journalMethods = {
         token: z.string().min(1).optional(),
         choices: Choices,
         defaultChoice: ConflictChoiceSchema.default('skip'),
-        confirmed: Confirmed
+        confirmed: Confirmed,
+        excluded: Excluded
       })
       .strict(),
     z.object({ sessionId: SessionIdSchema, rewind: RewindResultSchema.nullable() })

@@ -33,6 +33,8 @@ export interface ApplyOptions {
    * Any other such file is refused, not written.
    */
   confirmed?: ReadonlySet<PathKey>
+  /** Paths the user unticked in the preview: left as they are, reported as skipped (see ApplyContext.excluded). */
+  excluded?: ReadonlySet<PathKey>
   onProgress?: (done: number, total: number, path: string) => void
   /**
    * Conversation work that must happen together with the files (a fork): run inside the
@@ -224,6 +226,7 @@ export class RewindService {
         rewindId,
         ...(meta.foldersBornAfter !== null ? { foldersBornAfter: meta.foldersBornAfter } : {}),
         ...(options.forkSessionUid ? { forkSessionUid: options.forkSessionUid } : {}),
+        ...(options.excluded ? { excluded: options.excluded } : {}),
         record: (steps) => {
           // Flushed to the disk before any file changes: the content and journal entries it names
           // must outlive a power cut that the rewound files outlive.
