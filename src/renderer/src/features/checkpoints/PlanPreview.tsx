@@ -7,6 +7,7 @@ import {
   countChanges,
   groupPlan,
   isConflict,
+  isExcludable,
   kindNote,
   modeChange,
   needsConsent,
@@ -14,6 +15,7 @@ import {
   type Choices,
   type Confirmations,
   type ConflictChoice,
+  type Exclusions,
   type PlanItem
 } from './plan-model'
 import { PlanDiff } from './PlanDiff'
@@ -29,6 +31,9 @@ export interface PlanPreviewProps {
   onChoose: (pathIds: string[], choice: ConflictChoice) => void
   confirmed: Confirmations
   onConfirm: (pathId: string, confirmed: boolean) => void
+  /** The files the user unticked, left out of the rewind. */
+  excluded: Exclusions
+  onExclude: (pathId: string, excluded: boolean) => void
   /** What the preview is of, and its token: each row's diff is fetched for exactly this preview. */
   target: PlanTarget
   token: string
@@ -41,9 +46,10 @@ export interface PlanPreviewProps {
  * come from a history this computer did not record (each written only if ticked); what Retrace
  * refuses to touch and why; what already matches.
  */
-export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm, target, token }: PlanPreviewProps) {
+export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm, excluded, onExclude, target, token }: PlanPreviewProps) {
   const { groups, refused, unchanged, conflicts } = groupPlan(items)
-  const changes = countChanges(items, choices, confirmed)
+  const changes = countChanges(items, choices, confirmed, excluded)
+  const unticked = items.filter((item) => isExcludable(item) && excluded.has(item.pathId)).length
   const consent = items.filter(needsConsent)
   const allId = useId()
   const where = (
@@ -69,6 +75,7 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
       <p className="plan-summary" role="status">
         {changes === 0 ? 'No file will change' : `${plural(changes, 'file')} will change`}
         {conflicts.length > 0 ? ` · ${plural(conflicts.length, 'conflict')}` : ''}
+        {unticked > 0 ? ` · ${unticked} unticked` : ''}
         {consent.length > 0 ? ` · ${consent.length} to confirm` : ''}
         {refused.length > 0 ? ` · ${refused.length} refused` : ''}
         {unchanged.length > 0 ? ` · ${unchanged.length} already matching` : ''}
@@ -117,6 +124,8 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
                 onChoose={(choice) => onChoose([item.pathId], choice)}
                 confirmed={confirmed.has(item.pathId)}
                 onConfirm={(on) => onConfirm(item.pathId, on)}
+                excluded={excluded.has(item.pathId)}
+                onExclude={(off) => onExclude(item.pathId, off)}
                 target={target}
                 token={token}
               />
@@ -187,6 +196,8 @@ function PlanRow({
   onChoose,
   confirmed,
   onConfirm,
+  excluded,
+  onExclude,
   target,
   token
 }: {
@@ -195,6 +206,8 @@ function PlanRow({
   onChoose: (choice: ConflictChoice) => void
   confirmed: boolean
   onConfirm: (confirmed: boolean) => void
+  excluded: boolean
+  onExclude: (excluded: boolean) => void
   target: PlanTarget
   token: string
 }) {
@@ -203,17 +216,31 @@ function PlanRow({
   const conflict = isConflict(item)
   const consent = needsConsent(item)
   const [open, setOpen] = useState(false)
+  const excludable = isExcludable(item)
+  const left = excludable && excluded
   // A permissions-only change writes the same content: there are no lines to show.
   const diffable = item.action !== 'mode'
   return (
     <li
-      className={`plan-item${conflict ? ' conflict' : ''}${consent ? ' consent' : ''}`}
+      className={`plan-item${conflict ? ' conflict' : ''}${consent ? ' consent' : ''}${left ? ' excluded' : ''}`}
       data-testid="plan-item"
       data-path={item.path}
       data-conflict={conflict ? 'true' : undefined}
       data-consent={consent ? (confirmed ? 'ticked' : 'unticked') : undefined}
+      data-excluded={excludable ? String(excluded) : undefined}
     >
       <span className="plan-path mono">
+        {excludable ? (
+          <input
+            type="checkbox"
+            className="plan-include"
+            data-testid="plan-include"
+            checked={!excluded}
+            onChange={(event) => onExclude(!event.target.checked)}
+            aria-label={`Include ${item.path} in the rewind`}
+            title={excluded ? 'Left as it is: tick to include it in the rewind' : 'Untick to leave this file as it is'}
+          />
+        ) : null}
         {diffable ? (
           <button type="button" className="plan-diff-toggle" data-testid="plan-diff-toggle" aria-expanded={open} onClick={() => setOpen(!open)} title={open ? 'Hide the diff' : 'Show what the rewind changes in this file, line by line'}>
             <span aria-hidden="true" className="plan-diff-chevron">

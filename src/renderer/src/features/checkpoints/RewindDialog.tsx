@@ -8,7 +8,7 @@ import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions'
 import { useApplyPlan } from './mutations'
-import { buildChoices, buildConfirmed, countChanges, type ConflictChoice, type Confirmations } from './plan-model'
+import { buildChoices, buildConfirmed, buildExcluded, countChanges, type ConflictChoice, type Confirmations } from './plan-model'
 import { PlanPreview } from './PlanPreview'
 import { useRewindPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
@@ -50,15 +50,20 @@ export function useChoices(): [Map<string, ConflictChoice>, (pathIds: string[], 
  * again" like the choices (only this plan's are sent: see buildConfirmed).
  */
 export function useConfirmations(): [Confirmations, (pathId: string, confirmed: boolean) => void, () => void] {
-  const [confirmed, setConfirmed] = useState<Confirmations>(() => new Set<string>())
-  const confirm = (pathId: string, on: boolean) =>
-    setConfirmed((previous) => {
+  return useTicks()
+}
+
+/** A set of pathIds the user (un)ticked in a preview, kept across "Preview again" (see useConfirmations). */
+export function useTicks(): [ReadonlySet<string>, (pathId: string, on: boolean) => void, () => void] {
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(() => new Set<string>())
+  const tick = (pathId: string, on: boolean) =>
+    setTicked((previous) => {
       const next = new Set(previous)
       if (on) next.add(pathId)
       else next.delete(pathId)
       return next
     })
-  return [confirmed, confirm, () => setConfirmed(new Set<string>())]
+  return [ticked, tick, () => setTicked(new Set<string>())]
 }
 
 /**
@@ -71,6 +76,8 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   const [target, setTarget] = useState<PlanTarget>(initial)
   const [choices, choose, resetChoices] = useChoices()
   const [confirmed, confirm, resetConfirmed] = useConfirmations()
+  // Files the user unticked (kept across "Preview again" like the choices; reset for an undo).
+  const [excluded, exclude, resetExcluded] = useTicks()
   const plan = useRewindPlan(target)
   const apply = useApplyPlan(target)
   const [progress, resetProgress] = useRewindProgress(target.sessionId)
@@ -82,7 +89,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
 
   const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : 'Undo a rewind'
   const items = plan.data?.items ?? []
-  const changes = countChanges(items, choices, confirmed)
+  const changes = countChanges(items, choices, confirmed, excluded)
 
   const previewAgain = () => {
     apply.reset()
@@ -94,12 +101,13 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     resetProgress()
     resetChoices()
     resetConfirmed()
+    resetExcluded()
     setTarget({ kind: 'undo', sessionId: target.sessionId, rewindId })
   }
   const run = () => {
     if (!plan.data) return
     resetProgress()
-    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed) })
+    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed), excluded: buildExcluded(plan.data.items, excluded) })
   }
 
   let body
@@ -166,7 +174,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     body = (
       <>
         <PreviewIntro target={target} />
-        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} target={target} token={plan.data.token} />
+        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} excluded={excluded} onExclude={exclude} target={target} token={plan.data.token} />
       </>
     )
     const nothing = items.every((item) => item.action === 'none' || item.refused !== null)
