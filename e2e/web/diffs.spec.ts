@@ -46,6 +46,25 @@ test.describe('diffs wherever a decision is made', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  test('the preview refreshes itself when a file changes while it is open, and names the file', async ({ page, server, consoleErrors }, testInfo) => {
+    const file = join(server.dataDir, 'demo-workspace', 'src/search.ts')
+    const workspace = await openDemo(page, server.url)
+    await workspace.openSession(SEARCH_SESSION)
+    await turnHeader(workspace, 2).getByRole('button', { name: 'Rewind files to before this turn' }).click()
+    const dialog = page.getByTestId('rewind-dialog')
+    const row = dialog.locator('[data-testid="plan-item"][data-path="src/search.ts"]')
+    await expect(row).toBeVisible()
+    await expect(row).not.toHaveAttribute('data-conflict', 'true')
+    // The user edits the file in their editor, then comes back to the window.
+    writeFileSync(file, `${readFileSync(file, 'utf8')}// edited while the preview was open\n`)
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+    await expect(dialog.getByTestId('rewind-refreshed')).toContainText('src/search.ts changed on disk while this preview was open')
+    await expect(row).toHaveAttribute('data-conflict', 'true')
+    await expect(diffLines(row.locator('[data-side="yours"]'), 'add')).toHaveText(['// edited while the preview was open'])
+    await snapshot(page, testInfo, '66-rewind-preview-refreshed')
+    expect(consoleErrors).toEqual([])
+  })
+
   test('a conflict shows your change before the choice; unticked files stay; a stale preview names the file', async ({ page, server, consoleErrors }, testInfo) => {
     const root = join(server.dataDir, 'demo-workspace')
     const dates = join(root, 'src/dates.ts')

@@ -10,7 +10,7 @@ import { useSessionDetail } from '../sessions'
 import { useApplyPlan } from './mutations'
 import { buildChoices, buildConfirmed, buildExcluded, countChanges, type ConflictChoice, type Confirmations } from './plan-model'
 import { PlanPreview } from './PlanPreview'
-import { useRewindPlan, type PlanTarget } from './queries'
+import { useRewindPlan, useWatchPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
 import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
 
@@ -82,6 +82,19 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   const apply = useApplyPlan(target)
   const [progress, resetProgress] = useRewindProgress(target.sessionId)
   const applying = apply.isPending
+  // Files that changed while the preview was open (it was refreshed): named above it, and Apply waits a moment.
+  const [refreshed, setRefreshed] = useState<string[] | null>(null)
+  const [settling, setSettling] = useState(false)
+  const previewing = plan.data !== undefined && !plan.isFetching && apply.isIdle
+  useWatchPlan(target, plan.data, plan.dataUpdatedAt, previewing, (paths) => {
+    setRefreshed(paths)
+    setSettling(true)
+  })
+  useEffect(() => {
+    if (!settling) return
+    const timer = setTimeout(() => setSettling(false), REFRESH_SETTLE_MS)
+    return () => clearTimeout(timer)
+  }, [settling])
   // After a fork with files the branch is on screen, but the rewind belongs to the original session.
   const selected = useUiStore((state) => state.sessionId)
   const owner = useSessionDetail(target.sessionId)
@@ -92,11 +105,13 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   const changes = countChanges(items, choices, confirmed, excluded)
 
   const previewAgain = () => {
+    setRefreshed(null)
     apply.reset()
     resetProgress()
     void plan.refetch()
   }
   const undo = (rewindId: string) => {
+    setRefreshed(null)
     apply.reset()
     resetProgress()
     resetChoices()
@@ -174,6 +189,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     body = (
       <>
         <PreviewIntro target={target} />
+        {refreshed ? <RefreshedNote paths={refreshed} /> : null}
         <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} excluded={excluded} onExclude={exclude} target={target} token={plan.data.token} />
       </>
     )
@@ -188,7 +204,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
         <button type="button" className="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" className="button primary" data-testid="rewind-apply" disabled={changes === 0} onClick={run}>
+        <button type="button" className="button primary" data-testid="rewind-apply" disabled={changes === 0 || settling} onClick={run}>
           {changes === 0 ? 'Nothing to apply' : target.kind === 'undo' ? `Undo: change ${plural(changes, 'file')}` : `Rewind ${plural(changes, 'file')}`}
         </button>
       </>
@@ -200,6 +216,19 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     <Modal title={title} onClose={onClose} canClose={!applying} focusKey={`${target.kind === 'undo' ? target.rewindId : 'turn'}:${step}`} returnFocusTo={returnFocusTo} testId="rewind-dialog" wide footer={footer}>
       {body}
     </Modal>
+  )
+}
+
+/** After the preview refreshed itself, Apply waits this long: a click aimed at the old preview does not apply the new one. */
+const REFRESH_SETTLE_MS = 1200
+
+/** The preview was replaced because the disk changed while it was open: which files, by name. */
+function RefreshedNote({ paths }: { paths: string[] }) {
+  const named = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '')
+  return (
+    <p className="dialog-warning" role="status" data-testid="rewind-refreshed">
+      {paths.length > 0 ? <span className="mono">{named}</span> : 'Files'} changed on disk while this preview was open, so it now shows the files as they are. Check it again before you apply.
+    </p>
   )
 }
 

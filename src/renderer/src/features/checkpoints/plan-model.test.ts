@@ -4,6 +4,7 @@ import {
   buildConfirmed,
   buildExcluded,
   changedPathCount,
+  changedPaths,
   choiceEffect,
   countChanges,
   formatBytes,
@@ -193,5 +194,14 @@ describe('unticking files in a preview', () => {
     expect(countChanges(items, overwrite, confirmed)).toBe(4)
     expect(countChanges(items, overwrite, confirmed, unticked)).toBe(3)
     expect(countChanges(items, new Map(), new Set(), new Set([btoa('keep.ts'), btoa('drop.ts')]))).toBe(0)
+  })
+})
+
+describe('changedPaths', () => {
+  it('names the rows a fresh preview shows differently, and rows that are gone', () => {
+    const before = [item('a.ts', 'restore'), item('b.ts', 'restore'), item('c.ts', 'delete', { targetSize: null })]
+    const after = [item('a.ts', 'restore'), item('b.ts', 'restore', { conflict: 'changed since the agent last wrote it', currentSize: 11 })]
+    expect(changedPaths(before, after)).toEqual(['b.ts', 'c.ts'])
+    expect(changedPaths(before, before)).toEqual([])
   })
 })

@@ -199,3 +199,19 @@ export function keptCopies(result: RewindResult): { path: string; keptAs: string
 export function changedPathCount(result: RewindResult): number {
   return new Set(result.changed.map((change) => change.pathId)).size
 }
+
+/** What a preview row shows of the disk: if any of it differs between two previews, the file changed. */
+const seen = (item: PlanItem) => JSON.stringify([item.action, item.conflict, item.refused, item.currentKind, item.currentSize, item.currentMode, item.linkTarget, item.needsConfirmation])
+
+/**
+ * The paths whose row differs between the preview on screen and a fresh one (sorted): what a
+ * refreshed preview names. Empty when only something a row does not show changed (a same-size
+ * edit the token caught): the caller then says "files changed" without names.
+ */
+export function changedPaths(before: readonly PlanItem[], after: readonly PlanItem[]): string[] {
+  const old = new Map(before.map((item) => [item.pathId, seen(item)]))
+  const now = new Map(after.map((item) => [item.pathId, item]))
+  const changed = after.filter((item) => old.get(item.pathId) !== seen(item)).map((item) => item.path)
+  const gone = before.filter((item) => !now.has(item.pathId)).map((item) => item.path)
+  return [...changed, ...gone].sort((a, b) => a.localeCompare(b))
+}
