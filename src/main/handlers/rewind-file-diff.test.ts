@@ -87,6 +87,35 @@ describe('rewind.fileDiff: the diff a rewind preview row opens', () => {
     expect(ws.text('src/b.ts')).toBe('export default 2\n')
   })
 
+  it('restores one file to a version from its history, with a preview, a diff, a conflict and an undo', async () => {
+    const call = setup()
+    const turn1 = await call('changes.ofTurn', { sessionId: ws.writer.id, turn: 1 })
+    const app = turn1.items.find((item) => item.path === 'src/app.ts')
+    const pathId = app?.pathId ?? ''
+    const hash = app?.before?.hash ?? ''
+    const plan = await call('rewind.planVersion', { workspaceId: ws.workspaceId, pathId, hash })
+    expect(plan.items.map((item) => [item.path, item.action, item.conflict])).toEqual([['src/app.ts', 'restore', null]])
+    const diff = await call('rewind.fileDiff', { of: { kind: 'version', workspaceId: ws.workspaceId, hash }, pathId, side: 'rewind' })
+    expect(diff.patch).toBe('@@ -1,2 +1,1 @@\n export const a = 1\n-export const b = 2')
+    // Only that file: the others the session changed stay as they are.
+    const restored = await call('rewind.applyVersion', { workspaceId: ws.workspaceId, pathId, hash, token: plan.token })
+    expect(restored.changed.map((change) => change.path)).toEqual(['src/app.ts'])
+    expect(ws.text('src/app.ts')).toBe('export const a = 1\n')
+    expect(ws.text('src/b.ts')).toBe('export default 2\n')
+    const undo = await call('rewind.planUndo', { rewindId: restored.rewindId })
+    await call('rewind.undo', { rewindId: restored.rewindId, token: undo.token })
+    expect(ws.text('src/app.ts')).toBe('export const a = 1\nexport const b = 2\n')
+
+    // Edited by hand since: a conflict, skipped unless chosen otherwise.
+    ws.user.write('src/app.ts', 'mine\n')
+    const conflicted = await call('rewind.planVersion', { workspaceId: ws.workspaceId, pathId, hash })
+    expect(conflicted.items[0]?.conflict).not.toBeNull()
+    const skipped = await call('rewind.applyVersion', { workspaceId: ws.workspaceId, pathId, hash, token: conflicted.token })
+    expect(skipped.changed).toEqual([])
+    expect(ws.text('src/app.ts')).toBe('mine\n')
+    await expect(call('rewind.planVersion', { workspaceId: ws.workspaceId, pathId, hash: 'f'.repeat(64) })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+  })
+
   it('names the file that changed since the preview when it refuses a stale apply', async () => {
     const call = setup()
     const plan = await call('rewind.plan', { sessionId: ws.writer.id, turn: 1 })

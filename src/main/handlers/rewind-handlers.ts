@@ -8,7 +8,7 @@ import type { Handlers } from '../rpc/dispatcher'
 import type { HandlerContext } from './context'
 import { pathFromId, pathRef } from './journal-handlers'
 
-type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.fileDiff' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
+type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.fileDiff' | 'rewind.planVersion' | 'rewind.applyVersion' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
 
 /** A preview as the contract carries it: per path what happens, its kind, mode and link target, and where. */
 export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) => ({
@@ -68,7 +68,21 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
     },
 
     'rewind.fileDiff': ({ of, pathId, side }) =>
-      rewinds.diffOfPath(of.kind === 'turn' ? { sessionId: of.sessionId, turn: of.turn } : { rewindId: of.rewindId }, pathFromId(pathId), side),
+      rewinds.diffOfPath(
+        of.kind === 'turn' ? { sessionId: of.sessionId, turn: of.turn } : of.kind === 'undo' ? { rewindId: of.rewindId } : { workspaceId: of.workspaceId, hash: of.hash },
+        pathFromId(pathId),
+        side
+      ),
+
+    'rewind.planVersion': async ({ workspaceId, pathId, hash }) => planOutput(await rewinds.planVersion(workspaceId, pathFromId(pathId), hash)),
+
+    'rewind.applyVersion': async ({ workspaceId, pathId, hash, token, choices, defaultChoice, confirmed }) => {
+      try {
+        return resultOutput(await rewinds.applyVersion(workspaceId, pathFromId(pathId), hash, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(null) }))
+      } finally {
+        announce(workspaceId)
+      }
+    },
 
     'rewind.planUndo': async ({ rewindId }) => {
       return planOutput(await rewinds.planUndo(rewindId))

@@ -20,6 +20,7 @@ const Choices = z.array(z.object({ pathId: PathIdSchema, choice: ConflictChoiceS
 const Confirmed = z.array(PathIdSchema).max(100_000).default([])
 /** The paths the user unticked in the preview: left exactly as they are and reported as skipped, whatever the plan would do to them. */
 const Excluded = z.array(PathIdSchema).max(100_000).default([])
+const Hash = z.string().regex(/^[0-9a-f]{64}$/)
 
 /** File journal and rewind methods (merged into the contract in methods.ts). */
 export const journalMethods = {
@@ -67,13 +68,27 @@ export const journalMethods = {
       .object({
         of: z.discriminatedUnion('kind', [
           z.object({ kind: z.literal('turn'), sessionId: SessionIdSchema, turn: Turn }).strict(),
-          z.object({ kind: z.literal('undo'), rewindId: z.string().uuid() }).strict()
+          z.object({ kind: z.literal('undo'), rewindId: z.string().uuid() }).strict(),
+          z.object({ kind: z.literal('version'), workspaceId: WorkspaceIdSchema, hash: Hash }).strict()
         ]),
         pathId: PathIdSchema,
         side: z.enum(['rewind', 'yours'])
       })
       .strict(),
     FileDiffSchema
+  ),
+
+  /**
+   * Preview "Restore this version": rewinding one file to a version its history recorded (`hash`,
+   * an entry's before or after state at that path), with conflicts where the disk is not what
+   * the journal last saw there. Writes nothing.
+   */
+  'rewind.planVersion': method(z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema, hash: Hash }).strict(), RewindPlanSchema),
+
+  /** Restore one file to a recorded version: a one-file rewind, refused if the disk changed since the preview token; it can be undone. */
+  'rewind.applyVersion': method(
+    z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema, hash: Hash, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
+    RewindResultSchema
   ),
 
   /** Preview undoing a rewind. */

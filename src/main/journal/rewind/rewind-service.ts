@@ -19,6 +19,7 @@ import { refuseMissingFolder } from './missing-folder'
 import type { RewindFaultPlan } from './fault-plan'
 import { previewDiff, targetOfPath, type PreviewDiffSide } from './preview-diff'
 import { PreviewMemory } from './stale-preview'
+import { versionTarget } from './version-target'
 import type { FileDiff } from '../file-diff'
 
 export interface ApplyOptions {
@@ -132,7 +133,11 @@ export class RewindService {
    * One path's line diff in the preview of a rewind to before a turn, or of an undo: the disk
    * now against what it writes, or (`yours`) what the agent left against the disk now. Reads only.
    */
-  async diffOfPath(of: { sessionId: string; turn: number } | { rewindId: string }, path: RelPath, which: PreviewDiffSide): Promise<FileDiff> {
+  async diffOfPath(of: { sessionId: string; turn: number } | { rewindId: string } | { workspaceId: number; hash: string }, path: RelPath, which: PreviewDiffSide): Promise<FileDiff> {
+    if ('hash' in of) {
+      const fs = this.workspaceFsOf(of.workspaceId)
+      return previewDiff(fs, this.journal.blobs, versionTarget(this.journal.repo.pathHistory(of.workspaceId, path), path, of.hash), which)
+    }
     if ('rewindId' in of) {
       const rewind = this.requireRewind(of.rewindId)
       const workspace = this.store.workspaces.get(rewind.workspaceId)
@@ -143,6 +148,33 @@ export class RewindService {
     const { session, fs } = this.sessionWorkspace(of.sessionId)
     const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, of.turn))
     return previewDiff(fs, this.journal.blobs, targetOfPath(targets, path), which)
+  }
+
+  /**
+   * "Restore this version": a one-file rewind of `path` to a version its history recorded, with
+   * the same preview, conflicts (the disk against the journal's last state there) and undo.
+   */
+  async planVersion(workspaceId: number, path: RelPath, hash: string): Promise<{ plan: RewindPlan; fs: WorkspaceFs }> {
+    const fs = this.workspaceFsOf(workspaceId)
+    await this.finishInterrupted(fs)
+    const targets = [versionTarget(this.journal.repo.pathHistory(workspaceId, path), path, hash)]
+    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(workspaceId, targets), this.seenHere(workspaceId))
+    this.previews.remember(plan)
+    return { plan, fs }
+  }
+
+  async applyVersion(workspaceId: number, path: RelPath, hash: string, options: ApplyOptions = {}): Promise<RewindResult> {
+    return this.exclusive(workspaceId, async () => {
+      const { plan, fs } = await this.planVersion(workspaceId, path, hash)
+      // One file, no folder removed: the version may come from any session or time.
+      return this.run(plan, fs, { workspaceId, sessionRowId: null, targetTurn: null, undoOf: null, foldersBornAfter: null }, options)
+    })
+  }
+
+  private workspaceFsOf(workspaceId: number): WorkspaceFs {
+    const workspace = this.store.workspaces.get(workspaceId)
+    if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
+    return this.workspaceFs(workspace.path)
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
