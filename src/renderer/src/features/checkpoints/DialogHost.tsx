@@ -40,6 +40,8 @@ export function DialogHost() {
           returnFocusTo={opener}
         />
       )
+    case 'restore':
+      return <RewindDialog key={`restore:${dialog.pathId}:${dialog.hash}`} initial={{ ...dialog, kind: 'version' }} onClose={close} returnFocusTo={opener} />
     case 'fork':
       return (
         <ForkDialog

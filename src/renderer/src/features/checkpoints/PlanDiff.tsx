@@ -18,7 +18,12 @@ export const DIFF_CAPTIONS: Record<DiffSide, string> = {
  * token, so a new preview compares again, and never cached past it.
  */
 export function PlanDiff({ target, token, item, side }: { target: PlanTarget; token: string; item: PlanItem; side: DiffSide }) {
-  const of = target.kind === 'turn' ? { kind: 'turn' as const, sessionId: target.sessionId, turn: target.turn } : { kind: 'undo' as const, rewindId: target.rewindId }
+  const of =
+    target.kind === 'turn'
+      ? { kind: 'turn' as const, sessionId: target.sessionId, turn: target.turn }
+      : target.kind === 'undo'
+        ? { kind: 'undo' as const, rewindId: target.rewindId }
+        : { kind: 'version' as const, workspaceId: target.workspaceId, hash: target.hash }
   const query = useQuery({
     queryKey: ['rewind-plan', 'diff', token, item.pathId, side],
     queryFn: () => call('rewind.fileDiff', { of, pathId: item.pathId, side }),

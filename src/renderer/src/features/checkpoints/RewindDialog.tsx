@@ -100,7 +100,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   const owner = useSessionDetail(target.sessionId)
   const historyOf = target.sessionId !== selected ? (owner.data?.title ?? 'the original session') : null
 
-  const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : 'Undo a rewind'
+  const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : target.kind === 'version' ? `Restore ${target.path}` : 'Undo a rewind'
   const items = plan.data?.items ?? []
   const changes = countChanges(items, choices, confirmed, excluded)
 
@@ -128,7 +128,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   let body
   let footer
   if (apply.isSuccess) {
-    body = <RewindResultView result={apply.data} undo={target.kind === 'undo'} turn={target.kind === 'turn' ? target.turn : null} historyOf={historyOf} />
+    body = <RewindResultView result={apply.data} undo={target.kind === 'undo'} turn={target.kind === 'turn' ? target.turn : null} historyOf={historyOf} restoredTo={target.kind === 'version' ? `${target.path} to ${target.label}` : null} />
     footer = (
       <>
         <button type="button" className="button" data-testid="rewind-undo" onClick={() => undo(apply.data.rewindId)}>
@@ -205,7 +205,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
           Cancel
         </button>
         <button type="button" className="button primary" data-testid="rewind-apply" disabled={changes === 0 || settling} onClick={run}>
-          {changes === 0 ? 'Nothing to apply' : target.kind === 'undo' ? `Undo: change ${plural(changes, 'file')}` : `Rewind ${plural(changes, 'file')}`}
+          {changes === 0 ? 'Nothing to apply' : target.kind === 'undo' ? `Undo: change ${plural(changes, 'file')}` : target.kind === 'version' ? 'Restore this version' : `Rewind ${plural(changes, 'file')}`}
         </button>
       </>
     )
@@ -213,7 +213,7 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
 
   const step = apply.isSuccess ? 'done' : applying ? 'applying' : apply.isError ? 'failed' : plan.data && !plan.isFetching ? 'preview' : 'loading'
   return (
-    <Modal title={title} onClose={onClose} canClose={!applying} focusKey={`${target.kind === 'undo' ? target.rewindId : 'turn'}:${step}`} returnFocusTo={returnFocusTo} testId="rewind-dialog" wide footer={footer}>
+    <Modal title={title} onClose={onClose} canClose={!applying} focusKey={`${target.kind === 'undo' ? target.rewindId : target.kind}:${step}`} returnFocusTo={returnFocusTo} testId="rewind-dialog" wide footer={footer}>
       {body}
     </Modal>
   )
@@ -234,6 +234,14 @@ function RefreshedNote({ paths }: { paths: string[] }) {
 
 /** What the preview is about, and the promise: only recorded files, everything saved first. */
 function PreviewIntro({ target }: { target: PlanTarget }) {
+  if (target.kind === 'version') {
+    return (
+      <p className="dialog-intro">
+        Puts <span className="mono">{target.path}</span> back as {target.label}. Only this file is touched. If it changed since Retrace last saw it, that shows as a conflict. What it replaces is saved first, so you
+        can undo this.
+      </p>
+    )
+  }
   if (target.kind === 'undo') {
     return <p className="dialog-intro">Puts back the files this rewind replaced, as they were just before it. A file changed since the rewind shows as a conflict. An undo is a rewind too, so it can be undone.</p>
   }

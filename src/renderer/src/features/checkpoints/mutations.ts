@@ -25,7 +25,10 @@ export function useApplyPlan(target: PlanTarget) {
     mutationFn: ({ token, choices, confirmed, excluded }: ApplyInput): Promise<RewindResult> =>
       target.kind === 'turn'
         ? call('rewind.apply', { sessionId: target.sessionId, turn: target.turn, token, choices, defaultChoice: 'skip', confirmed, excluded })
-        : call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip', confirmed, excluded }),
+        : target.kind === 'undo'
+          ? call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip', confirmed, excluded })
+          : // One file, no other decision on it: there is nothing to untick.
+            call('rewind.applyVersion', { workspaceId: target.workspaceId, pathId: target.pathId, hash: target.hash, token, choices, defaultChoice: 'skip', confirmed }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: rewindKeys.list(target.sessionId) })
   })
 }

@@ -5,7 +5,11 @@ import { changedPaths, type RewindPlan } from './plan-model'
 import { rewindKeys } from '../../state/query-keys'
 
 /** What a preview is of: rewinding a session's files to before a turn, or undoing a rewind. */
-export type PlanTarget = { kind: 'turn'; sessionId: string; turn: number } | { kind: 'undo'; sessionId: string; rewindId: string }
+export type PlanTarget =
+  | { kind: 'turn'; sessionId: string; turn: number }
+  | { kind: 'undo'; sessionId: string; rewindId: string }
+  /** One file back to a recorded version (`sessionId`: the session on screen). */
+  | { kind: 'version'; sessionId: string; workspaceId: number; pathId: string; path: string; hash: string; label: string }
 
 /**
  * A preview. Deliberately outside `rewindKeys`: a preview is a snapshot the user is reading and
@@ -17,8 +21,14 @@ export function useRewindPlan(target: PlanTarget, enabled = true) {
   return useQuery({ queryKey: planKey(target), queryFn: () => fetchPlan(target), enabled, gcTime: 0 })
 }
 
-const planKey = (target: PlanTarget) => (target.kind === 'turn' ? ['rewind-plan', 'turn', target.sessionId, target.turn] : ['rewind-plan', 'undo', target.rewindId])
-const fetchPlan = (target: PlanTarget) => (target.kind === 'turn' ? call('rewind.plan', { sessionId: target.sessionId, turn: target.turn }) : call('rewind.planUndo', { rewindId: target.rewindId }))
+const planKey = (target: PlanTarget) =>
+  target.kind === 'turn' ? ['rewind-plan', 'turn', target.sessionId, target.turn] : target.kind === 'undo' ? ['rewind-plan', 'undo', target.rewindId] : ['rewind-plan', 'version', target.workspaceId, target.pathId, target.hash]
+const fetchPlan = (target: PlanTarget) =>
+  target.kind === 'turn'
+    ? call('rewind.plan', { sessionId: target.sessionId, turn: target.turn })
+    : target.kind === 'undo'
+      ? call('rewind.planUndo', { rewindId: target.rewindId })
+      : call('rewind.planVersion', { workspaceId: target.workspaceId, pathId: target.pathId, hash: target.hash })
 
 /** Previews of more files than this are compared again only when the window gets focus, not every few seconds. */
 const WATCH_MAX_ITEMS = 500

@@ -8,16 +8,16 @@ import { fileNeighbours, neighbourFocus } from './file-nav'
 import { DiffView } from './DiffView'
 import { BlameView } from './BlameView'
 import { FileHistory } from './FileHistory'
-import { useFilesUi, type DiffMode, type FileTarget } from './files-ui'
+import { useFilesUi, type DiffMode, type FileTarget, type RestoreRequest } from './files-ui'
 import { useNetCounts, useTurnChanges, useTurnDiff } from './queries'
 import { fileButtonId } from './TurnFiles'
 
 /** The open file's dialog, if it belongs to the session on screen. Render once per transcript. */
-export function FileDialogHost({ sessionId }: { sessionId: string }) {
+export function FileDialogHost({ sessionId, onRestore }: { sessionId: string; onRestore?: (request: RestoreRequest) => void }) {
   const target = useFilesUi((state) => state.target)
   if (!target || target.sessionId !== sessionId) return null
   // Keyed by turn: moving to the next file of the turn keeps the dialog open.
-  return <FileDialog key={`${target.sessionId}:${target.turn}`} target={target} />
+  return <FileDialog key={`${target.sessionId}:${target.turn}`} target={target} onRestore={onRestore} />
 }
 
 /**
@@ -25,7 +25,7 @@ export function FileDialogHost({ sessionId }: { sessionId: string }) {
  * file's diff across a turn and, one click away, its history across sessions. Focus goes back
  * to the file row that opened it.
  */
-function FileDialog({ target }: { target: FileTarget }) {
+function FileDialog({ target, onRestore }: { target: FileTarget; onRestore: ((request: RestoreRequest) => void) | undefined }) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
   const { closeFile, setView, diffMode, setDiffMode, openFile } = useFilesUi()
@@ -142,6 +142,7 @@ function FileDialog({ target }: { target: FileTarget }) {
             path={group.path}
             current={{ sessionId: target.sessionId, turn }}
             mode={diffMode}
+            onRestore={onRestore}
             onLeave={() => {
               // Closed in the store at once: the jump may show another session, whose transcript has no dialog host for this one.
               ref.current?.close()

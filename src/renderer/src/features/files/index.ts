@@ -6,5 +6,5 @@ export { fileButtonId, TurnFiles } from './TurnFiles'
 export { VersionView } from './VersionView'
 export { groupTurnChanges } from './changes'
 // The open file dialog's store: a replayed turn's files open the same dialog.
-export { useFilesUi } from './files-ui'
+export { useFilesUi, type RestoreRequest } from './files-ui'
 export { fromServer as diffDataFromServer, useFileVersion, useNetCounts, useTurnChanges, useVersionsDiff, type DiffData } from './queries'
