@@ -5,7 +5,9 @@ import {
   FileChangeSchema,
   FileDiffSchema,
   FileHistoryItemSchema,
+  FileVersionSchema,
   PathIdSchema,
+  PathRefSchema,
   RecoverySchema,
   RewindPlanSchema,
   RewindResultSchema,
@@ -34,6 +36,20 @@ export const journalMethods = {
   'files.diff': method(
     z.object({ sessionId: SessionIdSchema, pathId: PathIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),
     FileDiffSchema
+  ),
+
+  /**
+   * The files that differ between two checkpoints of a session (before `fromTurn` and before
+   * `toTurn`; turnCount + 1 = after the last turn), each with its two versions and net line
+   * counts (null for binary or very large files). Each one's diff is `files.diff` with the same turns.
+   */
+  'changes.between': method(
+    z.object({ sessionId: SessionIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),
+    z.object({
+      items: z.array(
+        PathRefSchema.extend({ before: FileVersionSchema.nullable(), after: FileVersionSchema.nullable(), added: z.number().int().nonnegative().nullable(), removed: z.number().int().nonnegative().nullable() })
+      )
+    })
   ),
 
   /** Every recorded change to one path across every session of the workspace, oldest first. */
