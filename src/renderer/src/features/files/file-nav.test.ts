@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { FileChange } from '../../../../shared/contract'
 import { groupTurnChanges } from './changes'
+import { checkpointLabel } from './CompareDialog'
 import { fileNeighbours, neighbourFocus } from './file-nav'
 
 const change = (id: number, path: string): FileChange => ({
@@ -38,5 +39,13 @@ describe('neighbourFocus', () => {
   it('keeps the prefix of the row that opened the dialog (a replay\'s)', () => {
     expect(neighbourFocus('replay:s:1:a', 's:1:a', 's:1:b')).toBe('replay:s:1:b')
     expect(neighbourFocus('s:1:a', 's:1:a', 's:1:b')).toBe('s:1:b')
+  })
+})
+
+describe('checkpointLabel', () => {
+  it('names a checkpoint by the turn it precedes, and the last one as after the last turn', () => {
+    expect(checkpointLabel(1, 3)).toBe('before turn 1')
+    expect(checkpointLabel(3, 3)).toBe('before turn 3')
+    expect(checkpointLabel(4, 3)).toBe('after the last turn (turn 3)')
   })
 })

@@ -1,5 +1,6 @@
 // The face of files (a turn's changes, diffs, versions, history): what the rest of the app may import.
 export { ChangeRow } from './ChangeRow'
+export { CompareDialog } from './CompareDialog'
 export { DiffView, FileNotice } from './DiffView'
 export { FileDialogHost } from './FileDialog'
 export { fileButtonId, TurnFiles } from './TurnFiles'
