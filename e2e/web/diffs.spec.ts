@@ -137,6 +137,10 @@ test.describe('diffs wherever a decision is made', () => {
     await expect(terminal.getByTestId('tool-call-input')).toHaveText('$ npm test')
     await expect(terminal.getByTestId('tool-result')).toContainText('AssertionError')
     await snapshot(page, testInfo, '64-tool-call-diff-and-terminal')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await edit.scrollIntoViewIfNeeded()
+    await snapshot(page, testInfo, '64-tool-call-diff-and-terminal-dark')
 
     const turn2 = turnHeader(workspace, 2)
     await turn2.getByTestId('turn-files-toggle').click()
