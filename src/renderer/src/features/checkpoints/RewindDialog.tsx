@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react'
 import { isRetraceError } from '../../../../shared/contract'
-import { onEvent } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
@@ -8,63 +7,12 @@ import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions'
 import { useApplyPlan } from './mutations'
-import { buildChoices, buildConfirmed, buildExcluded, countChanges, type ConflictChoice, type Confirmations } from './plan-model'
+import { buildChoices, buildConfirmed, buildExcluded, countChanges } from './plan-model'
+import { useChoices, useConfirmations, useRewindProgress, useTicks, type Progress } from './preview-state'
 import { PlanPreview } from './PlanPreview'
 import { useRewindPlan, useWatchPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
 import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
-
-export interface Progress {
-  done: number
-  total: number
-  path: string
-}
-
-/** Latest `rewind.progress` for a session while this component is mounted; `reset` before a new run. */
-export function useRewindProgress(sessionId: string | null): [Progress | null, () => void] {
-  const [progress, setProgress] = useState<Progress | null>(null)
-  useEffect(
-    () =>
-      onEvent((event) => {
-        if (event.name === 'rewind.progress' && event.payload.sessionId === sessionId) setProgress({ done: event.payload.done, total: event.payload.total, path: event.payload.path })
-      }),
-    [sessionId]
-  )
-  return [progress, () => setProgress(null)]
-}
-
-/** Choices per conflicting path, kept across "Preview again" (only this plan's conflicts are sent). */
-export function useChoices(): [Map<string, ConflictChoice>, (pathIds: string[], choice: ConflictChoice) => void, () => void] {
-  const [choices, setChoices] = useState(() => new Map<string, ConflictChoice>())
-  const choose = (pathIds: string[], choice: ConflictChoice) =>
-    setChoices((previous) => {
-      const next = new Map(previous)
-      for (const pathId of pathIds) next.set(pathId, choice)
-      return next
-    })
-  return [choices, choose, () => setChoices(new Map())]
-}
-
-/**
- * The files the user ticked among those a preview says need confirmation, kept across "Preview
- * again" like the choices (only this plan's are sent: see buildConfirmed).
- */
-export function useConfirmations(): [Confirmations, (pathId: string, confirmed: boolean) => void, () => void] {
-  return useTicks()
-}
-
-/** A set of pathIds the user (un)ticked in a preview, kept across "Preview again" (see useConfirmations). */
-export function useTicks(): [ReadonlySet<string>, (pathId: string, on: boolean) => void, () => void] {
-  const [ticked, setTicked] = useState<ReadonlySet<string>>(() => new Set<string>())
-  const tick = (pathId: string, on: boolean) =>
-    setTicked((previous) => {
-      const next = new Set(previous)
-      if (on) next.add(pathId)
-      else next.delete(pathId)
-      return next
-    })
-  return [ticked, tick, () => setTicked(new Set<string>())]
-}
 
 /**
  * "Rewind files to before this turn", and the undo of a rewind (itself a rewind): the preview
