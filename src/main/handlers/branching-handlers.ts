@@ -14,7 +14,7 @@ type BranchingHandlers = Pick<Handlers, 'sessions.fork' | 'sessions.planMerge' |
 export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
   const { store, recorder, rewinds } = ctx
   return {
-    'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice, confirmed }) => {
+    'sessions.fork': async ({ sessionId, turn, title, withFiles, token, choices, defaultChoice, confirmed, excluded }) => {
       const fork = { atTurn: turn, ...(title ? { title } : {}) }
       if (!withFiles) return { sessionId: recorder.fork(sessionId, fork).id, rewind: null }
       const uid = randomUUID()
@@ -24,6 +24,7 @@ export function branchingHandlers(ctx: HandlerContext): BranchingHandlers {
         choices: new Map<PathKey, ConflictChoice>(choices.map((c) => [keyOf(pathFromId(c.pathId)), c.choice])),
         defaultChoice,
         confirmed: confirmedSet(confirmed),
+        excluded: confirmedSet(excluded),
         forkSessionUid: uid,
         alsoInTransaction: () => void recorder.fork(sessionId, { ...fork, uid })
       })

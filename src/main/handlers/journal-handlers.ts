@@ -3,11 +3,12 @@ import { diffVersions, MAX_DIFF_BYTES, isText } from '../journal/file-diff'
 import type { JournalEntry } from '../store/repositories/journal'
 import { displayPath, type RelPath } from '../fs/paths'
 import { versionBefore } from '../journal/queries'
+import { targetsFromEntries } from '../journal/rewind/plan'
 import type { Handlers } from '../rpc/dispatcher'
 import type { HandlerContext } from './context'
 import { turnShellCommands } from '../sources/turn-shell-commands'
 
-type JournalHandlers = Pick<Handlers, 'changes.ofTurn' | 'changes.shellCommands' | 'files.diff' | 'files.history' | 'files.version'>
+type JournalHandlers = Pick<Handlers, 'changes.ofTurn' | 'changes.shellCommands' | 'changes.between' | 'files.diff' | 'files.history' | 'files.version'>
 
 export const pathRef = (path: Buffer): PathRef => ({ path: displayPath(path), pathId: path.toString('base64') })
 export const pathFromId = (pathId: string): RelPath => Buffer.from(pathId, 'base64') as RelPath
@@ -30,6 +31,26 @@ export function journalHandlers(ctx: HandlerContext): JournalHandlers {
       const session = store.sessions.require(sessionId)
       const scope = journal.repo.turnScope(session.rowId, turn)
       return { items: scope ? journal.repo.entriesOfScope(scope.id).map(toChange) : [] }
+    },
+
+    'changes.between': ({ sessionId, fromTurn, toTurn }) => {
+      const session = store.sessions.require(sessionId)
+      if (fromTurn >= toTurn) throw new RetraceError('VALIDATION', `Compare an earlier checkpoint with a later one (before turn ${fromTurn} → before turn ${toTurn}).`)
+      // One target per path: its state before the first entry in range and after the last (renames folded).
+      const net = targetsFromEntries(journal.repo.sessionEntriesFrom(session.rowId, fromTurn).filter((entry) => entry.turn < toTurn))
+      const items = net
+        .filter(({ target, expected }) => target?.hash !== expected?.hash || target?.mode !== expected?.mode || target?.kind !== expected?.kind)
+        .map(({ path, target: before, expected: after }) => {
+          let counts: { added: number | null; removed: number | null } = { added: null, removed: null }
+          try {
+            const diff = diffVersions(journal.blobs, displayPath(path), before, after)
+            if (!diff.binary && !diff.tooLarge) counts = { added: diff.added, removed: diff.removed }
+          } catch {
+            // A missing snapshot only costs the line counts here.
+          }
+          return { ...pathRef(path), before, after, ...counts }
+        })
+      return { items: items.sort((a, b) => a.path.localeCompare(b.path)) }
     },
 
     'files.diff': ({ sessionId, pathId, fromTurn, toTurn }) => {

@@ -8,7 +8,7 @@ import type { Handlers } from '../rpc/dispatcher'
 import type { HandlerContext } from './context'
 import { pathFromId, pathRef } from './journal-handlers'
 
-type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
+type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.fileDiff' | 'rewind.planVersion' | 'rewind.applyVersion' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
 
 /** A preview as the contract carries it: per path what happens, its kind, mode and link target, and where. */
 export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) => ({
@@ -30,7 +30,7 @@ export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) 
   }))
 })
 
-/** The paths a request confirmed (see `rewind.apply`'s `confirmed`). */
+/** The paths a request names by id (`rewind.apply`'s `confirmed` and `excluded`), as keys. */
 export const confirmedSet = (pathIds: string[]): Set<PathKey> => new Set(pathIds.map((pathId) => keyOf(pathFromId(pathId))))
 
 /** A rewind's outcome as the contract carries it. */
@@ -58,12 +58,29 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
       return planOutput(planned)
     },
 
-    'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice, confirmed }) => {
+    'rewind.apply': async ({ sessionId, turn, token, choices, defaultChoice, confirmed, excluded }) => {
       const session = store.sessions.require(sessionId)
       try {
-        return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(sessionId) }))
+        return resultOutput(await rewinds.applyTurn(sessionId, turn, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), excluded: confirmedSet(excluded), onProgress: progress(sessionId) }))
       } finally {
         announce(session.workspaceId, sessionId)
+      }
+    },
+
+    'rewind.fileDiff': ({ of, pathId, side }) =>
+      rewinds.diffOfPath(
+        of.kind === 'turn' ? { sessionId: of.sessionId, turn: of.turn } : of.kind === 'undo' ? { rewindId: of.rewindId } : { workspaceId: of.workspaceId, hash: of.hash },
+        pathFromId(pathId),
+        side
+      ),
+
+    'rewind.planVersion': async ({ workspaceId, pathId, hash }) => planOutput(await rewinds.planVersion(workspaceId, pathFromId(pathId), hash)),
+
+    'rewind.applyVersion': async ({ workspaceId, pathId, hash, token, choices, defaultChoice, confirmed }) => {
+      try {
+        return resultOutput(await rewinds.applyVersion(workspaceId, pathFromId(pathId), hash, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(null) }))
+      } finally {
+        announce(workspaceId)
       }
     },
 
@@ -71,11 +88,11 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
       return planOutput(await rewinds.planUndo(rewindId))
     },
 
-    'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed }) => {
+    'rewind.undo': async ({ rewindId, token, choices, defaultChoice, confirmed, excluded }) => {
       const { rewind } = await rewinds.planUndo(rewindId)
       const session = rewind.sessionRowId === null ? null : store.sessions.ref(rewind.sessionRowId)
       try {
-        return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), onProgress: progress(session?.id ?? null) }))
+        return resultOutput(await rewinds.undo(rewindId, { token, choices: choiceMap(choices), defaultChoice, confirmed: confirmedSet(confirmed), excluded: confirmedSet(excluded), onProgress: progress(session?.id ?? null) }))
       } finally {
         announce(rewind.workspaceId, session?.id)
       }

@@ -128,14 +128,14 @@ describe('workspaces', () => {
       ['src/dates.ts', 'restore', null],
       ['test/dates.test.ts', 'restore', null]
     ])
-    const applied = await rt.handlers['rewind.apply']({ sessionId: flaky?.id ?? '', turn: 2, token: plan.token, choices: [], defaultChoice: 'skip', confirmed: [] })
+    const applied = await rt.handlers['rewind.apply']({ sessionId: flaky?.id ?? '', turn: 2, token: plan.token, choices: [], defaultChoice: 'skip', confirmed: [], excluded: [] })
     const dates = join(demo.path, 'src/dates.ts')
     expect(readFileSync(dates, 'utf8')).toContain('Math.round((Date.now()')
     // Reopening the demo must not quietly put the files back.
     await rt.handlers['workspaces.openDemo']({})
     expect(readFileSync(dates, 'utf8')).toContain('Math.round((Date.now()')
     const undo = await rt.handlers['rewind.planUndo']({ rewindId: applied.rewindId })
-    await rt.handlers['rewind.undo']({ rewindId: applied.rewindId, token: undo.token, choices: [], defaultChoice: 'skip', confirmed: [] })
+    await rt.handlers['rewind.undo']({ rewindId: applied.rewindId, token: undo.token, choices: [], defaultChoice: 'skip', confirmed: [], excluded: [] })
     expect(readFileSync(dates, 'utf8')).toContain('startOfDay(now)')
   })
 })

@@ -29,6 +29,11 @@ describe('file diffs', () => {
     expect(diffVersions(blobs, 'n', version('a\n'), null)).toMatchObject({ added: 0, removed: 1, after: null })
   })
 
+  it('starts a created file\'s hunk at -0,0 and a deleted file\'s at +0,0, as diff and git do', () => {
+    expect(diffVersions(blobs, 'n', null, version('a\nb\n')).patch).toBe('@@ -0,0 +1,2 @@\n+a\n+b')
+    expect(diffVersions(blobs, 'n', version('a\n'), null).patch).toBe('@@ -1,1 +0,0 @@\n-a')
+  })
+
   it('reports binary files by size and hash only, and guards very large files', () => {
     const binary = diffVersions(blobs, 'img.png', version(Buffer.from([0x89, 0x50, 0, 1, 2])), version(Buffer.from([0x89, 0, 3])))
     expect(binary).toMatchObject({ binary: true, patch: '', before: { size: 5 }, after: { size: 3 } })

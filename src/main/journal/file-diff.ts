@@ -24,14 +24,34 @@ export function isText(content: Buffer): boolean {
 
 /** Diff two versions of one file (null = absent), with a real diff library and a size guard. */
 export function diffVersions(blobs: BlobStore, name: string, before: FileVersion | null, after: FileVersion | null): FileDiff {
-  const meta = (v: FileVersion | null) => (v ? { hash: v.hash, size: v.size } : null)
+  if ((before?.size ?? 0) > MAX_DIFF_BYTES || (after?.size ?? 0) > MAX_DIFF_BYTES) return tooLargeDiff(before, after)
+  const side = (version: FileVersion | null): DiffSide | null => (version ? { ...version, content: blobs.read(version.hash) } : null)
+  return diffContents(name, side(before), side(after))
+}
+
+/** One side of a diff: a version's hash, size and kind, and its content. */
+export interface DiffSide {
+  kind: FileVersion['kind']
+  hash: string
+  size: number
+  content: Buffer
+}
+
+const meta = (version: { hash: string; size: number } | null) => (version ? { hash: version.hash, size: version.size } : null)
+
+/** The diff of two versions too large to compare: sizes and hashes only. */
+export function tooLargeDiff(before: { hash: string; size: number } | null, after: { hash: string; size: number } | null): FileDiff {
+  return { binary: false, tooLarge: true, before: meta(before), after: meta(after), added: 0, removed: 0, patch: '' }
+}
+
+/**
+ * Diff two contents of one file (null = absent) by lines: a binary side says so, a link shows
+ * `link: old → new`. A created file's hunk starts at `-0,0`, a deleted one's at `+0,0`.
+ */
+export function diffContents(name: string, before: DiffSide | null, after: DiffSide | null): FileDiff {
   const result: FileDiff = { binary: false, tooLarge: false, before: meta(before), after: meta(after), added: 0, removed: 0, patch: '' }
-  if ((before?.size ?? 0) > MAX_DIFF_BYTES || (after?.size ?? 0) > MAX_DIFF_BYTES) {
-    result.tooLarge = true
-    return result
-  }
-  const oldContent = before ? blobs.read(before.hash) : Buffer.alloc(0)
-  const newContent = after ? blobs.read(after.hash) : Buffer.alloc(0)
+  const oldContent = before?.content ?? Buffer.alloc(0)
+  const newContent = after?.content ?? Buffer.alloc(0)
   if (!isText(oldContent) || !isText(newContent) || before?.kind === 'symlink' || after?.kind === 'symlink') {
     result.binary = before?.kind !== 'symlink' && after?.kind !== 'symlink'
     if (!result.binary) result.patch = `link: ${oldContent.toString()} → ${newContent.toString()}`
@@ -45,7 +65,7 @@ export function diffVersions(blobs: BlobStore, name: string, before: FileVersion
   }
   const patch = structuredPatch(name, name, oldText, newText, '', '', { context: 3 })
   result.patch = patch.hunks
-    .map((hunk) => [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n'))
+    .map((hunk) => [`@@ -${hunk.oldLines === 0 ? 0 : hunk.oldStart},${hunk.oldLines} +${hunk.newLines === 0 ? 0 : hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n'))
     .join('\n')
   return result
 }

@@ -5,7 +5,9 @@ import {
   FileChangeSchema,
   FileDiffSchema,
   FileHistoryItemSchema,
+  FileVersionSchema,
   PathIdSchema,
+  PathRefSchema,
   RecoverySchema,
   RewindPlanSchema,
   RewindResultSchema,
@@ -18,6 +20,9 @@ const Turn = z.number().int().positive()
 const Choices = z.array(z.object({ pathId: PathIdSchema, choice: ConflictChoiceSchema })).max(100_000).default([])
 /** The paths, among those the preview says need confirmation (`needsConfirmation`), that the user confirmed; the others are refused. */
 const Confirmed = z.array(PathIdSchema).max(100_000).default([])
+/** The paths the user unticked in the preview: left exactly as they are and reported as skipped, whatever the plan would do to them. */
+const Excluded = z.array(PathIdSchema).max(100_000).default([])
+const Hash = z.string().regex(/^[0-9a-f]{64}$/)
 
 /** File journal and rewind methods (merged into the contract in methods.ts). */
 export const journalMethods = {
@@ -44,6 +49,20 @@ export const journalMethods = {
     FileDiffSchema
   ),
 
+  /**
+   * The files that differ between two checkpoints of a session (before `fromTurn` and before
+   * `toTurn`; turnCount + 1 = after the last turn), each with its two versions and net line
+   * counts (null for binary or very large files). Each one's diff is `files.diff` with the same turns.
+   */
+  'changes.between': method(
+    z.object({ sessionId: SessionIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),
+    z.object({
+      items: z.array(
+        PathRefSchema.extend({ before: FileVersionSchema.nullable(), after: FileVersionSchema.nullable(), added: z.number().int().nonnegative().nullable(), removed: z.number().int().nonnegative().nullable() })
+      )
+    })
+  ),
+
   /** Every recorded change to one path across every session of the workspace, oldest first. */
   'files.history': method(
     z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema }).strict(),
@@ -61,7 +80,41 @@ export const journalMethods = {
 
   /** Rewind a session's files to before `turn`, with a choice per conflict; refused if the disk changed since the preview token. */
   'rewind.apply': method(
-    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
+    z.object({ sessionId: SessionIdSchema, turn: Turn, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed, excluded: Excluded }).strict(),
+    RewindResultSchema
+  ),
+
+  /**
+   * The line diff one path of a rewind preview opens (reads the disk and the store, writes
+   * nothing): `rewind`, the disk now (before) against what the rewind writes (after); `yours`,
+   * what the agent left (before) against the disk now (after): a conflict's change made since.
+   * `of` names the preview: a rewind to before a turn, or the undo of a rewind.
+   */
+  'rewind.fileDiff': method(
+    z
+      .object({
+        of: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('turn'), sessionId: SessionIdSchema, turn: Turn }).strict(),
+          z.object({ kind: z.literal('undo'), rewindId: z.string().uuid() }).strict(),
+          z.object({ kind: z.literal('version'), workspaceId: WorkspaceIdSchema, hash: Hash }).strict()
+        ]),
+        pathId: PathIdSchema,
+        side: z.enum(['rewind', 'yours'])
+      })
+      .strict(),
+    FileDiffSchema
+  ),
+
+  /**
+   * Preview "Restore this version": rewinding one file to a version its history recorded (`hash`,
+   * an entry's before or after state at that path), with conflicts where the disk is not what
+   * the journal last saw there. Writes nothing.
+   */
+  'rewind.planVersion': method(z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema, hash: Hash }).strict(), RewindPlanSchema),
+
+  /** Restore one file to a recorded version: a one-file rewind, refused if the disk changed since the preview token; it can be undone. */
+  'rewind.applyVersion': method(
+    z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema, hash: Hash, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
     RewindResultSchema
   ),
 
@@ -70,7 +123,7 @@ export const journalMethods = {
 
   /** Undo a rewind: itself a rewind, so it can be undone too. */
   'rewind.undo': method(
-    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
+    z.object({ rewindId: z.string().uuid(), token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed, excluded: Excluded }).strict(),
     RewindResultSchema
   ),
 
@@ -90,7 +143,8 @@ export const journalMethods = {
         token: z.string().min(1).optional(),
         choices: Choices,
         defaultChoice: ConflictChoiceSchema.default('skip'),
-        confirmed: Confirmed
+        confirmed: Confirmed,
+        excluded: Excluded
       })
       .strict(),
     z.object({ sessionId: SessionIdSchema, rewind: RewindResultSchema.nullable() })

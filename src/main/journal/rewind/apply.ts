@@ -29,6 +29,11 @@ export interface ApplyContext {
    * then, and is removed once the rewind has emptied it (folders.ts). Absent: no folder goes.
    */
   foldersBornAfter?: number
+  /**
+   * Paths the user unticked in the preview: left exactly as they are and reported as skipped,
+   * like a skipped conflict, whatever the plan would do to them.
+   */
+  excluded?: ReadonlySet<PathKey>
   /** Persist the rewind and its before/after scope (called once the intent log is durable). */
   record(steps: Step[]): void
   /** Work that goes on after the rewind returned: the removal of the files it set aside (set-aside.ts). */
@@ -85,7 +90,7 @@ export interface ApplyOutcome {
  * reverted, so the workspace ends wholly before or wholly after.
  */
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
-  const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs)
+  const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs, ctx.excluded)
   const program = fileSystemSyncProgram()
   const batchFrom = ctx.batchFrom ?? (blobWriters.ready(LANES) ? BATCH_FROM_WRITES_WARM : BATCH_FROM_WRITES)
   const batched = steps.filter((step) => step.kind === 'write').length >= batchFrom && program !== null
@@ -223,7 +228,7 @@ async function rollBack(done: Step[], ctx: ApplyContext, startedAt: number): Pro
   return { complete, left }
 }
 
-async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, fs: WorkspaceFs) {
+async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, fs: WorkspaceFs, excluded?: ReadonlySet<PathKey>) {
   const keeps: Step[] = []
   const deletes: Step[] = []
   const writes: Step[] = []
@@ -236,7 +241,7 @@ async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoic
       continue
     }
     if (item.action === 'none') continue
-    const choice = item.conflict ? (choices.get(item.key) ?? defaultChoice) : 'overwrite'
+    const choice = excluded?.has(item.key) ? 'skip' : item.conflict ? (choices.get(item.key) ?? defaultChoice) : 'overwrite'
     if (choice === 'skip') {
       skipped.push(item)
       continue

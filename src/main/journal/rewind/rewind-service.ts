@@ -17,6 +17,10 @@ import { recoverInterruptedRewinds, type RecoveryReport } from './recover'
 import type { Step } from './steps'
 import { refuseMissingFolder } from './missing-folder'
 import type { RewindFaultPlan } from './fault-plan'
+import { previewDiff, targetOfPath, type PreviewDiffSide } from './preview-diff'
+import { PreviewMemory } from './stale-preview'
+import { versionTarget } from './version-target'
+import type { FileDiff } from '../file-diff'
 
 export interface ApplyOptions {
   /** The token of the plan the user reviewed: if the disk changed since, nothing is written. */
@@ -30,6 +34,8 @@ export interface ApplyOptions {
    * Any other such file is refused, not written.
    */
   confirmed?: ReadonlySet<PathKey>
+  /** Paths the user unticked in the preview: left as they are, reported as skipped (see ApplyContext.excluded). */
+  excluded?: ReadonlySet<PathKey>
   onProgress?: (done: number, total: number, path: string) => void
   /**
    * Conversation work that must happen together with the files (a fork): run inside the
@@ -55,6 +61,8 @@ export class RewindService {
   private readonly running = new Set<string>()
   /** Work rewinds left running when they returned: removing the files they set aside (apply.ts). */
   private readonly afterwards = new Set<Promise<void>>()
+  /** Recent previews, so a refused apply names the files that changed since (stale-preview.ts). */
+  private readonly previews = new PreviewMemory()
 
   constructor(
     private readonly store: Store,
@@ -94,6 +102,7 @@ export class RewindService {
     // Saved snapshots found missing: rewinding to this checkpoint would leave some files as they
     // are, so the transcript shows it invalidated (never cleared: the content is gone).
     if (plan.items.some((item) => item.snapshotMissing)) this.store.checkpoints.invalidate(session.rowId, turn)
+    this.previews.remember(plan)
     return { plan, fs, foldersBornAfter: this.store.rewinds.checkpointTime(session.rowId, turn) }
   }
 
@@ -115,7 +124,57 @@ export class RewindService {
     await this.finishInterrupted(fs)
     const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.beforeScopeId))
     warmRewindThreads(targets.length)
-    return { plan: await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspaceId, targets), this.seenHere(rewind.workspaceId)), fs, rewind }
+    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(rewind.workspaceId, targets), this.seenHere(rewind.workspaceId))
+    this.previews.remember(plan)
+    return { plan, fs, rewind }
+  }
+
+  /**
+   * One path's line diff in the preview of a rewind to before a turn, or of an undo: the disk
+   * now against what it writes, or (`yours`) what the agent left against the disk now. Reads only.
+   */
+  async diffOfPath(of: { sessionId: string; turn: number } | { rewindId: string } | { workspaceId: number; hash: string }, path: RelPath, which: PreviewDiffSide): Promise<FileDiff> {
+    if ('hash' in of) {
+      const fs = this.workspaceFsOf(of.workspaceId)
+      return previewDiff(fs, this.journal.blobs, versionTarget(this.journal.repo.pathHistory(of.workspaceId, path), path, of.hash), which)
+    }
+    if ('rewindId' in of) {
+      const rewind = this.requireRewind(of.rewindId)
+      const workspace = this.store.workspaces.get(rewind.workspaceId)
+      if (!workspace || rewind.beforeScopeId === null) throw new RetraceError('NOT_FOUND', `Rewind ${of.rewindId} has no recorded workspace state.`)
+      const targets = targetsFromEntries(this.journal.repo.entriesOfScope(rewind.beforeScopeId))
+      return previewDiff(this.workspaceFs(workspace.path), this.journal.blobs, targetOfPath(targets, path), which)
+    }
+    const { session, fs } = this.sessionWorkspace(of.sessionId)
+    const targets = targetsFromEntries(this.journal.repo.sessionEntriesFrom(session.rowId, of.turn))
+    return previewDiff(fs, this.journal.blobs, targetOfPath(targets, path), which)
+  }
+
+  /**
+   * "Restore this version": a one-file rewind of `path` to a version its history recorded, with
+   * the same preview, conflicts (the disk against the journal's last state there) and undo.
+   */
+  async planVersion(workspaceId: number, path: RelPath, hash: string): Promise<{ plan: RewindPlan; fs: WorkspaceFs }> {
+    const fs = this.workspaceFsOf(workspaceId)
+    await this.finishInterrupted(fs)
+    const targets = [versionTarget(this.journal.repo.pathHistory(workspaceId, path), path, hash)]
+    const plan = await planFromTargets(targets, fs, this.journal.blobs, this.scannedStates(workspaceId, targets), this.seenHere(workspaceId))
+    this.previews.remember(plan)
+    return { plan, fs }
+  }
+
+  async applyVersion(workspaceId: number, path: RelPath, hash: string, options: ApplyOptions = {}): Promise<RewindResult> {
+    return this.exclusive(workspaceId, async () => {
+      const { plan, fs } = await this.planVersion(workspaceId, path, hash)
+      // One file, no folder removed: the version may come from any session or time.
+      return this.run(plan, fs, { workspaceId, sessionRowId: null, targetTurn: null, undoOf: null, foldersBornAfter: null }, options)
+    })
+  }
+
+  private workspaceFsOf(workspaceId: number): WorkspaceFs {
+    const workspace = this.store.workspaces.get(workspaceId)
+    if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
+    return this.workspaceFs(workspace.path)
   }
 
   async undo(rewindId: string, options: ApplyOptions = {}): Promise<RewindResult> {
@@ -184,7 +243,7 @@ export class RewindService {
 
   private async run(plan: RewindPlan, fs: WorkspaceFs, meta: RewindMeta, options: ApplyOptions): Promise<RewindResult> {
     if (options.token !== undefined && options.token !== plan.token) {
-      throw new RetraceError('CONFLICT', 'Files changed since the preview was made; nothing was written. Review the new preview.')
+      throw new RetraceError('CONFLICT', this.previews.staleMessage(options.token, plan))
     }
     refuseUnconfirmed(plan, options.confirmed ?? new Set())
     const rewindId = randomUUID()
@@ -199,6 +258,7 @@ export class RewindService {
         rewindId,
         ...(meta.foldersBornAfter !== null ? { foldersBornAfter: meta.foldersBornAfter } : {}),
         ...(options.forkSessionUid ? { forkSessionUid: options.forkSessionUid } : {}),
+        ...(options.excluded ? { excluded: options.excluded } : {}),
         record: (steps) => {
           // Flushed to the disk before any file changes: the content and journal entries it names
           // must outlive a power cut that the rewound files outlive.

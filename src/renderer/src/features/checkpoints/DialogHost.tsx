@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { CompareDialog } from '../files'
 import { ForkDialog } from './ForkDialog'
 import { ExportDialog } from '../export'
 import { MergeDialog } from './MergeDialog'
@@ -40,6 +41,10 @@ export function DialogHost() {
           returnFocusTo={opener}
         />
       )
+    case 'compare':
+      return <CompareDialog key={`compare:${dialog.sessionId}`} sessionId={dialog.sessionId} turnCount={dialog.turnCount} initial={dialog} onClose={close} returnFocusTo={opener} />
+    case 'restore':
+      return <RewindDialog key={`restore:${dialog.pathId}:${dialog.hash}`} initial={{ ...dialog, kind: 'version' }} onClose={close} returnFocusTo={opener} />
     case 'fork':
       return (
         <ForkDialog

@@ -7,10 +7,11 @@ import { useUiStore } from '../../state/ui-store'
 import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions'
-import { buildChoices, buildConfirmed, countChanges, type RewindResult } from './plan-model'
+import { buildChoices, buildConfirmed, buildExcluded, countChanges, type RewindResult } from './plan-model'
 import { PlanPreview } from './PlanPreview'
 import { useRewindPlan } from './queries'
-import { ApplyFailed, ApplyProgress, UncapturedNote, useChoices, useConfirmations } from './RewindDialog'
+import { ApplyFailed, ApplyProgress, UncapturedNote } from './RewindDialog'
+import { useChoices, useConfirmations, useTicks } from './preview-state'
 import { RewindResultView } from './RewindResultView'
 import { branchTitle, defaultBranchName } from './branch-model'
 import { useForkSession } from './branch-mutations'
@@ -42,6 +43,7 @@ export function ForkDialog({
   const [withFiles, setWithFiles] = useState(false)
   const [choices, choose] = useChoices()
   const [confirmed, confirm] = useConfirmations()
+  const [excluded, exclude] = useTicks()
   const plan = useRewindPlan({ kind: 'turn', sessionId, turn }, withFiles)
   const fork = useForkSession()
   const selectSession = useUiStore((state) => state.selectSession)
@@ -51,13 +53,13 @@ export function ForkDialog({
 
   const checkpoint = detail.data?.checkpoints.find((c) => c.turn === turn)
   const planReady = !withFiles || (plan.data !== undefined && !plan.isFetching && !plan.isError)
-  const fileChanges = withFiles && plan.data ? countChanges(plan.data.items, choices, confirmed) : 0
+  const fileChanges = withFiles && plan.data ? countChanges(plan.data.items, choices, confirmed, excluded) : 0
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!planReady || fork.isPending) return
     fork.mutate(
-      { sessionId, turn, title: branchTitle(name), files: withFiles && plan.data ? { token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed) } : null },
+      { sessionId, turn, title: branchTitle(name), files: withFiles && plan.data ? { token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed), excluded: buildExcluded(plan.data.items, excluded) } : null },
       {
         onSuccess: (result) => {
           selectSession(result.sessionId)
@@ -171,7 +173,7 @@ export function ForkDialog({
             ) : !plan.data || plan.isFetching ? (
               <Loading label="Comparing the recorded files with the disk…" />
             ) : (
-              <PlanPreview items={plan.data.items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} />
+              <PlanPreview items={plan.data.items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} excluded={excluded} onExclude={exclude} target={{ kind: 'turn', sessionId, turn }} token={plan.data.token} />
             )}
           </div>
         ) : null}

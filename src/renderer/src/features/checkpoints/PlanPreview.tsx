@@ -2,22 +2,19 @@ import { useId } from 'react'
 import { plural } from '../../lib/format'
 import {
   CHOICE_LABELS,
-  choiceEffect,
   choiceFor,
   countChanges,
   groupPlan,
-  isConflict,
-  kindNote,
-  modeChange,
+  isExcludable,
   needsConsent,
-  sizeChange,
   type Choices,
   type Confirmations,
   type ConflictChoice,
+  type Exclusions,
   type PlanItem
 } from './plan-model'
-
-const CHOICES: ConflictChoice[] = ['skip', 'overwrite', 'keep-both']
+import { CHOICES, EntryFacts, PlanRow } from './PlanRow'
+import type { PlanTarget } from './queries'
 
 export interface PlanPreviewProps {
   items: readonly PlanItem[]
@@ -29,6 +26,12 @@ export interface PlanPreviewProps {
   onConfirm: (pathId: string, confirmed: boolean) => void
   /** The plan undoes a rewind: it restores what the rewind replaced, not what the agent changed. */
   undo?: boolean
+  /** The files the user unticked, left out of the rewind. */
+  excluded: Exclusions
+  onExclude: (pathId: string, excluded: boolean) => void
+  /** What the preview is of, and its token: each row's diff is fetched for exactly this preview. */
+  target: PlanTarget
+  token: string
 }
 
 /**
@@ -38,9 +41,10 @@ export interface PlanPreviewProps {
  * come from a history this computer did not record (each written only if ticked); what Retrace
  * refuses to touch and why; what already matches.
  */
-export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm, undo = false }: PlanPreviewProps) {
+export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfirm, excluded, onExclude, target, token, undo = false }: PlanPreviewProps) {
   const { groups, refused, unchanged, conflicts } = groupPlan(items, undo)
-  const changes = countChanges(items, choices, confirmed)
+  const changes = countChanges(items, choices, confirmed, excluded)
+  const unticked = items.filter((item) => isExcludable(item) && excluded.has(item.pathId)).length
   const consent = items.filter(needsConsent)
   const allId = useId()
   const where = (
@@ -67,6 +71,7 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
       <p className="plan-summary" role="status">
         {changes === 0 ? 'No file will change' : `${plural(changes, 'file')} will change`}
         {conflicts.length > 0 ? ` · ${plural(conflicts.length, 'conflict')}` : ''}
+        {unticked > 0 ? ` · ${unticked} unticked` : ''}
         {consent.length > 0 ? ` · ${consent.length} to confirm` : ''}
         {refused.length > 0 ? ` · ${refused.length} refused` : ''}
         {unchanged.length > 0 ? ` · ${unchanged.length} already matching` : ''}
@@ -116,6 +121,10 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
                 confirmed={confirmed.has(item.pathId)}
                 onConfirm={(on) => onConfirm(item.pathId, on)}
                 leftBy={undo ? 'the rewind' : 'the agent'}
+                excluded={excluded.has(item.pathId)}
+                onExclude={(off) => onExclude(item.pathId, off)}
+                target={target}
+                token={token}
               />
             ))}
           </ul>
@@ -155,100 +164,4 @@ export function PlanPreview({ items, root, choices, onChoose, confirmed, onConfi
       ) : null}
     </div>
   )
-}
-
-/** Size, kind and mode change of an entry, in one muted line. */
-function EntryFacts({ item }: { item: PlanItem }) {
-  const kind = kindNote(item)
-  const mode = modeChange(item)
-  return (
-    <span className="plan-size muted">
-      {kind ? (
-        <span className="plan-kind mono" data-testid="plan-kind" title="A symbolic link, and where it will point">
-          {kind}
-        </span>
-      ) : null}
-      {mode ? (
-        <span className="plan-mode mono" data-testid="plan-mode" title="Permissions now → after the rewind (as ls -l shows them in octal)">
-          {mode}
-        </span>
-      ) : null}
-      <span title="Size now → size after the rewind">{sizeChange(item)}</span>
-    </span>
-  )
-}
-
-function PlanRow({
-  item,
-  choice,
-  onChoose,
-  confirmed,
-  onConfirm,
-  leftBy
-}: {
-  item: PlanItem
-  choice: ConflictChoice
-  onChoose: (choice: ConflictChoice) => void
-  confirmed: boolean
-  onConfirm: (confirmed: boolean) => void
-  /** Who wrote the state the disk should hold: the agent (a rewind), or the rewind being undone. */
-  leftBy: string
-}) {
-  const selectId = useId()
-  const consentId = useId()
-  const conflict = isConflict(item)
-  const consent = needsConsent(item)
-  return (
-    <li
-      className={`plan-item${conflict ? ' conflict' : ''}${consent ? ' consent' : ''}`}
-      data-testid="plan-item"
-      data-path={item.path}
-      data-conflict={conflict ? 'true' : undefined}
-      data-consent={consent ? (confirmed ? 'ticked' : 'unticked') : undefined}
-    >
-      <span className="plan-path mono">{item.path}</span>
-      <EntryFacts item={item} />
-      {consent ? (
-        <div className="plan-consent">
-          <input id={consentId} type="checkbox" data-testid="confirm-sensitive" checked={confirmed} onChange={(event) => onConfirm(event.target.checked)} />
-          <label htmlFor={consentId}>
-            <strong>Write {item.path}</strong>: it {withoutPath(item.needsConfirmation ?? '', item.path)}.{' '}
-            <span className="muted">{confirmed ? 'It will be written.' : 'Left as it is unless you tick this.'}</span>
-          </label>
-        </div>
-      ) : null}
-      {conflict ? (
-        <div className="plan-conflict">
-          <p className="plan-conflict-why">
-            <span className="plan-conflict-badge">Conflict</span> {sentence(item.conflict ?? '')}{' '}
-            <span className="muted">The disk no longer holds what {leftBy} left there, so this is someone else’s work (yours, another tool’s or another session’s).</span>
-          </p>
-          <div className="plan-choice">
-            <label htmlFor={selectId}>For this file:</label>
-            <select id={selectId} className="select" data-testid="conflict-choice" value={choice} onChange={(event) => onChoose(event.target.value as ConflictChoice)}>
-              {CHOICES.map((option) => (
-                <option key={option} value={option}>
-                  {CHOICE_LABELS[option]}
-                </option>
-              ))}
-            </select>
-            <span className="plan-effect">{choiceEffect(item, choice)}</span>
-          </div>
-        </div>
-      ) : null}
-    </li>
-  )
-}
-
-/** "runs code … (direnv): .envrc" → "runs code … (direnv)": the server names the path, the row shows it already. */
-function withoutPath(reason: string, path: string): string {
-  const suffix = `: ${path}`
-  return reason.endsWith(suffix) ? reason.slice(0, -suffix.length) : reason
-}
-
-/** "changed since…" → "Changed since….": the server's phrase as a sentence. */
-function sentence(text: string): string {
-  const trimmed = text.trim()
-  if (!trimmed) return ''
-  return `${trimmed[0]?.toUpperCase() ?? ''}${trimmed.slice(1)}${/[.!?]$/.test(trimmed) ? '' : '.'}`
 }

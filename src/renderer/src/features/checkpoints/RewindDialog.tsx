@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react'
 import { isRetraceError } from '../../../../shared/contract'
-import { onEvent } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
@@ -8,58 +7,12 @@ import { Modal } from '../../ui/Modal'
 import { Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions'
 import { useApplyPlan } from './mutations'
-import { buildChoices, buildConfirmed, countChanges, type ConflictChoice, type Confirmations } from './plan-model'
+import { buildChoices, buildConfirmed, buildExcluded, countChanges } from './plan-model'
+import { useChoices, useConfirmations, useRewindProgress, useTicks, type Progress } from './preview-state'
 import { PlanPreview } from './PlanPreview'
-import { useRewindPlan, type PlanTarget } from './queries'
+import { useRewindPlan, useWatchPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
 import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
-
-export interface Progress {
-  done: number
-  total: number
-  path: string
-}
-
-/** Latest `rewind.progress` for a session while this component is mounted; `reset` before a new run. */
-export function useRewindProgress(sessionId: string | null): [Progress | null, () => void] {
-  const [progress, setProgress] = useState<Progress | null>(null)
-  useEffect(
-    () =>
-      onEvent((event) => {
-        if (event.name === 'rewind.progress' && event.payload.sessionId === sessionId) setProgress({ done: event.payload.done, total: event.payload.total, path: event.payload.path })
-      }),
-    [sessionId]
-  )
-  return [progress, () => setProgress(null)]
-}
-
-/** Choices per conflicting path, kept across "Preview again" (only this plan's conflicts are sent). */
-export function useChoices(): [Map<string, ConflictChoice>, (pathIds: string[], choice: ConflictChoice) => void, () => void] {
-  const [choices, setChoices] = useState(() => new Map<string, ConflictChoice>())
-  const choose = (pathIds: string[], choice: ConflictChoice) =>
-    setChoices((previous) => {
-      const next = new Map(previous)
-      for (const pathId of pathIds) next.set(pathId, choice)
-      return next
-    })
-  return [choices, choose, () => setChoices(new Map())]
-}
-
-/**
- * The files the user ticked among those a preview says need confirmation, kept across "Preview
- * again" like the choices (only this plan's are sent: see buildConfirmed).
- */
-export function useConfirmations(): [Confirmations, (pathId: string, confirmed: boolean) => void, () => void] {
-  const [confirmed, setConfirmed] = useState<Confirmations>(() => new Set<string>())
-  const confirm = (pathId: string, on: boolean) =>
-    setConfirmed((previous) => {
-      const next = new Set(previous)
-      if (on) next.add(pathId)
-      else next.delete(pathId)
-      return next
-    })
-  return [confirmed, confirm, () => setConfirmed(new Set<string>())]
-}
 
 /**
  * "Rewind files to before this turn", and the undo of a rewind (itself a rewind): the preview
@@ -71,41 +24,59 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   const [target, setTarget] = useState<PlanTarget>(initial)
   const [choices, choose, resetChoices] = useChoices()
   const [confirmed, confirm, resetConfirmed] = useConfirmations()
+  // Files the user unticked (kept across "Preview again" like the choices; reset for an undo).
+  const [excluded, exclude, resetExcluded] = useTicks()
   const plan = useRewindPlan(target)
   const apply = useApplyPlan(target)
   const [progress, resetProgress] = useRewindProgress(target.sessionId)
   const applying = apply.isPending
+  // Files that changed while the preview was open (it was refreshed): named above it, and Apply waits a moment.
+  const [refreshed, setRefreshed] = useState<string[] | null>(null)
+  const [settling, setSettling] = useState(false)
+  const previewing = plan.data !== undefined && !plan.isFetching && apply.isIdle
+  useWatchPlan(target, plan.data, plan.dataUpdatedAt, previewing, (paths) => {
+    setRefreshed(paths)
+    setSettling(true)
+  })
+  useEffect(() => {
+    if (!settling) return
+    const timer = setTimeout(() => setSettling(false), REFRESH_SETTLE_MS)
+    return () => clearTimeout(timer)
+  }, [settling])
   // After a fork with files the branch is on screen, but the rewind belongs to the original session.
   const selected = useUiStore((state) => state.sessionId)
   const owner = useSessionDetail(target.sessionId)
   const historyOf = target.sessionId !== selected ? (owner.data?.title ?? 'the original session') : null
 
-  const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : 'Undo a rewind'
+  const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : target.kind === 'version' ? `Restore ${target.path}` : 'Undo a rewind'
   const items = plan.data?.items ?? []
-  const changes = countChanges(items, choices, confirmed)
+  const changes = countChanges(items, choices, confirmed, excluded)
 
   const previewAgain = () => {
+    setRefreshed(null)
     apply.reset()
     resetProgress()
     void plan.refetch()
   }
   const undo = (rewindId: string) => {
+    setRefreshed(null)
     apply.reset()
     resetProgress()
     resetChoices()
     resetConfirmed()
+    resetExcluded()
     setTarget({ kind: 'undo', sessionId: target.sessionId, rewindId })
   }
   const run = () => {
     if (!plan.data) return
     resetProgress()
-    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed) })
+    apply.mutate({ token: plan.data.token, choices: buildChoices(plan.data.items, choices), confirmed: buildConfirmed(plan.data.items, confirmed), excluded: buildExcluded(plan.data.items, excluded) })
   }
 
   let body
   let footer
   if (apply.isSuccess) {
-    body = <RewindResultView result={apply.data} undo={target.kind === 'undo'} turn={target.kind === 'turn' ? target.turn : null} historyOf={historyOf} />
+    body = <RewindResultView result={apply.data} undo={target.kind === 'undo'} turn={target.kind === 'turn' ? target.turn : null} historyOf={historyOf} restoredTo={target.kind === 'version' ? `${target.path} to ${target.label}` : null} />
     footer = (
       <>
         <button type="button" className="button" data-testid="rewind-undo" onClick={() => undo(apply.data.rewindId)}>
@@ -166,7 +137,8 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     body = (
       <>
         <PreviewIntro target={target} />
-        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} undo={target.kind === 'undo'} />
+        {refreshed ? <RefreshedNote paths={refreshed} /> : null}
+        <PlanPreview items={items} root={plan.data.root} choices={choices} onChoose={choose} confirmed={confirmed} onConfirm={confirm} excluded={excluded} onExclude={exclude} target={target} token={plan.data.token} undo={target.kind === 'undo'} />
       </>
     )
     const nothing = items.every((item) => item.action === 'none' || item.refused !== null)
@@ -180,8 +152,8 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
         <button type="button" className="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" className="button primary" data-testid="rewind-apply" disabled={changes === 0} onClick={run}>
-          {changes === 0 ? 'Nothing to apply' : target.kind === 'undo' ? `Undo: change ${plural(changes, 'file')}` : `Rewind ${plural(changes, 'file')}`}
+        <button type="button" className="button primary" data-testid="rewind-apply" disabled={changes === 0 || settling} onClick={run}>
+          {changes === 0 ? 'Nothing to apply' : target.kind === 'undo' ? `Undo: change ${plural(changes, 'file')}` : target.kind === 'version' ? 'Restore this version' : `Rewind ${plural(changes, 'file')}`}
         </button>
       </>
     )
@@ -189,14 +161,35 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
 
   const step = apply.isSuccess ? 'done' : applying ? 'applying' : apply.isError ? 'failed' : plan.data && !plan.isFetching ? 'preview' : 'loading'
   return (
-    <Modal title={title} onClose={onClose} canClose={!applying} focusKey={`${target.kind === 'undo' ? target.rewindId : 'turn'}:${step}`} returnFocusTo={returnFocusTo} testId="rewind-dialog" wide footer={footer}>
+    <Modal title={title} onClose={onClose} canClose={!applying} focusKey={`${target.kind === 'undo' ? target.rewindId : target.kind}:${step}`} returnFocusTo={returnFocusTo} testId="rewind-dialog" wide footer={footer}>
       {body}
     </Modal>
   )
 }
 
+/** After the preview refreshed itself, Apply waits this long: a click aimed at the old preview does not apply the new one. */
+const REFRESH_SETTLE_MS = 1200
+
+/** The preview was replaced because the disk changed while it was open: which files, by name. */
+function RefreshedNote({ paths }: { paths: string[] }) {
+  const named = paths.slice(0, 3).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '')
+  return (
+    <p className="dialog-warning" role="status" data-testid="rewind-refreshed">
+      {paths.length > 0 ? <span className="mono">{named}</span> : 'Files'} changed on disk while this preview was open, so it now shows the files as they are. Check it again before you apply.
+    </p>
+  )
+}
+
 /** What the preview is about, and the promise: only recorded files, everything saved first. */
 function PreviewIntro({ target }: { target: PlanTarget }) {
+  if (target.kind === 'version') {
+    return (
+      <p className="dialog-intro">
+        Puts <span className="mono">{target.path}</span> back as {target.label}. Only this file is touched. If it changed since Retrace last saw it, that shows as a conflict. What it replaces is saved first, so you
+        can undo this.
+      </p>
+    )
+  }
   if (target.kind === 'undo') {
     return <p className="dialog-intro">Puts back the files this rewind replaced, as they were just before it. A file changed since the rewind shows as a conflict. An undo is a rewind too, so it can be undone.</p>
   }

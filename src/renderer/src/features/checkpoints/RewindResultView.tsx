@@ -2,13 +2,27 @@ import { plural } from '../../lib/format'
 import { changedPathCount, changedRows, keptCopies, type RewindResult } from './plan-model'
 
 /** After a rewind or undo: what changed, what was skipped or refused, where kept copies went. */
-export function RewindResultView({ result, undo, turn, historyOf = null }: { result: RewindResult; undo: boolean; turn: number | null; /** The session whose Rewinds list holds it, when it is not the one on screen. */ historyOf?: string | null }) {
+export function RewindResultView({
+  result,
+  undo,
+  turn,
+  historyOf = null,
+  restoredTo = null
+}: {
+  result: RewindResult
+  undo: boolean
+  turn: number | null
+  /** The session whose Rewinds list holds it, when it is not the one on screen. */
+  historyOf?: string | null
+  /** A one-file restore: "src/a.ts to the file after turn 2 of …". */
+  restoredTo?: string | null
+}) {
   const kept = keptCopies(result)
   const changed = changedPathCount(result)
   return (
     <div className="rewind-result" data-testid="rewind-result">
       <p className="rewind-result-title" role="status">
-        {changed === 0 ? 'No file was changed.' : undo ? `Undone: ${plural(changed, 'file')} put back.` : `Rewound ${plural(changed, 'file')} to before turn ${turn ?? '?'}.`}
+        {changed === 0 ? 'No file was changed.' : restoredTo ? `Restored ${restoredTo}.` : undo ? `Undone: ${plural(changed, 'file')} put back.` : `Rewound ${plural(changed, 'file')} to before turn ${turn ?? '?'}.`}
       </p>
       <p className="rewind-counts">
         <span data-testid="result-changed">{changed} changed</span> · <span data-testid="result-skipped">{result.skipped.length} skipped</span> ·{' '}
@@ -29,12 +43,18 @@ export function RewindResultView({ result, undo, turn, historyOf = null }: { res
       {result.changed.length > 0 ? (
         <ResultList title="Changed" items={changedRows(result)} />
       ) : null}
-      {result.skipped.length > 0 ? <ResultList title="Skipped (left as they were)" items={result.skipped.map((item) => ({ key: item.pathId, path: item.path, note: 'conflict skipped' }))} /> : null}
+      {result.skipped.length > 0 ? <ResultList title="Skipped (left as they were)" items={result.skipped.map((item) => ({ key: item.pathId, path: item.path, note: 'a skipped conflict or an unticked file' }))} /> : null}
       {result.refused.length > 0 ? <ResultList title="Refused (not touched)" wide items={result.refused.map((item) => ({ key: item.pathId, path: item.path, note: item.reason }))} /> : null}
+      {restoredTo ? (
+        <p className="muted">
+          You can undo this now with the button below. Rewind id <span className="mono">{result.rewindId}</span>.
+        </p>
+      ) : (
       <p className="muted">
         {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}, where
         it is the newest entry{historyLabel(undo, turn)}.
       </p>
+      )}
     </div>
   )
 }

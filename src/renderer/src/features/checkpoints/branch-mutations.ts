@@ -9,7 +9,7 @@ export interface ForkInput {
   turn: number
   title: string | undefined
   /** With files: the preview's token and the choice per conflict (both happen or neither). */
-  files: { token: string; choices: { pathId: string; choice: ConflictChoice }[]; confirmed: string[] } | null
+  files: { token: string; choices: { pathId: string; choice: ConflictChoice }[]; confirmed: string[]; excluded: string[] } | null
 }
 
 /** `sessions.fork`: a branch from before a turn, optionally with the files rewound in the same intent. */
@@ -22,7 +22,7 @@ export function useForkSession() {
         turn,
         ...(title ? { title } : {}),
         withFiles: files !== null,
-        ...(files ? { token: files.token, choices: files.choices, confirmed: files.confirmed } : {}),
+        ...(files ? { token: files.token, choices: files.choices, confirmed: files.confirmed, excluded: files.excluded } : {}),
         defaultChoice: 'skip'
       }),
     onSuccess: (_result, input) => {

@@ -5,6 +5,10 @@ export type SessionDialog =
   | { kind: 'rewind'; sessionId: string; turn: number }
   | { kind: 'undo'; sessionId: string; rewindId: string; /** Where Close leads: back to the history it was opened from. */ back: SessionDialog | null }
   | { kind: 'fork'; sessionId: string; turn: number }
+  /** The files that differ between two checkpoints of a session, with their diffs. */
+  | { kind: 'compare'; sessionId: string; turnCount: number; fromTurn: number; toTurn: number }
+  /** "Restore this version" of one file, from its history: a one-file rewind. */
+  | { kind: 'restore'; sessionId: string; workspaceId: number; pathId: string; path: string; hash: string; label: string }
   | { kind: 'history'; sessionId: string }
   | { kind: 'merge'; branchId: string; workspaceId: number }
   /** Export the session, or (from a turn) its conversation up to the end of that turn. */

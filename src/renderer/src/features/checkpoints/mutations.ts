@@ -9,6 +9,8 @@ export interface ApplyInput {
   choices: { pathId: string; choice: ConflictChoice }[]
   /** The ticked files among those the preview says need confirmation. */
   confirmed: string[]
+  /** The files the user unticked: left as they are. */
+  excluded: string[]
 }
 
 /**
@@ -20,10 +22,13 @@ export interface ApplyInput {
 export function useApplyPlan(target: PlanTarget) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ token, choices, confirmed }: ApplyInput): Promise<RewindResult> =>
+    mutationFn: ({ token, choices, confirmed, excluded }: ApplyInput): Promise<RewindResult> =>
       target.kind === 'turn'
-        ? call('rewind.apply', { sessionId: target.sessionId, turn: target.turn, token, choices, defaultChoice: 'skip', confirmed })
-        : call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip', confirmed }),
+        ? call('rewind.apply', { sessionId: target.sessionId, turn: target.turn, token, choices, defaultChoice: 'skip', confirmed, excluded })
+        : target.kind === 'undo'
+          ? call('rewind.undo', { rewindId: target.rewindId, token, choices, defaultChoice: 'skip', confirmed, excluded })
+          : // One file, no other decision on it: there is nothing to untick.
+            call('rewind.applyVersion', { workspaceId: target.workspaceId, pathId: target.pathId, hash: target.hash, token, choices, defaultChoice: 'skip', confirmed }),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: rewindKeys.list(target.sessionId) })
   })
 }

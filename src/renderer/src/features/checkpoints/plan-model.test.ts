@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest'
 import {
   buildChoices,
   buildConfirmed,
+  buildExcluded,
   changedPathCount,
+  changedPaths,
   changedRows,
   choiceEffect,
   countChanges,
   formatBytes,
   groupPlan,
+  isExcludable,
   keptCopies,
   kindNote,
   modeChange,
@@ -184,5 +187,39 @@ describe('sizes', () => {
     expect(formatBytes(1536)).toBe('1.5 KB')
     expect(formatBytes(20 * 1024 * 1024)).toBe('20 MB')
     expect(sizeChange(item('x', 'create', { currentSize: null, targetSize: 2048 }))).toBe('absent → 2.0 KB')
+  })
+})
+
+describe('unticking files in a preview', () => {
+  const items = [
+    item('keep.ts', 'restore'),
+    item('drop.ts', 'delete', { targetSize: null }),
+    item('mine.ts', 'restore', { conflict: 'changed since the agent last wrote it' }),
+    item('.envrc', 'create', { currentSize: null, needsConfirmation: 'runs code when you enter the folder (direnv): .envrc' }),
+    item('bad', 'restore', { refused: 'hostile path' }),
+    item('same.ts', 'none')
+  ]
+
+  it('offers the tick only on files with no other decision on them', () => {
+    expect(items.filter(isExcludable).map((i) => i.path)).toEqual(['keep.ts', 'drop.ts'])
+  })
+
+  it('sends only this plan\'s unticked files, and counts them out', () => {
+    const unticked = new Set([btoa('drop.ts'), btoa('mine.ts'), btoa('elsewhere.ts')])
+    expect(buildExcluded(items, unticked)).toEqual([btoa('drop.ts')])
+    const overwrite: Choices = new Map([[btoa('mine.ts'), 'overwrite']])
+    const confirmed = new Set([btoa('.envrc')])
+    expect(countChanges(items, overwrite, confirmed)).toBe(4)
+    expect(countChanges(items, overwrite, confirmed, unticked)).toBe(3)
+    expect(countChanges(items, new Map(), new Set(), new Set([btoa('keep.ts'), btoa('drop.ts')]))).toBe(0)
+  })
+})
+
+describe('changedPaths', () => {
+  it('names the rows a fresh preview shows differently, and rows that are gone', () => {
+    const before = [item('a.ts', 'restore'), item('b.ts', 'restore'), item('c.ts', 'delete', { targetSize: null })]
+    const after = [item('a.ts', 'restore'), item('b.ts', 'restore', { conflict: 'changed since the agent last wrote it', currentSize: 11 })]
+    expect(changedPaths(before, after)).toEqual(['b.ts', 'c.ts'])
+    expect(changedPaths(before, before)).toEqual([])
   })
 })

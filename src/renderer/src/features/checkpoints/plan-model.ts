@@ -10,8 +10,11 @@ export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 export type Choices = ReadonlyMap<string, ConflictChoice>
 /** The pathIds of the files the user ticked among those that need confirmation. */
 export type Confirmations = ReadonlySet<string>
+/** The pathIds of the files the user unticked: the rewind leaves them as they are. */
+export type Exclusions = ReadonlySet<string>
 
 const NONE_CONFIRMED: Confirmations = new Set()
+const NONE_EXCLUDED: Exclusions = new Set()
 
 /** The order and wording of the groups a preview shows; `none` is collapsed apart. */
 export const ACTION_GROUPS: { action: Exclude<PlanAction, 'none'>; title: string; explain: string }[] = [
@@ -97,12 +100,30 @@ export function buildConfirmed(items: readonly PlanItem[], confirmed: Confirmati
 }
 
 /**
- * How many paths an apply with these choices would change (skipped conflicts, refused paths and
- * files left unticked that need confirmation do not count).
+ * A file the user may untick to leave it out of the rewind: one it would change with no other
+ * decision on it (a conflict has its own Skip; a file that needs confirmation, its own tick).
  */
-export function countChanges(items: readonly PlanItem[], choices: Choices, confirmed: Confirmations = NONE_CONFIRMED): number {
+export function isExcludable(item: PlanItem): boolean {
+  return item.refused === null && item.action !== 'none' && !isConflict(item) && !needsConsent(item)
+}
+
+/** The `excluded` to send with an apply: the unticked files of *this* plan (an untick left from an earlier preview for a path that is now a conflict is dropped). */
+export function buildExcluded(items: readonly PlanItem[], excluded: Exclusions): string[] {
+  return items.filter((item) => isExcludable(item) && excluded.has(item.pathId)).map((item) => item.pathId)
+}
+
+/**
+ * How many paths an apply with these choices would change (skipped conflicts, refused paths,
+ * unticked files, and files left unticked that need confirmation do not count).
+ */
+export function countChanges(items: readonly PlanItem[], choices: Choices, confirmed: Confirmations = NONE_CONFIRMED, excluded: Exclusions = NONE_EXCLUDED): number {
   return items.filter(
-    (item) => item.refused === null && item.action !== 'none' && (!isConflict(item) || choiceFor(item, choices) !== 'skip') && (!needsConsent(item) || confirmed.has(item.pathId))
+    (item) =>
+      item.refused === null &&
+      item.action !== 'none' &&
+      (!isConflict(item) || choiceFor(item, choices) !== 'skip') &&
+      (!needsConsent(item) || confirmed.has(item.pathId)) &&
+      !(isExcludable(item) && excluded.has(item.pathId))
   ).length
 }
 
@@ -202,4 +223,20 @@ export function changedRows(result: RewindResult): { key: string; path: string; 
     rows.set(change.pathId, row)
   }
   return [...rows.values()].map((row) => ({ key: row.key, path: row.path, note: row.notes.join(' · ') }))
+}
+
+/** What a preview row shows of the disk: if any of it differs between two previews, the file changed. */
+const seen = (item: PlanItem) => JSON.stringify([item.action, item.conflict, item.refused, item.currentKind, item.currentSize, item.currentMode, item.linkTarget, item.needsConfirmation])
+
+/**
+ * The paths whose row differs between the preview on screen and a fresh one (sorted): what a
+ * refreshed preview names. Empty when only something a row does not show changed (a same-size
+ * edit the token caught): the caller then says "files changed" without names.
+ */
+export function changedPaths(before: readonly PlanItem[], after: readonly PlanItem[]): string[] {
+  const old = new Map(before.map((item) => [item.pathId, seen(item)]))
+  const now = new Map(after.map((item) => [item.pathId, item]))
+  const changed = after.filter((item) => old.get(item.pathId) !== seen(item)).map((item) => item.path)
+  const gone = before.filter((item) => !now.has(item.pathId)).map((item) => item.path)
+  return [...changed, ...gone].sort((a, b) => a.localeCompare(b))
 }

@@ -1,20 +1,23 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useMemo, useRef } from 'react'
 import { plural } from '../../lib/format'
 import { ErrorState, Loading } from '../../ui/States'
 import { useSessionDetail } from '../sessions'
 import { LineCounts, OpBadge } from './bits'
-import { formatMode, OBSERVED_LABEL, type ChangeGroup } from './changes'
+import { formatMode, groupTurnChanges, OBSERVED_LABEL, type ChangeGroup } from './changes'
+import { fileNeighbours, neighbourFocus } from './file-nav'
 import { DiffView } from './DiffView'
 import { BlameView } from './BlameView'
 import { FileHistory } from './FileHistory'
-import { useFilesUi, type DiffMode, type FileTarget } from './files-ui'
-import { useTurnDiff } from './queries'
+import { useFilesUi, type DiffMode, type FileTarget, type RestoreRequest } from './files-ui'
+import { useNetCounts, useTurnChanges, useTurnDiff } from './queries'
+import { fileButtonId } from './TurnFiles'
 
 /** The open file's dialog, if it belongs to the session on screen. Render once per transcript. */
-export function FileDialogHost({ sessionId }: { sessionId: string }) {
+export function FileDialogHost({ sessionId, onRestore }: { sessionId: string; onRestore?: (request: RestoreRequest) => void }) {
   const target = useFilesUi((state) => state.target)
   if (!target || target.sessionId !== sessionId) return null
-  return <FileDialog key={target.returnFocus} target={target} />
+  // Keyed by turn: moving to the next file of the turn keeps the dialog open.
+  return <FileDialog key={`${target.sessionId}:${target.turn}`} target={target} onRestore={onRestore} />
 }
 
 /**
@@ -22,13 +25,23 @@ export function FileDialogHost({ sessionId }: { sessionId: string }) {
  * file's diff across a turn and, one click away, its history across sessions. Focus goes back
  * to the file row that opened it.
  */
-function FileDialog({ target }: { target: FileTarget }) {
+function FileDialog({ target, onRestore }: { target: FileTarget; onRestore: ((request: RestoreRequest) => void) | undefined }) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
-  const { closeFile, setView, diffMode, setDiffMode } = useFilesUi()
+  const { closeFile, setView, diffMode, setDiffMode, openFile } = useFilesUi()
   const detail = useSessionDetail(target.sessionId)
   const workspaceId = detail.data?.workspaceId ?? null
   const { group, turn, view } = target
+  // The turn's other files, for previous / next (cached: the row that opened this loaded them).
+  const changes = useTurnChanges(target.sessionId, turn, true)
+  const groups = useMemo(() => groupTurnChanges(changes.data?.items ?? []), [changes.data])
+  const net = useNetCounts(target.sessionId, turn, groups)
+  const nav = fileNeighbours(groups, group.key)
+  const go = (to: ChangeGroup | null) => {
+    if (!to) return
+    const id = (g: ChangeGroup) => fileButtonId(target.sessionId, turn, g)
+    openFile({ sessionId: target.sessionId, turn, group: { ...to, ...net.get(to.key) }, view, returnFocus: neighbourFocus(target.returnFocus, id(group), id(to)) })
+  }
 
   useEffect(() => {
     const dialog = ref.current
@@ -50,6 +63,12 @@ function FileDialog({ target }: { target: FileTarget }) {
       data-testid="file-dialog"
       aria-labelledby={titleId}
       onClose={closeFile}
+      onKeyDown={(event) => {
+        // Alt+↓ / Alt+↑: the turn's next and previous file, wherever focus is in the dialog.
+        if (!event.altKey || (event.key !== 'ArrowDown' && event.key !== 'ArrowUp')) return
+        event.preventDefault()
+        go(event.key === 'ArrowDown' ? nav.next : nav.previous)
+      }}
       onClick={(event) => {
         // A click on the backdrop lands on the <dialog> itself.
         if (event.target === event.currentTarget) event.currentTarget.close()
@@ -68,6 +87,19 @@ function FileDialog({ target }: { target: FileTarget }) {
             {group.path}
           </h2>
           <LineCounts added={group.added} removed={group.removed} />
+          {nav.total > 1 ? (
+            <div className="file-dialog-nav" role="group" aria-label="Files of this turn">
+              <button type="button" className="icon-button" data-testid="file-previous" aria-label="Previous file" title="Previous file (Alt+↑)" disabled={!nav.previous} onClick={() => go(nav.previous)}>
+                ‹
+              </button>
+              <span className="file-dialog-position muted" data-testid="file-position">
+                {nav.position} of {nav.total}
+              </span>
+              <button type="button" className="icon-button" data-testid="file-next" aria-label="Next file" title="Next file (Alt+↓)" disabled={!nav.next} onClick={() => go(nav.next)}>
+                ›
+              </button>
+            </div>
+          ) : null}
           <button type="button" className="icon-button file-dialog-close" aria-label="Close" title="Close (Esc)" onClick={() => ref.current?.close()}>
             ×
           </button>
@@ -110,6 +142,7 @@ function FileDialog({ target }: { target: FileTarget }) {
             path={group.path}
             current={{ sessionId: target.sessionId, turn }}
             mode={diffMode}
+            onRestore={onRestore}
             onLeave={() => {
               // Closed in the store at once: the jump may show another session, whose transcript has no dialog host for this one.
               ref.current?.close()
@@ -148,6 +181,6 @@ function ModeToggle({ mode, setMode }: { mode: DiffMode; setMode: (mode: DiffMod
 function TurnDiff({ target, workspaceId, mode }: { target: FileTarget; workspaceId: number | null; mode: DiffMode }) {
   const diff = useTurnDiff(target.sessionId, workspaceId, target.turn, target.group)
   if (diff.status === 'error') return <ErrorState title="Could not load the diff" error={diff.error} onRetry={diff.retry} />
-  if (diff.status === 'pending') return <Loading label="Loading the diff…" />
+  if (diff.status === 'pending') return <Loading label={`Loading the diff of ${target.group.path}…`} />
   return <DiffView data={diff.data} path={target.group.path} mode={mode} />
 }

@@ -10,7 +10,7 @@ import { sessionKeys } from '../../state/query-keys'
 import { OpBadge } from './bits'
 import { formatBytes, OBSERVED_LABEL, OBSERVED_TITLE } from './changes'
 import { DiffView } from './DiffView'
-import type { DiffMode } from './files-ui'
+import type { DiffMode, RestoreRequest } from './files-ui'
 import { useEntryDiff, useFileHistory } from './queries'
 import { VersionView } from './VersionView'
 
@@ -31,11 +31,14 @@ export function FileHistory({
   path,
   current,
   mode,
-  onLeave
+  onLeave,
+  onRestore
 }: {
   workspaceId: number
   pathId: string
   path: string
+  /** "Restore this version" (absent: not offered). */
+  onRestore?: ((request: RestoreRequest) => void) | undefined
   /** The turn the dialog was opened from: its entry is selected first and marked. */
   current: { sessionId: string; turn: number }
   mode: DiffMode
@@ -87,7 +90,7 @@ export function FileHistory({
           </li>
         ))}
       </ol>
-      {selected ? <HistoryEntry key={selected.key} item={selected} workspaceId={workspaceId} pathId={pathId} path={path} mode={mode} show={show} setShow={setShow} onLeave={onLeave} /> : null}
+      {selected ? <HistoryEntry key={selected.key} item={selected} workspaceId={workspaceId} pathId={pathId} path={path} mode={mode} show={show} setShow={setShow} onLeave={onLeave} onRestore={onRestore} /> : null}
     </div>
   )
 }
@@ -127,7 +130,8 @@ function HistoryEntry({
   mode,
   show,
   setShow,
-  onLeave
+  onLeave,
+  onRestore
 }: {
   item: HistoryItem
   workspaceId: number
@@ -137,6 +141,7 @@ function HistoryEntry({
   show: Show
   setShow: (show: Show) => void
   onLeave: () => void
+  onRestore: ((request: RestoreRequest) => void) | undefined
 }) {
   const queryClient = useQueryClient()
   const openMessage = useUiStore((state) => state.openMessage)
@@ -171,6 +176,17 @@ function HistoryEntry({
             Changes
           </button>
         </div>
+        {onRestore && version ? (
+          <button
+            type="button"
+            className="button"
+            data-testid="restore-version"
+            title="Put this version back on disk: previewed first, with conflicts, and it can be undone"
+            onClick={() => onRestore({ workspaceId, pathId, path, hash: version.hash, label: caption.replace(/^The file/, 'the file').replace(/^Deleted/, 'deleted') })}
+          >
+            Restore this version
+          </button>
+        ) : null}
         {item.sessionId && item.turn !== null ? (
           <button type="button" className="button ghost" onClick={() => void showInTranscript()}>
             Show in transcript

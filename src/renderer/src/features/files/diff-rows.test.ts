@@ -1,7 +1,7 @@
 import { structuredPatch } from 'diff'
 import { describe, expect, it } from 'vitest'
 import { highlight } from '../../ui/highlighter'
-import { buildDiffHunks, chunkLines, CHUNK_LINES, countLines, diffTexts, highlightLines, hunksOfPatch, lineHtml, splitHighlightedLines, splitRows, unifiedRows } from './diff-rows'
+import { buildDiffHunks, chunkLines, CHUNK_LINES, countLines, diffTexts, highlightLines, hunkHeader, hunksOfPatch, lineHtml, splitHighlightedLines, splitRows, unifiedRows } from './diff-rows'
 
 /** A patch as the server sends it: hunks only, no file headers (src/main/journal/file-diff.ts). */
 function serverPatch(oldText: string, newText: string): string {
@@ -138,5 +138,15 @@ describe('diffTexts', () => {
     const hunks = diffTexts(before, after)
     expect(hunks).not.toBeNull()
     expect(countLines(hunks ?? [])).toEqual({ added: 2, removed: 1 })
+  })
+})
+
+describe('hunkHeader', () => {
+  it('numbers an empty side from 0, as diff and git write it, whether the hunks came from jsdiff or the server', () => {
+    const created = diffTexts('', 'a\nb\n') ?? []
+    expect(created.map(hunkHeader)).toEqual(['@@ -0,0 +1,2 @@'])
+    expect(buildDiffHunks(hunksOfPatch('@@ -0,0 +1,2 @@\n+a\n+b'), null).map((hunk) => hunk.header)).toEqual(['@@ -0,0 +1,2 @@'])
+    expect(hunkHeader({ oldStart: 1, oldLines: 1, newStart: 1, newLines: 0 })).toBe('@@ -1,1 +0,0 @@')
+    expect(hunkHeader({ oldStart: 3, oldLines: 2, newStart: 3, newLines: 4 })).toBe('@@ -3,2 +3,4 @@')
   })
 })

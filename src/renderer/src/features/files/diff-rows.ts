@@ -176,8 +176,16 @@ export function buildDiffHunks(hunks: readonly StructuredPatchHunk[], highlighte
       const line = newSide[index]
       if (line) line.colour = ref
     })
-    return { header: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, lines }
+    return { header: hunkHeader(hunk), lines }
   })
+}
+
+/**
+ * `@@ -a,b +c,d @@` as diff and git write it: an empty side starts at 0 (a created file's hunk
+ * is `-0,0`), though jsdiff numbers it from 1.
+ */
+export function hunkHeader(hunk: Pick<StructuredPatchHunk, 'oldStart' | 'oldLines' | 'newStart' | 'newLines'>): string {
+  return `@@ -${hunk.oldLines === 0 ? 0 : hunk.oldStart},${hunk.oldLines} +${hunk.newLines === 0 ? 0 : hunk.newStart},${hunk.newLines} @@`
 }
 
 /** Rows of the unified view: a header per hunk, then its lines in order. */

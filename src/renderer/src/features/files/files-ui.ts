@@ -4,6 +4,16 @@ import type { ChangeGroup } from './changes'
 export type DiffMode = 'unified' | 'split'
 export type FileView = 'diff' | 'history' | 'blame'
 
+/** A recorded version of a file the user asked to restore (from its history): a one-file rewind, previewed first. */
+export interface RestoreRequest {
+  workspaceId: number
+  pathId: string
+  path: string
+  hash: string
+  /** Which version, in words: "the file after turn 2 of “Fix the flaky date test”". */
+  label: string
+}
+
 /** The file whose diff (or history) is open: a file row of one turn. */
 export interface FileTarget {
   sessionId: string

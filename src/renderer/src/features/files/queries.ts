@@ -43,7 +43,8 @@ const diffOfTurn = (sessionId: string, pathId: string, turn: number) => ({
   queryFn: () => call('files.diff', { sessionId, pathId, fromTurn: turn, toTurn: turn + 1 })
 })
 
-function fromServer(diff: ServerDiff): DiffData {
+/** A diff from the server (files.diff, rewind.fileDiff) as the diff view takes it. */
+export function fromServer(diff: ServerDiff): DiffData {
   const link = !diff.binary && diff.patch.startsWith('link: ') ? diff.patch.slice('link: '.length) : null
   return { ...diff, link, hunks: link === null ? hunksOfPatch(diff.patch) : [] }
 }

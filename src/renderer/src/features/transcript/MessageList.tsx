@@ -202,6 +202,7 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                     focused={focused}
                     subAgents={subAgentsOfRow(subAgents, row.message.seq, row.result?.seq ?? null)}
                     compactCommand={row.compactCommand ?? null}
+                    root={detail.data?.cwd ?? null}
                   />
                 </div>
               )}

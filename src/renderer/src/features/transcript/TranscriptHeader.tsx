@@ -100,6 +100,17 @@ function SessionActions({ detail, tools }: { detail: SessionDetail; tools: React
         </button>
       ) : null}
       {detail.kind === 'branch' && detail.parent && detail.merged ? <UndoMergeButton key={detail.id} branchId={detail.id} parentTitle={detail.parent.title} /> : null}
+      {detail.turnCount > 0 ? (
+        <button
+          type="button"
+          className="button small"
+          data-testid="open-compare"
+          title="The files that differ between any two checkpoints of this session, with their diffs"
+          onClick={() => open({ kind: 'compare', sessionId: detail.id, turnCount: detail.turnCount, fromTurn: 1, toTurn: detail.turnCount + 1 })}
+        >
+          Compare
+        </button>
+      ) : null}
       <button
         type="button"
         className="button small"

@@ -115,7 +115,8 @@ function Transcript({ sessionId }: { sessionId: string }) {
         </DisclosureProvider>
         {find.open ? <FindBar find={find} onClose={closeFind} /> : null}
       </div>
-      <FileDialogHost sessionId={sessionId} />
+      {/* "Restore this version" in a file's history opens the one-file rewind over the file dialog. */}
+      <FileDialogHost sessionId={sessionId} onRestore={(request) => useDialogStore.getState().open({ kind: 'restore', sessionId, ...request })} />
     </section>
   )
 }

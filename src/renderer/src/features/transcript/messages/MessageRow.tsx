@@ -18,10 +18,12 @@ interface Props {
   subAgents: readonly ChildRef[]
   /** A compaction marker's `/compact …` command (rows.ts folds it in). */
   compactCommand?: string | null
+  /** The session's folder, for paths shown relative to it. */
+  root: string | null
 }
 
 /** One transcript row, rendered by role. */
-export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, subAgents, compactCommand = null }: Props) {
+export const MessageRow = memo(function MessageRow({ message, result, moreToLoad, focused, subAgents, compactCommand = null, root }: Props) {
   switch (message.role) {
     case 'user':
       return <UserMessage message={message} />
@@ -30,7 +32,7 @@ export const MessageRow = memo(function MessageRow({ message, result, moreToLoad
     case 'reasoning':
       return <ReasoningBlock message={message} focused={focused} />
     case 'tool_call':
-      return <ToolCallBlock call={message} result={result} moreToLoad={moreToLoad} focused={focused} subAgents={subAgents} />
+      return <ToolCallBlock call={message} result={result} moreToLoad={moreToLoad} focused={focused} subAgents={subAgents} root={root} />
     case 'tool_result':
       return <OrphanToolResult message={message} focused={focused} />
     case 'compaction_summary':
