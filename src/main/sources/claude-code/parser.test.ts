@@ -426,6 +426,16 @@ describe('unreadable lines', () => {
     ])
   })
 
+  it('counts a field no Claude Code version wrote before as unread, and imports the line all the same', () => {
+    const real = readLines('codemie').find((l) => l.text.includes('"type":"user"'))?.text ?? ''
+    const line = JSON.parse(real) as Record<string, unknown>
+    const records = createClaudeCodeParser().feed(JSON.stringify({ ...line, teleportTarget: 'mars', version: '3.0.0' }), 0)
+    expect(records.filter((r) => r.kind === 'unread')).toEqual([{ kind: 'unread', offset: 0, what: 'field "teleportTarget" of user lines', agentVersion: '3.0.0' }])
+    expect(records.some((r) => r.kind === 'message')).toBe(true)
+    // The real line as Claude Code wrote it has no field the importer does not know.
+    expect(createClaudeCodeParser().feed(real, 0).filter((r) => r.kind === 'unread')).toEqual([])
+  })
+
   it('produces nothing for the bookkeeping lines it ignores', () => {
     const progress = readLines('short').find((l) => l.text.includes('"type":"progress"'))
     const queue = readLines('toolHeavy').find((l) => l.text.includes('"type":"queue-operation"'))

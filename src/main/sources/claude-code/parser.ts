@@ -1,3 +1,4 @@
+import { CONVERSATION_LINE_TYPES, KNOWN_CONVERSATION_FIELDS } from './known-fields'
 import type { LineParser, SourceRecord } from '../records'
 import { deltaRecord, snapshotRecord } from './file-history'
 import { AiTitleLineSchema, CustomTitleLineSchema, LineBaseSchema, SummaryLineSchema } from './schema'
@@ -130,6 +131,9 @@ function parseLine(state: ParserState, line: string, offset: number): SourceReco
       break
     default:
       if (!IGNORED_TYPES.has(base.data.type)) current.unread(`line type "${base.data.type}"`)
+  }
+  if (CONVERSATION_LINE_TYPES.has(base.data.type)) {
+    for (const field of Object.keys(json)) if (!KNOWN_CONVERSATION_FIELDS.has(field)) current.unread(`field "${field}" of ${base.data.type} lines`)
   }
   const records = current.finish()
   const started = current.lineStart()
