@@ -5,7 +5,8 @@ import { plural } from '../../lib/format'
 import { Modal } from '../../ui/Modal'
 import { useSessionDetail } from '../sessions'
 import { downloadFile } from './download'
-import { AnonymizePathCheck, formatSize, Review, useScanProgress } from './ExportReview'
+import { ExportedModal, useKeptFindings } from './ExportedModal'
+import { AnonymizePathCheck, Review, useScanProgress } from './ExportReview'
 import { useExportReview, useRenderExport, type ExportChoice } from './queries'
 
 const FORMATS: { value: ExportFormat; label: string; hint: string }[] = [
@@ -26,7 +27,7 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
   const [withFiles, setWithFiles] = useState(false)
   const [redact, setRedact] = useState(true)
   const [anonymizePath, setAnonymizePath] = useState(false)
-  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
+  const [kept, toggleKept] = useKeptFindings()
   const choice: ExportChoice = { sessionId, format, withFiles, throughTurn, anonymizePath }
   const review = useExportReview(choice, redact)
   const render = useRenderExport()
@@ -35,13 +36,6 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
   const hidden = findings.filter((finding) => !kept.has(finding.id)).length
   const ready = !redact || review.isSuccess
 
-  const toggleKept = (id: string) =>
-    setKept((previous) => {
-      const next = new Set(previous)
-      if (next.has(id)) next.delete(id)
-      else next.add(id)
-      return next
-    })
   const exportFile = () =>
     render.mutate(
       { choice, redact, keep: [...kept], token: review.data?.token },
@@ -49,30 +43,7 @@ export function ExportDialog({ sessionId, throughTurn, onClose, returnFocusTo }:
     )
 
   const what = detail.data ? `“${detail.data.title || 'Untitled session'}”${throughTurn !== null ? ` up to the end of turn ${throughTurn}` : ''}` : 'this session'
-  if (render.data) {
-    const file = render.data
-    return (
-      <Modal
-        title="Exported"
-        onClose={onClose}
-        returnFocusTo={returnFocusTo}
-        testId="export-dialog"
-        footer={
-          <button type="button" className="button primary" onClick={onClose} data-autofocus>
-            Done
-          </button>
-        }
-      >
-        <p className="dialog-intro" data-testid="export-result">
-          {file.fileName} ({formatSize(file.size)}) was handed to your browser’s downloads
-          {redact ? `, with ${plural(file.redactedCount, 'secret')} hidden` : ', not redacted'}.
-        </p>
-        <button type="button" className="button" onClick={() => downloadFile(file.fileName, file.mimeType, file.content)}>
-          Download again
-        </button>
-      </Modal>
-    )
-  }
+  if (render.data) return <ExportedModal file={render.data} redact={redact} onClose={onClose} returnFocusTo={returnFocusTo} testId="export-dialog" />
   return (
     <Modal
       title={throughTurn !== null ? `Export up to turn ${throughTurn}` : 'Export session'}

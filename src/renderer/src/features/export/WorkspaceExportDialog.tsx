@@ -3,7 +3,8 @@ import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { Modal } from '../../ui/Modal'
 import { downloadFile } from './download'
-import { AnonymizePathCheck, formatSize, Review, useScanProgress } from './ExportReview'
+import { ExportedModal, useKeptFindings } from './ExportedModal'
+import { AnonymizePathCheck, Review, useScanProgress } from './ExportReview'
 import { useRenderWorkspaceExport, useWorkspaceExportReview } from './queries'
 
 /**
@@ -13,47 +14,17 @@ import { useRenderWorkspaceExport, useWorkspaceExportReview } from './queries'
 export function WorkspaceExportDialog({ workspaceId, workspaceName, onClose, returnFocusTo }: { workspaceId: number; workspaceName: string; onClose: () => void; returnFocusTo: HTMLElement | null }) {
   const [redact, setRedact] = useState(true)
   const [anonymizePath, setAnonymizePath] = useState(false)
-  const [kept, setKept] = useState<ReadonlySet<string>>(new Set())
+  const [kept, toggleKept] = useKeptFindings()
   const review = useWorkspaceExportReview(workspaceId, anonymizePath, redact)
   const render = useRenderWorkspaceExport()
   const progress = useScanProgress(`workspace:${workspaceId}`)
   const findings = review.data?.findings ?? []
   const hidden = findings.filter((finding) => !kept.has(finding.id)).length
   const ready = !redact || review.isSuccess
-  const toggleKept = (id: string) =>
-    setKept((previous) => {
-      const next = new Set(previous)
-      if (next.has(id)) next.delete(id)
-      else next.add(id)
-      return next
-    })
   const exportFile = () =>
     render.mutate({ workspaceId, anonymizePath, redact, keep: [...kept], token: review.data?.token }, { onSuccess: (file) => downloadFile(file.fileName, file.mimeType, file.content) })
 
-  if (render.data) {
-    const file = render.data
-    return (
-      <Modal
-        title="Exported"
-        onClose={onClose}
-        returnFocusTo={returnFocusTo}
-        testId="workspace-export-dialog"
-        footer={
-          <button type="button" className="button primary" onClick={onClose} data-autofocus>
-            Done
-          </button>
-        }
-      >
-        <p className="dialog-intro" data-testid="export-result">
-          {file.fileName} ({formatSize(file.size)}) was handed to your browser’s downloads
-          {redact ? `, with ${plural(file.redactedCount, 'secret')} hidden` : ', not redacted'}.
-        </p>
-        <button type="button" className="button" onClick={() => downloadFile(file.fileName, file.mimeType, file.content)}>
-          Download again
-        </button>
-      </Modal>
-    )
-  }
+  if (render.data) return <ExportedModal file={render.data} redact={redact} onClose={onClose} returnFocusTo={returnFocusTo} testId="workspace-export-dialog" />
   return (
     <Modal
       title="Export every session"
