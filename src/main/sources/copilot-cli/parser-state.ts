@@ -41,7 +41,9 @@ export const StateSchema = z.object({
   counted: TotalsSchema,
   /** The main agent's current prompt (`user.message` id: what its rewind snapshot is keyed by), and the paths edited since. */
   turnEventId: z.string().nullable().default(null),
-  turnPaths: z.array(z.string()).default([])
+  turnPaths: z.array(z.string()).default([]),
+  /** `session.start`'s `copilotVersion`: records the parser does not read are counted by it. */
+  copilotVersion: z.string().nullable().default(null)
 })
 export type ParserState = z.infer<typeof StateSchema>
 
@@ -50,7 +52,7 @@ export function zeroTotals(): Totals {
 }
 
 export function initialState(): ParserState {
-  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals(), turnEventId: null, turnPaths: [] }
+  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals(), turnEventId: null, turnPaths: [], copilotVersion: null }
 }
 
 /** The saved state, or a fresh one when it is absent or from another parser version (the file is then read again). */

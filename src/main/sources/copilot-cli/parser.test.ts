@@ -28,6 +28,17 @@ function parse(path: string, cutAt?: number): SourceRecord[] {
 const messages = (records: SourceRecord[]) => records.filter((r): r is MessageRecord => r.kind === 'message')
 
 describe('the Copilot CLI events parser', () => {
+  it('counts an event its writer did not have as unread, by Copilot version, and leaves its bookkeeping out', () => {
+    const records = parse(MAIN)
+    // Every event type of the writer-derived session is read or left out on purpose.
+    expect(records.filter((r) => r.kind === 'unread')).toEqual([])
+    const parser = createCopilotParser()
+    parser.feed(readFileSync(MAIN, 'utf8').split('\n')[0] ?? '', 0)
+    const event = (type: string) => JSON.stringify({ type, data: {}, id: type, timestamp: '2026-07-02T09:11:00.000Z', parentId: null })
+    expect(parser.feed(event('session.teleported'), 100)).toEqual([{ kind: 'unread', offset: 100, what: 'event "session.teleported"', agentVersion: '1.0.63' }])
+    expect(parser.feed(event('assistant.turn_start'), 200)).toEqual([])
+  })
+
   it('reads the older single-file layout: a prompt, its bash call paired with the result, the answer', () => {
     const records = parse(LEGACY)
     expect(messages(records).map((m) => [m.role, m.toolName ?? null, m.startsTurn])).toEqual([

@@ -17,6 +17,7 @@ export function sessionEvent(state: ParserState, event: CopilotEvent): SourceRec
       if (cwd) state.cwd = cwd
       if (model) state.model = model
       const sessionId = event.type === 'session.start' ? str(data, 'sessionId') : undefined
+      state.copilotVersion = str(data, 'copilotVersion') ?? state.copilotVersion
       const branch = str(context, 'branch')
       return [{ kind: 'session-meta', offset, ...(sessionId ? { sessionId } : {}), ...(cwd ? { cwd } : {}), ...(model ? { model } : {}), ...(branch ? { gitBranch: branch } : {}), ...(event.createdAt !== undefined && event.type === 'session.start' ? { createdAt: event.createdAt } : {}) }]
     }
@@ -43,9 +44,24 @@ export function sessionEvent(state: ParserState, event: CopilotEvent): SourceRec
     case 'session.shutdown':
       return shutdownUsage(state, event)
     default:
-      return []
+      // Progress and bookkeeping Copilot CLI writes besides the conversation: left out on purpose.
+      if (EVENTS_LEFT_OUT.has(event.type)) return []
+      return [{ kind: 'unread', offset, what: `event "${event.type}"`, agentVersion: state.copilotVersion }]
   }
 }
+
+/** Events of its writer that hold no conversation (streaming deltas, turn and tool bookkeeping). */
+const EVENTS_LEFT_OUT: ReadonlySet<string> = new Set([
+  'assistant.turn_start',
+  'assistant.turn_end',
+  'assistant.message_start',
+  'assistant.message_delta',
+  'tool.execution_partial_result',
+  'session.mcp_servers_loaded',
+  'session.tools_updated',
+  'session.idle',
+  'session.compaction_start'
+])
 
 /**
  * `session.shutdown` sums each model's tokens over the run; the messages carried only their
