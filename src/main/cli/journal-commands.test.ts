@@ -50,6 +50,23 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(1)
   })
 
+  it('leaves the files --leave names as they are, and refuses a path the preview does not hold', async () => {
+    setup()
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--leave', 'nope.txt', '--yes')).toBe(1)
+    expect(err.join('\n')).toContain('--leave nope.txt: the preview has no such file')
+    expect(ws.text('todo.txt')).toBe('ship it\n')
+    out = []
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--leave', 'todo.txt', '--yes', '--json')).toBe(0)
+    const result = JSON.parse(out.join('\n')) as { rewindId: string; skipped: { path: string }[] }
+    expect(ws.text('notes.md')).toBe('one\ntwo\n')
+    expect(ws.text('todo.txt')).toBe('ship it\n')
+    expect(result.skipped.map((item) => item.path)).toEqual(['todo.txt'])
+    // Its undo puts back only what it changed.
+    expect(await run('undo', result.rewindId, '--yes')).toBe(0)
+    expect(ws.text('notes.md')).toBe('one\n2\nthree\n')
+    expect(ws.text('todo.txt')).toBe('ship it\n')
+  })
+
   it('forks with files and merges the branch back', async () => {
     setup()
     expect(await run('fork', ws.writer.id, '--turn', '1', '--name', 'Other idea', '--with-files', '--json')).toBe(0)

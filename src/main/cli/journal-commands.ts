@@ -62,11 +62,14 @@ interface ApplyFlags {
   onConflict: ConflictChoice | undefined
   /** Confirm the files the preview lists as running code or granting access (from a foreign history). */
   allowSensitive: boolean
+  /** Files of the preview to leave as they are (`--leave PATH`, as the window's unticked rows). */
+  leave: string[]
   json: boolean
   io: Output
 }
 
-async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultChoice: ConflictChoice, confirmed: string[]) => Promise<RewindResult>): Promise<number> {
+async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultChoice: ConflictChoice, confirmed: string[], excluded: string[]) => Promise<RewindResult>): Promise<number> {
+  const excluded = leftAlone(plan, flags.leave)
   const conflicts = plan.items.filter((item) => item.conflict && !item.refused).length
   if (flags.dryRun) {
     if (flags.json) flags.io.out(JSON.stringify({ dryRun: true, plan }, null, 2))
@@ -84,7 +87,7 @@ async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultCho
   if (!flags.yes && !(await confirm('Apply this rewind?', flags.io))) return flags.yes ? 0 : 2
   // Exactly the files this preview named: one that appears only at the apply is refused.
   const confirmed = flags.allowSensitive ? needingConfirmation(plan).map((item) => item.pathId) : []
-  const result = await apply(choice, confirmed)
+  const result = await apply(choice, confirmed, excluded)
   if (flags.json) flags.io.out(JSON.stringify(result, null, 2))
   else printResult(result, flags.io)
   return 0
@@ -93,13 +96,22 @@ async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultCho
 /** `retrace rewind <session-id> --turn N`: files back to before turn N, after a preview. */
 export async function rewindCommand(call: CliCall, options: { sessionId: string; turn: number } & ApplyFlags): Promise<number> {
   const plan = await call('rewind.plan', { sessionId: options.sessionId, turn: options.turn })
-  return previewAndApply(plan, options, (defaultChoice, confirmed) => call('rewind.apply', { sessionId: options.sessionId, turn: options.turn, token: plan.token, defaultChoice, confirmed }))
+  return previewAndApply(plan, options, (defaultChoice, confirmed, excluded) => call('rewind.apply', { sessionId: options.sessionId, turn: options.turn, token: plan.token, defaultChoice, confirmed, excluded }))
 }
 
 /** `retrace undo <rewind-id>`: put back what a rewind replaced. */
 export async function undoCommand(call: CliCall, options: { rewindId: string } & ApplyFlags): Promise<number> {
   const plan = await call('rewind.planUndo', { rewindId: options.rewindId })
-  return previewAndApply(plan, options, (defaultChoice, confirmed) => call('rewind.undo', { rewindId: options.rewindId, token: plan.token, defaultChoice, confirmed }))
+  return previewAndApply(plan, options, (defaultChoice, confirmed, excluded) => call('rewind.undo', { rewindId: options.rewindId, token: plan.token, defaultChoice, confirmed, excluded }))
+}
+
+/** The preview's ids of the paths `--leave` names; a path the preview does not hold is refused before anything is written. */
+function leftAlone(plan: Plan, paths: readonly string[]): string[] {
+  return paths.map((path) => {
+    const item = plan.items.find((candidate) => candidate.path === path)
+    if (!item) throw new RetraceError('VALIDATION', `--leave ${path}: the preview has no such file (paths are relative to the workspace, as the preview lists them).`)
+    return item.pathId
+  })
 }
 
 export function parseTurn(value: string | undefined, required: boolean): number | undefined {

@@ -40,7 +40,7 @@ Usage:
   retrace blame FILE [--workspace PATH] [--json]
                                              who last wrote each line: session, turn, date (or a
                                              change outside any agent turn, or on disk since)
-  retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--allow-sensitive] [--json]
+  retrace rewind <session-id> --turn N [--dry-run] [--yes] [--on-conflict skip|overwrite|keep-both] [--allow-sensitive] [--leave PATH]... [--json]
                                              files back to before turn N (turns count from 1), after a preview;
                                              files that run code or grant access (.bashrc, .ssh/, .envrc…) from
                                              a history this computer did not record are only written with
@@ -130,6 +130,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         yes: { type: 'boolean', short: 'y', default: false },
         'on-conflict': { type: 'string' },
         'allow-sensitive': { type: 'boolean', default: false },
+        leave: { type: 'string', multiple: true },
         name: { type: 'string' },
         'with-files': { type: 'boolean', default: false },
         in: { type: 'string' },
@@ -214,7 +215,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'rewind':
       case 'undo': {
         const live = await open()
-        const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), allowSensitive: values['allow-sensitive'], json: values.json, io }
+        const flags = { dryRun: values['dry-run'], yes: values.yes, onConflict: parseChoice(values['on-conflict']), allowSensitive: values['allow-sensitive'], leave: values.leave ?? [], json: values.json, io }
         return command === 'rewind'
           ? await rewindCommand(cliCaller(live), { sessionId: sessionArgument(live), turn: parseTurn(values.turn, true) ?? 1, ...flags })
           : await undoCommand(cliCaller(live), { rewindId: argument('rewind-id'), ...flags })
