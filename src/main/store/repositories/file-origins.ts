@@ -1,6 +1,6 @@
 import type { Db } from '../database'
 import type { RelPath } from '../../fs/paths'
-import { type FileKind, type FileVersion, type JournalOp, type Observed } from './journal'
+import { toEntry, type EntryRow, type JournalEntry } from './journal'
 
 /** Who a journal entry's change belongs to: a session's turn (with its prompt), or a rewind. */
 export interface EntryWriter {
@@ -16,35 +16,11 @@ export interface EntryWriter {
 }
 
 /** One change to a path, with everything blame needs to say who made it. */
-export interface OriginEntry {
-  id: number
-  op: JournalOp
-  path: RelPath
-  fromPath: RelPath | null
-  before: FileVersion | null
-  after: FileVersion | null
-  observed: Observed
-  createdAt: number
-  writer: EntryWriter
-}
+export type OriginEntry = JournalEntry & { writer: EntryWriter }
 
 export const PROMPT_EXCERPT_CHARS = 300
 
-interface Row {
-  id: number
-  op: JournalOp
-  path: Buffer
-  from_path: Buffer | null
-  kind_before: FileKind | null
-  kind_after: FileKind | null
-  hash_before: string | null
-  hash_after: string | null
-  size_before: number | null
-  size_after: number | null
-  mode_before: number | null
-  mode_after: number | null
-  observed: Observed
-  created_at: number
+type Row = EntryRow & {
   scope_kind: 'turn' | 'rewind'
   turn: number | null
   session_uid: string | null
@@ -82,14 +58,7 @@ export class FileOriginRepository {
   /** Every change to `path` (or a rename from it) in the workspace, in the order recorded. */
   entriesOf(workspaceId: number, path: RelPath): OriginEntry[] {
     return (this.historyStmt.all(workspaceId, path, path) as Row[]).map((row) => ({
-      id: row.id,
-      op: row.op,
-      path: row.path as RelPath,
-      fromPath: row.from_path as RelPath | null,
-      before: version(row.kind_before, row.hash_before, row.size_before, row.mode_before),
-      after: version(row.kind_after, row.hash_after, row.size_after, row.mode_after),
-      observed: row.observed,
-      createdAt: row.created_at,
+      ...toEntry(row),
       writer: {
         scopeKind: row.scope_kind,
         sessionId: row.session_uid,
@@ -103,6 +72,3 @@ export class FileOriginRepository {
   }
 }
 
-function version(kind: FileKind | null, hash: string | null, size: number | null, mode: number | null): FileVersion | null {
-  return kind && hash ? { kind, hash, size: size ?? 0, mode: mode ?? 0o644 } : null
-}

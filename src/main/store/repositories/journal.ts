@@ -40,7 +40,8 @@ export interface Scope {
   status: 'open' | 'closed'
 }
 
-interface EntryRow {
+/** A `journal_entries` row as SQLite returns it (other repositories read them too: file-origins.ts). */
+export interface EntryRow {
   id: number
   scope_id: number
   op: JournalOp
@@ -243,7 +244,7 @@ function version(kind: FileKind | null, hash: string | null, size: number | null
   return kind && hash ? { kind, hash, size: size ?? 0, mode: mode ?? 0o644 } : null
 }
 
-function toEntry(row: EntryRow): JournalEntry {
+export function toEntry(row: EntryRow): JournalEntry {
   return {
     id: row.id,
     scopeId: row.scope_id,
