@@ -93,8 +93,15 @@ export async function importParsedFile(
   const writer = new RecordWriter(deps, workspace, file, state, report, parentLinks)
   const batched: BatchedFile = {
     failed: false,
-    onFailed: (error) => report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
+    onFailed: (error) => {
+      if (error instanceof ImportedElsewhere) return // the process that moved it on imports the rest
+      report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
+    }
   }
+  // Where the plan found the file's import, and then where this import left it: another process
+  // on the same data folder (the app, a terminal's `retrace import`, a hook, the MCP server) may
+  // import the same file at once, and a chunk is written only if nobody moved the file on since.
+  let savedOffset = known?.offset
   let saved = known !== undefined
   let savedComplete = false
   // A compressed file is never written on in that form: its unfinished last line is final.
@@ -110,6 +117,7 @@ export async function importParsedFile(
     savedComplete = chunk.complete
     await writer.prepare(chunk.records)
     const apply = () => {
+      if (imports.get(workspace.id, file.source, file.path)?.offset !== savedOffset) throw new ImportedElsewhere(file.path)
       writer.readFrom(chunk.segment)
       for (const record of chunk.records) writer.apply(record)
       if (reportUnfinished) {
@@ -133,6 +141,7 @@ export async function importParsedFile(
         parserStateJson: chunk.parserStateJson,
         importState: state
       })
+      savedOffset = chunk.end
       const unread = unreadIn(chunk.records)
       if (unread.length > 0) deps.store.unreadRecords.add(importFileId, unread)
     }
@@ -145,6 +154,14 @@ export async function importParsedFile(
   batch.whenCommitted(() => {
     if (writer.summariesWaiting) deps.settle?.summariesWaiting(workspace, file)
   })
+}
+
+/** Another process imported part of this file since this import planned it: this one stops there. */
+class ImportedElsewhere extends Error {
+  constructor(path: string) {
+    super(`${path} was imported further by another process meanwhile`)
+    this.name = 'ImportedElsewhere'
+  }
 }
 
 function incompleteLineReason(bytes: number): string {
