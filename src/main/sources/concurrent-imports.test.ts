@@ -39,4 +39,5 @@ describe('two imports of the same files at once', () => {
     // Neither reports the other's work as a line it could not import.
     expect([...one.skipped, ...two.skipped]).toEqual(report.skipped)
   })
+
 })

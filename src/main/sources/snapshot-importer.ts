@@ -64,7 +64,10 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
   const state = readImportState(undefined)
   const writer = new RecordWriter(deps, workspace, sessionFile, state, report)
   await writer.prepare(session.records)
-  deps.store.transaction(() => {
+  return deps.store.transaction(() => {
+    // Another process on the same data folder imported this session meanwhile: theirs stands.
+    const now = imports.get(workspace.id, file.source, path)
+    if (now?.id !== known?.id || now?.headSha256 !== known?.headSha256) return false
     if (known) forget(deps, known)
     for (const record of session.records) writer.apply(record)
     writer.finish()
@@ -83,8 +86,8 @@ async function importSession(deps: ImportDeps, imports: ImportFileRepository, wo
       importState: state
     })
     deps.store.unreadRecords.replace(importFileId, unreadIn(session.records))
+    return true
   })
-  return true
 }
 
 /**
