@@ -23,7 +23,8 @@ describe('the price table lookup', () => {
     ['openai/gpt-5.5', [5, 30, 0.5, 5]],
     ['gpt-4o', [2.5, 10, 1.25, 2.5]],
     ['gemini-2.5-pro', [1.25, 10, 0.125, 1.25]], // Gemini CLI's name; the base tier (≤ 200k)
-    ['models/gemini-3-flash-preview', [0.5, 3, 0.05, 0.5]]
+    ['models/gemini-3-flash-preview', [0.5, 3, 0.05, 0.5]],
+    ['gpt-5-1-codex-2025-11-13', [1.25, 10, 0.125, 1.25]] // Codex behind a proxy: gpt-5.1-codex
   ]
   for (const [name, [input, output, cacheRead, cacheWrite]] of KNOWN) {
     it(`prices ${name}`, () => {
@@ -37,7 +38,7 @@ describe('the price table lookup', () => {
   }
 
   // Never a guess from a similar name.
-  for (const name of ['gpt-5-1-codex-2025-11-13', 'grok-code-fast-1', 'gemini-2.5-flash', 'gemini-3-pro', 'claude-sonnet-9', 'gpt-5.3', 'llama3.2', 'opus-like', '', null, undefined]) {
+  for (const name of ['gpt-4-1106', 'grok-code-fast-1', 'gemini-2.5-flash', 'gemini-3-pro', 'claude-sonnet-9', 'gpt-5.3', 'llama3.2', 'opus-like', '', null, undefined]) {
     it(`gives no price for ${JSON.stringify(name)}`, () => {
       expect(priceOf(name)).toBeUndefined()
       expect(costOf(name, { inputTokens: 1000, outputTokens: 1000, cacheReadTokens: 0, cacheWriteTokens: 0 })).toBeUndefined()
@@ -53,6 +54,11 @@ describe('the price table lookup', () => {
   it('normalises without changing a name it knows', () => {
     expect(normaliseModelName('gpt-5.1-codex')).toBe('gpt-5.1-codex')
     expect(normaliseModelName('claude-opus-4.6')).toBe('claude-opus-4-6')
+    expect(normaliseModelName('gpt-5-1-codex-2025-11-13')).toBe('gpt-5.1-codex-2025-11-13')
+    // A dashed number that is not a minor version stays: a snapshot, a date, a size.
+    expect(normaliseModelName('gpt-4-0613')).toBe('gpt-4-0613')
+    expect(normaliseModelName('gpt-5-2025-08-07')).toBe('gpt-5-2025-08-07')
+    expect(normaliseModelName('gpt-4-32k')).toBe('gpt-4-32k')
   })
 
   it('has a date', () => {
