@@ -61,8 +61,8 @@ export function normaliseModelName(model: string): string {
 /**
  * The price of a model as an agent names it: the exact name, else the name without its date
  * suffix (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`), else the one dated entry of that
- * name (`gpt-5` → `gpt-5-2025-08-07`). Undefined for a model the table does not know: no cost
- * is ever guessed from a similar name.
+ * name (`claude-3-7-sonnet` → `claude-3-7-sonnet-20250219`). Undefined for a model the table does
+ * not know: no cost is ever guessed from a similar name.
  */
 export function priceOf(model: string | null | undefined): ModelPrice | undefined {
   if (!model) return undefined
