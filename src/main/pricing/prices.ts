@@ -45,21 +45,24 @@ const DATE_SUFFIX = /-(\d{8}|\d{4}-\d{2}-\d{2})$/
 /**
  * The name as the table spells it: lower case; no provider route (`anthropic/`, `openai/`,
  * Bedrock's `converse/jp.anthropic.` and `-v1:0`); no context-window tag (`[1m]`); Claude's
- * dotted versions (`claude-sonnet-4.5`, as Copilot and Cursor write them) with dashes.
+ * dotted versions (`claude-sonnet-4.5`, as Copilot and Cursor write them) with dashes, and GPT's
+ * dashed ones (`gpt-5-1-codex`, as Codex behind an OpenAI-compatible proxy writes them) with dots.
  */
 export function normaliseModelName(model: string): string {
   let name = model.trim().toLowerCase()
   name = name.slice(name.lastIndexOf('/') + 1)
   name = name.replace(/^(?:[a-z]{2,4}\.)?anthropic\./, '').replace(/-v\d+(?::\d+)?$/, '').replace(/\[[^\]]*\]$/, '')
   if (name.startsWith('claude-')) name = name.replace(/(\d)\.(\d)/g, '$1-$2')
+  // Only a single-digit minor followed by `-` or the end: `gpt-4-0613` and dates stay as they are.
+  name = name.replace(/^gpt-(\d)-(\d)(?=-|$)/, 'gpt-$1.$2')
   return ALIASES[name] ?? name
 }
 
 /**
  * The price of a model as an agent names it: the exact name, else the name without its date
  * suffix (`claude-sonnet-4-5-20250929` → `claude-sonnet-4-5`), else the one dated entry of that
- * name (`gpt-5` → `gpt-5-2025-08-07`). Undefined for a model the table does not know: no cost
- * is ever guessed from a similar name.
+ * name (`claude-3-7-sonnet` → `claude-3-7-sonnet-20250219`). Undefined for a model the table does
+ * not know: no cost is ever guessed from a similar name.
  */
 export function priceOf(model: string | null | undefined): ModelPrice | undefined {
   if (!model) return undefined

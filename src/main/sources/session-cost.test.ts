@@ -108,6 +108,23 @@ describe('the cost of real sessions, through the real import', () => {
     )
     expect(second.store.pricing.anyStale()).toBe(false)
   })
+
+  it('prices them again once when the table changes (another date in priced_with)', async () => {
+    const dataDir = join(tempDir(), 'data')
+    const first = runtime({ codex: CODEX_HOME }, { dataDir })
+    const workspaceId = first.store.workspaces.open('/redacted/path/da0ba47443', 'ws')
+    await first.imports.importWorkspace(workspaceId)
+    const costs = (store: typeof first.store) =>
+      store.sessions.list({ workspaceId, limit: 50 }).items.map((s) => [s.id, store.sessions.require(s.id).pricedCostUsd?.toFixed(6) ?? null])
+    const priced = costs(first.store)
+    // As an older table left them: its date, and a cost the current table does not give.
+    databaseOf(first.store).prepare("UPDATE sessions SET priced_cost_usd = 0, priced_with = '2026-01-01'").run()
+    first.close()
+    const second = runtime({ codex: CODEX_HOME }, { dataDir })
+    expect(costs(second.store)).toEqual(priced)
+    expect(second.store.sessions.list({ workspaceId, limit: 50 }).items.every((s) => s.costPricedOn === PRICES_DATE || s.usage.costUsd === null)).toBe(true)
+    expect(second.store.pricing.anyStale()).toBe(false)
+  })
 })
 
 describe('a model the table does not know', () => {
