@@ -246,7 +246,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'mcp': {
         // Loaded only here: the MCP SDK costs every other command ~0.2 s of start-up.
         const { mcpCommand } = await import('../mcp/mcp-command')
-        await mcpCommand(await open(), { allowRewind: values['allow-rewind'], stop: interrupt ?? interruptSignal(), io })
+        await mcpCommand(await open(), { allowRewind: values['allow-rewind'], importWaitMs: tuningFrom(env).mcpImportWaitMs, stop: interrupt ?? interruptSignal(), io })
         return 0
       }
       case 'checkpoint': {

@@ -6,11 +6,11 @@ import { createRetraceMcpServer } from './server'
 /**
  * `retrace mcp [--allow-rewind]`: an MCP server on stdin and stdout, until the client closes
  * stdin (or a signal). stdout carries the protocol alone: everything else goes to stderr. It
- * listens on no network port. Resolves once the rewinds under way have finished; the caller
- * then closes the store.
+ * listens on no network port. Resolves once the imports and rewinds under way have stopped;
+ * the caller then closes the store.
  */
-export async function mcpCommand(runtime: Runtime, options: { allowRewind: boolean; stop: AbortSignal; io: Output }): Promise<void> {
-  const { server, writesDone } = createRetraceMcpServer(runtime, { allowRewind: options.allowRewind, log: (text) => options.io.err(text) })
+export async function mcpCommand(runtime: Runtime, options: { allowRewind: boolean; importWaitMs: number; stop: AbortSignal; io: Output }): Promise<void> {
+  const { server, shutdown } = createRetraceMcpServer(runtime, { allowRewind: options.allowRewind, importWaitMs: options.importWaitMs, log: (text) => options.io.err(text) })
   const transport = new StdioServerTransport()
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve
@@ -28,5 +28,5 @@ export async function mcpCommand(runtime: Runtime, options: { allowRewind: boole
   const mode = options.allowRewind ? 'rewind and undo allowed (--allow-rewind)' : 'read-only (rewind and undo need --allow-rewind)'
   options.io.err(`Retrace MCP server on stdio, ${mode}; data folder ${runtime.store.dataDir}.`)
   await closed
-  await writesDone()
+  await shutdown()
 }

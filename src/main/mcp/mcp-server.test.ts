@@ -192,4 +192,23 @@ describe('retrace mcp (an MCP server over stdio)', () => {
     expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual([1, 2])
     expect(lines[1]).toContain('delete js')
   }, 60_000)
+
+  it('answers a search from what is imported when the import takes too long, says so, and finds the rest once it is in', async () => {
+    // Each file waits 2 s before it is read; the tool waits 300 ms.
+    const slow = await startMcp(['--data-dir', join(dir, 'slow-data')], { ...env, RETRACE_IMPORT_FILE_DELAY_MS: '2000', RETRACE_MCP_IMPORT_WAIT_MS: '300' })
+    mcp = slow
+    const early = await slow.tool('search_history', { query: 'one liner comment' })
+    expect(early.isError).toBeFalsy()
+    expect(early.data.hits).toEqual([])
+    expect(early.text).toContain('The import of what the agents wrote since is still running (waited 300 ms)')
+    let later = early
+    for (let attempt = 0; attempt < 60 && (later.data.hits as unknown[]).length === 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      later = await slow.tool('search_history', { query: 'one liner comment' })
+    }
+    expect((later.data.hits as { turn: number }[])[0]?.turn).toBe(2)
+    // Closed while the other files are still being imported: they stop, quietly.
+    await slow.close()
+    expect(slow.stderr()).not.toContain('failed')
+  }, 120_000)
 })

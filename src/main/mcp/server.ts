@@ -18,15 +18,15 @@ const REWINDS = {
 
 export interface RetraceMcpServer {
   server: McpServer
-  /** Settles once the rewinds and undos under way have finished (a closing server waits for them). */
-  writesDone: () => Promise<void>
+  /** Once the server is closed: stop the imports under way and wait for them and for the rewinds and undos under way. */
+  shutdown: () => Promise<void>
 }
 
 /**
  * The MCP server over one data folder's runtime: its tools and resources, each calling the
  * contract through the CLI's dispatcher. Rewind and undo exist only with `allowRewind`.
  */
-export function createRetraceMcpServer(runtime: Runtime, options: { allowRewind: boolean; log: (text: string) => void }): RetraceMcpServer {
+export function createRetraceMcpServer(runtime: Runtime, options: { allowRewind: boolean; importWaitMs: number; log: (text: string) => void }): RetraceMcpServer {
   const call = cliCaller(runtime)
   const writes = new Set<Promise<unknown>>()
   const tracked: typeof call = (method, input) => {
@@ -36,7 +36,8 @@ export function createRetraceMcpServer(runtime: Runtime, options: { allowRewind:
     void work.finally(() => writes.delete(work)).catch(() => undefined)
     return work
   }
-  const ctx: McpContext = { runtime, call: tracked, fresh: new Freshness(runtime, call, options.log), allowRewind: options.allowRewind }
+  const fresh = new Freshness(runtime, call, options.log, options.importWaitMs)
+  const ctx: McpContext = { runtime, call: tracked, fresh, allowRewind: options.allowRewind }
   const server = new McpServer({ name: 'retrace', title: 'Retrace', version: APP_VERSION }, { instructions: ABOUT + (options.allowRewind ? REWINDS.allowed : REWINDS.refused) })
   registerHistoryTools(server, ctx)
   registerFileTools(server, ctx)
@@ -44,7 +45,8 @@ export function createRetraceMcpServer(runtime: Runtime, options: { allowRewind:
   registerResources(server, ctx)
   return {
     server,
-    writesDone: async () => {
+    shutdown: async () => {
+      await fresh.stop()
       while (writes.size > 0) await Promise.allSettled([...writes])
     }
   }
