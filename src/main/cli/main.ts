@@ -57,8 +57,8 @@ Usage:
                                              merge a branch back into its parent (merged before:
                                              only what was added since; refused if nothing was)
   retrace unmerge <branch-id>                undo a branch's latest merge into its parent
-  retrace mcp [--allow-rewind]               an MCP server on stdio for agents: search, sessions, turns, file history,
-                                             diffs, blame, rewind previews; --allow-rewind adds rewind and undo
+  retrace mcp [--allow-rewind]               an MCP server (stdio) for agents: search, read turns, blame,
+                                             preview rewinds; --allow-rewind lets them rewind and undo
   retrace checkpoint begin|end --workspace PATH --session ID
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
