@@ -14,7 +14,7 @@ const LAYERS = [
   ['demo', ['src/main/demo'], 'domain'],
   ['handlers', ['src/main/handlers']],
   ['runtime', ['src/main/runtime']],
-  ['binding', ['src/main/electron', 'src/main/web', 'src/main/cli']]
+  ['binding', ['src/main/electron', 'src/main/web', 'src/main/cli', 'src/main/mcp']]
 ]
 
 const elements = [

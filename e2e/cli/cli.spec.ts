@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { expect, test } from '@playwright/test'
-import { PROJECT_ROOT, startRetraceServer } from '../support/retrace-server'
+import { mcpServerCommand } from '../../src/main/mcp/launch'
+import { ClaudeHome, FIXTURES } from '../../src/main/sources/testing/claude-home'
+import { noAgentHomes, PROJECT_ROOT, startRetraceServer } from '../support/retrace-server'
 
 const BIN = join(PROJECT_ROOT, 'bin/retrace.js')
 const SYSTEM_NODE = '/usr/bin/node'
@@ -51,5 +55,35 @@ test.describe('the retrace command (built CLI)', () => {
     expect(existsSync(join(server.dataDir, 'retrace.db'))).toBe(true)
     expect(existsSync(join(server.dataDir, 'demo-workspace/src/search.ts'))).toBe(true)
     expect(await server.stop()).toBe(0)
+  })
+
+  test('mcp: the built command, started as mcpServerCommand() says, answers an MCP client on stdio', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'retrace-cli-mcp-'))
+    try {
+      // The real Claude Code session of fixtures/claude-code/codemie, recorded in a folder of this test's.
+      const folder = join(dir, 'private')
+      mkdirSync(folder)
+      const home = new ClaudeHome(join(dir, 'claude'))
+      const project = home.addFixtureProject(join(FIXTURES, 'claude-code/codemie/-tmp-private'), folder)
+      for (const name of readdirSync(project).filter((entry) => entry.endsWith('.jsonl'))) {
+        writeFileSync(join(project, name), readFileSync(join(project, name), 'utf8').replaceAll('/tmp/private', folder))
+      }
+      const { command, args } = mcpServerCommand({ dataDir: join(dir, 'data') })
+      expect(args).toEqual([BIN, 'mcp', '--data-dir', join(dir, 'data')])
+      const env = Object.fromEntries(Object.entries({ ...process.env, ...noAgentHomes(dir), CLAUDE_CONFIG_DIR: home.root, HOME: join(dir, 'home'), RETRACE_HOME: '' }).filter((entry): entry is [string, string] => entry[1] !== undefined))
+      const client = new Client({ name: 'e2e', version: '1.0.0' })
+      await client.connect(new StdioClientTransport({ command, args, env, stderr: 'ignore' }))
+      try {
+        const tools = (await client.listTools()).tools.map((tool) => tool.name).sort()
+        expect(tools).toEqual(['blame', 'diff', 'file_history', 'list_sessions', 'preview_rewind', 'preview_undo', 'read_turn', 'search_history'])
+        const found = await client.callTool({ name: 'search_history', arguments: { query: 'one liner comment' } })
+        expect(found.isError).toBeFalsy()
+        expect((found.structuredContent as { hits: { turn: number; sessionTitle: string }[] }).hits[0]).toMatchObject({ turn: 2, sessionTitle: 'create hello.py, md and js' })
+      } finally {
+        await client.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

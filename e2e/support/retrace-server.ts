@@ -79,7 +79,7 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 }
 
 /** Every agent's history folder moved to a place that does not exist: a test names the ones it fills. */
-function noAgentHomes(dataDir: string): NodeJS.ProcessEnv {
+export function noAgentHomes(dataDir: string): NodeJS.ProcessEnv {
   const none = (name: string) => join(dataDir, `no-${name}`)
   return {
     CLAUDE_CONFIG_DIR: none('claude'),

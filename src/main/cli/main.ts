@@ -57,6 +57,8 @@ Usage:
                                              merge a branch back into its parent (merged before:
                                              only what was added since; refused if nothing was)
   retrace unmerge <branch-id>                undo a branch's latest merge into its parent
+  retrace mcp [--allow-rewind]               an MCP server (stdio) for agents: search, read turns, blame,
+                                             preview rewinds; --allow-rewind lets them rewind and undo
   retrace checkpoint begin|end --workspace PATH --session ID
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
@@ -130,6 +132,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         yes: { type: 'boolean', short: 'y', default: false },
         'on-conflict': { type: 'string' },
         'allow-sensitive': { type: 'boolean', default: false },
+        'allow-rewind': { type: 'boolean', default: false },
         leave: { type: 'string', multiple: true },
         name: { type: 'string' },
         'with-files': { type: 'boolean', default: false },
@@ -238,6 +241,12 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'unmerge': {
         const live = await open()
         await unmergeCommand(cliCaller(live), { branchId: sessionArgument(live, 'branch-id'), json: values.json, io })
+        return 0
+      }
+      case 'mcp': {
+        // Loaded only here: the MCP SDK costs every other command ~0.2 s of start-up.
+        const { mcpCommand } = await import('../mcp/mcp-command')
+        await mcpCommand(await open(), { allowRewind: values['allow-rewind'], importWaitMs: tuningFrom(env).mcpImportWaitMs, stop: interrupt ?? interruptSignal(), io })
         return 0
       }
       case 'checkpoint': {

@@ -18,7 +18,15 @@ export interface Tuning {
    * and how long between rounds (RETRACE_BACKGROUND_IMPORT_INTERVAL_MS; a test waits less).
    */
   backgroundImport: { enabled: boolean; intervalMs: number }
+  /**
+   * How long a reading tool of `retrace mcp` waits for the import of what the agents wrote since
+   * before it answers without it (RETRACE_MCP_IMPORT_WAIT_MS; a test waits less).
+   */
+  mcpImportWaitMs: number
 }
+
+/** A tool call has a deadline (often a minute): an answer comes well within it. */
+const MCP_IMPORT_WAIT_MS = 20_000
 
 export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
   return {
@@ -34,7 +42,8 @@ export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
     backgroundImport: {
       enabled: !['0', 'off', 'false', 'no'].includes((env.RETRACE_BACKGROUND_IMPORT ?? '').trim().toLowerCase()),
       intervalMs: bounded(env.RETRACE_BACKGROUND_IMPORT_INTERVAL_MS, 10, 24 * 60 * 60 * 1000) ?? DEFAULT_ROUND_INTERVAL_MS
-    }
+    },
+    mcpImportWaitMs: bounded(env.RETRACE_MCP_IMPORT_WAIT_MS, 1, 10 * 60 * 1000) ?? MCP_IMPORT_WAIT_MS
   }
 }
 
