@@ -82,7 +82,7 @@ export const AGENT_TARGETS: Record<HookAgent, AgentTarget> = {
     hooksFile: { user: (env) => join(codexHome(env), 'hooks.json'), project: (_env, ws) => join(ws, '.codex', 'hooks.json') },
     mcp: { format: 'toml', file: { user: (env) => join(codexHome(env), 'config.toml'), project: (_env, ws) => join(ws, '.codex', 'config.toml') }, entry: (server) => ({ ...server }) },
     captures: 'Every turn: UserPromptSubmit before the model reads the prompt, Stop when the turn ends.',
-    limits: "Codex runs a new or changed hook only after you trust it: open /hooks in Codex once after installing. Hooks are on by default in current Codex (releases from 0.114 to spring 2026 needed [features] codex_hooks = true); project hooks (.codex/) load only in trusted projects. Codex's older `notify` program is not used: it runs only after a turn, and only one may be set."
+    limits: "Codex runs a new or changed hook only after you trust it: open /hooks in Codex once after installing. Hooks are on by default in current Codex (releases from 0.114 to spring 2026 needed [features] codex_hooks = true); project hooks (.codex/) load only in trusted projects. Codex's older notify program is not used: it runs only after a turn, and only one may be set."
   },
   cursor: {
     agent: 'cursor',

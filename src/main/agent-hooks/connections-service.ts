@@ -6,7 +6,7 @@ import { hookState, planHooksInstall, planHooksUninstall } from './hook-files'
 import { lastRuns, readHookRuns, type HookRun } from './hook-log'
 import { parseJsonc, valueAt } from './jsonc-edit'
 import { mcpState, planMcpInstall, planMcpUninstall } from './mcp-files'
-import { hookCommand, retraceProgram, type RetraceProgram } from './retrace-command'
+import { hookCommand, retraceProgram, shellWord, type RetraceProgram } from './retrace-command'
 
 export interface ConnectRequest {
   agents: HookAgent[]
@@ -37,6 +37,12 @@ export interface ConnectionFile {
   problem?: string
 }
 
+/** One CLI command per scope (project: only when a workspace was given). */
+export interface ScopedCommands {
+  user: string
+  project: string | null
+}
+
 export interface AgentConnection {
   agent: HookAgent
   label: string
@@ -48,8 +54,8 @@ export interface AgentConnection {
   mcp: ConnectionFile[]
   lastCapture: HookRun | null
   lastError: HookRun | null
-  /** The exact commands the agent's settings would run. */
-  commands: { begin: string; end: string } | null
+  /** The exact commands the agent's settings would run, and the CLI commands that connect or disconnect it. */
+  commands: { begin: string; end: string; install: ScopedCommands; uninstall: ScopedCommands } | null
   notes: string[]
 }
 
@@ -99,7 +105,7 @@ export class AgentConnectionsService {
       hooks: scopes.map((scope) => this.hookFile(target, scope, workspace ?? '', program)),
       mcp: scopes.map((scope) => this.mcpFile(target, scope, workspace ?? '', program)),
       ...lastRuns(runs, target.agent),
-      commands: program ? { begin: hookCommand(program, 'begin', target.agent), end: hookCommand(program, 'end', target.agent) } : null,
+      commands: program ? { begin: hookCommand(program, 'begin', target.agent), end: hookCommand(program, 'end', target.agent), install: cliCommands(program, 'install', target.agent, workspace), uninstall: cliCommands(program, 'uninstall', target.agent, workspace) } : null,
       notes: [...notes, ...settingNotes(target, this.options.env)]
     }))
   }
@@ -146,6 +152,11 @@ export class AgentConnectionsService {
       return { scope, file, mcp: null, problem: (error as Error).message }
     }
   }
+}
+
+function cliCommands(program: RetraceProgram, action: 'install' | 'uninstall', agent: HookAgent, workspace: string | undefined): ScopedCommands {
+  const user = [program.node, program.script, 'hooks', action, '--agent', agent, ...program.dataDirArgs]
+  return { user: user.map(shellWord).join(' '), project: workspace ? [...user, '--scope', 'project', '--workspace', workspace].map(shellWord).join(' ') : null }
 }
 
 /** Settings of the agent's that stop every hook, whatever Retrace writes. */

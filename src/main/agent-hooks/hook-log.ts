@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 
 /** What one hook run did: a turn begun or captured, or why it was not. */
@@ -77,4 +77,51 @@ export function lastRuns(runs: HookRun[], agent: string): { lastCapture: HookRun
     } else if (run.phase === 'end' && (!lastCapture || run.at >= lastCapture.at)) lastCapture = run
   }
   return { lastCapture, lastError }
+}
+
+/**
+ * Call `onRun` for each run logged from now on. Hooks run in the agents' processes, so the app
+ * learns of the turns they capture from this log (polled: a hook appends one line per run).
+ * Returns the function that stops following.
+ */
+export function followHookRuns(dataDir: string, onRun: (run: HookRun) => void, intervalMs = 1000): () => void {
+  const file = join(dataDir, HOOK_LOG_FILE)
+  let offset = sizeOf(file)
+  const listener = (current: Stats) => {
+    // Trimmed (the log keeps its newest runs): start from its new end.
+    if (current.size < offset) offset = current.size
+    if (current.size === offset) return
+    const length = current.size - offset
+    const buffer = Buffer.alloc(length)
+    let descriptor: number | null = null
+    try {
+      descriptor = openSync(file, 'r')
+      readSync(descriptor, buffer, 0, length, offset)
+    } catch {
+      return
+    } finally {
+      if (descriptor !== null) closeSync(descriptor)
+    }
+    const text = buffer.toString('utf8')
+    const complete = text.lastIndexOf('\n') + 1
+    offset += Buffer.byteLength(text.slice(0, complete))
+    for (const line of text.slice(0, complete).split('\n')) {
+      if (!line) continue
+      try {
+        onRun(JSON.parse(line) as HookRun)
+      } catch {
+        // A line that does not parse tells nothing.
+      }
+    }
+  }
+  watchFile(file, { interval: intervalMs, persistent: false }, listener)
+  return () => unwatchFile(file, listener)
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
 }
