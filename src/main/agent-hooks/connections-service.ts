@@ -102,8 +102,8 @@ export class AgentConnectionsService {
       captures: target.captures,
       limits: target.limits,
       events: target.events,
-      hooks: scopes.map((scope) => this.hookFile(target, scope, workspace ?? '', program)),
-      mcp: scopes.map((scope) => this.mcpFile(target, scope, workspace ?? '', program)),
+      hooks: distinct(scopes.map((scope) => this.hookFile(target, scope, workspace ?? '', program))),
+      mcp: distinct(scopes.map((scope) => this.mcpFile(target, scope, workspace ?? '', program))),
       ...lastRuns(runs, target.agent),
       commands: program ? { begin: hookCommand(program, 'begin', target.agent), end: hookCommand(program, 'end', target.agent), install: cliCommands(program, 'install', target.agent, workspace), uninstall: cliCommands(program, 'uninstall', target.agent, workspace) } : null,
       notes: [...notes, ...settingNotes(target, this.options.env)]
@@ -152,6 +152,11 @@ export class AgentConnectionsService {
       return { scope, file, mcp: null, problem: (error as Error).message }
     }
   }
+}
+
+/** A workspace that is the home folder has the user's files as its project files: listed once, as the user's. */
+function distinct(files: ConnectionFile[]): ConnectionFile[] {
+  return files.filter((file, index) => files.findIndex((other) => other.file === file.file) === index)
 }
 
 function cliCommands(program: RetraceProgram, action: 'install' | 'uninstall', agent: HookAgent, workspace: string | undefined): ScopedCommands {
