@@ -12,6 +12,8 @@ const LAYERS = [
   ['sources', ['src/main/sources'], 'domain'],
   ['export', ['src/main/export'], 'domain'],
   ['demo', ['src/main/demo'], 'domain'],
+  // Writes the agents' own hook and MCP settings; reads their home folders as the importers do.
+  ['agent-hooks', ['src/main/agent-hooks']],
   ['handlers', ['src/main/handlers']],
   ['runtime', ['src/main/runtime']],
   ['binding', ['src/main/electron', 'src/main/web', 'src/main/cli', 'src/main/mcp']]

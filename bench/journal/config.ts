@@ -29,6 +29,8 @@ export const journalConfig = {
   largeEditRounds: envInt('RETRACE_BENCH_LARGE_ROUNDS', 5),
   /** Extra small-edit rounds whose captures start a new worker (a diagnosis, not a table row). */
   coldCaptureRounds: envInt('RETRACE_BENCH_COLD_ROUNDS', 3, 0),
+  /** Turns whose begin and end hooks run as processes, as an agent runs them (0 skips it; needs the built CLI). */
+  hookRounds: envInt('RETRACE_BENCH_HOOK_ROUNDS', 5, 0),
   /** Untouched files re-hashed after every rewind, besides every edited one. */
   verifySample: 50,
   keep: process.env.RETRACE_BENCH_KEEP === '1'

@@ -15,6 +15,7 @@ import { machineLine, protocolLines, workspaceLine } from './notes'
 import { EditRounds, type RoundTimes } from './rounds'
 import { durableRewindRow, settledRewindRow, storageRows, timingRow } from './rows'
 import { gitVersion } from './shadow-git'
+import { hookPairRows, measureHookPair, type HookPairResult } from './hook-pair'
 import { estimateInlineCompression, measureStorage, type InlineEstimate, type StorageSizes } from './storage'
 import { copyWorkspace, generateWorkspace, warmPageCache } from './workspace'
 
@@ -63,6 +64,12 @@ async function main(): Promise<void> {
     first.retrace.close()
     const startup = await measureWorkerStartup(dir)
 
+    let hooks: HookPairResult | null = null
+    if (config.hookRounds > 0) {
+      log(`A turn's hooks as Claude Code runs them, ${config.smallEdit} edited files…`)
+      hooks = measureHookPair(copies, first.git, dir, { edits: config.smallEdit, rounds: config.hookRounds, seed: config.seed, text, log })
+    }
+
     let big: BigFileResult | null = null
     if (config.bigFileBytes > 0) {
       log(`Large file: ${formatBytes(config.bigFileBytes)} captured and restored in a child process…`)
@@ -82,6 +89,7 @@ async function main(): Promise<void> {
       settledRewindRow(`rewind of ${edited(config.smallEdit)}, until the files it replaced are removed too`, small),
       settledRewindRow(`rewind of ${edited(config.largeEdit)}, until the files it replaced are removed too`, large)
     ]
+    if (hooks) rows.push(...hookPairRows(hooks, config.smallEdit, config.files))
     if (sizes) rows.push(...storageRows(sizes, config.smallEdit))
     if (big) rows.push(bigFileRow(big))
 
@@ -91,6 +99,7 @@ async function main(): Promise<void> {
     console.log(workerStartupLine(startup))
     if (cold) console.log(coldCaptureLine(config.smallEdit, cold.capture))
     if (inline && sizes) console.log(inlineCompressionLine(inline, sizes))
+    if (hooks) console.log(`The hooks' first begin on an empty store (the whole workspace read once, then kept) took ${(hooks.firstBegin / 1000).toFixed(2)} s.`)
     console.log(machineLine(started))
   } finally {
     if (config.keep) log(`Kept the data folder: ${dir}`)

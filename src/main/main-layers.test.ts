@@ -26,6 +26,8 @@ describe('the main process layers point one way (docs/architecture.md)', () => {
     ['sources/example.ts', "import { ExportService } from '../export/export-service'", 'sources may not import export'],
     ['export/example.ts', "import { createHandlers } from '../handlers'", 'export may not import handlers'],
     ['handlers/example.ts', "import { createRuntime } from '../runtime/runtime'", 'handlers may not import runtime'],
+    ['sources/example.ts', "import { AgentConnectionsService } from '../agent-hooks/connections-service'", 'sources may not import agent-hooks'],
+    ['agent-hooks/example.ts', "import { createHandlers } from '../handlers'", 'agent-hooks may not import handlers'],
     ['runtime/example.ts', "import { startWebServer } from '../web/server'", 'runtime may not import binding'],
     ['fs/example.ts', "import { openStore } from '../store/store'", 'foundation may not import store'],
     ['journal/example.ts', "import { tempRuntime } from '../testing/temp-runtime'", 'may not import'],
@@ -38,6 +40,8 @@ describe('the main process layers point one way (docs/architecture.md)', () => {
 
   it.each([
     ['handlers/example.ts', "import { ImportService } from '../sources/import-service'"],
+    ['agent-hooks/example.ts', "import { claudeRoots } from '../sources/claude-code/discover'"],
+    ['handlers/example.ts', "import { AgentConnectionsService } from '../agent-hooks/connections-service'"],
     ['sources/example.ts', "import { Recorder } from '../transcripts/recorder'"],
     ['journal/example.ts', "import { checkRelPath } from '../fs/paths'"],
     ['web/example.ts', "import { createRuntime } from '../runtime/runtime'"],

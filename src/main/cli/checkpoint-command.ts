@@ -13,12 +13,28 @@ export interface HookInput {
 
 export const HOOK_SOURCE = 'hooks'
 
+/** What one begin or end did. */
+export type CheckpointResult =
+  | { phase: 'begin'; sessionId: string; turn: number; files: number; hashed: number; truncated: boolean; skipped: number }
+  | { phase: 'end'; sessionId: string; turn: number; changes: number; counts: Record<string, number> }
+
 /**
  * `retrace checkpoint begin|end`: the two commands an agent's hooks call around a turn.
  * `begin` starts a turn (creating the session on first use) and scans the workspace; `end`
  * scans again, journals every difference — shell-made ones included — and closes the turn.
  */
 export async function checkpointCommand(runtime: Runtime, options: { phase: string; workspace: string | undefined; session: string | undefined; hook: HookInput; json: boolean; io: Output }): Promise<void> {
+  const result = await runCheckpoint(runtime, options)
+  if (options.json) return options.io.out(JSON.stringify(withoutPhase(result)))
+  if (result.phase === 'begin') {
+    options.io.out(`Retrace: turn ${result.turn} of ${result.sessionId} begun; baseline of ${result.files} files (${result.hashed} read).${result.truncated ? ' The scan hit its file limit: files beyond it are not tracked.' : ''}`)
+    return
+  }
+  const detail = Object.entries(result.counts).map(([op, n]) => `${n} ${op}`).join(', ')
+  options.io.out(`Retrace: turn ${result.turn} captured: ${result.changes === 0 ? 'no file changes' : detail}.`)
+}
+
+export async function runCheckpoint(runtime: Runtime, options: { phase: string; workspace: string | undefined; session: string | undefined; hook: HookInput }): Promise<CheckpointResult> {
   const workspacePath = options.workspace ?? options.hook.cwd
   const agentSessionId = options.session ?? options.hook.session_id
   if (!workspacePath) throw new RetraceError('VALIDATION', 'Missing --workspace PATH (or a hook input with "cwd").')
@@ -41,10 +57,7 @@ export async function checkpointCommand(runtime: Runtime, options: { phase: stri
         })
     writer.append({ role: 'user', content: options.hook.prompt?.trim() || 'Turn recorded by `retrace checkpoint begin`.' })
     const scan = await capture.begin(workspaceId)
-    const summary = { sessionId: writer.id, turn: writer.turn, files: scan.files.size, hashed: scan.stats.filesHashed, truncated: scan.truncated, skipped: scan.skipped.length }
-    if (options.json) return options.io.out(JSON.stringify(summary))
-    options.io.out(`Retrace: turn ${summary.turn} of ${summary.sessionId} begun; baseline of ${summary.files} files (${summary.hashed} read).${summary.truncated ? ' The scan hit its file limit: files beyond it are not tracked.' : ''}`)
-    return
+    return { phase: 'begin', sessionId: writer.id, turn: writer.turn, files: scan.files.size, hashed: scan.stats.filesHashed, truncated: scan.truncated, skipped: scan.skipped.length }
   }
 
   if (!existing) throw new RetraceError('NOT_FOUND', `No turn was begun for session ${agentSessionId} in ${workspacePath}; run "retrace checkpoint begin" first.`)
@@ -55,14 +68,29 @@ export async function checkpointCommand(runtime: Runtime, options: { phase: stri
   writer.closeTurn()
   runtime.feed.changed(['files', 'checkpoints'], { workspaceId, sessionIds: [existing] })
   const counts = changes.reduce<Record<string, number>>((all, change) => ({ ...all, [change.op]: (all[change.op] ?? 0) + 1 }), {})
-  if (options.json) return options.io.out(JSON.stringify({ sessionId: existing, turn: writer.turn, changes: changes.length, counts }))
-  const detail = Object.entries(counts).map(([op, n]) => `${n} ${op}`).join(', ')
-  options.io.out(`Retrace: turn ${writer.turn} captured: ${changes.length === 0 ? 'no file changes' : detail}.`)
+  return { phase: 'end', sessionId: existing, turn: writer.turn, changes: changes.length, counts }
+}
+
+function withoutPhase(result: CheckpointResult): Omit<CheckpointResult, 'phase'> {
+  const { phase: _phase, ...rest } = result
+  return rest
 }
 
 /** Read a hook's JSON from stdin when it is piped; never wait long, never fail on bad input. */
 export async function readHookInput(stdin: NodeJS.ReadStream = process.stdin, timeoutMs = 2000): Promise<HookInput> {
-  if (stdin.isTTY) return {}
+  const parsed = await readStdinJson(stdin, timeoutMs)
+  if (typeof parsed !== 'object' || parsed === null) return {}
+  const { session_id: sessionId, cwd, prompt } = parsed as Record<string, unknown>
+  return {
+    ...(typeof sessionId === 'string' ? { session_id: sessionId } : {}),
+    ...(typeof cwd === 'string' ? { cwd } : {}),
+    ...(typeof prompt === 'string' ? { prompt } : {})
+  }
+}
+
+/** The JSON value piped on stdin (undefined when none came, or it does not parse). */
+export async function readStdinJson(stdin: NodeJS.ReadStream = process.stdin, timeoutMs = 2000): Promise<unknown> {
+  if (stdin.isTTY) return undefined
   const chunks: Buffer[] = []
   const text = await new Promise<string>((resolve) => {
     const timer = setTimeout(() => finish(), timeoutMs)
@@ -76,15 +104,8 @@ export async function readHookInput(stdin: NodeJS.ReadStream = process.stdin, ti
     stdin.once('error', finish)
   })
   try {
-    const parsed = JSON.parse(text) as unknown
-    if (typeof parsed !== 'object' || parsed === null) return {}
-    const { session_id: sessionId, cwd, prompt } = parsed as Record<string, unknown>
-    return {
-      ...(typeof sessionId === 'string' ? { session_id: sessionId } : {}),
-      ...(typeof cwd === 'string' ? { cwd } : {}),
-      ...(typeof prompt === 'string' ? { prompt } : {})
-    }
+    return JSON.parse(text) as unknown
   } catch {
-    return {}
+    return undefined
   }
 }

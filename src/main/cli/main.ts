@@ -17,6 +17,8 @@ import { changesCommand, diffCommand, forkCommand, mergeCommand, parseChoice, pa
 import { recoveryListCommand, recoveryVersionCommand, reportStartupRecovery } from './recovery-command'
 import { resolveSessionRef } from './session-ref'
 import { workspacesCommand } from './workspaces-command'
+import { HOOKS_USAGE, hooksCommand } from './hooks/hooks-command'
+import { hookCheckpointCommand } from './hooks/hook-checkpoint'
 
 const USAGE = `Retrace ${APP_VERSION}: browse and rewind AI-agent history.
 
@@ -62,6 +64,7 @@ Usage:
   retrace checkpoint begin|end --workspace PATH --session ID
                                              for agent hooks: scan before and after a turn (or read
                                              session_id/cwd/prompt from the hook's JSON on stdin)
+${HOOKS_USAGE}
 
   retrace import [WORKSPACE | --all] [--source ${IMPORT_SOURCES.join('|')}] [--json]
                                              import the agents' sessions (only what is new);
@@ -152,6 +155,10 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         found: { type: 'boolean', default: false },
         'set-claude-retention': { type: 'string' },
         'undo-claude-retention': { type: 'boolean', default: false },
+        hook: { type: 'string' },
+        agent: { type: 'string' },
+        scope: { type: 'string' },
+        'no-mcp': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false }
       }
@@ -163,10 +170,10 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     const dataDir = resolveDataDir({ flag: values['data-dir'], env })
     // Start-up recovery runs to completion before the command reads or writes anything.
     // `serve` follows opened workspaces live and imports every agent's history in the background.
-    const open = async (follow = false): Promise<Runtime> => {
+    const open = async (follow = false, say: Output = io): Promise<Runtime> => {
       const background = follow ? { backgroundImport: true, onBackgroundError: (error: unknown) => io.err(`retrace: a background import failed (tried again later): ${error instanceof Error ? error.message : String(error)}`) } : {}
       const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow, ...background }))
-      await reportStartupRecovery(await live.recovery, cliCaller(live), io)
+      await reportStartupRecovery(await live.recovery, cliCaller(live), say)
       return live
     }
     const argument = (name: string) => {
@@ -177,7 +184,12 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     /** A session argument, which may also be the agent's session id or the start of an id (see session-ref.ts). */
     const sessionArgument = (live: Runtime, name = 'session-id') => resolveSessionRef(live.store.sessions, argument(name))
 
+    const hookFlags = { agent: values.agent, scope: values.scope, workspace: values.workspace, dryRun: values['dry-run'], noMcp: values['no-mcp'], json: values.json }
+    if (command === 'mcp' && (rest[0] === 'install' || rest[0] === 'uninstall')) return hooksCommand('mcp', rest[0], hookFlags, { dataDir, env, io })
+
     switch (command) {
+      case 'hooks':
+        return hooksCommand('hooks', rest.join(' ').trim(), hookFlags, { dataDir, env, io })
       case 'serve': {
         const port = parsePort(values.port)
         const live = await open(true)
@@ -250,6 +262,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         return 0
       }
       case 'checkpoint': {
+        // An agent's hook: silent, exit 0 whatever happens, the outcome in the data folder's hook log.
+        if (values.hook !== undefined) return await hookCheckpointCommand({ agent: values.hook, phase: rest.join(' ').trim(), dataDir, env, open: () => open(false, { out: () => undefined, err: () => undefined }), answer: (text) => io.out(text) })
         const hook = values.workspace && values.session ? {} : await readHookInput()
         await checkpointCommand(await open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
         return 0

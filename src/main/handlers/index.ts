@@ -1,4 +1,5 @@
 import type { Handlers } from '../rpc/dispatcher'
+import { agentsHandlers } from './agents-handlers'
 import { appHandlers } from './app-handlers'
 import type { HandlerContext } from './context'
 import { blameHandlers } from './blame-handlers'
@@ -45,6 +46,7 @@ function allHandlers(ctx: HandlerContext): Handlers {
     ...importHandlers(ctx),
     ...retentionHandlers(ctx),
     ...exportHandlers(ctx),
-    ...usageHandlers(ctx)
+    ...usageHandlers(ctx),
+    ...agentsHandlers(ctx)
   }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { ChangeFeed } from '../events/change-feed'
 import { createHandlers } from '../handlers'
 import type { Host, HandlerContext } from '../handlers/context'
@@ -12,6 +13,7 @@ import { runImportRounds } from '../sources/import-rounds'
 import { holdAppLock } from './app-lock'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
+import { followHookRuns } from '../agent-hooks/hook-log'
 
 export interface Runtime extends HandlerContext {
   handlers: Handlers
@@ -78,7 +80,13 @@ export function createRuntime(options: {
     // After start-up recovery, as every handler: a rewind interrupted by a crash is settled first.
     void ready.then(() => runImportRounds(imports, rounds), () => undefined)
   }
+  // Agents' hooks capture turns in processes of their own: what they wrote shows without a reload.
+  const stopHookRuns = options.followImports === false ? () => undefined : followHookRuns(options.dataDir, (run) => {
+    const workspace = run.error === null && run.workspace ? store.workspaces.getByPath(resolve(run.workspace)) : undefined
+    if (workspace) feed.changed(['sessions', 'messages', 'checkpoints', 'files'], { workspaceId: workspace.id, ...(run.sessionId ? { sessionIds: [run.sessionId] } : {}) })
+  })
   const close = () => {
+    stopHookRuns()
     background.abort()
     releaseAppLock()
     imports.close()

@@ -14,6 +14,7 @@ import {
 import { AgentStateSchema } from './agent-state'
 import { ImportReportSchema, ImportStatusSchema, SourceFolderSchema, SourceInfoSchema, UnreadCountSchema } from './imports'
 import type { MethodSpec } from './method-spec'
+import { agentMethods } from './methods-agents'
 import { blameMethods } from './methods-blame'
 import { exportMethods } from './methods-export'
 import { journalMethods } from './methods-journal'
@@ -287,7 +288,8 @@ export const methods = {
   ...journalMethods,
   ...blameMethods,
   ...exportMethods,
-  ...usageMethods
+  ...usageMethods,
+  ...agentMethods
 } as const satisfies Record<string, MethodSpec>
 
 export type Methods = typeof methods

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
+import { CopyLine } from '../../ui/CopyLine'
 import { Modal } from '../../ui/Modal'
 import { agentName, type ResumableAgent } from './continue-model'
 
@@ -43,7 +44,7 @@ export function ContinueDialog({ sessionId, title, agent, turnCount, onClose, re
         <p className="dialog-intro" data-testid="continue-result">
           A new {name} session holds the conversation up to the end of turn {turn} ({plural(result.items, 'message and tool call', 'messages and tool calls')}). Run this in a terminal to resume it:
         </p>
-        <CopyLine text={result.command} testId="continue-command" />
+        <CopyLine text={result.command} testId="continue-command" autoFocus />
         {result.cwdExists ? null : (
           <p className="dialog-warning" data-testid="continue-cwd-missing">
             The session’s folder, <span className="mono">{result.cwd}</span>, is not on this computer (moved, or another machine’s): {name} resumes a session in the folder it
@@ -99,25 +100,5 @@ export function ContinueDialog({ sessionId, title, agent, turnCount, onClose, re
         </div>
       ) : null}
     </Modal>
-  )
-}
-
-/** A command in a box, with a button that copies it. */
-function CopyLine({ text, testId }: { text: string; testId: string }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
-  const copy = () =>
-    void navigator.clipboard.writeText(text).then(
-      () => setCopied('yes'),
-      () => setCopied('failed')
-    )
-  return (
-    <div className="copy-line">
-      <code className="mono" data-testid={testId}>
-        {text}
-      </code>
-      <button type="button" className="button small" data-autofocus onClick={copy} data-testid={`${testId}-copy`}>
-        {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Select and copy' : 'Copy'}
-      </button>
-    </div>
   )
 }

@@ -2,6 +2,7 @@ import { useUiStore } from '../../state/ui-store'
 import { ErrorState, Loading } from '../../ui/States'
 import { ThemeToggle } from '../../ui/ThemeToggle'
 import { AgentStateButton } from '../agent-state'
+import { ConnectAgentsButton } from '../connect-agents'
 import { ExportWorkspaceButton, OpenExport } from '../export'
 import { RetentionNotice, SourcesButton } from '../sources'
 import { HeaderMenu } from '../../ui/HeaderMenu'
@@ -50,8 +51,9 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         {workspace.data && !workspace.data.isDemo ? <ImportStatus workspaceId={workspaceId} /> : null}
         {workspace.data ? <AgentStateButton workspaceId={workspaceId} /> : null}
         {workspace.data ? (
-          <HeaderMenu label="More ▾" title="Sources of agent histories, usage and cost, opening an exported session, and exporting every session" testId="workspace-menu">
+          <HeaderMenu label="More ▾" title="Sources of agent histories, connecting agents, usage and cost, opening an exported session, and exporting every session" testId="workspace-menu">
             {!workspace.data.isDemo ? <SourcesButton workspaceId={workspaceId} /> : null}
+            {!workspace.data.isDemo ? <ConnectAgentsButton workspaceId={workspaceId} /> : null}
             <UsageButton workspaceId={workspaceId} />
             <OpenExport workspaceId={workspaceId} />
             <ExportWorkspaceButton workspaceId={workspaceId} workspaceName={workspace.data.name} />
