@@ -197,7 +197,7 @@ test.describe('diffs wherever a decision is made', () => {
   test('compares any two checkpoints of a session: the files that differ and their diffs', async ({ page, server, consoleErrors }, testInfo) => {
     const workspace = await openDemo(page, server.url)
     await workspace.openSession(FLAKY_SESSION)
-    await workspace.transcript.getByTestId('open-compare').click()
+    await (await workspace.sessionAction('open-compare')).click()
     const dialog = page.getByTestId('compare-dialog')
     await expect(dialog.getByTestId('compare-from')).toHaveValue('1')
     await expect(dialog.getByTestId('compare-to')).toHaveValue('4')
