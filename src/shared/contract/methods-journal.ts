@@ -23,6 +23,7 @@ const Confirmed = z.array(PathIdSchema).max(100_000).default([])
 /** The paths the user unticked in the preview: left exactly as they are and reported as skipped, whatever the plan would do to them. */
 const Excluded = z.array(PathIdSchema).max(100_000).default([])
 const Hash = z.string().regex(/^[0-9a-f]{64}$/)
+const WatchId = z.string().uuid()
 /** The other side's session, when a comparison spans two sessions of a workspace (default: the same session). */
 const ToSession = SessionIdSchema.optional()
 
@@ -129,6 +130,21 @@ export const journalMethods = {
     z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema, hash: Hash, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
     RewindResultSchema
   ),
+
+  /**
+   * Watch the files of an open rewind preview on disk: each change to one of them (debounced)
+   * pushes `rewind.previewChanged` with this watch's id, so the window refreshes the preview
+   * while it is open, focused or not. Called again with `watchId`, it renews the watch (for
+   * these paths); a watch not renewed within a minute ends by itself. `watching` is false when
+   * the files cannot be watched (too many folders, or the system refused): compare on focus then.
+   */
+  'rewind.watchPreview': method(
+    z.object({ workspaceId: WorkspaceIdSchema, pathIds: z.array(PathIdSchema).min(1).max(100_000), watchId: WatchId.optional() }).strict(),
+    z.object({ watchId: WatchId, watching: z.boolean() })
+  ),
+
+  /** Stop watching a preview's files (its dialog closed, or it was applied). */
+  'rewind.unwatchPreview': method(z.object({ watchId: WatchId }).strict(), z.object({ closed: z.boolean() })),
 
   /** Preview undoing a rewind. */
   'rewind.planUndo': method(z.object({ rewindId: z.string().uuid() }).strict(), RewindPlanSchema),
