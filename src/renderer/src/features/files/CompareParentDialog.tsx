@@ -38,11 +38,11 @@ export function CompareParentDialog({ sessionId, onClose, returnFocusTo }: { ses
       <>
         <div className="compare-points compare-sessions">
           <span className="compare-point" data-testid="compare-parent-side">
-            <span className="muted">From</span> <strong className="compare-session-title">{parent.data.title || 'Untitled session'}</strong> {model.parentPoint(turn)}
+            <span className="muted">From</span> <strong className="compare-session-title" title={parent.data.title}>{parent.data.title || 'Untitled session'}</strong> {model.parentPoint(turn)}
           </span>
           <span className="compare-point">
             <label htmlFor={turnId}>
-              to <strong className="compare-session-title">{child.data.title || 'Untitled session'}</strong>
+              to <strong className="compare-session-title" title={child.data.title}>{child.data.title || 'Untitled session'}</strong>
             </label>
             <select id={turnId} className="select" data-testid="compare-turn" value={turn} onChange={(event) => setTurn(Number(event.target.value))}>
               {model.turns.map((candidate) => (
