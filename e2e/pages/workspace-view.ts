@@ -42,6 +42,17 @@ export class WorkspaceView {
     await this.page.waitForSelector(`[data-testid="transcript-mode"][data-mode="${mode}"]`)
   }
 
+  /** The transcript header's Session menu (replay, export, compare, rewinds, internals). */
+  get sessionMenu(): Locator {
+    return this.transcript.getByTestId('session-menu')
+  }
+
+  /** An item of the Session menu, the menu opened first. */
+  async sessionAction(testId: string): Promise<Locator> {
+    if (!(await this.sessionMenu.evaluate((menu) => (menu as HTMLDetailsElement).open))) await this.sessionMenu.locator('summary').click()
+    return this.sessionMenu.getByTestId(testId)
+  }
+
   /** The tool call (a <details>) whose summary mentions `text`. */
   toolCall(text: string): Locator {
     return this.transcript.getByTestId('tool-call').filter({ hasText: text })

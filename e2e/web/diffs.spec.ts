@@ -46,7 +46,7 @@ test.describe('diffs wherever a decision is made', () => {
     expect(consoleErrors).toEqual([])
   })
 
-  test('the preview refreshes itself when a file changes while it is open, and names the file', async ({ page, server, consoleErrors }, testInfo) => {
+  test('the preview refreshes itself when a file changes while it is open and focused, and names the file', async ({ page, server, consoleErrors }, testInfo) => {
     const file = join(server.dataDir, 'demo-workspace', 'src/search.ts')
     const workspace = await openDemo(page, server.url)
     await workspace.openSession(SEARCH_SESSION)
@@ -55,13 +55,24 @@ test.describe('diffs wherever a decision is made', () => {
     const row = dialog.locator('[data-testid="plan-item"][data-path="src/search.ts"]')
     await expect(row).toBeVisible()
     await expect(row).not.toHaveAttribute('data-conflict', 'true')
-    // The user edits the file in their editor, then comes back to the window.
+    // The window keeps focus the whole time: no focus event, no click.
+    expect(await page.evaluate(() => document.hasFocus())).toBe(true)
+    // Let the server's watch on the preview's files start.
+    await page.waitForTimeout(500)
     writeFileSync(file, `${readFileSync(file, 'utf8')}// edited while the preview was open\n`)
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')))
+    // Told by the server's watch on the preview's files, well before any periodic check would come.
+    await expect(row).toHaveAttribute('data-conflict', 'true', { timeout: 2500 })
     await expect(dialog.getByTestId('rewind-refreshed')).toContainText('src/search.ts changed on disk while this preview was open')
-    await expect(row).toHaveAttribute('data-conflict', 'true')
     await expect(diffLines(row.locator('[data-side="yours"]'), 'add')).toHaveText(['// edited while the preview was open'])
+    expect(await page.evaluate(() => document.hasFocus())).toBe(true)
     await snapshot(page, testInfo, '66-rewind-preview-refreshed')
+
+    // Dark, 1024 px: a second edit while it is open refreshes it again.
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.setViewportSize({ width: 1024, height: 700 })
+    writeFileSync(file, `${readFileSync(file, 'utf8')}// and again\n`)
+    await expect(diffLines(row.locator('[data-side="yours"]'), 'add')).toHaveText(['// edited while the preview was open', '// and again'], { timeout: 2500 })
+    await snapshot(page, testInfo, '66-rewind-preview-refreshed-dark-1024')
     expect(consoleErrors).toEqual([])
   })
 
@@ -197,7 +208,7 @@ test.describe('diffs wherever a decision is made', () => {
   test('compares any two checkpoints of a session: the files that differ and their diffs', async ({ page, server, consoleErrors }, testInfo) => {
     const workspace = await openDemo(page, server.url)
     await workspace.openSession(FLAKY_SESSION)
-    await workspace.transcript.getByTestId('open-compare').click()
+    await (await workspace.sessionAction('open-compare')).click()
     const dialog = page.getByTestId('compare-dialog')
     await expect(dialog.getByTestId('compare-from')).toHaveValue('1')
     await expect(dialog.getByTestId('compare-to')).toHaveValue('4')

@@ -32,7 +32,7 @@ test.describe('export that reads well', () => {
     const folder = join(server.dataDir, 'demo-workspace')
     await workspace.openSession(FLAKY_SESSION)
 
-    await page.getByTestId('export-open').click()
+    await (await workspace.sessionAction('export-open')).click()
     const dialog = page.getByTestId('export-dialog')
     await expect(dialog.getByTestId('export-review')).toBeVisible()
     await dialog.getByTestId('export-anonymize-path').check()
@@ -83,7 +83,7 @@ test.describe('export that reads well', () => {
     const workspace = await openDemo(page, server.url)
     await workspace.openSession(SEARCH_SESSION)
     await expect(workspace.transcript.locator('[data-seq]').first()).toBeVisible()
-    await page.getByTestId('replay-open').click()
+    await (await workspace.sessionAction('replay-open')).click()
     const replay = page.getByTestId('replay')
     const scrubber = page.getByTestId('replay-scrubber')
     await expect(scrubber).toHaveValue('0')

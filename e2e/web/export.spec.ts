@@ -58,7 +58,7 @@ test.describe('export from the window', () => {
     await page.getByTestId('replay-exit').click()
 
     // Export the whole session: the review lists both secrets; keep the GitHub one (say it is revoked).
-    await page.getByTestId('export-open').click()
+    await (await workspace.sessionAction('export-open')).click()
     const dialog = page.getByTestId('export-dialog')
     const review = dialog.getByTestId('export-review')
     await expect(review).toHaveAttribute('data-findings', '2')

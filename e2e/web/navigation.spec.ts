@@ -226,7 +226,7 @@ test.describe('import progress and report, transcript navigation', () => {
     await snapshot(page, testInfo, '33-turn-states')
 
     // Undo the rewind from the session's history: turn 3 is current again.
-    await view.transcript.getByTestId('open-rewinds').click()
+    await (await view.sessionAction('open-rewinds')).click()
     const history = page.getByTestId('rewind-history')
     await history.getByRole('button', { name: /^Undo: / }).click()
     await page.getByTestId('rewind-dialog').getByTestId('rewind-apply').click()

@@ -21,7 +21,7 @@ test.describe('replay a session', () => {
     await expect(shownMessages.first()).toBeVisible()
     const everything = await shownMessages.count()
 
-    await page.getByTestId('replay-open').click()
+    await (await workspace.sessionAction('replay-open')).click()
     const replay = page.getByTestId('replay')
     await expect(replay).toBeVisible()
     // Nothing has played yet: the transcript is empty until Play or Step.

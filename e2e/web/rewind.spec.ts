@@ -92,7 +92,7 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
     await expect(rewindButton).toBeFocused()
 
     // The session's history of rewinds: the rewind (undone) and its undo (which can be undone).
-    await workspace.transcript.getByTestId('open-rewinds').click()
+    await (await workspace.sessionAction('open-rewinds')).click()
     const history = page.getByTestId('rewind-history')
     await expect(history.getByTestId('rewind-history-row')).toHaveCount(2)
     await expect(history.locator('[data-testid="rewind-history-row"][data-status="undone"]')).toContainText('Files back to before turn 2')
@@ -109,7 +109,8 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
     // Back to the history it came from, now with three entries.
     await expect(history.getByTestId('rewind-history-row')).toHaveCount(3)
     await history.getByRole('button', { name: 'Close' }).click()
-    await expect(workspace.transcript.getByTestId('open-rewinds')).toBeFocused()
+    // Focus is back on the menu it was opened from.
+    await expect(workspace.sessionMenu.locator('summary')).toBeFocused()
     expect(consoleErrors).toEqual([])
   })
 

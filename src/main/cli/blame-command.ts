@@ -1,9 +1,8 @@
-import { isAbsolute, relative, resolve } from 'node:path'
 import type { Blame, BlameOrigin } from '../../shared/contract'
-import { expandHome } from '../fs/folder-access'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 import { formatTime } from './format'
+import { workspaceFile } from './workspace-file'
 
 /**
  * `retrace blame FILE [--workspace PATH] [--json]`: who last wrote each line, like `git blame`:
@@ -13,22 +12,10 @@ import { formatTime } from './format'
  * that holds FILE, else the current folder.
  */
 export async function blameCommand(call: CliCall, options: { file: string; workspace: string | undefined; json: boolean; io: Output }): Promise<void> {
-  const folder = options.workspace !== undefined ? resolve(expandHome(options.workspace)) : await knownWorkspaceOf(call, resolve(expandHome(options.file)))
-  const workspace = await call('workspaces.open', { path: folder })
-  const result = await call('files.blame', { workspaceId: workspace.id, path: relativeTo(workspace.path, options.file) })
+  const { workspaceId, path } = await workspaceFile(call, options.file, options.workspace)
+  const result = await call('files.blame', { workspaceId, path })
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   options.io.out(blameText(result))
-}
-
-async function knownWorkspaceOf(call: CliCall, file: string): Promise<string> {
-  const known = (await call('workspaces.listRecent', { limit: 200 })).items.map((workspace) => workspace.path)
-  const holding = known.filter((path) => file.startsWith(`${path}/`)).sort((a, b) => b.length - a.length)
-  return holding[0] ?? resolve('.')
-}
-
-function relativeTo(root: string, file: string): string {
-  const inside = relative(root, resolve(expandHome(file)))
-  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : file
 }
 
 /** Columns: who (8), turn, date, line number, text; then a legend of the sessions named. */

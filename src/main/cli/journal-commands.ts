@@ -56,7 +56,7 @@ async function confirm(question: string, io: Output): Promise<boolean> {
   }
 }
 
-interface ApplyFlags {
+export interface ApplyFlags {
   dryRun: boolean
   yes: boolean
   onConflict: ConflictChoice | undefined
@@ -68,7 +68,16 @@ interface ApplyFlags {
   io: Output
 }
 
-async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultChoice: ConflictChoice, confirmed: string[], excluded: string[]) => Promise<RewindResult>): Promise<number> {
+/**
+ * The preview, then (confirmed on a terminal, or `--yes`) the apply: what `rewind`, `undo` and
+ * `restore` share. Exit code 2 when nobody confirmed.
+ */
+export async function previewAndApply(
+  plan: Plan,
+  flags: ApplyFlags,
+  apply: (defaultChoice: ConflictChoice, confirmed: string[], excluded: string[]) => Promise<RewindResult>,
+  question = 'Apply this rewind?'
+): Promise<number> {
   const excluded = leftAlone(plan, flags.leave)
   const conflicts = plan.items.filter((item) => item.conflict && !item.refused).length
   if (flags.dryRun) {
@@ -84,7 +93,7 @@ async function previewAndApply(plan: Plan, flags: ApplyFlags, apply: (defaultCho
   const choice = flags.onConflict ?? 'skip'
   if (conflicts > 0 && !flags.onConflict && !flags.json) flags.io.out(`${conflicts} conflict(s) will be skipped (files changed since the agent wrote them). Use --on-conflict overwrite|keep-both to change that.`)
   if (!flags.json) printConfirmationNote(plan, flags.allowSensitive, flags.io)
-  if (!flags.yes && !(await confirm('Apply this rewind?', flags.io))) return flags.yes ? 0 : 2
+  if (!flags.yes && !(await confirm(question, flags.io))) return 2
   // Exactly the files this preview named: one that appears only at the apply is refused.
   const confirmed = flags.allowSensitive ? needingConfirmation(plan).map((item) => item.pathId) : []
   const result = await apply(choice, confirmed, excluded)

@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../events/change-feed'
 import type { FileJournal } from '../journal/file-journal'
 import type { RewindService } from '../journal/rewind/rewind-service'
+import type { PreviewWatches } from '../journal/rewind/preview-watch'
 import type { Store } from '../store/store'
 import type { ImportService } from '../sources/import-service'
 import type { Recorder } from '../transcripts/recorder'
@@ -21,6 +22,8 @@ export interface HandlerContext {
   version: string
   journal: FileJournal
   rewinds: RewindService
+  /** The files of open rewind previews, watched on disk. */
+  previewWatches: PreviewWatches
   /** Imports of foreign agent histories (Claude Code, Codex CLI), and live following. */
   imports: ImportService
   /** Resolves once start-up recovery (interrupted rewinds, blob temp files) has run. */

@@ -1,6 +1,8 @@
 import { RetraceError, type FileChange, type PathRef } from '../../shared/contract'
 import { diffVersions, MAX_DIFF_BYTES, isText } from '../journal/file-diff'
-import type { JournalEntry } from '../store/repositories/journal'
+import type { FileVersion, JournalEntry } from '../store/repositories/journal'
+import type { SessionRecord } from '../store/repositories/sessions'
+import { compareCheckpoints, versionsAtCheckpoints } from '../journal/checkpoint-compare'
 import { displayPath, type RelPath } from '../fs/paths'
 import { versionBefore } from '../journal/queries'
 import { targetsFromEntries } from '../journal/rewind/plan'
@@ -13,17 +15,40 @@ type JournalHandlers = Pick<Handlers, 'changes.ofTurn' | 'changes.shellCommands'
 export const pathRef = (path: Buffer): PathRef => ({ path: displayPath(path), pathId: path.toString('base64') })
 export const pathFromId = (pathId: string): RelPath => Buffer.from(pathId, 'base64') as RelPath
 
+/** Each side's turn is one of its checkpoints: before a turn it has, or after its last (turnCount + 1). */
+function checkTurns(session: SessionRecord, turn: number, other: SessionRecord, otherTurn: number): void {
+  for (const [side, at] of [[session, turn], [other, otherTurn]] as const) {
+    if (at > side.turnCount + 1) throw new RetraceError('VALIDATION', `"${side.title}" has ${side.turnCount} turns: its checkpoints run from before turn 1 to after turn ${side.turnCount} (${side.turnCount + 1}), not ${at}.`)
+  }
+}
+
 export function journalHandlers(ctx: HandlerContext): JournalHandlers {
   const { store, journal } = ctx
-  const toChange = (entry: JournalEntry): FileChange => {
-    let counts: { added: number | null; removed: number | null } = { added: null, removed: null }
+  const lineCounts = (path: RelPath, before: FileVersion | null, after: FileVersion | null): { added: number | null; removed: number | null } => {
     try {
-      const diff = diffVersions(journal.blobs, displayPath(entry.path), entry.before, entry.after)
-      if (!diff.binary && !diff.tooLarge) counts = { added: diff.added, removed: diff.removed }
+      const diff = diffVersions(journal.blobs, displayPath(path), before, after)
+      if (!diff.binary && !diff.tooLarge) return { added: diff.added, removed: diff.removed }
     } catch {
       // A missing snapshot only costs the line counts here; the rewind refuses it explicitly.
     }
-    return { id: entry.id, ...pathRef(entry.path), op: entry.op, from: entry.fromPath ? pathRef(entry.fromPath) : null, before: entry.before, after: entry.after, observed: entry.observed, ...counts }
+    return { added: null, removed: null }
+  }
+  const toChange = (entry: JournalEntry): FileChange => ({
+    id: entry.id,
+    ...pathRef(entry.path),
+    op: entry.op,
+    from: entry.fromPath ? pathRef(entry.fromPath) : null,
+    before: entry.before,
+    after: entry.after,
+    observed: entry.observed,
+    ...lineCounts(entry.path, entry.before, entry.after)
+  })
+  /** The other side of a comparison across two sessions: one of the same workspace (undefined: the same session). */
+  const otherSession = (session: SessionRecord, toSessionId: string | undefined): SessionRecord | undefined => {
+    if (toSessionId === undefined || toSessionId === session.id) return undefined
+    const other = store.sessions.require(toSessionId)
+    if (other.workspaceId !== session.workspaceId) throw new RetraceError('VALIDATION', `"${other.title}" belongs to another workspace than "${session.title}": only sessions of one workspace compare.`)
+    return other
   }
 
   return {
@@ -33,29 +58,33 @@ export function journalHandlers(ctx: HandlerContext): JournalHandlers {
       return { items: scope ? journal.repo.entriesOfScope(scope.id).map(toChange) : [] }
     },
 
-    'changes.between': ({ sessionId, fromTurn, toTurn }) => {
+    'changes.between': ({ sessionId, fromTurn, toTurn, toSessionId }) => {
       const session = store.sessions.require(sessionId)
+      const other = otherSession(session, toSessionId)
+      const withCounts = ({ path, before, after }: { path: RelPath; before: FileVersion | null; after: FileVersion | null }) => ({ ...pathRef(path), before, after, ...lineCounts(path, before, after) })
+      if (other) {
+        checkTurns(session, fromTurn, other, toTurn)
+        return { items: compareCheckpoints(journal.repo, store.sessions, { session, turn: fromTurn }, { session: other, turn: toTurn }).map(withCounts) }
+      }
       if (fromTurn >= toTurn) throw new RetraceError('VALIDATION', `Compare an earlier checkpoint with a later one (before turn ${fromTurn} → before turn ${toTurn}).`)
       // One target per path: its state before the first entry in range and after the last (renames folded).
       const net = targetsFromEntries(journal.repo.sessionEntriesFrom(session.rowId, fromTurn).filter((entry) => entry.turn < toTurn))
       const items = net
         .filter(({ target, expected }) => target?.hash !== expected?.hash || target?.mode !== expected?.mode || target?.kind !== expected?.kind)
-        .map(({ path, target: before, expected: after }) => {
-          let counts: { added: number | null; removed: number | null } = { added: null, removed: null }
-          try {
-            const diff = diffVersions(journal.blobs, displayPath(path), before, after)
-            if (!diff.binary && !diff.tooLarge) counts = { added: diff.added, removed: diff.removed }
-          } catch {
-            // A missing snapshot only costs the line counts here.
-          }
-          return { ...pathRef(path), before, after, ...counts }
-        })
+        .map(({ path, target: before, expected: after }) => withCounts({ path, before, after }))
       return { items: items.sort((a, b) => a.path.localeCompare(b.path)) }
     },
 
-    'files.diff': ({ sessionId, pathId, fromTurn, toTurn }) => {
+    'files.diff': ({ sessionId, pathId, fromTurn, toTurn, toSessionId }) => {
       const session = store.sessions.require(sessionId)
+      const other = otherSession(session, toSessionId)
       const path = pathFromId(pathId)
+      if (other) {
+        checkTurns(session, fromTurn, other, toTurn)
+        const sides = versionsAtCheckpoints(journal.repo, store.sessions, { session, turn: fromTurn }, { session: other, turn: toTurn }, path)
+        if (!sides) throw new RetraceError('NOT_FOUND', `Neither "${session.title}" nor "${other.title}" changed ${displayPath(path)}.`)
+        return diffVersions(journal.blobs, displayPath(path), sides.before, sides.after)
+      }
       const before = versionBefore(journal.repo, session.rowId, path, fromTurn)
       const after = versionBefore(journal.repo, session.rowId, path, toTurn)
       if (before === undefined && after === undefined) {

@@ -1,5 +1,5 @@
-import type { PathKey } from '../fs/paths'
-import { keyOf } from '../fs/paths'
+import { RetraceError } from '../../shared/contract'
+import { checkRelPath, keyOf, type PathKey } from '../fs/paths'
 import type { RewindResult } from '../journal/rewind/rewind-service'
 import type { RewindPlan } from '../journal/rewind/plan'
 import type { WorkspaceFs } from '../journal/workspace-fs'
@@ -8,7 +8,10 @@ import type { Handlers } from '../rpc/dispatcher'
 import type { HandlerContext } from './context'
 import { pathFromId, pathRef } from './journal-handlers'
 
-type RewindHandlers = Pick<Handlers, 'rewind.plan' | 'rewind.apply' | 'rewind.fileDiff' | 'rewind.planVersion' | 'rewind.applyVersion' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'>
+type RewindHandlers = Pick<
+  Handlers,
+  'rewind.plan' | 'rewind.apply' | 'rewind.fileDiff' | 'rewind.planVersion' | 'rewind.applyVersion' | 'rewind.watchPreview' | 'rewind.unwatchPreview' | 'rewind.planUndo' | 'rewind.undo' | 'rewind.list'
+>
 
 /** A preview as the contract carries it: per path what happens, its kind, mode and link target, and where. */
 export const planOutput = ({ plan, fs }: { plan: RewindPlan; fs: WorkspaceFs }) => ({
@@ -45,7 +48,7 @@ const choiceMap = (choices: { pathId: string; choice: ConflictChoice }[]) =>
   new Map<PathKey, ConflictChoice>(choices.map(({ pathId, choice }) => [keyOf(pathFromId(pathId)), choice]))
 
 export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
-  const { rewinds, store, feed } = ctx
+  const { rewinds, store, feed, previewWatches } = ctx
   const announce = (workspaceId: number, sessionId?: string) => feed.changed(['files', 'rewinds', 'checkpoints'], { workspaceId, ...(sessionId ? { sessionIds: [sessionId] } : {}) })
   const progress = (sessionId: string | null) => (done: number, total: number, path: string) =>
     feed.publish({ name: 'rewind.progress', payload: { sessionId, done, total, path } })
@@ -73,6 +76,15 @@ export function rewindHandlers(ctx: HandlerContext): RewindHandlers {
         pathFromId(pathId),
         side
       ),
+
+    'rewind.watchPreview': ({ workspaceId, pathIds, watchId }) => {
+      const workspace = store.workspaces.get(workspaceId)
+      if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}.`)
+      // Only paths inside the workspace: a watch reads nothing, but it must not reach outside either.
+      return previewWatches.watch(workspace.path, pathIds.map((pathId) => checkRelPath(pathFromId(pathId))), watchId)
+    },
+
+    'rewind.unwatchPreview': ({ watchId }) => ({ closed: previewWatches.unwatch(watchId) }),
 
     'rewind.planVersion': async ({ workspaceId, pathId, hash }) => planOutput(await rewinds.planVersion(workspaceId, pathFromId(pathId), hash)),
 

@@ -8,6 +8,7 @@ import { Recorder } from '../transcripts/recorder'
 import { tuningFrom } from './tuning'
 import { FileJournal } from '../journal/file-journal'
 import { RewindService } from '../journal/rewind/rewind-service'
+import { PreviewWatches } from '../journal/rewind/preview-watch'
 import { ImportService } from '../sources/import-service'
 import { runImportRounds } from '../sources/import-rounds'
 import { holdAppLock } from './app-lock'
@@ -68,7 +69,8 @@ export function createRuntime(options: {
     () => (settled = true),
     () => (settled = true) // surfaced to every call that awaits it, not as an unhandled rejection
   )
-  const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, imports, ready }
+  const previewWatches = new PreviewWatches((watchId, paths) => feed.publish({ name: 'rewind.previewChanged', payload: { watchId, paths } }))
+  const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, previewWatches, imports, ready }
   const background = new AbortController()
   // The app imports every history itself: `import --all --watch` (a user service) waits meanwhile.
   const importsInBackground = options.backgroundImport === true && tuning.backgroundImport.enabled
@@ -88,6 +90,7 @@ export function createRuntime(options: {
   const close = () => {
     stopHookRuns()
     background.abort()
+    previewWatches.close()
     releaseAppLock()
     imports.close()
     if (settled) store.close()

@@ -14,6 +14,8 @@ export const events = {
   }),
   /** A rewind (or undo) is running: `done` of `total` file operations. */
   'rewind.progress': z.object({ sessionId: SessionIdSchema.nullable(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), path: z.string() }),
+  /** Files of an open rewind preview changed on disk (`rewind.watchPreview`): the preview is stale. */
+  'rewind.previewChanged': z.object({ watchId: z.string().uuid(), paths: z.array(z.string()) }),
   /** A workspace's agent histories are being imported: `done` of `total` files. */
   'import.progress': z.object({ workspaceId: WorkspaceIdSchema, done: z.number().int().nonnegative(), total: z.number().int().nonnegative(), file: z.string() }),
   /**

@@ -23,6 +23,9 @@ const Confirmed = z.array(PathIdSchema).max(100_000).default([])
 /** The paths the user unticked in the preview: left exactly as they are and reported as skipped, whatever the plan would do to them. */
 const Excluded = z.array(PathIdSchema).max(100_000).default([])
 const Hash = z.string().regex(/^[0-9a-f]{64}$/)
+const WatchId = z.string().uuid()
+/** The other side's session, when a comparison spans two sessions of a workspace (default: the same session). */
+const ToSession = SessionIdSchema.optional()
 
 /** File journal and rewind methods (merged into the contract in methods.ts). */
 export const journalMethods = {
@@ -43,9 +46,13 @@ export const journalMethods = {
     z.object({ items: z.array(z.object({ seq: z.number().int().nonnegative(), command: z.string() })) })
   ),
 
-  /** A file's diff between two checkpoints of a session: its state before `fromTurn` and before `toTurn` (turnCount + 1 = after the last turn). */
+  /**
+   * A file's diff between two checkpoints of a session: its state before `fromTurn` and before
+   * `toTurn` (turnCount + 1 = after the last turn). With `toSessionId`, the later side is that
+   * session's checkpoint, as in `changes.between`.
+   */
   'files.diff': method(
-    z.object({ sessionId: SessionIdSchema, pathId: PathIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),
+    z.object({ sessionId: SessionIdSchema, pathId: PathIdSchema, fromTurn: Turn, toTurn: Turn, toSessionId: ToSession }).strict(),
     FileDiffSchema
   ),
 
@@ -53,9 +60,15 @@ export const journalMethods = {
    * The files that differ between two checkpoints of a session (before `fromTurn` and before
    * `toTurn`; turnCount + 1 = after the last turn), each with its two versions and net line
    * counts (null for binary or very large files). Each one's diff is `files.diff` with the same turns.
+   *
+   * With `toSessionId` (another session of the workspace: a branch and its parent, compared at
+   * the same turn), the sides are `sessionId` before `fromTurn` and `toSessionId` before
+   * `toTurn`, each the files as that session left them: its own last change, else what it
+   * started from (a branch, its parent's files before the turn it branched at; a sub-agent,
+   * after the turn that started it).
    */
   'changes.between': method(
-    z.object({ sessionId: SessionIdSchema, fromTurn: Turn, toTurn: Turn }).strict(),
+    z.object({ sessionId: SessionIdSchema, fromTurn: Turn, toTurn: Turn, toSessionId: ToSession }).strict(),
     z.object({
       items: z.array(
         PathRefSchema.extend({ before: FileVersionSchema.nullable(), after: FileVersionSchema.nullable(), added: z.number().int().nonnegative().nullable(), removed: z.number().int().nonnegative().nullable() })
@@ -117,6 +130,21 @@ export const journalMethods = {
     z.object({ workspaceId: WorkspaceIdSchema, pathId: PathIdSchema, hash: Hash, token: z.string().min(1), choices: Choices, defaultChoice: ConflictChoiceSchema.default('skip'), confirmed: Confirmed }).strict(),
     RewindResultSchema
   ),
+
+  /**
+   * Watch the files of an open rewind preview on disk: each change to one of them (debounced)
+   * pushes `rewind.previewChanged` with this watch's id, so the window refreshes the preview
+   * while it is open, focused or not. Called again with `watchId`, it renews the watch (for
+   * these paths); a watch not renewed within a minute ends by itself. `watching` is false when
+   * the files cannot be watched (too many folders, or the system refused): compare on focus then.
+   */
+  'rewind.watchPreview': method(
+    z.object({ workspaceId: WorkspaceIdSchema, pathIds: z.array(PathIdSchema).min(1).max(100_000), watchId: WatchId.optional() }).strict(),
+    z.object({ watchId: WatchId, watching: z.boolean() })
+  ),
+
+  /** Stop watching a preview's files (its dialog closed, or it was applied). */
+  'rewind.unwatchPreview': method(z.object({ watchId: WatchId }).strict(), z.object({ closed: z.boolean() })),
 
   /** Preview undoing a rewind. */
   'rewind.planUndo': method(z.object({ rewindId: z.string().uuid() }).strict(), RewindPlanSchema),

@@ -49,8 +49,11 @@ describe('keysToInvalidate', () => {
     expect(keys).toContainEqual(['files', 'session', 'a'])
     expect(keys).not.toContainEqual(['files', 'session'])
     expect(keys).toContainEqual(['files', 'history', 4])
+    // A branch compared with its parent reads both sessions: every such comparison refreshes.
+    expect(keys).toContainEqual(['files', 'pair'])
     expect(keys.some((key) => key[0] === 'files' && key[1] === 'version')).toBe(false)
     expect(keys.some((key) => key[0] === 'transcript')).toBe(false)
+    expect(keysToInvalidate({ entities: ['messages'], workspaceId: 4, sessionIds: ['a'] })).not.toContainEqual(['files', 'pair'])
   })
 
   it('refreshes the detail of a session whose files changed: it says which turns have something to rewind', () => {

@@ -38,6 +38,8 @@ export function keysToInvalidate({ entities, workspaceId, sessionIds }: DataChan
     // A turn's file list and diffs, per session; a path's history spans the whole workspace.
     // (Recorded versions are content-addressed and never go stale.)
     keys.push(...perSession(filesKeys.session, filesKeys.sessions()))
+    // A comparison of two sessions reads both: whichever changed, it is stale.
+    keys.push(filesKeys.pairs())
     keys.push(workspaceId === undefined ? filesKeys.histories() : filesKeys.historiesOf(workspaceId))
   }
   // A session's rewind history (statuses change on undo; a fork with files adds one to its parent).

@@ -32,7 +32,7 @@ export function useServerEvents(): ConnectionState {
         void refresh(queryClient, importKeys.status(event.payload.workspaceId))
         void refresh(queryClient, importKeys.unread(event.payload.workspaceId))
       }
-      // rewind.progress is for the rewind dialog (issue 5); nothing to refresh until it ends.
+      // rewind.progress and rewind.previewChanged are for the rewind dialog; nothing to refresh here.
     })
     let wasDown = false
     const stopConnection = onConnectionChange((state) => {

@@ -41,6 +41,9 @@ export const filesKeys = {
   turn: (sessionId: string, turn: number) => [...filesKeys.session(sessionId), 'turn', turn] as const,
   diff: (sessionId: string, pathId: string, fromTurn: number, toTurn: number) =>
     [...filesKeys.session(sessionId), 'diff', pathId, fromTurn, toTurn] as const,
+  /** Comparisons across two sessions (a branch and its parent): refreshed when any session's files change. */
+  pairs: () => [...filesKeys.all, 'pair'] as const,
+  pair: (sessionId: string, fromTurn: number, toSessionId: string, toTurn: number) => [...filesKeys.pairs(), sessionId, fromTurn, toSessionId, toTurn] as const,
   histories: () => [...filesKeys.all, 'history'] as const,
   historiesOf: (workspaceId: number) => [...filesKeys.histories(), workspaceId] as const,
   history: (workspaceId: number, pathId: string) => [...filesKeys.historiesOf(workspaceId), pathId] as const,

@@ -20,12 +20,19 @@ export function HeaderMenu({ label, title, children, testId }: { label: ReactNod
       document.removeEventListener('keydown', close)
     }
   }, [])
+  // The item used is hidden with the menu: focus goes back to the menu's button, not to the page.
+  const closeAfterUse = () => {
+    const menu = ref.current
+    if (!menu) return
+    menu.open = false
+    menu.querySelector<HTMLElement>(':scope > summary')?.focus()
+  }
   return (
     <details ref={ref} className="header-menu" data-testid={testId}>
       <summary className="button small" title={title}>
         {label}
       </summary>
-      <div className="header-menu-items" onClick={() => ref.current && (ref.current.open = false)}>
+      <div className="header-menu-items" onClick={closeAfterUse}>
         {children}
       </div>
     </details>

@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { CompareDialog } from '../files'
+import { CompareDialog, CompareParentDialog } from '../files'
 import { ForkDialog } from './ForkDialog'
 import { ExportDialog } from '../export'
 import { MergeDialog } from './MergeDialog'
@@ -43,6 +43,8 @@ export function DialogHost() {
       )
     case 'compare':
       return <CompareDialog key={`compare:${dialog.sessionId}`} sessionId={dialog.sessionId} turnCount={dialog.turnCount} initial={dialog} onClose={close} returnFocusTo={opener} />
+    case 'compare-parent':
+      return <CompareParentDialog key={`compare-parent:${dialog.sessionId}`} sessionId={dialog.sessionId} onClose={close} returnFocusTo={opener} />
     case 'restore':
       return <RewindDialog key={`restore:${dialog.pathId}:${dialog.hash}`} initial={{ ...dialog, kind: 'version' }} onClose={close} returnFocusTo={opener} />
     case 'fork':

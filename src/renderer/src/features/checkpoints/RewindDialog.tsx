@@ -34,7 +34,11 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
   const [refreshed, setRefreshed] = useState<string[] | null>(null)
   const [settling, setSettling] = useState(false)
   const previewing = plan.data !== undefined && !plan.isFetching && apply.isIdle
-  useWatchPlan(target, plan.data, plan.dataUpdatedAt, previewing, (paths) => {
+  // After a fork with files the branch is on screen, but the rewind belongs to the original session.
+  const selected = useUiStore((state) => state.sessionId)
+  const owner = useSessionDetail(target.sessionId)
+  const workspaceId = target.kind === 'version' ? target.workspaceId : owner.data?.workspaceId
+  useWatchPlan(target, workspaceId, plan.data, plan.dataUpdatedAt, previewing, (paths) => {
     setRefreshed(paths)
     setSettling(true)
   })
@@ -43,9 +47,6 @@ export function RewindDialog({ initial, onClose, returnFocusTo }: { initial: Pla
     const timer = setTimeout(() => setSettling(false), REFRESH_SETTLE_MS)
     return () => clearTimeout(timer)
   }, [settling])
-  // After a fork with files the branch is on screen, but the rewind belongs to the original session.
-  const selected = useUiStore((state) => state.sessionId)
-  const owner = useSessionDetail(target.sessionId)
   const historyOf = target.sessionId !== selected ? (owner.data?.title ?? 'the original session') : null
 
   const title = target.kind === 'turn' ? `Rewind files to before turn ${target.turn}` : target.kind === 'version' ? `Restore ${target.path}` : 'Undo a rewind'

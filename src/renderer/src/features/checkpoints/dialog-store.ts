@@ -7,6 +7,8 @@ export type SessionDialog =
   | { kind: 'fork'; sessionId: string; turn: number }
   /** The files that differ between two checkpoints of a session, with their diffs. */
   | { kind: 'compare'; sessionId: string; turnCount: number; fromTurn: number; toTurn: number }
+  /** A branch's (or sub-agent's) files against its parent's, after the same turn. */
+  | { kind: 'compare-parent'; sessionId: string }
   /** "Restore this version" of one file, from its history: a one-file rewind. */
   | { kind: 'restore'; sessionId: string; workspaceId: number; pathId: string; path: string; hash: string; label: string }
   | { kind: 'history'; sessionId: string }
@@ -32,7 +34,13 @@ interface DialogState {
 export const useDialogStore = create<DialogState>()((set) => ({
   dialog: null,
   opener: null,
-  open: (dialog) => set({ dialog, opener: document.activeElement instanceof HTMLElement ? document.activeElement : null }),
+  open: (dialog) => set({ dialog, opener: openerOf(document.activeElement) }),
   replace: (dialog) => set({ dialog }),
   close: () => set({ dialog: null })
 }))
+
+/** Where focus returns: the control pressed, or for an item of a menu (closed by then), the menu's button. */
+function openerOf(active: Element | null): HTMLElement | null {
+  if (!(active instanceof HTMLElement)) return null
+  return active.closest('details.header-menu')?.querySelector<HTMLElement>(':scope > summary') ?? active
+}

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { call } from '../../api/client'
+import { call, onEvent } from '../../api/client'
 import { changedPaths, type RewindPlan } from './plan-model'
 import { rewindKeys } from '../../state/query-keys'
 
@@ -32,27 +32,31 @@ const fetchPlan = (target: PlanTarget) =>
 
 /** Previews of more files than this are compared again only when the window gets focus, not every few seconds. */
 const WATCH_MAX_ITEMS = 500
+/** Without a watch on the disk (the server could not watch these files): how often to compare while the window is elsewhere. */
 const WATCH_EVERY_MS = 3000
+/** The server ends a watch not renewed within a minute (a window closed without saying so). */
+const RENEW_WATCH_MS = 20_000
 
 /**
- * While a preview is on screen, compare it with the disk again when the window gets focus back
- * (the user was in their editor) and every few seconds while it does not have it: a preview
- * whose files changed is replaced by the fresh one, and `onRefreshed` gets the paths whose rows
- * changed. Not while the window has focus: the preview the user is reading and clicking in does
- * not change under the pointer (an apply of a preview the disk has left behind is refused by the
- * server, naming the files, as before).
+ * While a preview is on screen, compare it with the disk again whenever one of its files
+ * changes (the server watches them and says so: `rewind.watchPreview`), focused or not, and when
+ * the window gets focus back. Should the server be unable to watch them, every few seconds
+ * while the window is elsewhere instead. A preview whose files changed is replaced by the fresh
+ * one, and `onRefreshed` gets the paths whose rows changed (the dialog names them and holds
+ * Apply back a moment, so a click aimed at the old preview does not apply the new one).
  */
-export function useWatchPlan(target: PlanTarget, shown: RewindPlan | undefined, shownAt: number, enabled: boolean, onRefreshed: (paths: string[]) => void) {
+export function useWatchPlan(target: PlanTarget, workspaceId: number | undefined, shown: RewindPlan | undefined, shownAt: number, enabled: boolean, onRefreshed: (paths: string[]) => void) {
   const client = useQueryClient()
   const focused = useWindowFocus()
+  const { watching, changes } = useDiskWatch(enabled ? workspaceId : undefined, shown)
   // One comparison query per preview shown, starting from that preview: the first look at the
-  // disk comes a few seconds after it was made, not at once.
+  // disk comes when something changed, not at once.
   const watch = useQuery({
     queryKey: ['rewind-plan-watch', ...planKey(target), shown?.token ?? ''],
     queryFn: () => fetchPlan(target),
     enabled: enabled && shown !== undefined,
     ...(shown ? { initialData: shown, initialDataUpdatedAt: shownAt } : {}),
-    refetchInterval: !focused && shown && shown.items.length <= WATCH_MAX_ITEMS ? WATCH_EVERY_MS : false,
+    refetchInterval: !watching && !focused && shown && shown.items.length <= WATCH_MAX_ITEMS ? WATCH_EVERY_MS : false,
     refetchIntervalInBackground: true,
     refetchOnWindowFocus: false,
     staleTime: WATCH_EVERY_MS,
@@ -60,6 +64,9 @@ export function useWatchPlan(target: PlanTarget, shown: RewindPlan | undefined, 
     retry: false
   })
   const { refetch } = watch
+  useEffect(() => {
+    if (changes > 0) void refetch()
+  }, [changes, refetch])
   useEffect(() => {
     if (!enabled) return
     const onFocus = () => void refetch()
@@ -75,6 +82,45 @@ export function useWatchPlan(target: PlanTarget, shown: RewindPlan | undefined, 
     onRefreshed(changedPaths(shown.items, fresh.items))
     // eslint-disable-next-line react-hooks/exhaustive-deps -- acts once per fresh comparison
   }, [fresh, freshAt])
+}
+
+/**
+ * The server's watch on a preview's files while it is shown (renewed, and ended when it is not):
+ * whether the server is watching them, and how many changes it reported.
+ */
+function useDiskWatch(workspaceId: number | undefined, shown: RewindPlan | undefined): { watching: boolean; changes: number } {
+  const [watching, setWatching] = useState(false)
+  const [changes, setChanges] = useState(0)
+  // The same files, the same watch: a refreshed preview of them keeps it.
+  const pathIds = shown?.items.map((item) => item.pathId) ?? []
+  const files = pathIds.join('\n')
+  useEffect(() => {
+    if (workspaceId === undefined || files === '') return
+    let watchId: string | undefined
+    let ended = false
+    const ask = () =>
+      call('rewind.watchPreview', { workspaceId, pathIds: files.split('\n'), ...(watchId ? { watchId } : {}) }).then(
+        (answer) => {
+          if (ended) return void call('rewind.unwatchPreview', { watchId: answer.watchId }).catch(() => undefined)
+          watchId = answer.watchId
+          setWatching(answer.watching)
+        },
+        () => setWatching(false)
+      )
+    void ask()
+    const renew = setInterval(() => void ask(), RENEW_WATCH_MS)
+    const unsubscribe = onEvent((event) => {
+      if (event.name === 'rewind.previewChanged' && event.payload.watchId === watchId) setChanges((count) => count + 1)
+    })
+    return () => {
+      ended = true
+      clearInterval(renew)
+      unsubscribe()
+      setWatching(false)
+      if (watchId) void call('rewind.unwatchPreview', { watchId }).catch(() => undefined)
+    }
+  }, [workspaceId, files])
+  return { watching, changes }
 }
 
 /** A session's rewinds (and undos), oldest first. */

@@ -15,8 +15,8 @@ export function ContinueButton({ detail }: { detail: SessionDetail }) {
   if (offer.kind === 'none') return null
   if (offer.kind === 'retrace-only') {
     return (
-      <span className="continue-retrace-only muted" data-testid="continue-retrace-only" title="This branch's agent cannot read a session written for it: continue it here, in Retrace.">
-        Retrace-only: no agent can resume it
+      <span className="continue-retrace-only muted" data-testid="continue-retrace-only" title="No agent can resume this branch: its agent cannot read a session written for it. Continue it here, in Retrace.">
+        Retrace-only<span className="visually-hidden">: no agent can resume it</span>
       </span>
     )
   }

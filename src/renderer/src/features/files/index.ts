@@ -1,6 +1,8 @@
 // The face of files (a turn's changes, diffs, versions, history): what the rest of the app may import.
 export { ChangeRow } from './ChangeRow'
 export { CompareDialog } from './CompareDialog'
+export { CompareParentDialog } from './CompareParentDialog'
+export { compareWithParentReason } from './compare-parent'
 export { DiffView, FileNotice } from './DiffView'
 export { FileDialogHost } from './FileDialog'
 export { fileButtonId, TurnFiles } from './TurnFiles'

@@ -1,8 +1,8 @@
 import { useState, type RefObject } from 'react'
 
 /**
- * "Turn [ 12 ]": type a turn number and Enter to bring it to the top (`g` focuses it from
- * anywhere in the transcript). Turns beyond the loaded pages are loaded on the way.
+ * A field showing "Turn 1–12": type a turn number and Enter to bring it to the top (`g` focuses
+ * it from anywhere in the transcript). Turns beyond the loaded pages are loaded on the way.
  */
 export function JumpToTurn({ turnCount, inputRef, onJump, onDone }: { turnCount: number; inputRef: RefObject<HTMLInputElement | null>; onJump: (turn: number) => void; onDone: () => void }) {
   const [value, setValue] = useState('')
@@ -10,13 +10,13 @@ export function JumpToTurn({ turnCount, inputRef, onJump, onDone }: { turnCount:
   if (turnCount < 2) return null
   return (
     <label className="jump-to-turn" title={`Go to a turn (1–${turnCount}); press g to get here, j / k for the next and previous turn`}>
-      <span className="jump-label">Turn</span>
+      <span className="visually-hidden">Turn</span>
       <input
         ref={inputRef}
         className="input jump-input"
         data-testid="jump-to-turn"
         inputMode="numeric"
-        placeholder={`1–${turnCount}`}
+        placeholder={`Turn 1–${turnCount}`}
         aria-label={`Go to turn (1 to ${turnCount})`}
         aria-invalid={invalid}
         value={value}

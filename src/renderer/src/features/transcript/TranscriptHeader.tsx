@@ -9,24 +9,35 @@ import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { mergeUnavailableReason, UndoMergeButton, useDialogStore, useRewindList } from '../checkpoints'
 import { ContinueButton } from '../continue'
+import { compareWithParentReason } from '../files'
+import { HeaderMenu } from '../../ui/HeaderMenu'
 import { InternalsToggle } from './InternalsToggle'
 import { ModeToggle } from './ModeToggle'
 import { SessionLinks } from './SessionLinks'
 
-/** The session's title, facts and links; `tools` (jump to turn, find) sit beside its actions. */
-export function TranscriptHeader({ detail, tools = null }: { detail: SessionDetail; tools?: ReactNode }) {
+/**
+ * The session's title, facts and links; `tools` (jump to turn, find) sit beside its actions, and
+ * `more` (replay, export) in its Session menu with the other less frequent ones.
+ */
+export function TranscriptHeader({ detail, tools = null, more = null }: { detail: SessionDetail; tools?: ReactNode; more?: ReactNode }) {
   const mode = useUiStore((state) => state.transcriptMode)
   const compacted = detail.contextStartSeq > 0
   return (
     <header className="transcript-header">
+      {/* One line at 1280 px: the title gives way (cut short, whole in its tooltip) before the controls wrap below it. */}
       <div className="transcript-title-row">
-        <h2 className="transcript-title">{detail.title || 'Untitled session'}</h2>
-        <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
-        <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
-        <SourceDeletedBadge at={detail.sourceDeletedAt} />
-        <SessionActions detail={detail} tools={tools} />
-        {detail.source === 'claude-code' ? <InternalsToggle /> : null}
-        <ModeToggle />
+        <div className="transcript-heading">
+          <h2 className="transcript-title" title={detail.title || undefined}>
+            {detail.title || 'Untitled session'}
+          </h2>
+          <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
+          <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
+          <SourceDeletedBadge at={detail.sourceDeletedAt} />
+        </div>
+        <div className="transcript-controls">
+          <SessionActions detail={detail} tools={tools} more={more} />
+          <ModeToggle />
+        </div>
       </div>
       <div className="transcript-meta">
         <span>{detail.source}</span>
@@ -76,13 +87,19 @@ function usageTitle(detail: SessionDetail): string {
   return `${tokens}, and the cost from prices of ${detail.costPricedOn} (LiteLLM's published prices; any cost ${sourceLabel(detail.source)} recorded itself is kept as it is).`
 }
 
-/** The session's rewind history, and for a branch, merging it back into its parent. */
-function SessionActions({ detail, tools }: { detail: SessionDetail; tools: ReactNode }) {
+/**
+ * What can be done with the session: the frequent actions as buttons (continue it in its agent;
+ * for a branch, merge it back), the rest in the Session menu (replay, export, compare, rewinds)
+ * so that the header keeps to one line at 1280 px.
+ */
+function SessionActions({ detail, tools, more }: { detail: SessionDetail; tools: ReactNode; more: ReactNode }) {
   const open = useDialogStore((state) => state.open)
   const rewinds = useRewindList(detail.id)
   const count = rewinds.data?.items.length ?? 0
   // Merged, with nothing added since: a merge would be refused, so the button says why instead.
   const mergeBlocked = detail.parent ? mergeUnavailableReason(detail.merged, detail.parent.title) : null
+  const hasParent = detail.parentId !== null && (detail.kind === 'branch' || detail.kind === 'sub-agent')
+  const compareParentBlocked = hasParent ? compareWithParentReason(detail) : null
   return (
     <div className="transcript-actions">
       {tools}
@@ -100,27 +117,51 @@ function SessionActions({ detail, tools }: { detail: SessionDetail; tools: React
         </button>
       ) : null}
       {detail.kind === 'branch' && detail.parent && detail.merged ? <UndoMergeButton key={detail.id} branchId={detail.id} parentTitle={detail.parent.title} /> : null}
-      {detail.turnCount > 0 ? (
+      <HeaderMenu
+        label={
+          <>
+            Session <span aria-hidden="true">▾</span>
+          </>
+        }
+        title={`Replay, export, compare checkpoints${hasParent ? ' or with the parent' : ''}, and the file rewinds of this session`}
+        testId="session-menu"
+      >
+        {more}
+        {detail.source === 'claude-code' ? <InternalsToggle /> : null}
+        {detail.turnCount > 0 ? (
+          <button
+            type="button"
+            className="button small"
+            data-testid="open-compare"
+            title="The files that differ between any two checkpoints of this session, with their diffs"
+            onClick={() => open({ kind: 'compare', sessionId: detail.id, turnCount: detail.turnCount, fromTurn: 1, toTurn: detail.turnCount + 1 })}
+          >
+            Compare checkpoints…
+          </button>
+        ) : null}
+        {hasParent && detail.parent ? (
+          <button
+            type="button"
+            className="button small"
+            data-testid="open-compare-parent"
+            disabled={compareParentBlocked !== null}
+            title={compareParentBlocked ?? `The files this ${detail.kind === 'branch' ? 'branch' : 'sub-agent'} left differently from “${detail.parent.title}” after the same turn, with their diffs`}
+            onClick={() => open({ kind: 'compare-parent', sessionId: detail.id })}
+          >
+            Compare with parent…
+          </button>
+        ) : null}
         <button
           type="button"
           className="button small"
-          data-testid="open-compare"
-          title="The files that differ between any two checkpoints of this session, with their diffs"
-          onClick={() => open({ kind: 'compare', sessionId: detail.id, turnCount: detail.turnCount, fromTurn: 1, toTurn: detail.turnCount + 1 })}
+          data-testid="open-rewinds"
+          aria-label={count > 0 ? `Rewinds: ${count}` : 'Rewinds'}
+          title="The file rewinds of this session, with their undo"
+          onClick={() => open({ kind: 'history', sessionId: detail.id })}
         >
-          Compare
+          <span aria-hidden="true">↶</span> Rewinds{count > 0 ? <span className="count-pill">{count}</span> : null}
         </button>
-      ) : null}
-      <button
-        type="button"
-        className="button small"
-        data-testid="open-rewinds"
-        aria-label={count > 0 ? `Rewinds: ${count}` : 'Rewinds'}
-        title="The file rewinds of this session, with their undo"
-        onClick={() => open({ kind: 'history', sessionId: detail.id })}
-      >
-        <span aria-hidden="true">↶</span> Rewinds{count > 0 ? <span className="count-pill">{count}</span> : null}
-      </button>
+      </HeaderMenu>
     </div>
   )
 }

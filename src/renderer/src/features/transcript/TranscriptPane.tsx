@@ -84,6 +84,11 @@ function Transcript({ sessionId }: { sessionId: string }) {
       >
         <SearchIcon /> Find
       </button>
+    </>
+  ) : null
+  // Less frequent: in the header's Session menu.
+  const more = (
+    <>
       <button
         type="button"
         className="button small"
@@ -92,7 +97,7 @@ function Transcript({ sessionId }: { sessionId: string }) {
         title="Play the session back message by message, with each turn's files"
         onClick={() => (replaying ? useReplayStore.getState().stop() : useReplayStore.getState().start(sessionId))}
       >
-        Replay
+        {replaying ? 'Stop the replay' : 'Replay'}
       </button>
       <button
         type="button"
@@ -101,13 +106,13 @@ function Transcript({ sessionId }: { sessionId: string }) {
         title="Export this session as an HTML page, Markdown or JSON (reviews secrets first)"
         onClick={() => useDialogStore.getState().open({ kind: 'export', sessionId, throughTurn: null })}
       >
-        Export
+        Export…
       </button>
     </>
-  ) : null
+  )
   return (
     <section ref={sectionRef} className="transcript" data-testid="transcript" aria-label={detail.data ? `Transcript: ${detail.data.title}` : 'Transcript'}>
-      {detail.data ? <TranscriptHeader detail={detail.data} tools={tools} /> : <SkeletonRows count={2} className="header-skeleton" />}
+      {detail.data ? <TranscriptHeader detail={detail.data} tools={tools} more={more} /> : <SkeletonRows count={2} className="header-skeleton" />}
       {replaying && detail.data ? <Replay sessionId={sessionId} turnCount={detail.data.turnCount} /> : null}
       <div className="transcript-body">
         <DisclosureProvider key={mode}>

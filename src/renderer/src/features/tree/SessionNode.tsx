@@ -1,4 +1,4 @@
-import { Handle, Position, useStore, type Node, type NodeProps } from '@xyflow/react'
+import { Handle, NodeToolbar, Position, useStore, type Node, type NodeProps } from '@xyflow/react'
 import { memo, type MouseEvent } from 'react'
 import type { TreeNode } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
@@ -8,6 +8,8 @@ import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
 import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { SourceTag } from '../../ui/SourceTag'
+import { useDialogStore } from '../checkpoints'
+import { compareWithParentReason } from '../files'
 import { detailAt } from './lod'
 import { MERGE_ANCHOR } from './layout'
 
@@ -38,9 +40,11 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
     useUiStore.getState().toggleSubAgents(session.id)
   }
   const className = `tree-node kind-${session.kind}${selected ? ' selected' : ''}${collapsed && hiddenChildren > 0 ? ' folded' : ''}`
+  const actions = selected ? <SelectedActions session={session} /> : null
   if (detail !== 'full') {
     return (
       <div className={`${className} ${detail}`} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
+        {actions}
         <Anchors merges={merges} />
         {detail === 'far' ? <div className="tree-node-title">{session.title || untitled(session)}</div> : null}
       </div>
@@ -48,6 +52,7 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
   }
   return (
     <div className={className} data-testid="tree-node" data-session-id={session.id} data-kind={session.kind}>
+      {actions}
       <Anchors merges={merges} />
       <div className={`tree-node-meta${session.missingParent ? ' has-missing-parent' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
@@ -90,6 +95,31 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
     </div>
   )
 })
+
+/**
+ * Under the selected card, what is done with the session from the graph: a branch or sub-agent
+ * compares with its parent (the transcript beside the graph has the rest). Not scaled with the
+ * zoom, so it stays readable zoomed out.
+ */
+function SelectedActions({ session }: { session: TreeNode }) {
+  const hasParent = session.parentId !== null && (session.kind === 'branch' || session.kind === 'sub-agent')
+  if (!hasParent) return null
+  const blocked = compareWithParentReason(session)
+  return (
+    <NodeToolbar isVisible position={Position.Bottom} align="end" offset={6} className="tree-node-actions">
+      <button
+        type="button"
+        className="button small nodrag nopan"
+        data-testid="tree-compare-parent"
+        disabled={blocked !== null}
+        title={blocked ?? `The files this ${session.kind === 'branch' ? 'branch' : 'sub-agent'} left differently from its parent's, with their diffs`}
+        onClick={() => useDialogStore.getState().open({ kind: 'compare-parent', sessionId: session.id })}
+      >
+        <span aria-hidden="true">⇄</span> Compare with parent
+      </button>
+    </NodeToolbar>
+  )
+}
 
 /** Where edges attach: in on the left, out on the right, merges low on the other sides (flow-nodes.ts declares the same). */
 const MERGE_HANDLE_STYLE = { top: `${MERGE_ANCHOR * 100}%` }

@@ -31,7 +31,7 @@ export function toFlowEdge(edge: TreeEdge): Edge {
     className: `tree-edge tree-edge-${edge.kind}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: `var(--tree-edge-${edge.kind})` },
     ariaLabel: `${EDGE_LABELS[edge.kind]}${edge.label ? ` ${edge.label}` : ''}: from ${edge.source} to ${edge.target}`,
-    ...(edge.label ? { label: edge.label, labelClassName: 'tree-edge-label', labelBgPadding: [4, 2] as [number, number], labelBgBorderRadius: 4 } : {}),
+    ...(edge.label ? { label: edge.label, labelBgPadding: [4, 2] as [number, number], labelBgBorderRadius: 4 } : {}),
     focusable: false,
     selectable: false
   }

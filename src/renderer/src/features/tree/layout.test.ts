@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countSubAgents, layoutTree, type LayoutSession, type PlacedNode, type TreeLayout } from './layout'
+import { countSubAgents, layoutTree, RANK_GAP, type LayoutSession, type PlacedNode, type TreeLayout } from './layout'
 
 let clock = 0
 function session(id: string, links: Partial<LayoutSession> = {}): LayoutSession {
@@ -56,6 +56,19 @@ describe('layoutTree', () => {
     // Siblings stack, oldest on top.
     expect(node(layout, 'explorer').x).toBe(node(layout, 'branch').x)
     expect(node(layout, 'explorer').y).toBeLessThan(node(layout, 'branch').y)
+  })
+
+  it('labels a fork edge with the turn it goes another way from, in a gap wide enough for the label', () => {
+    const sessions = [session('main'), session('fork', { kind: 'branch', parentId: 'main', forkTurn: 128 }), session('sub', { kind: 'sub-agent', parentId: 'main', forkTurn: 1 })]
+    const layout = layoutTree(sessions, [], none)
+    expect(layout.edges.map((e) => [e.kind, e.label ?? null])).toEqual([
+      ['fork', 'from turn 128'],
+      ['sub-agent', null]
+    ])
+    // The label sits mid-gap: up to two-digit turns, 12 characters of 12 px semi-bold text (~7 px each) and 4 px padding each side.
+    const gap = node(layout, 'fork').x - (node(layout, 'main').x + node(layout, 'main').width)
+    expect(gap).toBe(RANK_GAP)
+    expect(gap).toBeGreaterThanOrEqual('from turn 99'.length * 7 + 8)
   })
 
   it('never overlaps nodes', () => {

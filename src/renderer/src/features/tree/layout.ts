@@ -24,7 +24,7 @@ export interface TreeEdge {
   source: string
   target: string
   kind: TreeEdgeKind
-  /** The turn a branch starts its own line at ("turn 3"; the gap between cards is narrow), when known. */
+  /** The parent's turn a branch goes another way from ("from turn 3", as its card says), when known. */
   label?: string
 }
 
@@ -48,7 +48,11 @@ export const NODE_HEIGHT = 84
  */
 export const MERGE_ANCHOR = 0.8
 const NODE_GAP = 20
-const RANK_GAP = 56
+/**
+ * Between columns: room for a fork edge's label ("from turn 99": 12 px semi-bold, about 85 px
+ * with its padding) in the middle of the gap, clear of both cards.
+ */
+export const RANK_GAP = 96
 const COMPONENT_GAP = 48
 /** Ranks per laid-out tree: a longer chain goes on as a new tree in the next row. */
 const MAX_RANKS = 12
@@ -128,7 +132,7 @@ export function planLayout(sessions: readonly LayoutSession[], merges: readonly 
     edges.push({ id, source, target, kind, ...(label ? { label } : {}) })
   }
   for (const session of forest.ordered) {
-    const label = session.kind === 'branch' && session.forkTurn != null ? `turn ${session.forkTurn}` : undefined
+    const label = session.kind === 'branch' && session.forkTurn != null ? `from turn ${session.forkTurn}` : undefined
     if (session.parentId) add(session.kind === 'sub-agent' ? 'sub-agent' : 'fork', session.parentId, session.id, '', label)
     if (session.predecessorId) add('successor', session.predecessorId, session.id)
   }
