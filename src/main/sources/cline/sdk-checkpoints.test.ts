@@ -31,7 +31,15 @@ describe('Cline 4 checkpoints (refs/cline/checkpoints in the workspace\'s own re
    * kept under `refs/cline/checkpoints/<session>/<run>`.
    */
   function checkpoint(workspace: string, run: number) {
-    const git = (args: string[], env: NodeJS.ProcessEnv = {}) => execFileSync('git', ['-C', workspace, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', ...args], { env: { ...process.env, ...env }, encoding: 'utf8' }).trim()
+    const git = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      try {
+        return execFileSync('git', ['-C', workspace, '-c', 'user.name=dev', '-c', 'user.email=dev@example.com', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+      } catch (error) {
+        // What git said, not only that it failed (seen once on CI, not reproduced since).
+        const { status, stderr } = error as { status: number | null; stderr?: string }
+        throw new Error(`git ${args.join(' ')} exited ${status}: ${stderr ?? ''}`, { cause: error })
+      }
+    }
     const message = `cline checkpoint session=${SESSION} run=${run}`
     const stash = git(['stash', 'create', message])
     const untrackedFiles = git(['ls-files', '--others', '--exclude-standard', '-z']).split('\0').filter(Boolean)
