@@ -43,5 +43,9 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
     console.error(`retrace: the app is not built yet. Run \`npm run build\` in ${root}.`)
     process.exit(1)
   }
+  // Compiling the bundled CLI is a large part of every command's start-up, which an agent's hooks
+  // pay twice a turn: Node keeps the compiled code in the package's own folder, writable only by
+  // whoever can change the code itself (a read-only install just compiles each time).
+  require('node:module').enableCompileCache?.(path.join(root, 'node_modules', '.cache', 'retrace-compile'))
   require(cli).main()
 }
