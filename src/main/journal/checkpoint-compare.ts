@@ -1,6 +1,7 @@
 import { keyOf, type PathKey, type RelPath } from '../fs/paths'
 import type { FileVersion, JournalEntry, JournalRepository } from '../store/repositories/journal'
 import type { SessionRecord, SessionRepository } from '../store/repositories/sessions'
+import { sideOf } from './queries'
 
 /** A checkpoint of a session: its files before `turn` (turnCount + 1: after its last turn). */
 export interface Checkpoint {
@@ -117,16 +118,6 @@ function touched(lineage: Lineage, key: PathKey): boolean {
 
 function allPaths(lineage: Lineage): Map<PathKey, RelPath> {
   return lineage.base ? new Map([...allPaths(lineage.base.lineage), ...lineage.paths]) : lineage.paths
-}
-
-/** A rename empties its old path and fills its new one. */
-function sideOf(entry: JournalEntry, path: RelPath, side: 'before' | 'after'): FileVersion | null {
-  if (entry.op === 'rename') {
-    const isOld = entry.fromPath?.equals(path) ?? false
-    if (side === 'before') return isOld ? entry.before : null
-    return isOld ? null : entry.after
-  }
-  return entry[side]
 }
 
 function sameVersion(a: FileVersion | null, b: FileVersion | null): boolean {

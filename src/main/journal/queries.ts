@@ -18,8 +18,8 @@ function touches(entry: JournalEntry, path: RelPath): boolean {
   return entry.path.equals(path) || (entry.fromPath !== null && entry.fromPath.equals(path))
 }
 
-/** A rename empties its old path and fills its new one. */
-function sideOf(entry: JournalEntry, path: RelPath, side: 'before' | 'after'): FileVersion | null {
+/** A file's version on one side of an entry: a rename empties its old path and fills its new one. */
+export function sideOf(entry: JournalEntry, path: RelPath, side: 'before' | 'after'): FileVersion | null {
   if (entry.op === 'rename') {
     const isOld = entry.fromPath?.equals(path) ?? false
     if (side === 'before') return isOld ? entry.before : null
