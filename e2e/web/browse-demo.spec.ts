@@ -62,6 +62,8 @@ test.describe('browsing the demo workspace in the browser', () => {
     await first.goto(server.url)
     await first.openDemo()
     const workspace = new WorkspaceView(page)
+    // Type into the workspace's own search box: the first screen's goes away when it opens.
+    await expect(workspace.sessionRows.first()).toBeVisible()
     await workspace.globalSearch.fill('bm25')
     await expect(workspace.searchResults.first()).toContainText('Try SQLite FTS5')
     await expect(workspace.searchResults.first().locator('mark')).toHaveText(/bm25/i)
