@@ -82,6 +82,7 @@ export async function measureHookPair(copies: { retrace: Workspace; git: Workspa
     return ms
   }
   const socket = hookSocketPath(data)
+  if (!socket) throw new Error(`The bench's data folder's path is too long for a socket: ${data}`)
   const aside = `${socket}.aside`
   const result: HookPairResult = { inProcess: emptyWay(), served: emptyWay(), firstBegin: 0, firstServed: 0, startup: fastestOf3([join(ROOT, 'bin', 'retrace.js'), '--version']), nodeStartup: fastestOf3(['-e', '']) }
 

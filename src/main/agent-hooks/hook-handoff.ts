@@ -15,7 +15,18 @@ export const HANDOFF_VERSION = 1
 /** A request is the agent's input plus a few short fields. */
 export const MAX_HANDOFF_BYTES = MAX_HOOK_INPUT_BYTES + 64 * 1024
 
-export const hookSocketPath = (dataDir: string): string => join(dataDir, HOOK_SOCKET_FILE)
+/**
+ * The longest socket path the system takes (sun_path: 108 bytes on Linux, 104 on macOS, with
+ * its NUL). Node does not refuse a longer one: it cuts it short, which would put the socket in
+ * some other folder, outside the data folder's 0700.
+ */
+const MAX_SOCKET_PATH_BYTES = process.platform === 'darwin' ? 103 : 107
+
+/** Where the app listens for this data folder's hooks; null when that path is too long for a socket. */
+export function hookSocketPath(dataDir: string): string | null {
+  const path = join(dataDir, HOOK_SOCKET_FILE)
+  return Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES ? path : null
+}
 
 /** What a hook sends: what `retrace checkpoint begin|end --hook AGENT` would read in its own process. */
 export interface HandoffRequest {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, lstatSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createConnection } from 'node:net'
 import { join } from 'node:path'
 import { PassThrough, Readable } from 'node:stream'
@@ -19,6 +19,12 @@ afterEach(async () => {
   await new Promise((resolve) => setTimeout(resolve, 20)) // the store closes once the socket's captures are done
   dirs.splice(0).forEach((dir) => dir.dispose())
 })
+
+function socketOf(dataDir: string): string {
+  const path = hookSocketPath(dataDir)
+  if (!path) throw new Error(`${dataDir} is too long a path for a socket`)
+  return path
+}
 
 function folders() {
   const data = tempDir('retrace-data-')
@@ -83,7 +89,7 @@ describe('hooks hand their turn to the running app (hooks.sock)', () => {
   it('the socket is its owner\'s alone (0600), a second Retrace on the folder leaves it to the first, and it goes with its app', async () => {
     const { data } = folders()
     const first = await app(data)
-    const socket = hookSocketPath(data)
+    const socket = socketOf(data)
     expect(lstatSync(socket).isSocket()).toBe(true)
     expect(lstatSync(socket).mode & 0o777).toBe(0o600)
     const second = await app(data)
@@ -94,10 +100,22 @@ describe('hooks hand their turn to the running app (hooks.sock)', () => {
     expect(existsSync(socket)).toBe(false)
   })
 
+  it('a data folder too deep for a socket path is not served (the path would be cut short, outside the folder)', async () => {
+    const { data, project } = folders()
+    const deep = join(data, 'd'.repeat(120))
+    mkdirSync(deep)
+    const runtime = await app(deep)
+    expect(await runtime.takesHookTurns).toBe(false)
+    expect(readdirSync(deep).filter((name) => name.startsWith('hooks'))).toEqual([])
+    expect(readdirSync(data)).toEqual(['d'.repeat(120)])
+    const input = { session_id: 's-1', cwd: project }
+    expect((await hook(deep, 'claude-code', 'begin', input)).outcome).toEqual({ handled: false, input: { payload: input } })
+  })
+
   it('refuses a request that is not a hook\'s, and one too large, and captures nothing', async () => {
     const { data, project } = folders()
     await app(data)
-    const socket = hookSocketPath(data)
+    const socket = socketOf(data)
     const request = { version: HANDOFF_VERSION, agent: 'claude-code', phase: 'begin', payload: { session_id: 's-1', cwd: project }, cwd: project, env: {} }
     expect(await exchange(socket, 'rm -rf /\n')).toEqual([expect.stringMatching(/^\{"refused":"not a hook's request: /)])
     expect(await exchange(socket, `${JSON.stringify({ ...request, phase: 'rewind' })}\n`)).toEqual([expect.stringContaining('phase')])
@@ -121,7 +139,7 @@ describe('hooks hand their turn to the running app (hooks.sock)', () => {
 
   it('a socket file a killed app left behind: the hook does its turn itself, and the next app takes the socket over', async () => {
     const { data, project } = folders()
-    const socket = hookSocketPath(data)
+    const socket = socketOf(data)
     const holder = spawn(process.execPath, ['-e', "require('node:net').createServer().listen(process.argv[1], () => console.log('up'))", socket], { stdio: ['ignore', 'pipe', 'inherit'] })
     await new Promise((resolve) => holder.stdout.once('data', resolve))
     holder.kill('SIGKILL')

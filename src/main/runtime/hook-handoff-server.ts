@@ -90,6 +90,10 @@ export function serveHookHandoffs(options: { dataDir: string; capture: (request:
 
   const listening = (async () => {
     if (process.platform === 'win32') return false
+    if (path === null) {
+      options.log?.(`Agents' hooks will capture their turns themselves: the data folder's path is too long for a socket (${options.dataDir}).`)
+      return false
+    }
     if (await answers(path)) return false // another Retrace has this data folder open and takes its hooks' turns
     removeStaleSocket(path)
     const listener = createServer({ allowHalfOpen: false }, handle)

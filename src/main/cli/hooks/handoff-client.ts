@@ -49,7 +49,8 @@ export async function handOffHook(argv: string[], env: NodeJS.ProcessEnv = proce
   const projectDirs: HandoffRequest['env'] = {}
   for (const name of ['CLAUDE_PROJECT_DIR', 'GEMINI_PROJECT_DIR'] as const) if (env[name]) projectDirs[name] = env[name]
   const request: HandoffRequest = { version: HANDOFF_VERSION, agent: run.agent, phase: run.phase, payload: input.payload ?? null, cwd: hookWorkingFolder(), env: projectDirs }
-  const outcome = await ask(hookSocketPath(run.dataDir), request)
+  const socketPath = hookSocketPath(run.dataDir)
+  const outcome: Outcome = socketPath ? await ask(socketPath, request) : { taken: false }
   if (!outcome.taken) return { handled: false, input }
   if (outcome.answer !== null) stdout.write(`${outcome.answer}\n`)
   return { handled: true }
