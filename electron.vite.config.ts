@@ -27,6 +27,8 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/electron/main.ts'),
           cli: resolve(__dirname, 'src/main/cli/main.ts'),
+          // An agent's hook hands its turn to a running Retrace before loading the CLI: a small file of its own.
+          'hook-handoff': resolve(__dirname, 'src/main/cli/hooks/handoff-client.ts'),
           // The workspace scanner (with its deflate helper) and the blob writers run in worker threads; each must be an entry of its
           // own. What they share with the main process (journal/shared-constants.mts) lands in a small chunk under out/main/chunks/.
           'scan-worker': resolve(__dirname, 'src/main/journal/scan/scan-worker.mts'),

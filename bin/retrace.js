@@ -47,5 +47,18 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
   // pay twice a turn: Node keeps the compiled code in the package's own folder, writable only by
   // whoever can change the code itself (a read-only install just compiles each time).
   require('node:module').enableCompileCache?.(path.join(root, 'node_modules', '.cache', 'retrace-compile'))
-  require(cli).main()
+  const argv = process.argv.slice(2)
+  const handoff = path.join(root, 'out', 'main', 'hook-handoff.js')
+  if (argv[0] === 'checkpoint' && existsSync(handoff)) {
+    // An agent's hook hands its turn to a running Retrace (the app or `retrace serve`) before the
+    // CLI is loaded; when none takes it, the CLI does the turn here with the input already read.
+    require(handoff)
+      .handOffHook(argv)
+      .catch(() => ({ handled: false }))
+      .then((outcome) => {
+        if (!outcome.handled) require(cli).main(outcome.input)
+      })
+  } else {
+    require(cli).main()
+  }
 }

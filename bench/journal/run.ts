@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     let hooks: HookPairResult | null = null
     if (config.hookRounds > 0) {
       log(`A turn's hooks as Claude Code runs them, ${config.smallEdit} edited files…`)
-      hooks = measureHookPair(copies, first.git, dir, { edits: config.smallEdit, rounds: config.hookRounds, seed: config.seed, text, log })
+      hooks = await measureHookPair(copies, first.git, dir, { edits: config.smallEdit, rounds: config.hookRounds, seed: config.seed, text, log })
     }
 
     let big: BigFileResult | null = null
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     console.log(workerStartupLine(startup))
     if (cold) console.log(coldCaptureLine(config.smallEdit, cold.capture))
     if (inline && sizes) console.log(inlineCompressionLine(inline, sizes))
-    if (hooks) console.log(`The hooks' first begin on an empty store (the whole workspace read once, then kept) took ${(hooks.firstBegin / 1000).toFixed(2)} s.`)
+    if (hooks) console.log(`The hooks' first begin on an empty store (the whole workspace read once, then kept) took ${(hooks.firstBegin / 1000).toFixed(2)} s; the first pair a newly started \`retrace serve\` took, ${Math.round(hooks.firstServed)} ms.`)
     console.log(machineLine(started))
   } finally {
     if (config.keep) log(`Kept the data folder: ${dir}`)

@@ -14,6 +14,9 @@ export interface RunningServer {
   output(): string
   /** Ctrl+C, as a user would stop it; resolves to the exit code. */
   stop(): Promise<number | null>
+  /** The server's pid, and SIGKILL: a crash, nothing cleaned up. */
+  pid: number
+  kill(): Promise<void>
 }
 
 /**
@@ -44,9 +47,15 @@ export async function startRetraceServer(args: string[] = ['--demo'], env: NodeJ
     token: parsed.searchParams.get('token') ?? '',
     dataDir,
     output: () => output,
+    pid: child.pid ?? 0,
+    async kill() {
+      const exited = new Promise((done) => child.once('exit', done))
+      child.kill('SIGKILL')
+      await exited
+    },
     async stop() {
       let code = child.exitCode
-      if (code === null) {
+      if (code === null && child.signalCode === null) {
         const exited = new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)))
         child.kill('SIGINT')
         code = await exited

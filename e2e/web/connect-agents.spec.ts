@@ -51,12 +51,16 @@ test('Connect agents: install Claude Code\'s hooks from the window, see the turn
     writeFileSync(join(workspace, 'CHANGELOG.md'), '## 1.0\n')
     expect(runHook(end, { session_id: 'a1b2c3d4-0000-4000-8000-000000000001', cwd: workspace, hook_event_name: 'Stop' }).status).toBe(0)
     expect(runHook(begin, { session_id: 'a1b2c3d4-0000-4000-8000-000000000002', cwd: join(root, 'moved-away'), hook_event_name: 'UserPromptSubmit', prompt: 'next' }).status).toBe(0)
+    // The hooks handed their turn to this server (hooks.sock in its data folder), which says so.
     await expect(claude.getByTestId('agent-claude-code-last-capture')).toContainText(`turn 1, 1 file changed in ${workspace}`, { timeout: 15_000 })
+    await expect(claude.getByTestId('agent-claude-code-last-capture')).toContainText('captured by the running app')
     await expect(claude.getByTestId('agent-claude-code-last-error')).toContainText(`(begin in ${join(root, 'moved-away')}):`)
     await snapshot(page, testInfo, '128-connect-agents')
 
     await expect(claude.getByTestId('agent-claude-code-command')).toContainText('hooks uninstall --agent claude-code')
     await page.setViewportSize({ width: 1024, height: 760 })
+    await claude.getByTestId('agent-claude-code-last-capture').scrollIntoViewIfNeeded()
+    await snapshot(page, testInfo, '153-connect-agents-captured-by-app-1024')
     await dialog.getByTestId('agent-codex').scrollIntoViewIfNeeded()
     await expect(dialog.getByTestId('agent-codex-state')).toHaveText('Not connected')
     await snapshot(page, testInfo, '129-connect-agents-1024')

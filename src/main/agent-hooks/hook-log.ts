@@ -17,6 +17,13 @@ export interface HookRun {
   changes: number | null
   ms: number
   error: string | null
+  /**
+   * Who did the capture: the running app the hook handed its turn to (`app`), or the hook's own
+   * process (`hook`; lines written before this field was added have none).
+   */
+  via?: 'app' | 'hook'
+  /** The process that did it (the app skips the runs it logged itself when it follows the log). */
+  pid?: number
 }
 
 export const HOOK_LOG_FILE = 'hooks.jsonl'

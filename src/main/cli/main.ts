@@ -24,8 +24,11 @@ import { USAGE } from './usage'
 
 class UsageError extends Error {}
 
-/** Run the CLI with `argv` (without node and script); resolves to the exit code. `interrupt` stands for Ctrl-C in tests. */
-export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env, interrupt?: AbortSignal): Promise<number> {
+/**
+ * Run the CLI with `argv` (without node and script); resolves to the exit code. `interrupt` stands
+ * for Ctrl-C in tests; `hookInput` is an agent's stdin that bin/retrace.js read already.
+ */
+export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env, interrupt?: AbortSignal, hookInput?: { payload: unknown }): Promise<number> {
   let runtime: Runtime | undefined
   try {
     const { values, positionals } = parseArgs({
@@ -81,7 +84,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     // Start-up recovery runs to completion before the command reads or writes anything.
     // `serve` follows opened workspaces live and imports every agent's history in the background.
     const open = async (follow = false, say: Output = io): Promise<Runtime> => {
-      const background = follow ? { backgroundImport: true, onBackgroundError: (error: unknown) => io.err(`retrace: a background import failed (tried again later): ${error instanceof Error ? error.message : String(error)}`) } : {}
+      // `serve` also takes the turns agents' hooks hand over (runtime/hook-handoff-server.ts).
+      const background = follow ? { backgroundImport: true, onBackgroundError: (error: unknown) => io.err(`retrace: a background import failed (tried again later): ${error instanceof Error ? error.message : String(error)}`), serveHooks: { log: (message: string) => io.err(`retrace: ${message}`) } } : {}
       const live = (runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: APP_VERSION, env, followImports: follow, ...background }))
       await reportStartupRecovery(await live.recovery, cliCaller(live), say)
       return live
@@ -103,6 +107,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'serve': {
         const port = parsePort(values.port)
         const live = await open(true)
+        await live.takesHookTurns // before the URL: whoever waits for it may run a hook next
         // Listen before the URL is printed: whoever reads it may press Ctrl+C at once, and an
         // interrupt with no listener yet would kill the process without a clean shutdown.
         const interrupted = waitForInterrupt()
@@ -178,7 +183,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       }
       case 'checkpoint': {
         // An agent's hook: silent, exit 0 whatever happens, the outcome in the data folder's hook log.
-        if (values.hook !== undefined) return await hookCheckpointCommand({ agent: values.hook, phase: rest.join(' ').trim(), dataDir, env, open: () => open(false, { out: () => undefined, err: () => undefined }), answer: (text) => io.out(text) })
+        if (values.hook !== undefined) return await hookCheckpointCommand({ agent: values.hook, phase: rest.join(' ').trim(), dataDir, env, open: () => open(false, { out: () => undefined, err: () => undefined }), answer: (text) => io.out(text), ...(hookInput ? { input: hookInput } : {}) })
         const hook = values.workspace && values.session ? {} : await readHookInput()
         await checkpointCommand(await open(), { phase: argument('begin|end'), workspace: values.workspace, session: values.session, hook, json: values.json, io })
         return 0
@@ -317,10 +322,10 @@ function waitForInterrupt(): Promise<void> {
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
 
-/** Entry point of the bundled CLI: bin/retrace.js calls this. */
-export function main(): void {
+/** Entry point of the bundled CLI: bin/retrace.js calls this (with the hook's input, if it read it trying to hand the turn over). */
+export function main(hookInput?: { payload: unknown }): void {
   const io: Output = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) }
-  void runCli(process.argv.slice(2), io).then((code) => {
+  void runCli(process.argv.slice(2), io, process.env, undefined, hookInput).then((code) => {
     process.exitCode = code
   })
 }

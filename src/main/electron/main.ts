@@ -45,7 +45,9 @@ function start(): void {
   try {
     const dataDir = resolveDataDir({ flag: dataDirFromArgs(process.argv), fallback: app.getPath('userData') })
     // Every agent's history is imported in the background from the start, not only the open workspace's.
-    runtime = createRuntime({ dataDir, host: { binding: 'electron', pickFolder }, version: APP_VERSION, backgroundImport: true, onBackgroundError: reportBackgroundError })
+    // It also takes the turns agents' hooks hand over (runtime/hook-handoff-server.ts).
+    const serveHooks = { log: (message: string) => process.stderr.write(`Retrace: ${message}\n`) }
+    runtime = createRuntime({ dataDir, host: { binding: 'electron', pickFolder }, version: APP_VERSION, backgroundImport: true, onBackgroundError: reportBackgroundError, serveHooks })
   } catch (error) {
     dialog.showErrorBox('Retrace cannot open its data', error instanceof Error ? error.message : String(error))
     app.exit(1)

@@ -15,6 +15,9 @@ import { holdAppLock } from './app-lock'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
 import { followHookRuns } from '../agent-hooks/hook-log'
+import { serveHookHandoffs } from './hook-handoff-server'
+import { captureHookTurn } from './hook-turn'
+import { oneAtATimePerKey } from './one-at-a-time'
 
 export interface Runtime extends HandlerContext {
   handlers: Handlers
@@ -23,6 +26,8 @@ export interface Runtime extends HandlerContext {
    * for it; a binding awaits it before it serves anything, and a command before it runs.
    */
   recovery: Promise<RecoveryReport>
+  /** Whether this process takes the turns agents' hooks hand over (`serveHooks`), once it knows. */
+  takesHookTurns: Promise<boolean>
   /** Close the store; after start-up recovery has settled, never under it. */
   close(): void
 }
@@ -47,6 +52,11 @@ export function createRuntime(options: {
   backgroundImport?: boolean
   /** Told of a background round that failed (the next one is tried all the same). */
   onBackgroundError?: (error: unknown) => void
+  /**
+   * Take the turns agents' hooks hand over on `<data-dir>/hooks.sock` (the app and `serve`):
+   * see hook-handoff-server.ts. `log` hears why it could not.
+   */
+  serveHooks?: { log?: (message: string) => void }
 }): Runtime {
   const store = openStore(options.dataDir)
   // Sessions imported before this price table (or before Retrace priced at all) get their cost
@@ -82,19 +92,34 @@ export function createRuntime(options: {
     // After start-up recovery, as every handler: a rewind interrupted by a crash is settled first.
     void ready.then(() => runImportRounds(imports, rounds), () => undefined)
   }
-  // Agents' hooks capture turns in processes of their own: what they wrote shows without a reload.
+  // The turns hooks hand over are captured here, one workspace's after the other; the recorder
+  // and the capture publish the changes as they are made.
+  const oneWorkspaceAtATime = oneAtATimePerKey()
+  const handoffs = options.serveHooks
+    ? serveHookHandoffs({
+        dataDir: options.dataDir,
+        capture: async (request) => (await captureHookTurn(request, { dataDir: options.dataDir, open: () => Promise.resolve(ctx), via: 'app', serialize: oneWorkspaceAtATime })).answer,
+        ...(options.serveHooks.log ? { log: options.serveHooks.log } : {})
+      })
+    : null
+  // Agents' hooks that capture turns in processes of their own: what they wrote shows without a
+  // reload. The runs this process captured itself were published as they happened.
   const stopHookRuns = options.followImports === false ? () => undefined : followHookRuns(options.dataDir, (run) => {
+    if (run.via === 'app' && run.pid === process.pid) return
     const workspace = run.error === null && run.workspace ? store.workspaces.getByPath(resolve(run.workspace)) : undefined
     if (workspace) feed.changed(['sessions', 'messages', 'checkpoints', 'files'], { workspaceId: workspace.id, ...(run.sessionId ? { sessionIds: [run.sessionId] } : {}) })
   })
   const close = () => {
+    handoffs?.close()
     stopHookRuns()
     background.abort()
     previewWatches.close()
     releaseAppLock()
     imports.close()
-    if (settled) store.close()
-    else void ready.finally(() => store.close()).catch(() => undefined)
+    // A hook's turn under way finishes first (its hook is waiting for it).
+    const busy = handoffs ? handoffs.idle() : Promise.resolve()
+    if (settled && !handoffs) store.close()
+    else void Promise.allSettled([ready, busy]).then(() => store.close())
   }
-  return { ...ctx, recovery, handlers: createHandlers(ctx), close }
+  return { ...ctx, recovery, takesHookTurns: handoffs ? handoffs.listening : Promise.resolve(false), handlers: createHandlers(ctx), close }
 }

@@ -22,7 +22,9 @@ export const HookRunSchema = z.object({
   /** Files the turn changed (an end only). */
   changes: z.number().int().nullable(),
   ms: z.number().nonnegative(),
-  error: z.string().nullable()
+  error: z.string().nullable(),
+  /** Captured by the running app the hook handed its turn to, or by the hook's own process (absent in older logs). */
+  via: z.enum(['app', 'hook']).optional()
 })
 export type HookRunInfo = z.infer<typeof HookRunSchema>
 

@@ -79,9 +79,9 @@ describe('checkpoint begin|end --hook AGENT (what an installed hook runs)', () =
     const ended = await hook(agent, 'end', end)
     expect(ended).toEqual({ code: 0, answers: agent === 'cursor' ? ['{}'] : [] })
     const runs = readHookRuns(data)
-    expect(runs.map((run) => [run.agent, run.phase, run.workspace, run.agentSession, run.turn, run.changes, run.error])).toEqual([
-      [agent, 'begin', workspace, `${agent}-session-1`, 1, null, null],
-      [agent, 'end', workspace, `${agent}-session-1`, 1, 2, null]
+    expect(runs.map((run) => [run.agent, run.phase, run.workspace, run.agentSession, run.turn, run.changes, run.error, run.via])).toEqual([
+      [agent, 'begin', workspace, `${agent}-session-1`, 1, null, null, 'hook'],
+      [agent, 'end', workspace, `${agent}-session-1`, 1, 2, null, 'hook']
     ])
     const status = new AgentConnectionsService({ dataDir: data, env: { HOME: workspace } }).status().find((connection) => connection.agent === agent)
     expect(status?.lastCapture).toMatchObject({ turn: 1, changes: 2, workspace })

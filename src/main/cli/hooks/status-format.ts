@@ -44,5 +44,6 @@ function describeMcp(files: ConnectionFile[], short: (file: string) => string): 
 
 function describeRun(run: HookRun): string {
   const changes = run.changes === null ? '' : `, ${run.changes} file change${run.changes === 1 ? '' : 's'}`
-  return `${formatTime(run.at)}: turn ${run.turn ?? '?'} of ${run.sessionId ?? '?'}${run.workspace ? ` in ${run.workspace}` : ''}${changes} (${run.ms} ms)`
+  const by = run.via === 'app' ? ', captured by the running app' : ''
+  return `${formatTime(run.at)}: turn ${run.turn ?? '?'} of ${run.sessionId ?? '?'}${run.workspace ? ` in ${run.workspace}` : ''}${changes} (${run.ms} ms${by})`
 }

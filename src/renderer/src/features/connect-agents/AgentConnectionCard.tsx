@@ -103,7 +103,7 @@ function Run({ run }: { run: HookRunInfo }) {
   return (
     <>
       <RelativeTime at={run.at} />: turn {run.turn ?? '?'}, {plural(run.changes ?? 0, 'file')} changed
-      {run.workspace ? <> in <span className="mono">{run.workspace}</span></> : null} <span className="muted">({run.ms} ms)</span>
+      {run.workspace ? <> in <span className="mono">{run.workspace}</span></> : null} <span className="muted">({run.ms} ms{run.via === 'app' ? ', captured by the running app' : ''})</span>
     </>
   )
 }
