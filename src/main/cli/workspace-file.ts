@@ -1,4 +1,4 @@
-import { isAbsolute, relative, resolve } from 'node:path'
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { expandHome } from '../fs/folder-access'
 import type { CliCall } from './call'
 
@@ -15,9 +15,13 @@ export async function workspaceFile(call: CliCall, file: string, workspace: stri
 }
 
 async function knownWorkspaceOf(call: CliCall, file: string): Promise<string> {
+  return (await deepestKnownWorkspace(call, [file])) ?? resolve('.')
+}
+
+/** The deepest workspace Retrace knows that holds one of `paths` (absolute: a file, and maybe its real path). */
+export async function deepestKnownWorkspace(call: CliCall, paths: readonly string[]): Promise<string | undefined> {
   const known = (await call('workspaces.listRecent', { limit: 200 })).items.map((workspace) => workspace.path)
-  const holding = known.filter((path) => file.startsWith(`${path}/`)).sort((a, b) => b.length - a.length)
-  return holding[0] ?? resolve('.')
+  return known.filter((folder) => paths.some((path) => path.startsWith(`${folder}${sep}`))).sort((a, b) => b.length - a.length)[0]
 }
 
 /** FILE inside `root`, as the journal names it (relative, `/`-separated). */

@@ -6,6 +6,7 @@ import { expandHome } from '../fs/folder-access'
 import type { Runtime } from '../runtime/runtime'
 import type { CliCall } from '../cli/call'
 import { resolveSessionRef } from '../cli/session-ref'
+import { deepestKnownWorkspace } from '../cli/workspace-file'
 import type { Freshness } from './freshness'
 
 /** What every tool and resource of the server works with. */
@@ -78,10 +79,7 @@ export async function fileIn(ctx: McpContext, file: string, workspace: string | 
 export const pathIdOf = (path: string): string => Buffer.from(path, 'utf8').toString('base64')
 
 async function knownWorkspaceHolding(ctx: McpContext, file: string): Promise<string> {
-  const real = existsSync(file) ? realpathSync(file) : file
-  const known = (await ctx.call('workspaces.listRecent', { limit: 200 })).items.map((item) => item.path)
-  const holding = known.filter((path) => real.startsWith(`${path}${sep}`) || file.startsWith(`${path}${sep}`)).sort((a, b) => b.length - a.length)
-  const [deepest] = holding
+  const deepest = await deepestKnownWorkspace(ctx.call, [file, existsSync(file) ? realpathSync(file) : file])
   if (deepest === undefined) throw new RetraceError('NOT_FOUND', `No workspace Retrace knows holds ${file}. Give its folder as \`workspace\`.`)
   return deepest
 }
