@@ -1,8 +1,7 @@
+import { DialogButton } from '../../ui/DialogButton'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { createPortal } from 'react-dom'
 import { call } from '../../api/client'
-import { Modal } from '../../ui/Modal'
 import { ErrorState, Loading } from '../../ui/States'
 import { AgentConnectionCard } from './AgentConnectionCard'
 import type { Scope } from './connection-state'
@@ -11,33 +10,10 @@ const connectionsKey = (workspaceId: number) => ['agent-connections', workspaceI
 
 /** "Connect agents" in the workspace's More menu: each agent's checkpoint hooks and MCP server, and their last runs. */
 export function ConnectAgentsButton({ workspaceId }: { workspaceId: number }) {
-  const [opener, setOpener] = useState<HTMLElement | null>(null)
   return (
-    <>
-      <button type="button" className="button small" data-testid="connect-agents-open" title="Make agents capture every turn (shell changes included) through their hooks, and register Retrace's MCP server" onClick={(event) => setOpener(event.currentTarget)}>
-        Connect agents
-      </button>
-      {/* In the document, not the header menu this button sits in (closed, it renders nothing inside). */}
-      {opener
-        ? createPortal(
-            <Modal
-              title="Connect agents"
-              onClose={() => setOpener(null)}
-              returnFocusTo={opener}
-              testId="connect-agents-dialog"
-              wide
-              footer={
-                <button type="button" className="button primary" data-testid="connect-agents-close" onClick={() => setOpener(null)}>
-                  Close
-                </button>
-              }
-            >
-              <ConnectAgentsView workspaceId={workspaceId} />
-            </Modal>,
-            document.body
-          )
-        : null}
-    </>
+    <DialogButton label="Connect agents" tooltip="Make agents capture every turn (shell changes included) through their hooks, and register Retrace's MCP server" dialogTitle="Connect agents" testId="connect-agents">
+      <ConnectAgentsView workspaceId={workspaceId} />
+    </DialogButton>
   )
 }
 

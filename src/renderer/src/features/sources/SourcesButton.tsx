@@ -1,10 +1,9 @@
+import { DialogButton } from '../../ui/DialogButton'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type FormEvent } from 'react'
-import { createPortal } from 'react-dom'
 import { call } from '../../api/client'
 import { errorMessage } from '../../lib/errors'
 import { addFolderSummary } from './add-folder-summary'
-import { Modal } from '../../ui/Modal'
 import { useAppInfo } from '../../state/app-info'
 import { importKeys } from '../../state/query-keys'
 import { unreadText } from '../../../../shared/unread-text'
@@ -17,33 +16,10 @@ const foldersKey = (workspaceId: number) => ['source-folders', workspaceId] as c
  * another disk) — added, imported at once, followed like the rest, and removable.
  */
 export function SourcesButton({ workspaceId }: { workspaceId: number }) {
-  const [opener, setOpener] = useState<HTMLElement | null>(null)
   return (
-    <>
-      <button type="button" className="button small" data-testid="sources-open" title="Where agent histories are read from, and folders added to this workspace" onClick={(event) => setOpener(event.currentTarget)}>
-        Sources
-      </button>
-      {/* In the document, not the header menu this button sits in (closed, it renders nothing inside). */}
-      {opener
-        ? createPortal(
-            <Modal
-              title="Agent history sources"
-              onClose={() => setOpener(null)}
-              returnFocusTo={opener}
-              testId="sources-dialog"
-              wide
-              footer={
-                <button type="button" className="button primary" data-testid="sources-close" onClick={() => setOpener(null)}>
-                  Close
-                </button>
-              }
-            >
-              <SourcesView workspaceId={workspaceId} />
-            </Modal>,
-            document.body
-          )
-        : null}
-    </>
+    <DialogButton label="Sources" tooltip="Where agent histories are read from, and folders added to this workspace" dialogTitle="Agent history sources" testId="sources">
+      <SourcesView workspaceId={workspaceId} />
+    </DialogButton>
   )
 }
 
