@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { RetraceError } from '../../shared/contract'
 import { createRuntime, type Runtime } from '../runtime/runtime'
 import { tuningFrom } from '../runtime/tuning'
+import { notOwnerNotice } from '../runtime/data-folder-owner'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../runtime/version'
 import { cliCaller } from './call'
@@ -107,6 +108,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'serve': {
         const port = parsePort(values.port)
         const live = await open(true)
+        if (live.dataFolder?.owned === false) io.err(`retrace: ${notOwnerNotice(dataDir, live.dataFolder.owner)}`)
         await live.takesHookTurns // before the URL: whoever waits for it may run a hook next
         // Listen before the URL is printed: whoever reads it may press Ctrl+C at once, and an
         // interrupt with no listener yet would kill the process without a clean shutdown.
