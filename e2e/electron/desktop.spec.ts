@@ -21,7 +21,7 @@ const binary = electronBinary()
 test.describe('the desktop window (Electron)', () => {
   test.skip(
     binary === null,
-    'Skipped: the Electron binary is not installed (node_modules/electron/dist is missing). It cannot be downloaded on this build machine; run `npx install-electron` where downloads work to enable this spec.'
+    'Skipped: the Electron binary is not installed (node_modules/electron/dist is missing). It cannot be downloaded on this build machine; run `npm start` (or `npx install-electron`) where downloads work to enable this spec.'
   )
 
   test('opens securely, shows the demo workspace and reads a transcript', async () => {

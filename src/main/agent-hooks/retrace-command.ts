@@ -10,6 +10,12 @@ export interface RetraceProgram {
   dataDirArgs: string[]
 }
 
+/**
+ * Retrace's npm package name: its own, so that `npx retrace` or an install by name never picks the
+ * unrelated package called `retrace`. The command it installs is still `retrace`.
+ */
+export const PACKAGE_NAME = 'retrace-agent-history'
+
 /** The folder holding Retrace's package.json: the installed package, never its `out/` build (which is rebuilt in place). */
 export function packageRoot(from: string = __dirname): string {
   let dir = resolve(from)
@@ -24,7 +30,7 @@ export function packageRoot(from: string = __dirname): string {
 
 function isRetraceManifest(file: string): boolean {
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'retrace'
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME
   } catch {
     return false
   }

@@ -21,6 +21,7 @@ export async function serveCommand(runtime: Runtime, call: CliCall, options: { d
     rendererDir: join(__dirname, '../renderer'),
     log: (message) => options.io.err(message)
   })
+  if (runtime.dataFolder?.owned) runtime.dataFolder.announce(server.url)
   options.io.out(`Retrace is serving ${server.url}`)
   options.io.out(`Data folder: ${runtime.store.dataDir}. Press Ctrl+C to stop.`)
   return () => server.close()

@@ -9,7 +9,7 @@ import type { ImportReport } from '../sources/import-deps'
 import { SOURCE_ADAPTERS, SOURCE_NAMES } from '../sources/registry'
 import type { SpreadReport } from '../sources/source-folders'
 import { roundSummary, runImportRounds } from '../sources/import-rounds'
-import { appLockHolder } from '../runtime/app-lock'
+import { dataFolderOwner } from '../runtime/data-folder-owner'
 import type { Output } from './commands'
 
 export function parseSource(value: string | undefined): SourceName | undefined {
@@ -32,7 +32,7 @@ export async function watchAllCommand(runtime: Runtime, options: { intervalMs: n
     signal: options.stop,
     keepAlive: true,
     // The app imports the same histories while it runs: two processes never import at once.
-    pausedWhile: () => appLockHolder(runtime.store.dataDir) !== null,
+    pausedWhile: () => dataFolderOwner(runtime.store.dataDir) !== null,
     onPause: (paused) => options.io.err(paused ? 'The Retrace app is running and importing: waiting until it closes.' : 'The Retrace app closed: importing again.'),
     onRound: (report) => {
       const summary = roundSummary(report)

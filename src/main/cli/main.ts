@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { RetraceError } from '../../shared/contract'
 import { createRuntime, type Runtime } from '../runtime/runtime'
 import { tuningFrom } from '../runtime/tuning'
+import { notOwnerNotice } from '../runtime/data-folder-owner'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../runtime/version'
 import { cliCaller } from './call'
@@ -21,6 +22,8 @@ import { workspacesCommand } from './workspaces-command'
 import { hooksCommand } from './hooks/hooks-command'
 import { hookCheckpointCommand } from './hooks/hook-checkpoint'
 import { USAGE } from './usage'
+import { currentFolderUnlessRetrace, retraceFolderRefusal } from './default-folder'
+import { serviceCommand } from './service-command'
 
 class UsageError extends Error {}
 
@@ -98,15 +101,30 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
     /** A session argument, which may also be the agent's session id or the start of an id (see session-ref.ts). */
     const sessionArgument = (live: Runtime, name = 'session-id') => resolveSessionRef(live.store.sessions, argument(name))
 
-    const hookFlags = { agent: values.agent, scope: values.scope, workspace: values.workspace, dryRun: values['dry-run'], noMcp: values['no-mcp'], json: values.json }
+    /** The current folder as the workspace nobody named, refused where it is Retrace's own (default-folder.ts). */
+    const defaultWorkspace = (example: string): string => {
+      const folder = currentFolderUnlessRetrace()
+      if (folder === null) throw new UsageError(retraceFolderRefusal(example))
+      return folder
+    }
+    // Project-scoped settings go into the workspace's own files: never Retrace's by default.
+    const writesProjectFiles = (command === 'hooks' || command === 'mcp') && values.scope === 'project' && (rest[0] === 'install' || rest[0] === 'uninstall')
+    const hookWorkspace = values.workspace ?? (writesProjectFiles ? defaultWorkspace('`--workspace ~/code/shop`') : undefined)
+    const hookFlags = { agent: values.agent, scope: values.scope, workspace: hookWorkspace, dryRun: values['dry-run'], noMcp: values['no-mcp'], json: values.json }
     if (command === 'mcp' && (rest[0] === 'install' || rest[0] === 'uninstall')) return hooksCommand('mcp', rest[0], hookFlags, { dataDir, env, io })
 
     switch (command) {
       case 'hooks':
         return hooksCommand('hooks', rest.join(' ').trim(), hookFlags, { dataDir, env, io })
+      case 'service': {
+        const action = rest.join(' ').trim()
+        if (action !== 'install') throw new UsageError(`Use \`retrace service install\` [--dry-run] [--force], not "retrace service ${action || '(nothing)'}".`)
+        return serviceCommand({ dataDir, env, dryRun: values['dry-run'], force: values.force, io })
+      }
       case 'serve': {
         const port = parsePort(values.port)
         const live = await open(true)
+        if (live.dataFolder?.owned === false) io.err(`retrace: ${notOwnerNotice(dataDir, live.dataFolder.owner)}`)
         await live.takesHookTurns // before the URL: whoever waits for it may run a hook next
         // Listen before the URL is printed: whoever reads it may press Ctrl+C at once, and an
         // interrupt with no listener yet would kill the process without a clean shutdown.
@@ -196,7 +214,9 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
           await watchAllCommand(await open(), { intervalMs: tuningFrom(env).backgroundImport.intervalMs, stop, json: values.json, io })
           return 0
         }
-        await importCommand(await open(), { workspace: rest.join(' ').trim() || undefined, all: values.all, source, path: values.path, json: values.json, io })
+        const named = rest.join(' ').trim() || undefined
+        const workspace = named ?? (values.all ? undefined : defaultWorkspace('`retrace import ~/code/shop`'))
+        await importCommand(await open(), { workspace, all: values.all, source, path: values.path, json: values.json, io })
         return 0
       }
       case 'export': {
@@ -234,8 +254,9 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         return 0
       }
       case 'import-json': {
+        const workspace = values.workspace ?? defaultWorkspace('`--workspace ~/code/shop`')
         const live = await open()
-        await importJsonCommand(live, cliCaller(live), { file: argument('file'), workspace: values.workspace, json: values.json, io })
+        await importJsonCommand(live, cliCaller(live), { file: argument('file'), workspace, json: values.json, io })
         return 0
       }
       case 'recovery': {

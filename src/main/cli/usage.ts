@@ -56,13 +56,18 @@ ${HOOKS_USAGE}
 
   retrace import [WORKSPACE | --all] [--source ${IMPORT_SOURCES.join('|')}] [--json]
                                              import the agents' sessions (only what is new);
-                                             WORKSPACE defaults to the current folder, --all takes every
+                                             WORKSPACE defaults to the current folder (never Retrace's
+                                             own: name it, or \`.\`), --all takes every
                                              session found, into a workspace per recorded folder;
                                              --source NAME --path DIR adds DIR as that source's history
                                              for the workspace (imported now and whenever it is opened)
   retrace import --all --watch [--json]      import every agent's history, then keep following it until
                                              Ctrl-C (one line per round that added something), so it is
                                              kept before an agent's clean-up deletes it
+  retrace service install [--dry-run] [--force]
+                                             write the user service that runs import --all --watch
+                                             (systemd on Linux, launchd on macOS; Node and Retrace by
+                                             absolute path), and print how to start it
 
   retrace export <session-id> [--format html|md|json] [--out FILE] [--turn N] [--no-redact] [--with-files] [--keep ID]… [--anonymize-path] [--force]
                                              one file a colleague can open offline (format from --out's

@@ -5,6 +5,7 @@ import { openWorkspace } from '../handlers/workspace-handlers'
 import { ensureDemoWorkspace } from '../demo/demo-workspace'
 import { resolveDataDir } from '../store/data-dir'
 import { APP_VERSION } from '../runtime/version'
+import { notOwnerNotice } from '../runtime/data-folder-owner'
 import { bindIpc } from './ipc'
 import { installMenu } from './menu'
 import { hardenApp } from './security'
@@ -48,6 +49,7 @@ function start(): void {
     // It also takes the turns agents' hooks hand over (runtime/hook-handoff-server.ts).
     const serveHooks = { log: (message: string) => process.stderr.write(`Retrace: ${message}\n`) }
     runtime = createRuntime({ dataDir, host: { binding: 'electron', pickFolder }, version: APP_VERSION, backgroundImport: true, onBackgroundError: reportBackgroundError, serveHooks })
+    if (runtime.dataFolder?.owned === false) serveHooks.log(notOwnerNotice(dataDir, runtime.dataFolder.owner))
   } catch (error) {
     dialog.showErrorBox('Retrace cannot open its data', error instanceof Error ? error.message : String(error))
     app.exit(1)

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Runtime } from '../runtime/runtime'
-import { appLockHolder } from '../runtime/app-lock'
+import { dataFolderOwner } from '../runtime/data-folder-owner'
 import type { CliCall } from '../cli/call'
 
 /**
@@ -32,7 +32,7 @@ export class Freshness {
    * imports the same histories itself, and two processes importing the same files only race.
    */
   everything(): Promise<string | null> {
-    if (appLockHolder(this.runtime.store.dataDir) !== null) return Promise.resolve(null)
+    if (dataFolderOwner(this.runtime.store.dataDir) !== null) return Promise.resolve(null)
     return this.within('*', () => this.runtime.imports.importAll({ markOpened: false, signal: this.closing.signal }), this.budgetMs)
   }
 

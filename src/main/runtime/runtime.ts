@@ -11,7 +11,7 @@ import { RewindService } from '../journal/rewind/rewind-service'
 import { PreviewWatches } from '../journal/rewind/preview-watch'
 import { ImportService } from '../sources/import-service'
 import { runImportRounds } from '../sources/import-rounds'
-import { holdAppLock } from './app-lock'
+import { claimDataFolder, type DataFolderClaim } from './data-folder-owner'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
 import { followHookRuns } from '../agent-hooks/hook-log'
@@ -28,6 +28,11 @@ export interface Runtime extends HandlerContext {
   recovery: Promise<RecoveryReport>
   /** Whether this process takes the turns agents' hooks hand over (`serveHooks`), once it knows. */
   takesHookTurns: Promise<boolean>
+  /**
+   * Whether this process owns the data folder's background work (data-folder-owner.ts): asked
+   * for by `backgroundImport` or `serveHooks`, null for a runtime that asked for neither.
+   */
+  dataFolder: DataFolderClaim | null
   /** Close the store; after start-up recovery has settled, never under it. */
   close(): void
 }
@@ -82,9 +87,11 @@ export function createRuntime(options: {
   const previewWatches = new PreviewWatches((watchId, paths) => feed.publish({ name: 'rewind.previewChanged', payload: { watchId, paths } }))
   const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, previewWatches, imports, ready }
   const background = new AbortController()
-  // The app imports every history itself: `import --all --watch` (a user service) waits meanwhile.
-  const importsInBackground = options.backgroundImport === true && tuning.backgroundImport.enabled
-  const releaseAppLock = importsInBackground ? holdAppLock(options.dataDir) : () => undefined
+  // One process per data folder does the background work; a second app or `serve` on it does
+  // none, and `import --all --watch` (a user service) waits while the owner runs.
+  const dataFolder = options.backgroundImport === true || options.serveHooks ? claimDataFolder(options.dataDir, options.host.binding === 'electron' ? 'the Retrace app' : 'retrace serve') : null
+  const owner = dataFolder?.owned === true
+  const importsInBackground = owner && options.backgroundImport === true && tuning.backgroundImport.enabled
   if (importsInBackground) {
     const { intervalMs } = tuning.backgroundImport
     // A user service's round under way (import --all --watch) stops within a second of the lock: start after it.
@@ -95,7 +102,7 @@ export function createRuntime(options: {
   // The turns hooks hand over are captured here, one workspace's after the other; the recorder
   // and the capture publish the changes as they are made.
   const oneWorkspaceAtATime = oneAtATimePerKey()
-  const handoffs = options.serveHooks
+  const handoffs = options.serveHooks && owner
     ? serveHookHandoffs({
         dataDir: options.dataDir,
         capture: async (request) => (await captureHookTurn(request, { dataDir: options.dataDir, open: () => Promise.resolve(ctx), via: 'app', serialize: oneWorkspaceAtATime })).answer,
@@ -109,17 +116,25 @@ export function createRuntime(options: {
     const workspace = run.error === null && run.workspace ? store.workspaces.getByPath(resolve(run.workspace)) : undefined
     if (workspace) feed.changed(['sessions', 'messages', 'checkpoints', 'files'], { workspaceId: workspace.id, ...(run.sessionId ? { sessionIds: [run.sessionId] } : {}) })
   })
+  // The folder is let go once its socket is: a successor then finds no one answering on it.
+  let socketSettled = handoffs === null
+  const socketSettles = handoffs ? handoffs.listening.then(() => undefined, () => undefined) : Promise.resolve()
+  void socketSettles.then(() => (socketSettled = true))
+  const releaseFolder = () => {
+    if (dataFolder?.owned) dataFolder.release()
+  }
   const close = () => {
     handoffs?.close()
     stopHookRuns()
     background.abort()
     previewWatches.close()
-    releaseAppLock()
+    if (socketSettled) releaseFolder()
+    else void socketSettles.then(releaseFolder)
     imports.close()
     // A hook's turn under way finishes first (its hook is waiting for it).
     const busy = handoffs ? handoffs.idle() : Promise.resolve()
     if (settled && !handoffs) store.close()
     else void Promise.allSettled([ready, busy]).then(() => store.close())
   }
-  return { ...ctx, recovery, takesHookTurns: handoffs ? handoffs.listening : Promise.resolve(false), handlers: createHandlers(ctx), close }
+  return { ...ctx, recovery, takesHookTurns: handoffs ? handoffs.listening : Promise.resolve(false), dataFolder, handlers: createHandlers(ctx), close }
 }
