@@ -290,7 +290,7 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
     await expect(dialog.getByTestId('rewind-root')).toContainText(demo.path)
     const envrc = dialog.locator('[data-testid="plan-item"][data-path=".envrc"]')
     await expect(envrc).toHaveAttribute('data-consent', 'unticked')
-    await expect(envrc).toContainText('runs code when a shell enters the folder (direnv)')
+    await expect(envrc).toContainText('runs code when a shell enters the folder (direnv, mise)')
     await expect(dialog.getByTestId('rewind-consent-note')).toContainText('One file runs code or grants access')
     const refused = dialog.locator('[data-testid="plan-group"][data-action="refused"] [data-testid="plan-item"][data-path="tools/key"]')
     await expect(refused).toContainText('outside the workspace')

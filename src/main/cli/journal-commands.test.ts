@@ -99,13 +99,13 @@ describe('retrace changes / diff / rewind / undo', () => {
     const preview = out.join('\n')
     expect(preview).toContain(`Workspace: ${ws.root}`)
     expect(preview).toMatch(/action\s+kind\s+path\s+mode\s+note/)
-    expect(preview).toMatch(/restore\s+file\s+\.envrc\s+644\s+needs confirmation: runs code when a shell enters the folder \(direnv\): \.envrc/)
+    expect(preview).toMatch(/restore\s+file\s+\.envrc\s+644\s+needs confirmation: runs code when a shell enters the folder \(direnv, mise\): \.envrc/)
     expect(preview).toMatch(/restore\s+file\s+run\.sh\s+755 → 644/)
     expect(preview).toContain('1 file that runs code or grants access comes from a history this computer did not record; it is left alone unless you pass --allow-sensitive: .envrc.')
 
     out = []
     expect(await run('rewind', ws.writer.id, '--turn', '1', '--yes')).toBe(0)
-    expect(out.join('\n')).toContain('refused .envrc: not confirmed: it runs code when a shell enters the folder (direnv): .envrc')
+    expect(out.join('\n')).toContain('refused .envrc: not confirmed: it runs code when a shell enters the folder (direnv, mise): .envrc')
     expect(ws.text('.envrc')).toBe('export A=2\n')
     expect(ws.text('run.sh')).toBe('#!/bin/sh\n')
 

@@ -80,7 +80,7 @@ export async function planFromTargets(
     fs,
     checkedFolders: new Set<string>(), // each folder on the way looked at once (see WorkspaceFs.resolve)
     unavailable,
-    vetted: vetTargets(targets, { blobs, ...(scanned ? { scanned } : {}), unavailable, seenHere })
+    vetted: vetTargets(targets, { blobs, ...(scanned ? { scanned } : {}), unavailable, seenHere, root: fs.root })
   }
   for (const target of targets) items.push(await planItem(target, context, scanned?.get(keyOf(target.path))))
   refuseCaseCollisions(items, (folder) => foldsCase(Buffer.concat([fs.root, folder.length > 0 ? Buffer.from('/') : Buffer.alloc(0), folder])))
