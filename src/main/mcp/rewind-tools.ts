@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { RetraceError, RewindPlanSchema, RewindResultSchema, SessionIdSchema } from '../../shared/contract'
-import { needingConfirmation, printPlan, type Plan, type RewindResult } from '../cli/rewind-preview'
+import { needingConfirmation, printPlan, shownItems, type Plan, type RewindResult } from '../cli/rewind-preview'
 import { answer, sessionIdOf, workspaceOfSession, type McpContext } from './context'
 import { leaveInput, onConflictInput, rewindIdInput, sessionInput, tokenInput, turnInput } from './inputs'
 
@@ -50,7 +50,7 @@ export function registerRewindTools(server: McpServer, ctx: McpContext): void {
   const previews = new Previews()
   const preview = (plan: Plan, what: string, applyHint: string, about: Record<string, unknown>, note: string | null = null) => {
     previews.remember(plan)
-    const items = plan.items.filter((item) => item.action !== 'none' || item.refused)
+    const items = shownItems(plan)
     const structured = { ...plan, items, conflicts: conflictsOf(plan), needsConfirmation: needingConfirmation(plan).map((item) => item.path), canApply: ctx.allowRewind, ...about }
     return answer(previewText(plan, what, ctx.allowRewind ? applyHint : null, confirmCommand(about)), structured, [note])
   }
