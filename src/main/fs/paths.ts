@@ -34,26 +34,29 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
  */
 export function checkRelPath(input: Buffer | string, platform: NodeJS.Platform = process.platform): RelPath {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input
-  const shown = JSON.stringify(displayPath(bytes))
-  const refuse = (why: string): never => {
-    throw new RetraceError('VALIDATION', `Refused the path ${shown}: ${why}. Nothing was read or written.`)
-  }
-  if (bytes.length === 0) refuse('it is empty')
-  if (bytes.length > 4096) refuse('it is longer than 4096 bytes')
-  if (bytes.includes(0)) refuse('it contains a NUL byte')
-  if (bytes.includes(0x5c)) refuse('it contains a backslash')
-  if (bytes[0] === SLASH) refuse('it is absolute')
-  if (/^[a-zA-Z]:/.test(bytes.subarray(0, 2).toString('latin1'))) refuse('it starts with a drive letter')
+  const problem = relPathProblem(bytes, platform)
+  if (problem) throw new RetraceError('VALIDATION', `Refused the path ${JSON.stringify(displayPath(bytes))}: ${problem}. Nothing was read or written.`)
+  return bytes as RelPath
+}
+
+/** Why checkRelPath refuses a path ("it contains a backslash"), or null. */
+export function relPathProblem(bytes: Buffer, platform: NodeJS.Platform = process.platform): string | null {
+  if (bytes.length === 0) return 'it is empty'
+  if (bytes.length > 4096) return 'it is longer than 4096 bytes'
+  if (bytes.includes(0)) return 'it contains a NUL byte'
+  if (bytes.includes(0x5c)) return 'it contains a backslash'
+  if (bytes[0] === SLASH) return 'it is absolute'
+  if (/^[a-zA-Z]:/.test(bytes.subarray(0, 2).toString('latin1'))) return 'it starts with a drive letter'
   const windows = platform === 'win32'
   for (const segment of splitSegments(bytes)) {
     const name = segment.toString('latin1')
-    if (name === '') refuse('it has an empty segment')
-    if (name === '.' || name === '..') refuse(`it has a "${name}" segment`)
-    if (isVcsMetadataName(name)) refuse(`it names ${displayPath(segment)}, version-control metadata that Retrace never touches`)
-    if (windows && /[. ]$/.test(name)) refuse('a segment ends with a dot or a space, which Windows drops')
-    if (windows && WINDOWS_RESERVED.test(name)) refuse('a segment is a device name Windows reserves')
+    if (name === '') return 'it has an empty segment'
+    if (name === '.' || name === '..') return `it has a "${name}" segment`
+    if (isVcsMetadataName(name)) return `it names ${displayPath(segment)}, version-control metadata that Retrace never touches`
+    if (windows && /[. ]$/.test(name)) return 'a segment ends with a dot or a space, which Windows drops'
+    if (windows && WINDOWS_RESERVED.test(name)) return 'a segment is a device name Windows reserves'
   }
-  return bytes as RelPath
+  return null
 }
 
 export function splitSegments(path: Buffer): Buffer[] {
