@@ -74,7 +74,7 @@ describe('retrace checkpoint begin|end (hook capture of shell changes)', () => {
     expect(await runCli(['checkpoint', 'sideways', '--workspace', project.path, '--session', 'x', '--data-dir', data.path], io, {})).toBe(1)
   })
 
-  it('says which paths it cannot track: one longer than the system allows, a name the journal refuses (reported, never silent)', async () => {
+  it('says which paths it cannot track: one longer than the system allows, a name the journal refuses (reported, never silent) (R26)', async () => {
     const data = tempDir()
     const project = tempDir('retrace-project-')
     dirs.push(data, project)

@@ -118,7 +118,7 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(ws.text('.envrc')).toBe('export A=1\n')
   })
 
-  it('lists every refused file with its reason, and never says every file matches when files were refused', async () => {
+  it('lists every refused file with its reason, and never says every file matches when files were refused (R26)', async () => {
     ws = agentWorkspace({ 'big.txt': Buffer.alloc(400_000, 'L') })
     out = []
     err = []
@@ -148,7 +148,7 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(answer.refused.map((refusal) => refusal.path).sort()).toEqual(['../escape.txt', 'big.txt'])
   })
 
-  it('does not claim every file matches when the only change left is refused', async () => {
+  it('does not claim every file matches when the only change left is refused (R26)', async () => {
     ws = agentWorkspace({ 'a.txt': 'old\n' })
     out = []
     err = []

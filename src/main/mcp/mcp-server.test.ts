@@ -114,7 +114,7 @@ describe('retrace mcp (an MCP server over stdio)', () => {
     await server.close()
   }, 120_000)
 
-  it('with --allow-rewind: rewinds after a preview, undoes, skips conflicts, refuses a stale preview, and never lets the model confirm a sensitive file', async () => {
+  it('with --allow-rewind: rewinds after a preview, undoes, skips conflicts, refuses a stale preview, and never lets the model confirm a sensitive file (R23)', async () => {
     const server = await start('--allow-rewind')
     const tools = (await server.client.listTools()).tools
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, 'rewind', 'undo'].sort())

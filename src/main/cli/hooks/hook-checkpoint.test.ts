@@ -121,7 +121,7 @@ describe('checkpoint begin|end --hook AGENT (what an installed hook runs)', () =
     expect(readHookRuns(data)[0]?.error).toContain('Unknown --hook agent "windsurf"')
   })
 
-  it('logs how many paths a turn could not track, and status says so', async () => {
+  it('logs how many paths a turn could not track, and status says so (R26)', async () => {
     const { data, workspace, hook } = setup()
     writeFileSync(join(workspace, 'a\\b.txt'), 'a backslash: not a name the journal holds\n')
     const [begin, end] = payloads('claude-code', workspace, 'untracked-session')

@@ -92,7 +92,7 @@ describe('a rewind of a foreign history (import-json over HTTP)', () => {
     return { root, call, sessionId: imported.sessionId, imported }
   }
 
-  it('refuses links that each read as inside but lead out through one another (l2 → ., l1 → l2/../outside.txt, sub/up → ..)', async () => {
+  it('refuses links that each read as inside but lead out through one another (l2 → ., l1 → l2/../outside.txt, sub/up → ..) (R24)', async () => {
     const { root, call, sessionId } = await setup(LINK_CHAINS)
     writeFileSync(join(root, '..', 'outside.txt'), 'the user\'s file beside the workspace\n')
     const plan = await call('rewind.plan', { sessionId, turn: 1 })
@@ -110,7 +110,7 @@ describe('a rewind of a foreign history (import-json over HTTP)', () => {
     for (const path of ['l1', 'deep', 'a/c']) expect(existsSync(join(root, path)), path).toBe(false)
   })
 
-  it('asks before writing any file that runs code, grants access or configures an agent, and never writes version-control metadata', async () => {
+  it('asks before writing any file that runs code, grants access or configures an agent, and never writes version-control metadata (R23, R19)', async () => {
     const { root, call, sessionId, imported } = await setup(SENSITIVE)
     expect(imported.skipped.map((skip) => skip.path)).toEqual(['.hg/hgrc']) // never even journaled
     const plan = await call('rewind.plan', { sessionId, turn: 1 })

@@ -7,7 +7,7 @@ import { MAX_LINKS_FOLLOWED, PlannedTree } from './link-chains'
 
 const rel = (path: string) => Buffer.from(path) as RelPath
 
-describe('resolving the links a rewind writes (R12)', () => {
+describe('resolving the links a rewind writes (R12, R24)', () => {
   const cleanups: (() => void)[] = []
   afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()))
 

@@ -27,7 +27,7 @@ const MEMBERS: Record<SensitiveClassId, string[]> = {
 }
 
 describe('files that run code, grant access or configure an agent', () => {
-  it.each(SENSITIVE_CLASSES.map((found) => [found.id, found.reason] as const))('class %s: every member says "%s"', (id, reason) => {
+  it.each(SENSITIVE_CLASSES.map((found) => [found.id, found.reason] as const))('class %s: every member says "%s" (R23)', (id, reason) => {
     const members = MEMBERS[id]
     expect(members.length, id).toBeGreaterThanOrEqual(4)
     for (const path of members) {
@@ -54,7 +54,7 @@ describe('files that run code, grant access or configure an agent', () => {
 })
 
 describe('vetting a rewind\'s targets', () => {
-  it('trusts a version the last scan recorded (path, content and exact mode), and only that; masks a foreign mode to 0o775', () => {
+  it('trusts a version the last scan recorded (path, content and exact mode), and only that; masks a foreign mode to 0o775 (R25)', () => {
     const rt = tempRuntime()
     try {
       const suid: FileVersion = { kind: 'file', hash: rt.journal.blobs.putBuffer(Buffer.from('#!/bin/sh\n')).hash, size: 10, mode: 0o4755 }

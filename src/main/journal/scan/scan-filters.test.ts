@@ -161,7 +161,7 @@ describe('what the scan leaves out', () => {
     expect(result.skipped[0]?.reason).toBe('Retrace cannot record this name: it contains a backslash')
   })
 
-  it.skipIf(process.platform === 'win32')("records the names only Windows reserves (aux.ts, con.json, nul.txt, a trailing dot), which are ordinary elsewhere", async () => {
+  it.skipIf(process.platform === 'win32')("records the names only Windows reserves (aux.ts, con.json, nul.txt, a trailing dot), which are ordinary elsewhere (R13)", async () => {
     for (const name of ['aux.ts', 'con.json', 'src/nul.txt', 'CON', 'trailing.', 'space ']) fx.write(name)
     const result = await fx.scan()
     expect(names(result.files)).toEqual(['CON', 'aux.ts', 'con.json', 'space ', 'src/nul.txt', 'trailing.'])
