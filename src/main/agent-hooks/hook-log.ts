@@ -15,6 +15,8 @@ export interface HookRun {
   turn: number | null
   /** Files changed in the turn (end only). */
   changes: number | null
+  /** Paths the scan saw but could not track (too long for the system, unreadable…), when there were any. */
+  untracked?: number
   ms: number
   error: string | null
   /**

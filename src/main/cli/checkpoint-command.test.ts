@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -72,4 +73,32 @@ describe('retrace checkpoint begin|end (hook capture of shell changes)', () => {
     expect(err.at(-1)).toContain('run "retrace checkpoint begin" first')
     expect(await runCli(['checkpoint', 'sideways', '--workspace', project.path, '--session', 'x', '--data-dir', data.path], io, {})).toBe(1)
   })
+
+  it('says which paths it cannot track: one longer than the system allows, a name the journal refuses (reported, never silent) (R26)', async () => {
+    const data = tempDir()
+    const project = tempDir('retrace-project-')
+    dirs.push(data, project)
+    const root = project.path
+    const longName = 'd'.repeat(250)
+    // 17 folders of 250 bytes: past the 4096 bytes of PATH_MAX. Made one `cd` at a time, as only a relative path can.
+    execFileSync('bash', ['-c', `cd "$1" && for i in $(seq 1 17); do mkdir ${longName} && cd ${longName}; done && echo one > deep.txt`, 'bash', root])
+    dirs.unshift({ path: '', dispose: () => execFileSync('rm', ['-rf', join(root, longName)]) }) // rmSync cannot remove it: its paths are too long
+    writeFileSync(join(root, 'ok.txt'), 'tracked\n')
+    writeFileSync(join(root, 'a\\b.txt'), 'a backslash\n')
+    let out: string[] = []
+    const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(`ERR ${t}`) }
+    const run = (...args: string[]) => runCli([...args, '--data-dir', data.path], io, {})
+
+    expect(await run('checkpoint', 'begin', '--workspace', root, '--session', 'agent-long')).toBe(0)
+    const note = out.find((line) => line.includes('not tracked')) ?? ''
+    expect(note).toMatch(/^Retrace: 2 paths are not tracked, so a rewind leaves them as they are: /)
+    expect(note).toContain('a\\b.txt (Retrace cannot record this name: it contains a backslash)')
+    expect(note).toMatch(new RegExp(`${longName.slice(0, 80)}…d{30} \\(${17 * 251 - 1} bytes\\) \\(its path is too long for the operating system\\)`))
+
+    out = []
+    expect(await run('checkpoint', 'end', '--workspace', root, '--session', 'agent-long', '--json')).toBe(0)
+    const ended = JSON.parse(out.join('')) as { skipped: number; untracked: { path: string; reason: string }[] }
+    expect(ended.skipped).toBe(2)
+    expect(ended.untracked.map((item) => item.reason).sort()).toEqual(['Retrace cannot record this name: it contains a backslash', 'its path is too long for the operating system'])
+  }, 30_000)
 })

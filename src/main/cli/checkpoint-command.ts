@@ -1,5 +1,5 @@
 import { parseHookInput, readHookStdin } from '../agent-hooks/hook-input'
-import { runCheckpoint, type CheckpointResult, type HookInput } from '../runtime/checkpoint'
+import { runCheckpoint, type CheckpointResult, type HookInput, type UntrackedPath } from '../runtime/checkpoint'
 import type { Runtime } from '../runtime/runtime'
 import type { Output } from './commands'
 
@@ -13,10 +13,19 @@ export async function checkpointCommand(runtime: Runtime, options: { phase: stri
   if (options.json) return options.io.out(JSON.stringify(withoutPhase(result)))
   if (result.phase === 'begin') {
     options.io.out(`Retrace: turn ${result.turn} of ${result.sessionId} begun; baseline of ${result.files} files (${result.hashed} read).${result.truncated ? ' The scan hit its file limit: files beyond it are not tracked.' : ''}`)
-    return
+  } else {
+    const detail = Object.entries(result.counts).map(([op, n]) => `${n} ${op}`).join(', ')
+    options.io.out(`Retrace: turn ${result.turn} captured: ${result.changes === 0 ? 'no file changes' : detail}.`)
   }
-  const detail = Object.entries(result.counts).map(([op, n]) => `${n} ${op}`).join(', ')
-  options.io.out(`Retrace: turn ${result.turn} captured: ${result.changes === 0 ? 'no file changes' : detail}.`)
+  if (result.skipped > 0) options.io.out(untrackedNote(result.skipped, result.untracked))
+}
+
+/** "2 paths are not tracked, so a rewind leaves them as they are: a (why); b (why)." A path too long to read is shortened. */
+export function untrackedNote(count: number, first: UntrackedPath[]): string {
+  const shorten = (path: string) => (path.length > 120 ? `${path.slice(0, 80)}…${path.slice(-30)} (${Buffer.byteLength(path)} bytes)` : path)
+  const listed = first.map((item) => `${shorten(item.path)} (${item.reason})`).join('; ')
+  const more = count > first.length ? `; and ${count - first.length} more` : ''
+  return `Retrace: ${count === 1 ? '1 path is' : `${count} paths are`} not tracked, so a rewind leaves ${count === 1 ? 'it' : 'them'} as ${count === 1 ? 'it is' : 'they are'}: ${listed}${more}.`
 }
 
 function withoutPhase(result: CheckpointResult): Omit<CheckpointResult, 'phase'> {

@@ -1,5 +1,7 @@
+import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
+import { databaseOf } from '../store/raw-database'
 import { runCli } from './main'
 
 describe('retrace changes / diff / rewind / undo', () => {
@@ -99,13 +101,13 @@ describe('retrace changes / diff / rewind / undo', () => {
     const preview = out.join('\n')
     expect(preview).toContain(`Workspace: ${ws.root}`)
     expect(preview).toMatch(/action\s+kind\s+path\s+mode\s+note/)
-    expect(preview).toMatch(/restore\s+file\s+\.envrc\s+644\s+needs confirmation: runs code when a shell enters the folder \(direnv\): \.envrc/)
+    expect(preview).toMatch(/restore\s+file\s+\.envrc\s+644\s+needs confirmation: runs code when a shell enters the folder \(direnv, mise\): \.envrc/)
     expect(preview).toMatch(/restore\s+file\s+run\.sh\s+755 → 644/)
     expect(preview).toContain('1 file that runs code or grants access comes from a history this computer did not record; it is left alone unless you pass --allow-sensitive: .envrc.')
 
     out = []
     expect(await run('rewind', ws.writer.id, '--turn', '1', '--yes')).toBe(0)
-    expect(out.join('\n')).toContain('refused .envrc: not confirmed: it runs code when a shell enters the folder (direnv): .envrc')
+    expect(out.join('\n')).toContain('refused .envrc: not confirmed: it runs code when a shell enters the folder (direnv, mise): .envrc')
     expect(ws.text('.envrc')).toBe('export A=2\n')
     expect(ws.text('run.sh')).toBe('#!/bin/sh\n')
 
@@ -114,5 +116,53 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(out.join('\n')).toContain('--allow-sensitive: 1 file that runs code or grants access will be written, from a history this computer did not record: .envrc.')
     expect(out.join('\n')).toContain('1 changed, 0 skipped, 0 refused')
     expect(ws.text('.envrc')).toBe('export A=1\n')
+  })
+
+  it('lists every refused file with its reason, and never says every file matches when files were refused (R26)', async () => {
+    ws = agentWorkspace({ 'big.txt': Buffer.alloc(400_000, 'L') })
+    out = []
+    err = []
+    ws.agent.turn()
+    ws.agent.write('big.txt', 'big after\n')
+    const db = databaseOf(ws.rt.store)
+    const bigHash = db.prepare("SELECT hash FROM blobs WHERE storage = 'file'").pluck().get() as string
+    rmSync(ws.journal.blobs.filePath(bigHash)) // its snapshot is gone: refused, though it would be restored
+    const scope = db.prepare('SELECT id FROM journal_scopes LIMIT 1').pluck().get() as number
+    db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'tool', 0)").run(scope, Buffer.from('../escape.txt'), bigHash)
+
+    for (const flags of [['--dry-run'], ['--yes']]) {
+      out = []
+      expect(await run('rewind', ws.writer.id, '--turn', '1', ...flags)).toBe(0)
+      const printed = out.join('\n')
+      expect(printed, flags[0]).not.toContain('every file already matches')
+      expect(printed).toMatch(/refused\s+file\s+big\.txt\s+644\s+the saved snapshot of big\.txt is missing from the store/)
+      expect(printed).toMatch(/refused\s+file\s+\.\.\/escape\.txt\s+→ 644\s+Refused the path "\.\.\/escape\.txt": it has a "\.\." segment/)
+      expect(printed).toContain('Nothing will be written: all 2 files above are refused, for the reasons given.')
+    }
+    expect(ws.text('big.txt')).toBe('big after\n')
+
+    out = []
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--yes', '--json')).toBe(0)
+    const answer = JSON.parse(out.join('\n')) as { nothingWritten: boolean; refused: { path: string; reason: string }[] }
+    expect(answer.nothingWritten).toBe(true)
+    expect(answer.refused.map((refusal) => refusal.path).sort()).toEqual(['../escape.txt', 'big.txt'])
+  })
+
+  it('does not claim every file matches when the only change left is refused (R26)', async () => {
+    ws = agentWorkspace({ 'a.txt': 'old\n' })
+    out = []
+    err = []
+    ws.agent.turn()
+    ws.agent.write('a.txt', 'new\n')
+    ws.user.write('a.txt', 'old\n') // already as the checkpoint left it
+    const db = databaseOf(ws.rt.store)
+    const scope = db.prepare('SELECT id FROM journal_scopes LIMIT 1').pluck().get() as number
+    const blob = db.prepare('SELECT hash FROM blobs LIMIT 1').pluck().get() as string
+    db.prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'tool', 0)").run(scope, Buffer.from('.hg/hgrc'), blob)
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--dry-run')).toBe(0)
+    const printed = out.join('\n')
+    expect(printed).not.toContain('every file already matches')
+    expect(printed).toMatch(/refused\s+file\s+\.hg\/hgrc\s+→ 644\s+Refused the path "\.hg\/hgrc": it names \.hg, version-control metadata that Retrace never touches/)
+    expect(printed).toContain('Nothing will be written: the file above is refused, for the reason given.')
   })
 })

@@ -4,7 +4,7 @@ import { SHELL_CAPTURE_HINT } from '../../shared/shell-capture'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 import { table } from './format'
-import { needingConfirmation, printConfirmationNote, printPlan, printResult, type Plan, type RewindResult } from './rewind-preview'
+import { needingConfirmation, printConfirmationNote, printPlan, printResult, shownItems, writesAnything, type Plan, type RewindResult } from './rewind-preview'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
@@ -89,7 +89,12 @@ export async function previewAndApply(
     return 0
   }
   if (!flags.json) printPlan(plan, flags.io)
-  if (plan.items.every((item) => item.action === 'none')) return 0
+  if (!writesAnything(plan)) {
+    // The preview above said so, naming each refused file; with --json, the refusals alone.
+    const refused = shownItems(plan).map((item) => ({ path: item.path, pathId: item.pathId, reason: item.refused }))
+    if (flags.json && refused.length > 0) flags.io.out(JSON.stringify({ nothingWritten: true, refused }, null, 2))
+    return 0
+  }
   const choice = flags.onConflict ?? 'skip'
   if (conflicts > 0 && !flags.onConflict && !flags.json) flags.io.out(`${conflicts} conflict(s) will be skipped (files changed since the agent wrote them). Use --on-conflict overwrite|keep-both to change that.`)
   if (!flags.json) printConfirmationNote(plan, flags.allowSensitive, flags.io)

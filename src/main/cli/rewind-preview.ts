@@ -34,12 +34,28 @@ function noteColumn(item: PlanItem): string {
   return notes.filter(Boolean).join('; ')
 }
 
-/** The preview: where, then every path that would change (or is refused) with its kind, mode, link target and why. */
+/** The rows a preview shows: every path that would change, and every path refused, whatever it would have done. */
+export function shownItems(plan: Plan): PlanItem[] {
+  return plan.items.filter((item) => item.action !== 'none' || item.refused)
+}
+
+/** Whether applying the plan would write anything: some row is neither refused nor already right. */
+export const writesAnything = (plan: Plan): boolean => plan.items.some((item) => item.action !== 'none' && !item.refused)
+
+/**
+ * The preview: where, then every path that would change or is refused, with its kind, mode,
+ * link target and why. "Every file already matches" only when that is so: a plan whose every
+ * change is refused says that nothing will be written, and why for each file.
+ */
 export function printPlan(plan: Plan, io: Output): void {
   io.out(`Workspace: ${plan.root}`)
-  const changing = plan.items.filter((item) => item.action !== 'none')
-  if (changing.length === 0) return io.out('Nothing to do: every file already matches that checkpoint.')
-  io.out(table(['action', 'kind', 'path', 'mode', 'note'], changing.map((item) => [item.refused ? 'refused' : item.action, kindColumn(item), item.path, modeColumn(item), noteColumn(item)])))
+  const shown = shownItems(plan)
+  if (shown.length === 0) return io.out('Nothing to do: every file already matches that checkpoint.')
+  io.out(table(['action', 'kind', 'path', 'mode', 'note'], shown.map((item) => [item.refused ? 'refused' : item.action, kindColumn(item), item.path, modeColumn(item), noteColumn(item)])))
+  if (!writesAnything(plan)) {
+    const one = shown.length === 1
+    io.out(`Nothing will be written: ${one ? 'the file above is' : `all ${shown.length} files above are`} refused, for the reason${one ? '' : 's'} given.`)
+  }
 }
 
 /** The paths this preview asks the user to confirm (files that run code or grant access, from a foreign history). */

@@ -1,4 +1,5 @@
 import { RetraceError } from '../../shared/contract'
+import { isVcsMetadataName } from './vcs-metadata.mts'
 
 /**
  * A workspace-relative path as raw bytes ('/'-separated). File names on Linux are bytes, not
@@ -21,31 +22,41 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)
 
 /**
  * Accept a workspace-relative path only if it can name nothing outside the workspace and
- * nothing Retrace must never touch, on any platform the journal might have come from.
- * Refused: empty, absolute, drive letters and UNC, backslashes, NUL, `.` and `..` segments,
- * any `.git` segment (any case), trailing dots or spaces, Windows device names.
+ * nothing Retrace must never touch. Refused everywhere: empty, longer than 4096 bytes, absolute,
+ * drive letters and UNC, backslashes (a separator where Windows reads the path), NUL, `.` and
+ * `..` segments, and any segment of version-control metadata (`.git`, `.hg`, `.svn`…, any case:
+ * vcs-metadata.mts).
+ *
+ * On Windows also the names Windows cannot hold: device names (`con`, `aux.ts`, `nul.txt`…) and
+ * a segment ending with a dot or a space (Windows drops them, so `a.` would be `a`). Elsewhere
+ * those are ordinary names (Linux and macOS store `aux.ts` as it is), so they are captured and
+ * rewound like any other file; a journal made elsewhere is checked again where it is rewound.
  */
-export function checkRelPath(input: Buffer | string): RelPath {
+export function checkRelPath(input: Buffer | string, platform: NodeJS.Platform = process.platform): RelPath {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input
-  const shown = JSON.stringify(displayPath(bytes))
-  const refuse = (why: string): never => {
-    throw new RetraceError('VALIDATION', `Refused the path ${shown}: ${why}. Nothing was read or written.`)
-  }
-  if (bytes.length === 0) refuse('it is empty')
-  if (bytes.length > 4096) refuse('it is longer than 4096 bytes')
-  if (bytes.includes(0)) refuse('it contains a NUL byte')
-  if (bytes.includes(0x5c)) refuse('it contains a backslash')
-  if (bytes[0] === SLASH) refuse('it is absolute')
-  if (/^[a-zA-Z]:/.test(bytes.subarray(0, 2).toString('latin1'))) refuse('it starts with a drive letter')
+  const problem = relPathProblem(bytes, platform)
+  if (problem) throw new RetraceError('VALIDATION', `Refused the path ${JSON.stringify(displayPath(bytes))}: ${problem}. Nothing was read or written.`)
+  return bytes as RelPath
+}
+
+/** Why checkRelPath refuses a path ("it contains a backslash"), or null. */
+export function relPathProblem(bytes: Buffer, platform: NodeJS.Platform = process.platform): string | null {
+  if (bytes.length === 0) return 'it is empty'
+  if (bytes.length > 4096) return 'it is longer than 4096 bytes'
+  if (bytes.includes(0)) return 'it contains a NUL byte'
+  if (bytes.includes(0x5c)) return 'it contains a backslash'
+  if (bytes[0] === SLASH) return 'it is absolute'
+  if (/^[a-zA-Z]:/.test(bytes.subarray(0, 2).toString('latin1'))) return 'it starts with a drive letter'
+  const windows = platform === 'win32'
   for (const segment of splitSegments(bytes)) {
     const name = segment.toString('latin1')
-    if (name === '') refuse('it has an empty segment')
-    if (name === '.' || name === '..') refuse(`it has a "${name}" segment`)
-    if (name.toLowerCase() === '.git') refuse('it points inside a .git folder, which Retrace never touches')
-    if (/[. ]$/.test(name)) refuse('a segment ends with a dot or a space')
-    if (WINDOWS_RESERVED.test(name)) refuse('a segment is a reserved device name')
+    if (name === '') return 'it has an empty segment'
+    if (name === '.' || name === '..') return `it has a "${name}" segment`
+    if (isVcsMetadataName(name)) return `it names ${displayPath(segment)}, version-control metadata that Retrace never touches`
+    if (windows && /[. ]$/.test(name)) return 'a segment ends with a dot or a space, which Windows drops'
+    if (windows && WINDOWS_RESERVED.test(name)) return 'a segment is a device name Windows reserves'
   }
-  return bytes as RelPath
+  return null
 }
 
 export function splitSegments(path: Buffer): Buffer[] {

@@ -16,7 +16,7 @@ function fingerprint(dir: string, prefix = ''): Record<string, string> {
   return out
 }
 
-describe('the user\'s repositories (R19)', () => {
+describe('the user\'s repositories, of git and other systems (R19)', () => {
   const dirs: ReturnType<typeof tempDir>[] = []
   afterEach(() => dirs.splice(0).forEach((d) => d.dispose()))
 
@@ -34,6 +34,12 @@ describe('the user\'s repositories (R19)', () => {
     fakeRepo(root)
     mkdirSync(join(root, 'vendor/lib'), { recursive: true })
     fakeRepo(join(root, 'vendor/lib')) // a nested repository / submodule
+    // Other systems' metadata, as their programs (not on this machine) leave it: a colocated jj repository, Mercurial, Subversion.
+    const otherVcs = { '.hg/store/00changelog.i': 'hg', '.hg/hgrc': '[paths]\n', '.jj/repo/op_heads/heads/x': 'jj', '.svn/wc.db': 'SQLite format 3', '.svn/entries': '12\n' }
+    for (const [path, content] of Object.entries(otherVcs)) {
+      mkdirSync(join(root, path, '..'), { recursive: true })
+      writeFileSync(join(root, path), content)
+    }
     writeFileSync(join(root, 'vendor/lib/lib.c'), 'int x;\n')
     writeFileSync(join(root, 'app.c'), 'int main() {}\n')
     const io = { out: () => undefined, err: (t: string) => { throw new Error(t) } }
@@ -48,6 +54,7 @@ describe('the user\'s repositories (R19)', () => {
     mkdirSync(join(root, '.git/objects/ab'), { recursive: true })
     writeFileSync(join(root, '.git/objects/ab/cdef'), 'object')
     writeFileSync(join(root, 'vendor/lib/.git/HEAD'), 'ref: refs/heads/other\n')
+    for (const path of Object.keys(otherVcs)) writeFileSync(join(root, path), 'changed by its own tool during the turn\n')
     await run('checkpoint', 'end', '--workspace', root, '--session', 'agent')
 
     const sessions = await new Promise<string>((resolve) => {
@@ -60,11 +67,11 @@ describe('the user\'s repositories (R19)', () => {
     const paths = (JSON.parse(changes) as { changes: { path: string }[] }[]).flatMap((t) => t.changes.map((c) => c.path))
     expect(paths.sort()).toEqual(['app.c', 'vendor/lib/lib.c'])
 
-    const gitBefore = { root: fingerprint(join(root, '.git')), nested: fingerprint(join(root, 'vendor/lib/.git')) }
+    const gitBefore = { root: fingerprint(join(root, '.git')), nested: fingerprint(join(root, 'vendor/lib/.git')), other: ['.hg', '.jj', '.svn'].map((folder) => fingerprint(join(root, folder))) }
     await run('rewind', sessionId, '--turn', '1', '--yes')
     expect(readFileSync(join(root, 'app.c'), 'utf8')).toBe('int main() {}\n')
     expect(readFileSync(join(root, 'vendor/lib/lib.c'), 'utf8')).toBe('int x;\n')
     // HEAD, index, refs and objects exactly as the agent's git left them: not ours to touch.
-    expect({ root: fingerprint(join(root, '.git')), nested: fingerprint(join(root, 'vendor/lib/.git')) }).toEqual(gitBefore)
+    expect({ root: fingerprint(join(root, '.git')), nested: fingerprint(join(root, 'vendor/lib/.git')), other: ['.hg', '.jj', '.svn'].map((folder) => fingerprint(join(root, folder))) }).toEqual(gitBefore)
   }, 30_000)
 })

@@ -22,17 +22,11 @@ export const fileInput = folderPath.describe('The file: relative to the workspac
 export const rewindIdInput = methods['rewind.undo'].input.shape.rewindId.describe('The id of a rewind, as rewind (or undo) reported it.')
 
 export const tokenInput = methods['rewind.apply'].input.shape.token.describe(
-  'The token a preview returned: the rewind applies only if the plan is still exactly that preview, and allow_sensitive confirms the files that preview named.'
+  'The token a preview returned: the rewind applies only if the plan is still exactly that preview.'
 )
 
 export const onConflictInput = ConflictChoiceSchema.describe(
   "What to do with a conflict (a file changed since the agent wrote it): skip (the default: leave it as it is), overwrite (the user's change is lost, but undo brings it back), or keep-both (the rewound file is written, the user's version kept beside it)."
 )
-
-export const allowSensitiveInput = z
-  .boolean()
-  .describe(
-    'Write the files the preview marked as needing confirmation (they run code or grant access, and come from a history this computer did not record). Only when the user asked for it; needs the preview token.'
-  )
 
 export const leaveInput = z.array(folderPath).max(10_000).describe('Files of the preview to leave exactly as they are (paths as the preview lists them).')

@@ -114,7 +114,7 @@ describe('retrace mcp (an MCP server over stdio)', () => {
     await server.close()
   }, 120_000)
 
-  it('with --allow-rewind: rewinds after a preview, undoes, skips conflicts, refuses a stale preview, and writes a sensitive file only when confirmed', async () => {
+  it('with --allow-rewind: rewinds after a preview, undoes, skips conflicts, refuses a stale preview, and never lets the model confirm a sensitive file (R23)', async () => {
     const server = await start('--allow-rewind')
     const tools = (await server.client.listTools()).tools
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, 'rewind', 'undo'].sort())
@@ -155,18 +155,21 @@ describe('retrace mcp (an MCP server over stdio)', () => {
     expect(read('hello.py')).toBe(HELLO_PY)
     expect(read('hello.py.retrace-kept')).toBe('print("mine, again")\n')
 
-    // .envrc runs code and comes from a history this computer did not record: only with allow_sensitive and the preview's token.
+    // .envrc runs code and comes from a history this computer did not record: the model cannot confirm it, whatever it passes; the user can.
     const direnv = ((await server.tool('list_sessions', { workspace: folder })).data.sessions as { id: string; title: string }[]).find((session) => session.title.startsWith('set up direnv'))
     const sensitive = await server.tool('preview_rewind', { session: direnv?.id, turn: 2 })
     expect(sensitive.data.needsConfirmation).toEqual(['.envrc'])
-    const unconfirmed = await server.tool('rewind', { session: direnv?.id, turn: 2, token: sensitive.data.token })
-    expect((unconfirmed.data.refused as { path: string; reason: string }[])[0]).toMatchObject({ path: '.envrc', reason: expect.stringContaining('not confirmed') as string })
-    expect(read('.envrc')).toBe('export GREETING=hi\n')
-    const tokenless = await server.tool('rewind', { session: direnv?.id, turn: 2, allow_sensitive: true })
-    expect(tokenless).toMatchObject({ isError: true, text: expect.stringContaining('pass the token of that preview') as string })
-    const confirmed = await server.tool('rewind', { session: direnv?.id, turn: 2, token: sensitive.data.token, allow_sensitive: true })
-    expect(confirmed.data).toMatchObject({ changed: [{ path: '.envrc' }], refused: [] })
-    expect(read('.envrc')).toBe('export GREETING=hello\n')
+    const refusals: unknown[] = []
+    for (const attempt of [{ token: sensitive.data.token }, { token: sensitive.data.token, allow_sensitive: true }, { allow_sensitive: true, confirmed: ['LmVudnJj'] }]) {
+      refusals.push((await server.tool('rewind', { session: direnv?.id, turn: 2, ...attempt })).data)
+      expect(read('.envrc'), JSON.stringify(attempt)).toBe('export GREETING=hi\n')
+    }
+    const command = `retrace rewind ${String(sensitive.data.sessionId)} --turn 2 --allow-sensitive`
+    for (const refused of refusals) {
+      expect(refused).toMatchObject({ changed: [], refused: [{ path: '.envrc', reason: expect.stringContaining(`this server never confirms such a file; only the user can, in the Retrace app's preview or with \`${command}\``) as string }] })
+    }
+    expect(sensitive.text).toContain(`Needs the user's confirmation (runs code, grants access or configures an agent, from a history this computer did not record): .envrc. A rewind here leaves it alone; only the user can confirm it, in the Retrace app's preview or with \`${command}\`.`)
+    expect(tools.find((tool) => tool.name === 'rewind')?.inputSchema.properties).not.toHaveProperty('allow_sensitive')
     expect(server.stderr()).toContain('rewind and undo allowed')
     await server.close()
   }, 120_000)

@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { RetraceError, RewindPlanSchema, RewindResultSchema, SessionIdSchema } from '../../shared/contract'
-import { needingConfirmation, printPlan, type Plan, type RewindResult } from '../cli/rewind-preview'
+import { needingConfirmation, printPlan, shownItems, type Plan, type RewindResult } from '../cli/rewind-preview'
 import { answer, sessionIdOf, workspaceOfSession, type McpContext } from './context'
-import { allowSensitiveInput, leaveInput, onConflictInput, rewindIdInput, sessionInput, tokenInput, turnInput } from './inputs'
+import { leaveInput, onConflictInput, rewindIdInput, sessionInput, tokenInput, turnInput } from './inputs'
 
 type ConflictChoice = z.infer<typeof onConflictInput>
 
@@ -19,10 +19,7 @@ const RewindOutput = RewindResultSchema.extend({ rewindId: z.string().nullable()
 /** How many previews are remembered by token (a model reviews one or two at a time). */
 const KEPT_PREVIEWS = 32
 
-/**
- * The previews this server gave, by token, so that an apply confirms (allow_sensitive) and
- * leaves (leave) exactly the files its preview named, as the CLI's one command does.
- */
+/** The previews this server gave, by token, so that an apply leaves (leave) exactly the files its preview named. */
 class Previews {
   private readonly byToken = new Map<string, Plan>()
 
@@ -44,16 +41,18 @@ class Previews {
  * preview_rewind and preview_undo (read-only, always there), and rewind and undo, registered
  * only when the user started the server with --allow-rewind: a tool that is not listed cannot
  * be called. The conflict rules are the CLI's: a conflict is skipped unless `on_conflict` says
- * otherwise, a file from a foreign history that runs code is written only when `allow_sensitive`
- * confirms what a preview named, and a plan that changed since its preview is refused.
+ * otherwise, and a plan that changed since its preview is refused. A file from a foreign history
+ * that runs code, grants access or configures an agent is never written here: the model must
+ * not be the one to confirm it (a hostile history could ask it to), so its answer tells the
+ * person the command, or the window, that confirms it.
  */
 export function registerRewindTools(server: McpServer, ctx: McpContext): void {
   const previews = new Previews()
   const preview = (plan: Plan, what: string, applyHint: string, about: Record<string, unknown>, note: string | null = null) => {
     previews.remember(plan)
-    const items = plan.items.filter((item) => item.action !== 'none' || item.refused)
+    const items = shownItems(plan)
     const structured = { ...plan, items, conflicts: conflictsOf(plan), needsConfirmation: needingConfirmation(plan).map((item) => item.path), canApply: ctx.allowRewind, ...about }
-    return answer(previewText(plan, what, ctx.allowRewind ? applyHint : null), structured, [note])
+    return answer(previewText(plan, what, ctx.allowRewind ? applyHint : null, confirmCommand(about)), structured, [note])
   }
 
   server.registerTool(
@@ -91,14 +90,14 @@ export function registerRewindTools(server: McpServer, ctx: McpContext): void {
   )
 
   if (!ctx.allowRewind) return
-  const applyInputs = { token: tokenInput.optional(), on_conflict: onConflictInput.optional(), allow_sensitive: allowSensitiveInput.optional(), leave: leaveInput.optional() }
+  const applyInputs = { token: tokenInput.optional(), on_conflict: onConflictInput.optional(), leave: leaveInput.optional() }
 
   server.registerTool(
     'rewind',
     {
       title: 'Rewind files to before a turn',
       description:
-        "Put a project's files back to how they were before a turn of a session (what preview_rewind showed; pass its token). Conflicts are skipped unless on_conflict says otherwise; refused if the plan changed since the preview. Only when the user asked for it. undo reverses it.",
+        "Put a project's files back to how they were before a turn of a session (what preview_rewind showed; pass its token). Conflicts are skipped unless on_conflict says otherwise; refused if the plan changed since the preview; files that need the user's confirmation are left alone (only the user can confirm them, in the Retrace app or the retrace command). Only when the user asked for it. undo reverses it.",
       inputSchema: { session: sessionInput, turn: turnInput, ...applyInputs },
       outputSchema: RewindOutput.extend({ sessionId: SessionIdSchema, turn: z.number().int() }).shape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false }
@@ -107,7 +106,7 @@ export function registerRewindTools(server: McpServer, ctx: McpContext): void {
       const sessionId = sessionIdOf(ctx, session)
       const note = await ctx.fresh.workspace((await workspaceOfSession(ctx, sessionId)).id, 'all')
       const plan = await ctx.call('rewind.plan', { sessionId, turn })
-      const result = await applyReviewed(plan, previews, request, (args) => ctx.call('rewind.apply', { sessionId, turn, ...args }))
+      const result = await applyReviewed(plan, previews, request, confirmCommand({ sessionId, turn }), (args) => ctx.call('rewind.apply', { sessionId, turn, ...args }))
       return answer(resultText(result), { ...outputOf(result), sessionId, turn }, [note])
     }
   )
@@ -123,7 +122,7 @@ export function registerRewindTools(server: McpServer, ctx: McpContext): void {
     },
     async ({ rewind_id: rewindId, ...request }) => {
       const plan = await ctx.call('rewind.planUndo', { rewindId })
-      const result = await applyReviewed(plan, previews, request, (args) => ctx.call('rewind.undo', { rewindId, ...args }))
+      const result = await applyReviewed(plan, previews, request, confirmCommand({ rewindId }), (args) => ctx.call('rewind.undo', { rewindId, ...args }))
       return answer(resultText(result), { ...outputOf(result), undoOf: rewindId })
     }
   )
@@ -132,20 +131,22 @@ export function registerRewindTools(server: McpServer, ctx: McpContext): void {
 interface ApplyRequest {
   token?: string | undefined
   on_conflict?: ConflictChoice | undefined
-  allow_sensitive?: boolean | undefined
   leave?: string[] | undefined
 }
 type ApplyArgs = { token: string; defaultChoice: ConflictChoice; confirmed: string[]; excluded: string[] }
 
+/** The command by which the user confirms what this server may not (or they tick it in the app's preview). */
+function confirmCommand(of: { sessionId?: unknown; turn?: unknown; rewindId?: unknown }): string {
+  return typeof of.rewindId === 'string' ? `retrace undo ${of.rewindId} --allow-sensitive` : `retrace rewind ${String(of.sessionId)} --turn ${String(of.turn)} --allow-sensitive`
+}
+
 /**
  * Apply a plan made just now, held to the preview the model reviewed (its token): the contract
- * refuses the apply if the plan changed since. What is confirmed and left alone is read from
- * that preview. Null when there is nothing to do.
+ * refuses the apply if the plan changed since. What is left alone is read from that preview;
+ * nothing is confirmed (see registerRewindTools), and a file left for want of confirmation
+ * says who can give it. Null when there is nothing to do.
  */
-async function applyReviewed(fresh: Plan, previews: Previews, request: ApplyRequest, run: (args: ApplyArgs) => Promise<RewindResult>): Promise<RewindResult | null> {
-  if (request.allow_sensitive && request.token === undefined) {
-    throw new RetraceError('VALIDATION', 'allow_sensitive confirms the files a preview named: pass the token of that preview (preview_rewind or preview_undo).')
-  }
+async function applyReviewed(fresh: Plan, previews: Previews, request: ApplyRequest, command: string, run: (args: ApplyArgs) => Promise<RewindResult>): Promise<RewindResult | null> {
   const reviewed = (request.token !== undefined ? previews.get(request.token) : undefined) ?? fresh
   if (fresh.items.every((item) => item.action === 'none') && (request.token === undefined || request.token === fresh.token)) return null
   const excluded = (request.leave ?? []).map((path) => {
@@ -153,20 +154,26 @@ async function applyReviewed(fresh: Plan, previews: Previews, request: ApplyRequ
     if (!item) throw new RetraceError('VALIDATION', `leave: the preview has no file ${path} (give paths as the preview lists them).`)
     return item.pathId
   })
-  const confirmed = request.allow_sensitive ? needingConfirmation(reviewed).map((item) => item.pathId) : []
+  let result: RewindResult
   try {
-    return await run({ token: request.token ?? fresh.token, defaultChoice: request.on_conflict ?? 'skip', confirmed, excluded })
+    result = await run({ token: request.token ?? fresh.token, defaultChoice: request.on_conflict ?? 'skip', confirmed: [], excluded })
   } catch (error) {
     if (error instanceof RetraceError && error.code === 'CONFLICT') throw new RetraceError('CONFLICT', `${error.message} (Preview again for the new plan and its token.)`)
     throw error
   }
+  const unconfirmed = new Map(needingConfirmation(fresh).map((item) => [item.pathId, item.needsConfirmation]))
+  const refused = result.refused.map((refusal) => {
+    const why = unconfirmed.get(refusal.pathId)
+    return why ? { ...refusal, reason: `not confirmed: it ${why}, and it comes from a history this computer did not record; this server never confirms such a file; only the user can, in the Retrace app's preview or with \`${command}\`` } : refusal
+  })
+  return { ...result, refused }
 }
 
 function conflictsOf(plan: Plan): string[] {
   return plan.items.filter((item) => item.conflict && !item.refused && item.action !== 'none').map((item) => item.path)
 }
 
-function previewText(plan: Plan, what: string, applyHint: string | null): string {
+function previewText(plan: Plan, what: string, applyHint: string | null, command: string): string {
   const lines: string[] = [`Preview (nothing written): ${what}.`]
   printPlan(plan, { out: (text) => lines.push(text), err: (text) => lines.push(text) })
   if (plan.items.every((item) => item.action === 'none')) return lines.join('\n')
@@ -176,7 +183,7 @@ function previewText(plan: Plan, what: string, applyHint: string | null): string
   }
   const sensitive = needingConfirmation(plan).map((item) => item.path)
   if (sensitive.length > 0) {
-    lines.push(`Needs the user's confirmation (runs code or grants access, from a history this computer did not record): ${sensitive.join(', ')}. Left alone unless allow_sensitive is passed with this preview's token, and only if the user asked for it.`)
+    lines.push(`Needs the user's confirmation (runs code, grants access or configures an agent, from a history this computer did not record): ${sensitive.join(', ')}. A rewind here leaves ${sensitive.length === 1 ? 'it' : 'them'} alone; only the user can confirm ${sensitive.length === 1 ? 'it' : 'them'}, in the Retrace app's preview or with \`${command}\`.`)
   }
   lines.push(applyHint ? `To apply exactly this preview: ${applyHint}.` : 'This server is read-only (started without --allow-rewind): the user can apply it with the retrace command (`retrace rewind` or `retrace undo`), or in the Retrace app.')
   return lines.join('\n')

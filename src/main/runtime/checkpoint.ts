@@ -1,4 +1,5 @@
 import { RetraceError } from '../../shared/contract'
+import type { ScanResult } from '../journal/scan/types'
 import { TurnCapture } from '../journal/turn-capture'
 import type { HandlerContext } from '../handlers/context'
 import { openWorkspace } from '../handlers/workspace-handlers'
@@ -12,10 +13,25 @@ export interface HookInput {
 
 export const HOOK_SOURCE = 'hooks'
 
-/** What one begin or end did. */
+/** A path the scan saw but could not track (too long for the system, unreadable, a name the journal refuses…), and why. */
+export interface UntrackedPath {
+  path: string
+  reason: string
+}
+
+/** How many untracked paths a result names; `skipped` counts them all. */
+const UNTRACKED_SHOWN = 10
+
+/**
+ * What one begin or end did. `skipped` counts the paths the scan could not track, whose
+ * changes are therefore not recorded (a rewind leaves them as they are); `untracked` names the
+ * first of them.
+ */
 export type CheckpointResult =
-  | { phase: 'begin'; sessionId: string; turn: number; files: number; hashed: number; truncated: boolean; skipped: number }
-  | { phase: 'end'; sessionId: string; turn: number; changes: number; counts: Record<string, number> }
+  | { phase: 'begin'; sessionId: string; turn: number; files: number; hashed: number; truncated: boolean; skipped: number; untracked: UntrackedPath[] }
+  | { phase: 'end'; sessionId: string; turn: number; changes: number; counts: Record<string, number>; skipped: number; untracked: UntrackedPath[] }
+
+const untrackedOf = (scan: ScanResult): UntrackedPath[] => scan.skipped.slice(0, UNTRACKED_SHOWN).map(({ path, reason }) => ({ path, reason }))
 
 /**
  * One `checkpoint begin` or `end`, wherever it runs: a command's own process, or the running app
@@ -46,16 +62,16 @@ export async function runCheckpoint(ctx: HandlerContext, options: { phase: strin
         })
     writer.append({ role: 'user', content: options.hook.prompt?.trim() || 'Turn recorded by `retrace checkpoint begin`.' })
     const scan = await capture.begin(workspaceId)
-    return { phase: 'begin', sessionId: writer.id, turn: writer.turn, files: scan.files.size, hashed: scan.stats.filesHashed, truncated: scan.truncated, skipped: scan.skipped.length }
+    return { phase: 'begin', sessionId: writer.id, turn: writer.turn, files: scan.files.size, hashed: scan.stats.filesHashed, truncated: scan.truncated, skipped: scan.skipped.length, untracked: untrackedOf(scan) }
   }
 
   if (!existing) throw new RetraceError('NOT_FOUND', `No turn was begun for session ${agentSessionId} in ${workspacePath}; run "retrace checkpoint begin" first.`)
   const writer = ctx.recorder.resume(existing)
   if (writer.turn === 0) throw new RetraceError('NOT_FOUND', 'No turn is open; run "retrace checkpoint begin" first.')
   const session = ctx.store.sessions.require(existing)
-  const { changes } = await capture.end(workspaceId, { sessionRowId: session.rowId, turn: writer.turn })
+  const { scan, changes } = await capture.end(workspaceId, { sessionRowId: session.rowId, turn: writer.turn })
   writer.closeTurn()
   ctx.feed.changed(['files', 'checkpoints'], { workspaceId, sessionIds: [existing] })
   const counts = changes.reduce<Record<string, number>>((all, change) => ({ ...all, [change.op]: (all[change.op] ?? 0) + 1 }), {})
-  return { phase: 'end', sessionId: existing, turn: writer.turn, changes: changes.length, counts }
+  return { phase: 'end', sessionId: existing, turn: writer.turn, changes: changes.length, counts, skipped: scan.skipped.length, untracked: untrackedOf(scan) }
 }

@@ -51,6 +51,7 @@ export async function captureHookTurn(
     run.sessionId = result.sessionId
     run.turn = result.turn
     run.changes = result.phase === 'end' ? result.changes : null
+    if (result.skipped > 0) run.untracked = result.skipped
   } catch (error) {
     run.error = error instanceof Error ? error.message : String(error)
   }

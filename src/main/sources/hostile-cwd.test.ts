@@ -151,7 +151,7 @@ describe('a hostile history cannot make the home folder or / a workspace', () =>
     const sessionId = session?.id ?? ''
     const plan = await call('rewind.plan', { sessionId, turn: 2 })
     expect(plan.items.map((item) => [item.path, item.action, item.needsConfirmation])).toEqual([
-      ['.envrc', 'create', 'runs code when a shell enters the folder (direnv): .envrc'],
+      ['.envrc', 'create', 'runs code when a shell enters the folder (direnv, mise): .envrc'],
       ['notes.md', 'create', null]
     ])
     const applied = await call('rewind.apply', { sessionId, turn: 2, token: plan.token })

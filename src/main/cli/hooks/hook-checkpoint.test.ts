@@ -7,6 +7,7 @@ import { readHookRuns } from '../../agent-hooks/hook-log'
 import { createRuntime, type Runtime } from '../../runtime/runtime'
 import { tempDir } from '../../testing/temp-runtime'
 import { hookCheckpointCommand } from './hook-checkpoint'
+import { formatStatus } from './status-format'
 
 /** The JSON each agent pipes to its prompt hook and its end-of-turn hook (field names from each agent's hook reference). */
 function payloads(agent: string, workspace: string, session: string): [unknown, unknown] {
@@ -118,5 +119,19 @@ describe('checkpoint begin|end --hook AGENT (what an installed hook runs)', () =
     const { data, hook } = setup()
     expect(await hook('windsurf', 'begin', {})).toEqual({ code: 0, answers: [] })
     expect(readHookRuns(data)[0]?.error).toContain('Unknown --hook agent "windsurf"')
+  })
+
+  it('logs how many paths a turn could not track, and status says so (R26)', async () => {
+    const { data, workspace, hook } = setup()
+    writeFileSync(join(workspace, 'a\\b.txt'), 'a backslash: not a name the journal holds\n')
+    const [begin, end] = payloads('claude-code', workspace, 'untracked-session')
+    expect((await hook('claude-code', 'begin', begin)).answers).toEqual([]) // still nothing on the agent's stdout
+    await hook('claude-code', 'end', end)
+    expect(readHookRuns(data).map((run) => [run.phase, run.untracked])).toEqual([
+      ['begin', 1],
+      ['end', 1]
+    ])
+    const status = new AgentConnectionsService({ dataDir: data, env: { HOME: workspace } }).status()
+    expect(formatStatus(status, workspace)).toContain('; 1 path not tracked (its changes are not recorded)')
   })
 })

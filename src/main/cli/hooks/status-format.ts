@@ -45,5 +45,6 @@ function describeMcp(files: ConnectionFile[], short: (file: string) => string): 
 function describeRun(run: HookRun): string {
   const changes = run.changes === null ? '' : `, ${run.changes} file change${run.changes === 1 ? '' : 's'}`
   const by = run.via === 'app' ? ', captured by the running app' : ''
-  return `${formatTime(run.at)}: turn ${run.turn ?? '?'} of ${run.sessionId ?? '?'}${run.workspace ? ` in ${run.workspace}` : ''}${changes} (${run.ms} ms${by})`
+  const untracked = run.untracked ? `; ${run.untracked} path${run.untracked === 1 ? '' : 's'} not tracked (${run.untracked === 1 ? 'its changes are' : 'their changes are'} not recorded)` : ''
+  return `${formatTime(run.at)}: turn ${run.turn ?? '?'} of ${run.sessionId ?? '?'}${run.workspace ? ` in ${run.workspace}` : ''}${changes} (${run.ms} ms${by})${untracked}`
 }

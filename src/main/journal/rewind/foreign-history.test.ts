@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -51,13 +51,34 @@ const REMOVED_IN_TURN_1: { path: string; before: CraftedVersion }[] = [
 ]
 const HOSTILE = craftedExport(REMOVED_IN_TURN_1.map((change) => ({ turn: 1, ...change, after: null, observed: 'scan' as const })))
 
+/** Links that each read as inside the workspace by their text, and lead out through one another. */
+const LINK_CHAINS = craftedExport(
+  [
+    ['l2', '.'],
+    ['l1', 'l2/../outside.txt'],
+    ['sub/up', '..'],
+    ['deep', 'sub/up/../outside.txt'],
+    ['a/b', '..'],
+    ['a/c', 'b/../..']
+  ].map(([path, target]) => ({ turn: 1, path: path ?? '', before: { kind: 'symlink' as const, content: target ?? '' }, after: null }))
+)
+
+/** Files that run code, grant access or configure an agent (issue 38 found these 21 written without a word), and one that does not. */
+const SENSITIVE_FILES = [
+  '.claude/settings.json', '.claude/settings.local.json', '.mcp.json', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks/policy.json',
+  '.codex/config.toml', '.hg/hgrc', '.bash_aliases', '.config/openbox/autostart', '.config/lxsession/LXDE/autostart', '.config/nvim/init.lua',
+  'project.code-workspace', '.devcontainer/devcontainer.json', '.pnpmfile.cjs', 'mise.toml', '.venv/lib/python3.12/site-packages/evil.pth',
+  '.forward', '.k5login', '.rhosts', '.gdbinit'
+]
+const SENSITIVE = craftedExport([...SENSITIVE_FILES, 'README.md'].map((path) => ({ turn: 1, path, before: { content: `written by someone else: ${path}\n` }, after: null })))
+
 describe('a rewind of a foreign history (import-json over HTTP)', () => {
   const cleanups: (() => Promise<void> | void)[] = []
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
 
-  async function setup() {
+  async function setup(json: string) {
     const rt = tempRuntime()
     const dir = tempDir('retrace-foreign-')
     cleanups.push(() => rt.dispose(), () => dir.dispose())
@@ -67,12 +88,44 @@ describe('a rewind of a foreign history (import-json over HTTP)', () => {
     cleanups.push(() => server.close())
     const call = httpCaller(server.port)
     const workspace = await call('workspaces.open', { path: root })
-    const imported = await call('export.importJson', { workspaceId: workspace.id, json: HOSTILE })
-    return { root, call, sessionId: imported.sessionId }
+    const imported = await call('export.importJson', { workspaceId: workspace.id, json })
+    return { root, call, sessionId: imported.sessionId, imported }
   }
 
+  it('refuses links that each read as inside but lead out through one another (l2 → ., l1 → l2/../outside.txt, sub/up → ..) (R24)', async () => {
+    const { root, call, sessionId } = await setup(LINK_CHAINS)
+    writeFileSync(join(root, '..', 'outside.txt'), 'the user\'s file beside the workspace\n')
+    const plan = await call('rewind.plan', { sessionId, turn: 1 })
+    const refused = Object.fromEntries(plan.items.filter((item) => item.refused).map((item) => [item.path, item.refused]))
+    expect(refused).toEqual({
+      l1: 'it is a link to "l2/../outside.txt", which leads outside the workspace through l2 → ".", from a history this computer did not record; Retrace restores such links only when its own scan saw them',
+      deep: expect.stringContaining('which leads outside the workspace through sub/up → ".."') as string,
+      'a/c': expect.stringContaining('through a/b → ".."') as string
+    })
+
+    const applied = await call('rewind.apply', { sessionId, turn: 1, token: plan.token })
+    expect(applied.changed.map((change) => change.path).sort()).toEqual(['a/b', 'l2', 'sub/up'])
+    // What was written resolves inside the workspace; nothing reaches the file beside it.
+    for (const path of ['l2', 'sub/up', 'a/b']) expect(realpathSync(join(root, path)).startsWith(realpathSync(root)), path).toBe(true)
+    for (const path of ['l1', 'deep', 'a/c']) expect(existsSync(join(root, path)), path).toBe(false)
+  })
+
+  it('asks before writing any file that runs code, grants access or configures an agent, and never writes version-control metadata (R23, R19)', async () => {
+    const { root, call, sessionId, imported } = await setup(SENSITIVE)
+    expect(imported.skipped.map((skip) => skip.path)).toEqual(['.hg/hgrc']) // never even journaled
+    const plan = await call('rewind.plan', { sessionId, turn: 1 })
+    const asked = plan.items.filter((item) => item.needsConfirmation).map((item) => item.path)
+    expect(asked.sort()).toEqual(SENSITIVE_FILES.filter((path) => path !== '.hg/hgrc').sort())
+    expect(plan.items.find((item) => item.path === 'README.md')).toMatchObject({ needsConfirmation: null, refused: null })
+
+    const applied = await call('rewind.apply', { sessionId, turn: 1, token: plan.token })
+    expect(applied.changed.map((change) => change.path)).toEqual(['README.md'])
+    expect(applied.refused.map((refusal) => refusal.path).sort()).toEqual(asked.sort())
+    for (const path of SENSITIVE_FILES) expect(existsSync(join(root, path)), path).toBe(false)
+  })
+
   it('shows each entry\'s kind, mode and link target, refuses links out of the workspace, masks modes and asks before writing files that run code', async () => {
-    const { root, call, sessionId } = await setup()
+    const { root, call, sessionId } = await setup(HOSTILE)
     const plan = await call('rewind.plan', { sessionId, turn: 1 })
     expect(plan.root).toBe(root)
     const item = (path: string) => plan.items.find((candidate) => candidate.path === path)
@@ -81,18 +134,18 @@ describe('a rewind of a foreign history (import-json over HTTP)', () => {
     expect(item('docs/key')).toMatchObject({ linkTarget: '../../.ssh/id_rsa', refused: expect.stringContaining('outside the workspace') as string })
     expect(item('docs/sneaky')?.refused).toContain('outside the workspace')
     expect(item('docs/readme-link')).toMatchObject({ action: 'create', targetKind: 'symlink', linkTarget: '../README.md', refused: null, needsConfirmation: null })
-    expect(item('bin/tool')).toMatchObject({ action: 'create', targetKind: 'file', currentKind: null, currentMode: null, targetMode: 0o777, refused: null })
+    expect(item('bin/tool')).toMatchObject({ action: 'create', targetKind: 'file', currentKind: null, currentMode: null, targetMode: 0o775, refused: null })
     expect(item('scripts/build.sh')).toMatchObject({ targetMode: 0o755, needsConfirmation: null })
-    expect(item('.envrc')).toMatchObject({ refused: null, needsConfirmation: expect.stringMatching(/^runs code when a shell enters the folder \(direnv\): \.envrc$/) as string })
-    expect(item('.github/workflows/release.yml')?.needsConfirmation).toContain('GitHub workflow')
+    expect(item('.envrc')).toMatchObject({ refused: null, needsConfirmation: expect.stringMatching(/^runs code when a shell enters the folder \(direnv, mise\): \.envrc$/) as string })
+    expect(item('.github/workflows/release.yml')?.needsConfirmation).toContain('runs code in CI')
     expect(item('README.md')).toMatchObject({ needsConfirmation: null, refused: null })
 
     // Not confirmed: written are only the ordinary files, with a harmless mode.
     const applied = await call('rewind.apply', { sessionId, turn: 1, token: plan.token })
     expect(applied.refused.map((r) => r.path).sort()).toEqual(['.envrc', '.github/workflows/release.yml', 'docs/key', 'docs/sneaky', 'etc'])
-    expect(applied.refused.find((r) => r.path === '.envrc')?.reason).toMatch(/^not confirmed: it runs code when a shell enters the folder \(direnv\): \.envrc, and it comes from a history this computer did not record/)
+    expect(applied.refused.find((r) => r.path === '.envrc')?.reason).toMatch(/^not confirmed: it runs code when a shell enters the folder \(direnv, mise\): \.envrc, and it comes from a history this computer did not record/)
     for (const path of ['etc', 'docs/key', 'docs/sneaky', '.envrc', '.github']) expect(existsSync(join(root, path)), path).toBe(false)
-    expect(lstatSync(join(root, 'bin/tool')).mode & 0o7777).toBe(0o777)
+    expect(lstatSync(join(root, 'bin/tool')).mode & 0o7777).toBe(0o775)
     expect(lstatSync(join(root, 'scripts/build.sh')).mode & 0o7777).toBe(0o755)
     expect(readlinkSync(join(root, 'docs/readme-link'))).toBe('../README.md')
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toBe('# project\n')

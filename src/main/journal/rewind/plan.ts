@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import { RetraceError } from '../../../shared/contract'
 import type { BlobStore } from '../blob-store'
 import type { DiskState, FileVersion, JournalEntry } from '../../store/repositories/journal'
-import { caseFoldKey, displayPath, keyOf, type PathKey, type RelPath } from '../../fs/paths'
+import { foldsCase } from '../../fs/case-folding'
+import { caseFoldKey, displayPath, keyOf, splitSegments, type PathKey, type RelPath } from '../../fs/paths'
 import type { ScannedFile } from '../scan/types'
 import { sameContent, sameVersion, type StatStamp, type WorkspaceFs } from '../workspace-fs'
 import type { PathTarget } from './path-target'
@@ -79,10 +80,10 @@ export async function planFromTargets(
     fs,
     checkedFolders: new Set<string>(), // each folder on the way looked at once (see WorkspaceFs.resolve)
     unavailable,
-    vetted: vetTargets(targets, { blobs, ...(scanned ? { scanned } : {}), unavailable, seenHere })
+    vetted: vetTargets(targets, { blobs, ...(scanned ? { scanned } : {}), unavailable, seenHere, root: fs.root })
   }
   for (const target of targets) items.push(await planItem(target, context, scanned?.get(keyOf(target.path))))
-  refuseCaseCollisions(items)
+  refuseCaseCollisions(items, (folder) => foldsCase(Buffer.concat([fs.root, folder.length > 0 ? Buffer.from('/') : Buffer.alloc(0), folder])))
   const token = createHash('sha256')
   for (const item of items) token.update(`${item.key}\0${JSON.stringify(item.current)}\0${item.action}\n`)
   return { items, token: token.digest('hex') }
@@ -145,8 +146,14 @@ function describeConflict(current: DiskState, expected: FileVersion | null): str
   return 'changed since the agent last wrote it'
 }
 
-/** Two paths that differ only by case would overwrite each other on macOS or Windows disks. */
-function refuseCaseCollisions(items: PlanItem[]): void {
+/**
+ * Two paths that differ only by case are one file where the disk ignores case (macOS's and
+ * Windows' usual disks, a FAT stick): one would overwrite the other, so both are refused there.
+ * `foldsCase` answers for a folder (workspace-relative) by probing it (fs/case-folding.ts); on
+ * a disk that tells case apart (Linux's usual ones), `Makefile` and `makefile` are two files and
+ * are rewound as such.
+ */
+export function refuseCaseCollisions(items: PlanItem[], foldsCase: (folder: Buffer) => boolean): void {
   const byFold = new Map<string, PlanItem[]>()
   for (const item of items) {
     if (item.action === 'none') continue
@@ -154,8 +161,17 @@ function refuseCaseCollisions(items: PlanItem[]): void {
     byFold.set(fold, [...(byFold.get(fold) ?? []), item])
   }
   for (const group of byFold.values()) {
-    if (group.length < 2) continue
+    if (group.length < 2 || !foldsCase(folderOfCollision(group.map((item) => item.path)))) continue
     const names = group.map((item) => displayPath(item.path)).join(', ')
-    for (const item of group) item.refused ??= `its name differs only by case from another file in this rewind (${names}); on a case-insensitive disk one would overwrite the other`
+    for (const item of group) item.refused ??= `its name differs only by case from another file in this rewind (${names}), and this disk ignores case: one would overwrite the other`
   }
+}
+
+/** The folder where paths that fold alike first differ (`src` for `src/A` and `src/a`; the root for `Src/a` and `src/a`). */
+function folderOfCollision(paths: Buffer[]): Buffer {
+  const split = paths.map((path) => splitSegments(path))
+  const first = split[0] ?? []
+  let same = 0
+  while (same < first.length - 1 && split.every((segments) => segments[same]?.equals(first[same] as Buffer))) same++
+  return Buffer.from(first.slice(0, same).map((segment) => segment.toString('latin1')).join('/'), 'latin1')
 }

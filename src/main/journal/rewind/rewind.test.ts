@@ -2,6 +2,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { gzipSync } from 'node:zlib'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { foldsCase } from '../../fs/case-folding'
 import { keyOf, checkRelPath } from '../../fs/paths'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 import { databaseOf } from '../../store/raw-database'
@@ -171,21 +172,45 @@ describe('rewind to a chat checkpoint', () => {
     expect(ws.text('lib/c.txt')).toBe('real folder\n')
   })
 
-  it('refuses hostile paths from journal rows and case collisions before any I/O (R13, R14)', async () => {
+  it('refuses hostile paths from journal rows before any I/O (R13)', async () => {
     ws = agentWorkspace({ 'Readme.md': 'a' })
     ws.agent.turn()
     ws.agent.write('Readme.md', 'b')
-    ws.agent.write('README.md', 'c')
     const scope = databaseOf(ws.rt.store).prepare('SELECT id FROM journal_scopes LIMIT 1').pluck().get() as number
     const blob = databaseOf(ws.rt.store).prepare('SELECT hash FROM blobs LIMIT 1').pluck().get() as string
     const insert = databaseOf(ws.rt.store).prepare("INSERT INTO journal_entries (scope_id, op, path, kind_before, hash_before, observed, created_at) VALUES (?, 'delete', ?, 'file', ?, 'tool', 0)")
-    for (const hostile of ['../escape.txt', '/etc/passwd', '.git/config', 'a\\b', 'CON']) insert.run(scope, Buffer.from(hostile), blob)
+    const hostile = ['../escape.txt', '/etc/passwd', '.git/config', '.hg/hgrc', '.svn/wc.db', 'sub/.jj/repo/config.toml', 'a\\b']
+    for (const path of hostile) insert.run(scope, Buffer.from(path), blob)
     const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
     const refused = plan.items.filter((i) => i.refused).map((i) => i.path.toString())
-    expect(refused.sort()).toEqual(['.git/config', '../escape.txt', '/etc/passwd', 'CON', 'README.md', 'Readme.md', 'a\\b'].sort())
+    expect(refused.sort()).toEqual([...hostile].sort())
     await ws.rewinds.applyTurn(ws.writer.id, 1, { defaultChoice: 'overwrite' })
     expect(existsSync(join(ws.root, '..', 'escape.txt'))).toBe(false)
-    expect(ws.text('Readme.md')).toBe('b')
+    for (const path of ['.hg', '.svn', 'sub', 'a\\b']) expect(existsSync(join(ws.root, path)), path).toBe(false)
+    expect(ws.text('Readme.md')).toBe('a')
+  })
+
+  it.skipIf(process.platform === 'win32')('captures and rewinds names only Windows reserves, and Makefile beside makefile where the disk tells case apart (R14)', async () => {
+    ws = agentWorkspace({ 'aux.ts': 'export {}\n', 'Makefile': 'all:\n', 'src/con.json': '{}' })
+    expect(foldsCase(Buffer.from(ws.root))).toBe(false) // this machine's disk: two spellings, two files
+    ws.agent.turn()
+    ws.agent.write('aux.ts', 'export const changed = 1\n')
+    ws.agent.write('Makefile', 'all: changed\n')
+    ws.agent.write('makefile', 'lowercase:\n')
+    ws.agent.write('src/con.json', '{"changed":true}')
+    ws.agent.write('nul.txt', 'new\n')
+    ws.agent.write('trailing.', 'new\n')
+    const { plan } = await ws.rewinds.planTurn(ws.writer.id, 1)
+    expect(plan.items.map((i) => [i.path.toString(), i.action, i.refused])).toEqual([
+      ['aux.ts', 'restore', null],
+      ['Makefile', 'restore', null],
+      ['makefile', 'delete', null],
+      ['src/con.json', 'restore', null],
+      ['nul.txt', 'delete', null],
+      ['trailing.', 'delete', null]
+    ])
+    await ws.rewinds.applyTurn(ws.writer.id, 1, { token: plan.token })
+    expect([ws.text('aux.ts'), ws.text('Makefile'), ws.text('makefile'), ws.text('src/con.json'), ws.text('nul.txt'), ws.text('trailing.')]).toEqual(['export {}\n', 'all:\n', null, '{}', null, null])
   })
 
   it('refuses exactly the files whose snapshots are missing, says which, and rewinds the rest', async () => {

@@ -27,7 +27,7 @@ describe('a rewind on the writer threads', () => {
     const shared = Buffer.from(`${vocabulary}export const mine = shared + 1\n`.repeat(20))
     ws = agentWorkspace({ 'text.ts': text, 'noise.bin': noise, 'lib/shared.ts': shared })
     chmodSync(join(ws.root, 'text.ts'), 0o755)
-    chmodSync(join(ws.root, 'noise.bin'), 0o666) // group- and world-writable: what a usual umask would take off
+    chmodSync(join(ws.root, 'noise.bin'), 0o664) // group-writable: what a usual umask would take off (write for everyone comes back only where a scan here saw it, R25)
     ws.agent.turn()
     for (const path of ['text.ts', 'noise.bin', 'lib/shared.ts']) ws.agent.write(path, `${path} rewritten\n`, 0o644)
     // The third snapshot stored as a scan stores it: deflated with the workspace's preset dictionary.
@@ -48,7 +48,7 @@ describe('a rewind on the writer threads', () => {
     expect(ws.read('noise.bin')?.equals(noise)).toBe(true)
     expect(ws.read('lib/shared.ts')?.equals(shared)).toBe(true)
     const modeOf = (path: string) => lstatSync(join(ws.root, path)).mode & 0o7777
-    expect([modeOf('text.ts'), modeOf('noise.bin'), modeOf('lib/shared.ts')]).toEqual([0o755, 0o666, 0o644])
+    expect([modeOf('text.ts'), modeOf('noise.bin'), modeOf('lib/shared.ts')]).toEqual([0o755, 0o664, 0o644])
   })
 
   it('restores more files than the store is read for at once (300), each from its own snapshot', async () => {

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { RetraceError } from '../../../shared/contract'
 import type { Store } from '../../store/store'
 import { sha256, type BlobStore } from '../blob-store'
-import { checkRelPath, displayPath, pathOfKey, type PathKey, type RelPath } from '../../fs/paths'
+import { displayPath, pathOfKey, relPathProblem, type PathKey, type RelPath } from '../../fs/paths'
 import type { WireFile, WireSkip } from './protocol'
 import type { ScannedFile, ScanSkip } from './types'
 
@@ -114,15 +114,14 @@ export class ScanCollector {
   }
 
   /**
-   * The journal refuses names it could not restore everywhere (`con`, `a\b`, trailing dots…):
-   * say so now, as a skip, instead of recording a file a rewind would refuse.
+   * The journal refuses names it could not restore here (`a\\b`, a path over 4096 bytes, `con`
+   * on Windows…): say so now, as a skip, instead of recording a file a rewind would refuse.
    */
   private journalable(key: PathKey): RelPath | null {
-    try {
-      return checkRelPath(pathOfKey(key))
-    } catch (error) {
-      this.skipped.push({ path: displayPath(key), key, folder: false, reason: (error as Error).message })
-      return null
-    }
+    const path = pathOfKey(key)
+    const problem = relPathProblem(path)
+    if (problem === null) return path
+    this.skipped.push({ path: displayPath(key), key, folder: false, reason: `Retrace cannot record this name: ${problem}` })
+    return null
   }
 }

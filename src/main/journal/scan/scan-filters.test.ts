@@ -132,13 +132,39 @@ describe('what the scan leaves out', () => {
     expect(result.skipped).toEqual([{ path: 'pipe', key: key('pipe'), folder: false, reason: expect.stringMatching(/FIFO/) as string }])
   })
 
-  it('skips names the journal could not restore everywhere, saying why', async () => {
-    fx.write('con')
-    fx.write('trailing.')
+  it('never enters the metadata of other version-control systems, in any case (R19)', async () => {
+    fx.write('README.md')
+    fx.write('.hg/hgrc', '[hooks]\nupdate = ./evil.sh\n')
+    fx.write('.hg/store/00changelog.i', 'x')
+    fx.write('.jj/repo/store/type', 'git')
+    fx.write('.svn/wc.db', 'SQLite format 3')
+    fx.write('lib/.svn/entries', '12') // Subversion before 1.7: one in every folder
+    fx.write('lib/code.c')
+    fx.write('.bzr/branch/branch.conf', 'x')
+    fx.write('_darcs/prefs/defaults', 'x')
+    fx.write('.pijul/config', 'x')
+    fx.write('.fslckout', 'SQLite format 3')
+    fx.write('sub/_FOSSIL_', 'SQLite format 3')
+    fx.write('vendor/.HG/requires', 'store')
+    fx.write('.hgignore', 'syntax: glob\n') // the repository's versioned files are the user's
+    const result = await fx.scan()
+    expect(names(result.files)).toEqual(['.hgignore', 'README.md', 'lib/code.c'])
+    expect(result.skipped).toEqual([])
+  })
+
+  it('skips names the journal could not restore anywhere, saying why', async () => {
+    fx.write('a\\b') // a backslash: a separator where Windows reads the path
     fx.write('fine.txt')
     const result = await fx.scan()
     expect(names(result.files)).toEqual(['fine.txt'])
-    expect(result.skipped.map((s) => s.path).sort()).toEqual(['con', 'trailing.'])
-    expect(result.skipped.every((s) => s.reason.startsWith('Refused the path'))).toBe(true)
+    expect(result.skipped.map((s) => s.path)).toEqual(['a\\b'])
+    expect(result.skipped[0]?.reason).toBe('Retrace cannot record this name: it contains a backslash')
+  })
+
+  it.skipIf(process.platform === 'win32')("records the names only Windows reserves (aux.ts, con.json, nul.txt, a trailing dot), which are ordinary elsewhere (R13)", async () => {
+    for (const name of ['aux.ts', 'con.json', 'src/nul.txt', 'CON', 'trailing.', 'space ']) fx.write(name)
+    const result = await fx.scan()
+    expect(names(result.files)).toEqual(['CON', 'aux.ts', 'con.json', 'space ', 'src/nul.txt', 'trailing.'])
+    expect(result.skipped).toEqual([])
   })
 })

@@ -10,9 +10,9 @@
  * every module it loads: imports name the file with its extension (`./worker/walk.mts`); what is
  * loaded at run time is `.mts` (Node takes a `.ts` file of this typeless package for CommonJS
  * first, and parses it again with a warning) and erasable TypeScript only (no enums, namespaces
- * or parameter properties); and nothing of the app but the scan's own worker/*.mts and
- * ../shared-constants.mts, besides node:* builtins and npm packages. `import type` of any module
- * is fine: it is erased.
+ * or parameter properties); and nothing of the app but the scan's own worker/*.mts,
+ * ../shared-constants.mts and ../../fs/vcs-metadata.mts, besides node:* builtins and npm
+ * packages. `import type` of any module is fine: it is erased.
  *
  * File-system calls are synchronous: the thread is ours, and a libuv round trip per lstat would
  * dominate a scan of small files. Cancellation is therefore polled with receiveMessageOnPort.

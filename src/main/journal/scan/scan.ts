@@ -59,9 +59,9 @@ export function closeIdleScanWorkers(): Promise<void> {
 
 /**
  * Scan a workspace folder off the main thread: every file and link (never followed), hashed,
- * its content in the blob store, `.git` and git-ignored paths left out. Files whose stat matches
- * the previous scan are not read again. Only a completed scan updates `file_states`; a
- * cancelled or failed one leaves it as it was.
+ * its content in the blob store, version-control metadata (`.git`, `.hg`…) and git-ignored
+ * paths left out. Files whose stat matches the previous scan are not read again. Only a
+ * completed scan updates `file_states`; a cancelled or failed one leaves it as it was.
  */
 export async function scanWorkspace(options: ScanOptions): Promise<ScanResult> {
   const started = performance.now()

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync, type BigIntStats, type Dirent } from 'node:fs'
+import { isVcsMetadataName } from '../../../fs/vcs-metadata.mts'
 import { TEMP_PREFIX } from '../../shared-constants.mts'
 import { readFile, readLink } from './file-reader.mts'
 import { isIgnored, readIgnoreFile, type IgnoreLevel } from './ignore-rules.mts'
@@ -15,7 +16,6 @@ const GITIGNORE = Buffer.from('.gitignore')
 const RETRACE_TEMP = Buffer.from(TEMP_PREFIX)
 
 const child = (parent: Buffer, name: Buffer): Buffer => (parent.length === 0 ? Buffer.from(name) : Buffer.concat([parent, SLASH, name]))
-const isGitName = (name: Buffer): boolean => name.length === 4 && name.toString('latin1').toLowerCase() === '.git'
 // A rewind's temp and set-aside files, never the user's. Compared in place: asked of every file of the walk, so no slice is allocated for it.
 const isRetraceTemp = (name: Buffer): boolean => name.length >= RETRACE_TEMP.length && RETRACE_TEMP.compare(name, 0, RETRACE_TEMP.length) === 0
 
@@ -77,7 +77,7 @@ export async function walk(scope: ScanScope): Promise<boolean> {
     const levels = level ? [...dir.levels, level] : dir.levels
     const subdirs: Dir[] = []
     for (const entry of entries) {
-      if (isGitName(entry.name)) continue // any .git, any case, file or folder: never read (R19)
+      if (isVcsMetadataName(entry.name)) continue // .git, .hg, .svn…, any case, file or folder: never read (R19)
       const isDir = entry.isDirectory()
       if (!isDir && isRetraceTemp(entry.name)) continue // a rewind under way, or one whose set-aside files are still being removed
       const rel = child(dir.rel, entry.name)

@@ -108,7 +108,7 @@ describe('countChanges', () => {
 })
 
 describe('files that need confirmation', () => {
-  const envrc = item('.envrc', 'create', { needsConfirmation: 'runs code when a shell enters the folder (direnv): .envrc' })
+  const envrc = item('.envrc', 'create', { needsConfirmation: 'runs code when a shell enters the folder (direnv, mise): .envrc' })
   const items = [item('a.ts', 'restore'), envrc, item('.bashrc', 'none', { needsConfirmation: 'runs code: .bashrc' }), item('x', 'create', { needsConfirmation: 'y', refused: 'z' })]
 
   it('change something only once ticked', () => {
