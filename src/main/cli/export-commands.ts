@@ -123,7 +123,7 @@ function formatSize(bytes: number): string {
  * `retrace import-json FILE --workspace PATH`: a JSON export back as a session of the
  * workspace (the current folder by default), with its files where the export carries them.
  */
-export async function importJsonCommand(runtime: Runtime, call: CliCall, options: { file: string; workspace: string | undefined; json: boolean; io: Output }): Promise<void> {
+export async function importJsonCommand(runtime: Runtime, call: CliCall, options: { file: string; workspace: () => string; json: boolean; io: Output }): Promise<void> {
   const path = resolve(options.file)
   let size: number
   try {
@@ -135,7 +135,7 @@ export async function importJsonCommand(runtime: Runtime, call: CliCall, options
   if (size > MAX_IMPORT_JSON_CHARS * 4) throw new RetraceError('VALIDATION', `${path} is ${formatSize(size)}; Retrace imports exports up to ${formatSize(MAX_IMPORT_JSON_CHARS)}.`)
   const text = readFileSync(path, 'utf8')
   if (text.length > MAX_IMPORT_JSON_CHARS) throw new RetraceError('VALIDATION', `${path} is ${formatSize(size)}; Retrace imports exports up to ${formatSize(MAX_IMPORT_JSON_CHARS)}.`)
-  const workspaceId = openWorkspace(runtime, options.workspace ?? process.cwd())
+  const workspaceId = openWorkspace(runtime, options.workspace())
   const result = await call('export.importJson', { workspaceId, json: text })
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   const workspace = runtime.store.workspaces.get(workspaceId)

@@ -254,7 +254,8 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         return 0
       }
       case 'import-json': {
-        const workspace = values.workspace ?? defaultWorkspace('`--workspace ~/code/shop`')
+        // The file is checked before the workspace is asked for: a wrong path is the first thing to say.
+        const workspace = (): string => values.workspace ?? defaultWorkspace('`--workspace ~/code/shop`')
         const live = await open()
         await importJsonCommand(live, cliCaller(live), { file: argument('file'), workspace, json: values.json, io })
         return 0
