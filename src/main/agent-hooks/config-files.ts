@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
+import { readConfigFile } from '../fs/config-file.mts'
 import type { JsonPath } from './jsonc-edit'
 
 /** One agent settings file as read: its text ('' when absent) and where it really lives. */
@@ -11,10 +12,15 @@ export interface ConfigText {
   text: string
 }
 
+/**
+ * The settings file at `path`, read only if it is a small regular file (fs/config-file.mts):
+ * a FIFO, a device, a folder or a huge file throws a sentence naming it, and nothing blocks.
+ */
 export function readConfig(path: string): ConfigText {
   const file = followLink(path)
-  if (!existsSync(file)) return { file, exists: false, text: '' }
-  return { file, exists: true, text: readFileSync(file, 'utf8') }
+  // Read through `path`, so that a refusal names the file the agent reads (not /dev/zero).
+  const bytes = readConfigFile(path)
+  return bytes === null ? { file, exists: false, text: '' } : { file, exists: true, text: bytes.toString('utf8') }
 }
 
 /**

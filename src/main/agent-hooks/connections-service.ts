@@ -134,22 +134,24 @@ export class AgentConnectionsService {
   }
 
   private hookFile(target: AgentTarget, scope: HookScope, workspace: string, program: RetraceProgram | null): ConnectionFile {
-    const { file, text, exists } = readConfig(target.hooksFile[scope](this.options.env, workspace))
-    if (!exists) return { scope, file, begin: null, end: null }
+    const path = target.hooksFile[scope](this.options.env, workspace)
     try {
+      const { file, text, exists } = readConfig(path)
+      if (!exists) return { scope, file, begin: null, end: null }
       return { scope, file, ...hookState(parseJsonc(text, file), target, program) }
     } catch (error) {
-      return { scope, file, begin: null, end: null, problem: (error as Error).message }
+      return { scope, file: path, begin: null, end: null, problem: (error as Error).message }
     }
   }
 
   private mcpFile(target: AgentTarget, scope: HookScope, workspace: string, program: RetraceProgram | null): ConnectionFile {
-    const { file, text, exists } = readConfig(target.mcp.file[scope](this.options.env, workspace))
-    if (!exists) return { scope, file, mcp: null }
+    const path = target.mcp.file[scope](this.options.env, workspace)
     try {
+      const { file, text, exists } = readConfig(path)
+      if (!exists) return { scope, file, mcp: null }
       return { scope, file, mcp: mcpState(text, file, target, program) }
     } catch (error) {
-      return { scope, file, mcp: null, problem: (error as Error).message }
+      return { scope, file: path, mcp: null, problem: (error as Error).message }
     }
   }
 }
@@ -166,9 +168,11 @@ function cliCommands(program: RetraceProgram, action: 'install' | 'uninstall', a
 
 /** Settings of the agent's that stop every hook, whatever Retrace writes. */
 function settingNotes(target: AgentTarget, env: NodeJS.ProcessEnv): string[] {
-  const { text, exists, file } = readConfig(target.hooksFile.user(env, ''))
-  if (!exists || target.agent === 'copilot') return []
+  if (target.agent === 'copilot') return []
   try {
+    // A file that cannot be read is the hooks file's problem, said there.
+    const { text, exists, file } = readConfig(target.hooksFile.user(env, ''))
+    if (!exists) return []
     const settings = parseJsonc(text, file)
     if (target.agent === 'claude-code' && valueAt(settings, ['disableAllHooks']) === true) return [`${file} sets "disableAllHooks": true: Claude Code runs no hook.`]
     if (target.agent === 'gemini' && valueAt(settings, ['hooksConfig', 'enabled']) === false) return [`${file} sets hooksConfig.enabled to false: Gemini CLI runs no hook.`]

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { readConfigFile } from '../../fs/config-file.mts'
 import { setTopLevelKey } from './json-text-edit'
 import { CLEANUP_KEY, claudeUserSettingsFile } from './retention-settings'
 
@@ -29,8 +30,7 @@ export interface RetentionChange {
 export function setClaudeRetention(env: NodeJS.ProcessEnv, days: number, undoFile: string, now = Date.now()): RetentionChange {
   if (!Number.isInteger(days) || days < 1) throw new Error(`Days must be a whole number of at least 1, not ${days} (0 would stop Claude Code keeping transcripts at all).`)
   const file = settingsTarget(claudeUserSettingsFile(env))
-  const existed = existsSync(file)
-  const original = existed ? readFileSync(file) : null
+  const original = readConfigFile(file)
   const text = original ? original.toString('utf8') : '{}\n'
   const before = readDays(text)
   const edited = setTopLevelKey(text, CLEANUP_KEY, days)
@@ -54,7 +54,7 @@ export function undoClaudeRetention(undoFile: string): RetentionChange {
   const changes = readChanges(undoFile)
   const change = changes.at(-1)
   if (!change) throw new Error('Retrace has not changed Claude Code\'s settings (or has undone every change): nothing to undo.')
-  const current = existsSync(change.file) ? readFileSync(change.file) : null
+  const current = readConfigFile(change.file)
   if (!current || sha256(current) !== change.writtenSha256) {
     const where = change.backup ? ` The file as it was before is kept at ${change.backup}.` : ''
     throw new Error(`${change.file} changed since Retrace wrote it (${new Date(change.at).toISOString()}): not undone, so that change is not lost.${where}`)
