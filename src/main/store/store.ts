@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { openDatabase } from './database'
 import { rememberDatabase } from './raw-database'
-import { privateFile, privateFolder } from './private-files'
+import { privateDataFolder, privateFile } from './private-files'
 import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
@@ -84,8 +84,9 @@ export interface Store {
 }
 
 export function openStore(dataDir: string): Store {
-  // The folder first: whatever SQLite creates in it is out of others' reach from the start.
-  privateFolder(dataDir)
+  // The folder first: whatever SQLite creates in it is out of others' reach from the start (a
+  // folder Retrace did not create keeps its mode: see privateDataFolder).
+  privateDataFolder(dataDir, DATABASE_FILE)
   const dbPath = join(dataDir, DATABASE_FILE)
   const db = openDatabase(dbPath)
   // SQLite gives a new WAL and shared-memory file the database file's mode.
