@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { applyPatch } from 'diff'
+import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract'
+import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
+import { createDispatcher } from '../rpc/dispatcher'
+
+/** A text of `count` lines, each naming `word`: two such texts share no line at all. */
+const lines = (word: string, count: number) => Array.from({ length: count }, (_, i) => `${word} line ${i}`).join('\n') + '\n'
+
+/**
+ * R27: the audit's worst case. Before the bound, diffing 38,000 lines that all changed ran jsdiff
+ * for over ten minutes on the thread that answers requests; these tests then never end (the
+ * vitest timeout cannot even fire: that thread is the one blocked).
+ */
+describe('a diff past the bounds (R27)', () => {
+  let ws: AgentWorkspace
+  afterEach(() => ws.dispose())
+
+  function setup(count: number) {
+    ws = agentWorkspace({ 'big.txt': lines('old', count) })
+    ws.agent.turn('rewrite every line')
+    ws.agent.write('big.txt', lines('new', count))
+    const dispatch = createDispatcher<null>({ handlers: ws.rt.handlers, authorize: () => null })
+    const call = async <K extends MethodName>(method: K, input: MethodInput<K>): Promise<MethodOutput<K>> => {
+      const result = await dispatch(method, input, null)
+      if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
+      return result.data as MethodOutput<K>
+    }
+    return { call, pathId: Buffer.from('big.txt').toString('base64') }
+  }
+
+  it('answers a file whose 38,000 lines all changed with "too many changes" and the two versions side by side', { timeout: 60_000 }, async () => {
+    const { call, pathId } = setup(38_000)
+    const diff = await call('files.diff', { sessionId: ws.writer.id, pathId, fromTurn: 1, toTurn: 2 })
+    expect(diff).toMatchObject({ tooManyChanges: true, tooLarge: false, binary: false, added: 0, removed: 0 })
+    expect(diff.before?.size).toBe(lines('old', 38_000).length)
+    expect(diff.patch.startsWith('@@ -1,38000 +1,38000 @@\n-old line 0\n')).toBe(true)
+    // The side-by-side patch is a true one: applied to the old text it gives the new text.
+    expect(applyPatch(lines('old', 38_000), diff.patch)).toBe(lines('new', 38_000))
+  })
+
+  it('keeps answering other requests while a worst-case diff is computed', { timeout: 60_000 }, async () => {
+    const { call, pathId } = setup(38_000)
+    const finished: string[] = []
+    const diff = call('files.diff', { sessionId: ws.writer.id, pathId, fromTurn: 1, toTurn: 2 }).then(() => finished.push('files.diff'))
+    // Let the diff start before the other request is sent.
+    await new Promise((resolve) => setImmediate(resolve))
+    const info = call('app.info', {}).then(() => finished.push('app.info'))
+    await Promise.all([diff, info])
+    expect(finished).toEqual(['app.info', 'files.diff'])
+  })
+
+  it('diffs within the bounds as before: 500 lines all changed', async () => {
+    const { call, pathId } = setup(500)
+    const diff = await call('files.diff', { sessionId: ws.writer.id, pathId, fromTurn: 1, toTurn: 2 })
+    expect(diff).toMatchObject({ tooManyChanges: false, added: 500, removed: 500 })
+  })
+})
