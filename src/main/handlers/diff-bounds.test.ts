@@ -1,8 +1,11 @@
+import { readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { applyPatch } from 'diff'
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract'
 import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
 import { createDispatcher } from '../rpc/dispatcher'
+import { databaseOf } from '../store/raw-database'
 
 /** A text of `count` lines, each naming `word`: two such texts share no line at all. */
 const lines = (word: string, count: number) => Array.from({ length: count }, (_, i) => `${word} line ${i}`).join('\n') + '\n'
@@ -54,5 +57,43 @@ describe('a diff past the bounds (R27)', () => {
     const { call, pathId } = setup(500)
     const diff = await call('files.diff', { sessionId: ws.writer.id, pathId, fromTurn: 1, toTurn: 2 })
     expect(diff).toMatchObject({ tooManyChanges: false, added: 500, removed: 500 })
+  })
+})
+
+describe('line counts, kept once computed (R28)', () => {
+  let ws: AgentWorkspace
+  afterEach(() => ws.dispose())
+
+  function setup(before: string, after: string) {
+    ws = agentWorkspace({ 'a.txt': before })
+    ws.agent.turn('edit')
+    ws.agent.write('a.txt', after)
+    const dispatch = createDispatcher<null>({ handlers: ws.rt.handlers, authorize: () => null })
+    return async () => {
+      const result = await dispatch('changes.ofTurn', { sessionId: ws.writer.id, turn: 1 }, null)
+      if (!result.ok) throw new Error(result.error.message)
+      return (result.data as MethodOutput<'changes.ofTurn'>).items
+    }
+  }
+
+  /** Spoil both stored contents, so anything that diffs them again fails (their reads are verified). */
+  const spoilSnapshots = () => {
+    databaseOf(ws.rt.store).prepare("UPDATE blobs SET data = x'00', encoding = 'raw' WHERE storage = 'inline'").run()
+    const files = readdirSync(join(ws.rt.store.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
+    for (const file of files) writeFileSync(join(file.parentPath, file.name), 'spoilt')
+  }
+
+  it('answers a turn header from the stored +N −M, without reading the contents again', async () => {
+    const ofTurn = setup('one\ntwo\nthree\n', 'one\n2\nthree\nfour\n')
+    expect(await ofTurn()).toMatchObject([{ added: 2, removed: 1 }])
+    spoilSnapshots()
+    expect(await ofTurn()).toMatchObject([{ added: 2, removed: 1 }])
+  })
+
+  it('keeps "too many changes" too: a header past the bounds is not diffed again on every view', { timeout: 60_000 }, async () => {
+    const ofTurn = setup(lines('old', 38_000), lines('new', 38_000))
+    expect(await ofTurn()).toMatchObject([{ added: null, removed: null, tooManyChanges: true }])
+    spoilSnapshots()
+    expect(await ofTurn()).toMatchObject([{ added: null, removed: null, tooManyChanges: true }])
   })
 })
