@@ -5,7 +5,9 @@ import { applyPatch } from 'diff'
 import type { MethodInput, MethodName, MethodOutput } from '../../shared/contract'
 import { agentWorkspace, type AgentWorkspace } from '../journal/testing/agent-workspace'
 import { createDispatcher } from '../rpc/dispatcher'
+import { changesCommand, diffCommand } from '../cli/journal-commands'
 import { databaseOf } from '../store/raw-database'
+import { ExportService } from '../export/export-service'
 
 /** A text of `count` lines, each naming `word`: two such texts share no line at all. */
 const lines = (word: string, count: number) => Array.from({ length: count }, (_, i) => `${word} line ${i}`).join('\n') + '\n'
@@ -51,6 +53,30 @@ describe('a diff past the bounds (R27)', () => {
     const info = call('app.info', {}).then(() => finished.push('app.info'))
     await Promise.all([diff, info])
     expect(finished).toEqual(['app.info', 'files.diff'])
+  })
+
+  it('says so in `retrace diff` and `retrace changes`: sizes, hashes, the words, then the two versions', { timeout: 60_000 }, async () => {
+    const { call } = setup(38_000)
+    const printed: string[] = []
+    const io = { out: (text: string) => printed.push(text), err: (text: string) => printed.push(text) }
+    await changesCommand(call, { sessionId: ws.writer.id, turn: 1, json: false, io })
+    expect(printed.join('\n')).toMatch(/modify\s+big\.txt\s+too many changes to diff by line/)
+    printed.length = 0
+    await diffCommand(call, { sessionId: ws.writer.id, turn: 1, file: 'big.txt', io })
+    const [first, ...rest] = printed.join('\n').split('\n').slice(2)
+    expect(first).toMatch(/^\(too many changes to diff by line: [0-9a-f]{12} \(\d+ B\) → [0-9a-f]{12} \(\d+ B\); below, the two versions/)
+    expect(rest[0]).toBe('@@ -1,38000 +1,38000 @@')
+  })
+
+  it('says so in HTML and Markdown exports, with both sizes and hashes, and the two versions cut as any long diff', { timeout: 60_000 }, async () => {
+    setup(38_000)
+    const service = new ExportService(ws.rt)
+    for (const format of ['html', 'md'] as const) {
+      const { content } = await service.render({ sessionId: ws.writer.id, format, withFiles: false, redact: false, keep: [] })
+      expect(content).toMatch(/Too many changes to diff by line\. Before: [\d,]+ bytes, sha256 [0-9a-f]{12}; after: [\d,]+ bytes, sha256 [0-9a-f]{12}\./)
+      expect(content).toContain('-old line 0')
+      expect(content).toMatch(/Truncated[^:]*: [\d,]+ more diff lines not shown/)
+    }
   })
 
   it('diffs within the bounds as before: 500 lines all changed', async () => {
