@@ -2,6 +2,8 @@ import { applyPatch } from 'diff'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DiffThreads } from './diff-thread'
 import { lineDiff, sideBySidePatch } from './line-diff.mts'
+import { MAX_EDIT_LENGTH, TOO_MANY_CHANGES } from './bounds.mts'
+import * as windowLimits from '../../../shared/line-diff-limits'
 
 /** `count` lines, each naming its side: every line differs between 'old' and 'new'. */
 const numbered = (count: number, side: string) => Array.from({ length: count }, (_, i) => `${side} ${i}`).join('\n') + '\n'
@@ -34,6 +36,10 @@ describe('the bounded line diff (R27)', () => {
   it('says when the clock stopped it rather than the edits (a count then is not kept)', () => {
     const diff = lineDiff(numbered(3_000, 'old'), numbered(3_000, 'new'), { bounds: { maxEditLength: 1_000_000, timeoutMs: 1 } })
     expect(diff).toMatchObject({ tooManyChanges: true, stoppedBy: 'time' })
+  })
+
+  it("has the window's copy of its bound and words", () => {
+    expect({ ...windowLimits }).toEqual({ MAX_EDIT_LENGTH, TOO_MANY_CHANGES })
   })
 
   it('writes a side-by-side patch that applies, with or without final newlines', () => {
