@@ -51,18 +51,25 @@ export function fromServer(diff: ServerDiff): DiffData {
   return { ...diff, link, hunks: link === null ? hunksOfPatch(diff.patch) : [] }
 }
 
+/** A file's net line counts across a turn; `tooManyChanges` past the line diff's bounds. */
+export interface NetCounts {
+  added: number | null
+  removed: number | null
+  tooManyChanges: boolean
+}
+
 /**
  * Net line counts of the files a turn changed more than once (the per-entry counts would add
  * up edits of edits): their diffs across the whole turn, which the diff view reuses.
  */
-export function useNetCounts(sessionId: string, turn: number, groups: readonly ChangeGroup[]): Map<string, { added: number | null; removed: number | null }> {
+export function useNetCounts(sessionId: string, turn: number, groups: readonly ChangeGroup[]): Map<string, NetCounts> {
   const needed = groups.filter((group) => group.entries.length > 1 && !group.renamed)
   const results = useQueries({ queries: needed.map((group) => diffOfTurn(sessionId, group.pathId, turn)) })
-  const counts = new Map<string, { added: number | null; removed: number | null }>()
+  const counts = new Map<string, NetCounts>()
   needed.forEach((group, index) => {
     const data = results[index]?.data
     if (!data) return
-    counts.set(group.key, data.binary || data.tooLarge || data.tooManyChanges ? { added: null, removed: null } : { added: data.added, removed: data.removed })
+    counts.set(group.key, data.binary || data.tooLarge || data.tooManyChanges ? { added: null, removed: null, tooManyChanges: data.tooManyChanges } : { added: data.added, removed: data.removed, tooManyChanges: false })
   })
   return counts
 }
