@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
+import { DIFF_TIMEOUT_MS, MAX_EDIT_LENGTH, TOO_MANY_CHANGES } from '../journal/line-diff/bounds.mts'
 import { readConfigFile } from '../fs/config-file.mts'
 import { backupConfigFile, configFileTarget, removeConfigFile, replaceConfigFile } from '../fs/config-file-write'
 import type { JsonPath } from './jsonc-edit'
@@ -60,9 +61,13 @@ export function removeConfig(config: ConfigText, now = Date.now()): string {
   return backup
 }
 
-/** A unified diff of the change, for --dry-run. */
+/**
+ * A unified diff of the change, for --dry-run. Bounded like every line diff (settings files are
+ * read up to 4 MB, enough for a rewrite jsdiff would take minutes over): past the bounds it says so.
+ */
 export function configDiff(file: string, before: string, after: string | null): string {
-  return createTwoFilesPatch(file, file, before, after ?? '', undefined, after === null ? '(removed)' : undefined, { context: 2 })
+  const patch = createTwoFilesPatch(file, file, before, after ?? '', undefined, after === null ? '(removed)' : undefined, { context: 2, maxEditLength: MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS })
+  return patch ?? `--- ${file}\n+++ ${file}\n(${TOO_MANY_CHANGES}: ${before.length} characters before, ${(after ?? '').length} after)\n`
 }
 
 /**
