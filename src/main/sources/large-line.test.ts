@@ -1,17 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { appendFileSync, existsSync, statSync } from 'node:fs'
 import { request } from 'node:http'
 import { join, resolve } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
+import { ParseThread } from './parse-thread/parse-thread'
 import { importTestbed } from './testing/import-testbed'
 import { copyId, manyValuesLine, writeSessionsWithLargeLine } from './testing/large-line-sessions'
 
 const ROOT = resolve(__dirname, '../../..')
 const VITE_NODE = join(ROOT, 'node_modules/vite-node/dist/cli.mjs')
 const CLI = join(ROOT, 'src/main/testing/cli-process.ts')
-const { tempDir } = importTestbed('retrace-large-line-')
+const { tempDir, runtime } = importTestbed('retrace-large-line-')
 
 /** What the store in `dataDir` holds, read as another process would (null before its schema exists). */
 function stored(dataDir: string): { read: Record<string, number>; sessions: string[] } | null {
@@ -112,3 +113,33 @@ function rpc(url: URL, method: string, input: object): Promise<unknown> {
     req.end(JSON.stringify(input))
   })
 }
+
+describe('a file whose parse thread stopped', () => {
+  it('costs that file only, and is not read again until it changes, even by the next process', async () => {
+    const claude = join(tempDir(), 'claude')
+    const paths = writeSessionsWithLargeLine(claude, 3, { copy: 1, line: (id) => manyValuesLine(id, 8) })
+    const dataDir = join(tempDir(), 'data')
+    // The thread started for the large line exits as it starts (as one out of memory stops).
+    const faulty = { RETRACE_IMPORT_LARGE_LINE_THREAD_FAULT: 'exit' }
+    const largeLineThreads = ParseThread.counts.largeLine
+    const first = runtime({ claude }, { dataDir, env: faulty })
+    const report = await first.imports.importAll()
+    expect(report.sessions, 'every session, the stopped file\'s lines before its large line too').toBe(3)
+    expect(report.skipped).toEqual([{ file: paths[1], offset: expect.any(Number) as number, reason: expect.stringMatching(/^file not imported: Retrace's parse thread stopped while reading .*af01\.jsonl \(the import's parse thread stopped \(exit code 70\), at or after byte \d+\): it is not read again until it changes$/) as string }])
+    expect(ParseThread.counts.largeLine - largeLineThreads).toBe(1)
+
+    // The next round, and the next process on the same data folder: not read again, and said so.
+    for (const rt of [first, runtime({ claude }, { dataDir, env: faulty })]) {
+      const again = await rt.imports.importAll()
+      expect(again.skipped).toEqual([{ file: paths[1], offset: expect.any(Number) as number, reason: expect.stringMatching(/^not read again: Retrace's parse thread stopped while reading it on \d{4}-\d\d-\d\dT.*; it is read again once it changes$/) as string }])
+      expect(ParseThread.counts.largeLine - largeLineThreads, 'no thread started for it again').toBe(1)
+    }
+
+    // Changed (an agent wrote on): read again, from where its import stopped.
+    appendFileSync(paths[1] ?? '', `${JSON.stringify({ type: 'summary', summary: 'later' })}\n`)
+    const changed = await runtime({ claude }, { dataDir }).imports.importAll()
+    expect(changed.skipped).toEqual([])
+    expect(ParseThread.counts.largeLine - largeLineThreads).toBe(2)
+    expect(stored(dataDir)?.read).toEqual(readToTheEnd(paths))
+  }, 120_000)
+})

@@ -36,7 +36,7 @@ export class ParseThreadStopped extends Error {
     readonly path: string,
     readonly why: string
   ) {
-    super(`Retrace's parse thread stopped while reading ${path} (${why})`)
+    super(`Retrace's parse thread stopped while reading ${path} (${why}): it is not read again until it changes`)
     this.name = 'ParseThreadStopped'
   }
 }
