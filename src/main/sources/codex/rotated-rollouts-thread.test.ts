@@ -59,16 +59,24 @@ describe('rotated Codex rollouts parsed on the import thread', () => {
     expect(transcript(threaded)).toEqual(transcript(plain))
   }, 60_000)
 
-  it('a thread that stops on a rotated rollout: the main thread reads it, segments first', async () => {
+  it('a thread that stops on a rotated rollout costs that rollout only: the others read as the main thread reads them', async () => {
     // A 3 MB tool output in the second segment: more than a thread with a heap of 8 MB can parse.
     const output = { timestamp: '2026-02-23T11:55:00.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_large', output: 'lib/src/main.rs\n'.repeat(200_000) } }
     const { rotatedHome, plainHome } = homes(`${JSON.stringify(output)}\n`)
     const stopped = ParseThread.counts.stopped
     const small = runtime({ codex: rotatedHome }, { env: { RETRACE_IMPORT_PARSE_HEAP_MB: '8' } })
-    await small.imports.importAll()
+    const report = await small.imports.importAll()
     expect(ParseThread.counts.stopped, 'the thread ran out of memory').toBeGreaterThan(stopped)
     const plain = runtime({ codex: plainHome })
     await plain.imports.importAll()
-    expect(transcript(small)).toEqual(transcript(plain))
+    const stoppedFiles = report.skipped.filter((s) => /parse thread stopped while reading/.test(s.reason))
+    expect(stoppedFiles, 'the rollout the thread stopped on is said, once').toHaveLength(1)
+    const thread = (lines: string[], id: string) => lines.filter((line) => line.startsWith(`${id} |`))
+    const ids = [1, 2, 3, 4, 5].map((n) => `${THREAD.slice(0, -1)}${n}`)
+    const whole = ids.filter((id) => JSON.stringify(thread(transcript(small), id)) === JSON.stringify(thread(transcript(plain), id)))
+    expect(whole, 'every other rollout imports whole').toHaveLength(4)
+    const cut = ids.find((id) => !whole.includes(id)) as string
+    const kept = thread(transcript(small), cut)
+    expect(kept, 'the stopped rollout keeps the lines read before its thread stopped').toEqual(thread(transcript(plain), cut).slice(0, kept.length))
   }, 60_000)
 })
