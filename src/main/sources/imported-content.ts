@@ -1,7 +1,7 @@
 import { closeSync, openSync, statSync } from 'node:fs'
 import { decodedIdentity, isCompressed } from './compressed-files'
 import type { ImportDeps } from './import-deps'
-import { readImportState } from './import-state'
+import { readImportState, type FileImportState } from './import-state'
 import { HEAD_BYTES, headHash, TAIL_BYTES, tailHash } from './parse-thread/parse-chunks'
 import { NOTHING_READ, type ImportFileRow } from '../store/repositories/import-files'
 import type { SessionRecord } from '../store/repositories/sessions'
@@ -40,15 +40,18 @@ export function sameContent(path: string, known: Pick<ImportFileRow, 'offset' | 
  */
 export function readAgain(deps: ImportDeps, known: ImportFileRow): ImportFileRow | null {
   const importState = { ...readImportState(known.importState), reread: { known: true }, incompleteLineReported: null }
-  return deps.store.transaction(() => {
+  const sessions = importedSessions(deps, known)
+  const again = deps.store.transaction(() => {
     if (!deps.store.importFiles.restart(known.id, known.offset, importState)) return null
-    for (const session of importedSessions(deps, known)) {
+    for (const session of sessions) {
       // A branch starts with a copy of the session it branches from: those lines are its parent's.
       deps.store.messages.markNotInFile(session.rowId, session.kind === 'branch' ? (session.forkSeq ?? 0) : 0)
     }
     deps.store.unreadRecords.replace(known.id, [])
     return { ...known, offset: 0, parserState: null, headSha256: NOTHING_READ, tailSha256: null, mtimeMs: null, fileSize: null, importState }
   })
+  if (again) deps.recorder.announce(known.workspaceId, ...sessions.map((session) => session.id))
+  return again
 }
 
 /** The sessions an import wrote (its main session, sub-agents and branches), by row id. */
@@ -56,10 +59,14 @@ export function sessionsOf(deps: ImportDeps, known: Pick<ImportFileRow, 'importS
   return importedSessions(deps, known).map((session) => session.rowId)
 }
 
+/** The ids of the sessions an import wrote: its main session, sub-agents and branches. */
+export function sessionUidsOf(state: FileImportState): string[] {
+  return [state.sessionUid, ...Object.values(state.subAgents), ...Object.values(state.branches)].filter((uid) => uid !== null)
+}
+
 function importedSessions(deps: ImportDeps, known: Pick<ImportFileRow, 'importState'>): SessionRecord[] {
-  const state = readImportState(known.importState)
-  return [state.sessionUid, ...Object.values(state.subAgents), ...Object.values(state.branches)].flatMap((uid) => {
-    const session = uid ? deps.store.sessions.get(uid) : undefined
+  return sessionUidsOf(readImportState(known.importState)).flatMap((uid) => {
+    const session = deps.store.sessions.get(uid)
     return session ? [session] : []
   })
 }

@@ -22,6 +22,8 @@ export class KeptMessages {
   /** The kept messages not found again yet, by role, tool call and size, oldest first (built when first needed). */
   private waiting: Map<string, KeptMessage[]> | null = null
   private waitingCount = 0
+  /** A mark was lifted since `takeChanged` was last asked. */
+  private changed = false
 
   constructor(
     private readonly deps: ImportDeps,
@@ -50,6 +52,13 @@ export class KeptMessages {
     return records.filter((record) => !found.has(record) && !(reread.known && DONE_WITH_THE_LINE.has(record.kind)))
   }
 
+  /** Whether marks were lifted since the last call (the window is told once per chunk). */
+  takeChanged(): boolean {
+    const changed = this.changed
+    this.changed = false
+    return changed
+  }
+
   /** Take a kept message back if the file holds it here: true when one was. */
   private takeBack(record: Read, file: string): boolean {
     const role = record.kind === 'compaction' ? 'compaction_summary' : record.role
@@ -60,6 +69,7 @@ export class KeptMessages {
     const kept = index === -1 ? undefined : candidates?.splice(index, 1)[0]
     if (!kept) return false
     this.waitingCount -= 1
+    this.changed = true
     this.deps.store.messages.markInFile(kept.id, file, record.offset)
     return true
   }

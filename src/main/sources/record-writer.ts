@@ -5,7 +5,7 @@ import { RetraceError } from '../../shared/contract'
 import type { SessionWriter } from '../transcripts/session-writer'
 import { countUnread, type ImportDeps, type ImportReport } from './import-deps'
 import { ImportedSessions } from './imported-sessions'
-import { sessionsOf } from './imported-content'
+import { sessionsOf, sessionUidsOf } from './imported-content'
 import { KeptMessages } from './kept-messages'
 import { refreshWarmups } from './sub-agent-parents'
 import { SummaryTitles } from './summary-titles'
@@ -128,6 +128,8 @@ export class RecordWriter {
    * appended later to the same turn still join it. Then count shell commands on checkpoints.
    */
   finish(): void {
+    // Messages kept while the file was read again were found there again: the window shows it.
+    if (this.kept.takeChanged()) this.deps.recorder.announce(this.workspace.id, ...sessionUidsOf(this.state))
     this.sessions.flushProgress()
     for (const writer of this.sessions.openWriters()) writer.closeTurn()
     refreshWarmups(this.deps, [...this.sessions.openWriters()].map((writer) => writer.id))
