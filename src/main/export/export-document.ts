@@ -28,7 +28,7 @@ export interface DocumentContext {
  */
 export function buildExportDocument(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean; throughTurn?: number | undefined }): ExportDocument {
   const { store, journal } = ctx
-  return store.transaction(() => {
+  return store.snapshot(() => {
     // What `sessions.get` answers, so the export says what the window shows.
     const detail = sessionDetail(store, sessionId)
     const record = store.sessions.require(detail.id)

@@ -62,7 +62,7 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 /** Every session of the workspace as export documents (from one read snapshot), in tree order. */
 export function buildWorkspaceExport(ctx: DocumentContext, workspaceId: number, options: { anonymizePath: boolean }): WorkspaceExport {
   const { store } = ctx
-  return store.transaction(() => {
+  return store.snapshot(() => {
     const workspace = store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again from the first screen.`)
     const sessions = treeOrder(store.tree.nodes(workspaceId)).map(({ id, depth }) => {

@@ -192,7 +192,7 @@ describe('a session file that gets shorter or is replaced keeps what was importe
   })
 })
 
-describe('a session file replaced by an identical copy (R32)', () => {
+describe('a session file replaced by an identical copy (R31)', () => {
   it('keeps its Claude Code session id and its fork\'s parent, and reads nothing again', async () => {
     const home = new ClaudeHome(join(tempDir(), 'claude'))
     const workspace = tempDir()
