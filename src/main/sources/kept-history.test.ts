@@ -130,6 +130,37 @@ describe('a session file that gets shorter or is replaced keeps what was importe
     expect((await call('sessions.get', { sessionId: id })).usage).toEqual({ ...usage, inputTokens: usage.inputTokens + 10, outputTokens: usage.outputTokens + 5, costUsd: expect.anything() as number })
   })
 
+  it('reads a Claude Code session with a rewind inside the agent again into the same main session and branch, adding nothing', async () => {
+    const workspace = tempDir()
+    writeFileSync(join(workspace, 'notes.txt'), 'alpha\nbeta\n')
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const session = home.session(workspace)
+    session.prompt('write a todo list')
+    session.write('todo.md', '- beta\n', null)
+    const endOfTurn1 = session.say('Done: todo.md')
+    session.prompt('make beta louder', { 'notes.txt': 'alpha\nbeta\n', 'todo.md': '- beta\n' })
+    session.edit('notes.txt', 'alpha\nbeta\n', 'beta', 'BETA')
+    session.rewindTo(endOfTurn1)
+    session.prompt('no: write a plan instead', { 'notes.txt': 'alpha\nbeta\n', 'todo.md': '- beta\n' })
+    session.write('plan.md', '1. beta\n', null)
+    const rt = runtime({ claude: home.root })
+    const call = contractCaller(rt)
+    const { id: workspaceId } = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId })
+    const listed = async () => (await call('sessions.list', { workspaceId })).items.map(({ id, kind, parentId, messageCount, turnCount }) => ({ id, kind, parentId, messageCount, turnCount }))
+    const before = await listed()
+    expect(before.map((item) => item.kind).sort()).toEqual(['branch', 'main'])
+    const journaled = journalEntries(rt)
+
+    // A sync tool writes it back with a field added to every line: other bytes, the same records.
+    const lines = readFileSync(session.path, 'utf8').split('\n').filter((line) => line !== '')
+    replaceFile(session.path, lineText(lines.map((line) => JSON.stringify({ ...(JSON.parse(line) as object), syncedBy: 'a sync tool' }))))
+    expect(await call('imports.run', { workspaceId })).toMatchObject({ sessions: 0, messages: 0, fileChanges: 0 })
+    expect(await listed()).toEqual(before)
+    for (const { id } of before) expect(notInFile(await transcript(rt, id))).toEqual([])
+    expect(journalEntries(rt)).toBe(journaled)
+  })
+
   it('keeps a real Codex rollout cut short, marks what it lost, and finds it', async () => {
     const codex = join(tempDir(), 'codex')
     const path = join(codex, ROLLOUT)
