@@ -34,6 +34,8 @@ export default defineConfig({
           'scan-worker': resolve(__dirname, 'src/main/journal/scan/scan-worker.mts'),
           'deflate-worker': resolve(__dirname, 'src/main/journal/scan/deflate-worker.mts'),
           'blob-writer-worker': resolve(__dirname, 'src/main/journal/blob-writer-worker.mts'),
+          // Line diffs run on threads of their own, never on the thread that answers requests (R27).
+          'diff-worker': resolve(__dirname, 'src/main/journal/line-diff/diff-worker.mts'),
           // The import reads and parses agents' files on a thread of its own while the main thread writes.
           'import-parse-worker': resolve(__dirname, 'src/main/sources/parse-thread/import-parse-worker.mts'),
           // Agents' SQLite databases are read in a process of its own (killed if a read stalls): a file of its own too.

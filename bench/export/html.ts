@@ -34,18 +34,18 @@ async function main(): Promise<void> {
     log(`Generated in ${((performance.now() - generated) / 1000).toFixed(1)} s. Measuring (${RUNS} runs each)…`)
     const options = { n: RUNS, warmup: 1 }
 
-    const doc = buildExportDocument(runtime, sessionId, { withFiles: false })
+    const doc = await buildExportDocument(runtime, sessionId, { withFiles: false })
     const rawBytes = documentTexts(doc).reduce((sum, { text }) => sum + Buffer.byteLength(text, 'utf8'), 0)
     const html = renderHtml(doc, META)
     const json = JSON.stringify(doc)
     const htmlBytes = Buffer.byteLength(html, 'utf8')
     const jsonBytes = Buffer.byteLength(json, 'utf8')
 
-    const build = repeatSync(() => buildExportDocument(runtime, sessionId, { withFiles: false }), options)
+    const build = await repeatAsync(() => buildExportDocument(runtime, sessionId, { withFiles: false }), options)
     const render = repeatSync(() => renderHtml(doc, META), options)
-    const whole = repeatSync(() => renderHtml(buildExportDocument(runtime, sessionId, { withFiles: false }), META), options)
+    const whole = await repeatAsync(async () => renderHtml(await buildExportDocument(runtime, sessionId, { withFiles: false }), META), options)
     const stringify = repeatSync(() => JSON.stringify(doc), options)
-    const wholeJson = repeatSync(() => JSON.stringify(buildExportDocument(runtime, sessionId, { withFiles: false })), options)
+    const wholeJson = await repeatAsync(async () => JSON.stringify(await buildExportDocument(runtime, sessionId, { withFiles: false })), options)
     const service = new ExportService(runtime)
     const reviewed = repeatAsync(async () => {
       const review = await service.review({ sessionId, format: 'html', withFiles: false })

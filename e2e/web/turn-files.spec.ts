@@ -188,3 +188,57 @@ test.describe('what a turn’s file list warns about', () => {
     expect(consoleErrors).toEqual([])
   })
 })
+
+test.describe('a diff past the bounds (R27)', () => {
+  // The demo has no file with thousands of lines all changed, so the server's answers for
+  // src/dates.ts are altered in flight to the ones such a file gets (the UI under test is unchanged).
+  test('says "too many changes to diff by line", with sizes and hashes, and shows the two versions side by side', async ({ page, server, consoleErrors }, testInfo) => {
+    const datesId = Buffer.from('src/dates.ts').toString('base64')
+    await page.route('**/api/rpc/changes.ofTurn', async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { ok: boolean; data: { items: { pathId: string; added: number | null; removed: number | null; tooManyChanges: boolean }[] } }
+      for (const item of body.data.items) if (item.pathId === datesId) Object.assign(item, { added: null, removed: null, tooManyChanges: true })
+      await route.fulfill({ response, json: body })
+    })
+    await page.route('**/api/rpc/files.diff', async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { ok: boolean; data: Record<string, unknown> }
+      if (JSON.stringify(route.request().postDataJSON()).includes(datesId)) {
+        const before = Array.from({ length: 40 }, (_, i) => `export const old${i} = ${i}`)
+        const after = Array.from({ length: 40 }, (_, i) => `export const renamed${i} = ${i * 2}`)
+        const patch = [`@@ -1,40 +1,40 @@`, ...before.map((line) => `-${line}`), ...after.map((line) => `+${line}`)].join('\n')
+        body.data = { ...body.data, patch, added: 0, removed: 0, tooManyChanges: true }
+      }
+      await route.fulfill({ response, json: body })
+    })
+
+    const first = new FirstScreen(page)
+    await first.goto(server.url)
+    await first.openDemo()
+    const workspace = new WorkspaceView(page)
+    await workspace.openSession('Fix the flaky date test')
+    const turn2 = workspace.transcript.locator('[data-testid="turn-header"][data-turn="2"]')
+    await turn2.getByTestId('turn-files-toggle').click()
+    const row = turn2.getByTestId('turn-file').filter({ hasText: 'src/dates.ts' })
+    await expect(row).toContainText('too many changes to diff by line')
+    await row.click()
+    const dialog = page.getByTestId('file-dialog')
+    const notice = dialog.getByTestId('file-notice')
+    await expect(notice).toContainText('Too many changes to diff by line')
+    await expect(notice).toContainText('Before')
+    await expect(notice).toContainText('After')
+    const split = dialog.getByTestId('diff-split')
+    await expect(split).toContainText('export const old0 = 0')
+    await expect(split).toContainText('export const renamed0 = 0')
+    // Side by side: the old line on the left of the row where the new one is on the right.
+    const firstRow = split.locator('.diff-split-line').first()
+    await expect(firstRow.locator('.diff-before')).toContainText('export const old0 = 0')
+    await expect(firstRow.locator('.diff-after')).toContainText('export const renamed0 = 0')
+    await snapshot(page, testInfo, '40-too-many-changes-light')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await snapshot(page, testInfo, '41-too-many-changes-dark')
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await snapshot(page, testInfo, '42-too-many-changes-1024')
+    expect(consoleErrors).toEqual([])
+  })
+})

@@ -1,6 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
+import { DIFF_TIMEOUT_MS, MAX_EDIT_LENGTH, TOO_MANY_CHANGES } from '../journal/line-diff/bounds.mts'
+import { readConfigFile } from '../fs/config-file.mts'
+import { backupConfigFile, configFileTarget, removeConfigFile, replaceConfigFile } from '../fs/config-file-write'
 import type { JsonPath } from './jsonc-edit'
 
 /** One agent settings file as read: its text ('' when absent) and where it really lives. */
@@ -9,53 +12,62 @@ export interface ConfigText {
   file: string
   exists: boolean
   text: string
+  /** The bytes read (null: no file): a write goes ahead only while the file still holds them. */
+  bytes: Buffer | null
 }
 
+/**
+ * The settings file at `path`, read only if it is a small regular file (fs/config-file.mts):
+ * a FIFO, a device, a folder, a huge file or a link to nothing throws a sentence naming it, and
+ * nothing blocks.
+ */
 export function readConfig(path: string): ConfigText {
-  const file = followLink(path)
-  if (!existsSync(file)) return { file, exists: false, text: '' }
-  return { file, exists: true, text: readFileSync(file, 'utf8') }
+  const file = configFileTarget(path)
+  // Read through `path`, so that a refusal names the file the agent reads (not /dev/zero).
+  const bytes = readConfigFile(path)
+  return bytes === null ? { file, exists: false, text: '', bytes } : { file, exists: true, text: bytes.toString('utf8'), bytes }
 }
 
 /**
  * Replace the file with `text`: the file as it was is first copied beside it
  * (`<name>.retrace-backup-<time>`, same mode), then the new text is written beside it and
- * renamed over it, so no reader ever sees half a file. The mode is kept (0600 for a new file);
- * missing folders are made. Returns the backup's path, or null when the file is new.
+ * renamed over it, so no reader ever sees half a file — provided nobody wrote the file since it
+ * was read (fs/config-file-write.ts: else ConfigFileChanged, and the backup is taken back). The
+ * mode is kept (0600 for a new file); missing folders are made. Returns the backup's path, or
+ * null when the file is new.
  */
-export function writeConfig(config: ConfigText, text: string, now = Date.now()): string | null {
+export function writeConfig(config: ConfigText, text: string, now = Date.now(), whileWriting?: (file: string) => void): string | null {
   mkdirSync(dirname(config.file), { recursive: true })
-  let backup: string | null = null
-  const mode = config.exists ? statSync(config.file).mode & 0o777 : 0o600
-  if (config.exists) {
-    backup = join(dirname(config.file), `${basename(config.file)}.retrace-backup-${new Date(now).toISOString().replace(/[:.]/g, '-')}`)
-    writeFileSync(backup, readFileSync(config.file), { flag: 'wx', mode })
+  const backup = config.bytes === null ? null : backupConfigFile(config.file, config.bytes, now)
+  try {
+    replaceConfigFile(config.file, text, config.bytes, whileWriting)
+  } catch (error) {
+    if (backup) unlinkSync(backup)
+    throw error
   }
-  const temp = join(dirname(config.file), `.${basename(config.file)}.retrace-${process.pid}`)
-  writeFileSync(temp, text, { mode })
-  renameSync(temp, config.file)
   return backup
 }
 
 /** Remove a file Retrace created and emptied again (a backup of it is kept all the same). */
 export function removeConfig(config: ConfigText, now = Date.now()): string {
-  const backup = join(dirname(config.file), `${basename(config.file)}.retrace-backup-${new Date(now).toISOString().replace(/[:.]/g, '-')}`)
-  writeFileSync(backup, readFileSync(config.file), { flag: 'wx', mode: statSync(config.file).mode & 0o777 })
-  unlinkSync(config.file)
+  const bytes = config.bytes ?? Buffer.alloc(0)
+  const backup = backupConfigFile(config.file, bytes, now)
+  try {
+    removeConfigFile(config.file, bytes)
+  } catch (error) {
+    unlinkSync(backup)
+    throw error
+  }
   return backup
 }
 
-/** A unified diff of the change, for --dry-run. */
+/**
+ * A unified diff of the change, for --dry-run. Bounded like every line diff (settings files are
+ * read up to 4 MB, enough for a rewrite jsdiff would take minutes over): past the bounds it says so.
+ */
 export function configDiff(file: string, before: string, after: string | null): string {
-  return createTwoFilesPatch(file, file, before, after ?? '', undefined, after === null ? '(removed)' : undefined, { context: 2 })
-}
-
-function followLink(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
+  const patch = createTwoFilesPatch(file, file, before, after ?? '', undefined, after === null ? '(removed)' : undefined, { context: 2, maxEditLength: MAX_EDIT_LENGTH, timeout: DIFF_TIMEOUT_MS })
+  return patch ?? `--- ${file}\n+++ ${file}\n(${TOO_MANY_CHANGES}: ${before.length} characters before, ${(after ?? '').length} after)\n`
 }
 
 /**
@@ -65,7 +77,7 @@ function followLink(path: string): string {
  */
 export class CreatedRecord {
   private readonly path: string
-  private entries: Record<string, { file: boolean; paths: JsonPath[] }>
+  private entries: Record<string, RecordEntry>
 
   constructor(dataDir: string) {
     this.path = join(dataDir, 'agent-config-created.json')
@@ -80,9 +92,19 @@ export class CreatedRecord {
     return (this.entries[file]?.paths ?? []).some((created) => created.length === path.length && created.every((key, index) => key === path[index]))
   }
 
-  note(file: string, change: { file?: boolean; paths?: JsonPath[] }): void {
+  /**
+   * The text (white space only) the file held when Retrace first wrote into it, if it was blank:
+   * no JSON document, so uninstall gives back those bytes rather than the `{}` left once
+   * Retrace's keys are out.
+   */
+  blankBefore(file: string): string | undefined {
+    return this.entries[file]?.blank
+  }
+
+  note(file: string, change: { file?: boolean; paths?: JsonPath[]; blank?: string }): void {
     const entry = (this.entries[file] ??= { file: false, paths: [] })
     if (change.file) entry.file = true
+    if (change.blank !== undefined) entry.blank ??= change.blank
     for (const path of change.paths ?? []) if (!this.createdPath(file, path)) entry.paths.push(path)
   }
 
@@ -99,10 +121,16 @@ export class CreatedRecord {
   }
 }
 
-function readRecord(path: string): Record<string, { file: boolean; paths: JsonPath[] }> {
+interface RecordEntry {
+  file: boolean
+  paths: JsonPath[]
+  blank?: string
+}
+
+function readRecord(path: string): Record<string, RecordEntry> {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, { file: boolean; paths: JsonPath[] }>) : {}
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, RecordEntry>) : {}
   } catch {
     return {}
   }

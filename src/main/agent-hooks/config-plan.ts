@@ -21,7 +21,7 @@ export interface PlannedFile {
  * backup. Nothing is written when any edit of the agent fails.
  */
 export class ConfigPlan {
-  private readonly files = new Map<string, { config: ConfigText; text: string; remove: boolean; what: string[]; createdFile: boolean; created: JsonPath[]; uncreated: JsonPath[] }>()
+  private readonly files = new Map<string, { config: ConfigText; text: string; remove: boolean; blankAgain: boolean; what: string[]; createdFile: boolean; created: JsonPath[]; uncreated: JsonPath[] }>()
 
   constructor(
     readonly agent: string,
@@ -38,6 +38,7 @@ export class ConfigPlan {
     if (!entry.config.exists && !entry.createdFile) entry.createdFile = true
     entry.text = text
     entry.remove = false
+    entry.blankAgain = false
     entry.what.push(what)
     entry.created.push(...created)
   }
@@ -47,6 +48,23 @@ export class ConfigPlan {
     const entry = this.entry(path)
     entry.remove = true
     entry.what.push(what)
+  }
+
+  /**
+   * Uninstall took out the last of what was in the file: the file goes if Retrace created it (or
+   * owns it, like Copilot's retrace.json); one that was blank before install gets its blank
+   * bytes back. Else it stays, `{}`.
+   */
+  nothingLeft(path: string, options: { owned?: boolean } = {}): void {
+    const entry = this.entry(path)
+    if (this.createdFile(path) || options.owned) {
+      this.remove(path, 'file removed (Retrace created it)')
+      return
+    }
+    const blank = this.record.blankBefore(entry.config.file)
+    if (blank === undefined) return
+    this.edit(path, blank, 'file left blank again, as it was before install')
+    entry.blankAgain = true
   }
 
   /** Paths created by an install that uninstall has now removed: forgotten once written. */
@@ -78,7 +96,7 @@ export class ConfigPlan {
   }
 
   /** Write every changed file (backup first, atomically) and note what was created. */
-  apply(now = Date.now()): PlannedFile[] {
+  apply(now = Date.now(), whileWriting?: (file: string) => void): PlannedFile[] {
     const written = this.changes()
     for (const change of written) {
       const entry = [...this.files.values()].find((candidate) => candidate.config.file === change.file)
@@ -88,8 +106,13 @@ export class ConfigPlan {
         this.record.forget(entry.config.file)
         continue
       }
-      change.backup = writeConfig(entry.config, entry.text, now)
-      this.record.note(entry.config.file, { file: entry.createdFile, paths: entry.created })
+      change.backup = writeConfig(entry.config, entry.text, now, whileWriting)
+      if (entry.blankAgain) {
+        this.record.forget(entry.config.file)
+        continue
+      }
+      const blank = entry.config.exists && entry.config.text.trim() === '' ? entry.config.text : undefined
+      this.record.note(entry.config.file, { file: entry.createdFile, paths: entry.created, blank })
       this.record.forget(entry.config.file, entry.uncreated)
     }
     return written
@@ -99,7 +122,7 @@ export class ConfigPlan {
     let entry = this.files.get(path)
     if (!entry) {
       const config = readConfig(path)
-      entry = { config, text: config.text, remove: false, what: [], createdFile: false, created: [], uncreated: [] }
+      entry = { config, text: config.text, remove: false, blankAgain: false, what: [], createdFile: false, created: [], uncreated: [] }
       this.files.set(path, entry)
     }
     return entry

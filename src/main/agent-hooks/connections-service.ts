@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import { AGENT_TARGETS, type AgentTarget, type HookAgent, type HookScope } from './agent-targets'
+import { ConfigFileChanged } from '../fs/config-file-write'
 import { CreatedRecord, readConfig } from './config-files'
 import { ConfigPlan, type PlannedFile } from './config-plan'
 import { hookState, planHooksInstall, planHooksUninstall } from './hook-files'
@@ -59,6 +60,9 @@ export interface AgentConnection {
   notes: string[]
 }
 
+/** How many times an agent's files are planned and written again when someone writes them meanwhile. */
+const WRITE_ATTEMPTS = 3
+
 /**
  * Connects agents to Retrace: writes (and removes) their checkpoint hooks and the registration of
  * Retrace's MCP server in their own settings, and tells how each is connected. Every change keeps
@@ -67,7 +71,13 @@ export interface AgentConnection {
  */
 export class AgentConnectionsService {
   constructor(
-    private readonly options: { dataDir: string; env: NodeJS.ProcessEnv; program?: () => RetraceProgram }
+    private readonly options: {
+      dataDir: string
+      env: NodeJS.ProcessEnv
+      program?: () => RetraceProgram
+      /** Runs between Retrace's write of a file's new text and its check and rename: where tests write as a concurrent writer would. */
+      whileWriting?: (file: string) => void
+    }
   ) {}
 
   install(request: ConnectRequest): ConnectOutcome {
@@ -117,12 +127,19 @@ export class AgentConnectionsService {
     const outcome: ConnectOutcome = { files: [], problems: [] }
     for (const agent of request.agents) {
       const target = AGENT_TARGETS[agent]
-      const agentPlan = new ConfigPlan(agent, record)
-      try {
-        plan(agentPlan, target, { hooks: target.hooksFile[request.scope](this.options.env, workspace), mcp: target.mcp.file[request.scope](this.options.env, workspace) }, program)
-        outcome.files.push(...(request.dryRun ? agentPlan.changes() : agentPlan.apply()))
-      } catch (error) {
-        outcome.problems.push({ agent, message: error instanceof Error ? error.message : String(error) })
+      const files = { hooks: target.hooksFile[request.scope](this.options.env, workspace), mcp: target.mcp.file[request.scope](this.options.env, workspace) }
+      for (let attempt = 1; ; attempt++) {
+        const agentPlan = new ConfigPlan(agent, record)
+        try {
+          plan(agentPlan, target, files, program)
+          outcome.files.push(...(request.dryRun ? agentPlan.changes() : agentPlan.apply(Date.now(), this.options.whileWriting)))
+          break
+        } catch (error) {
+          // The agent (or the person) saved the file meanwhile: plan again on what it holds now.
+          if (error instanceof ConfigFileChanged && attempt < WRITE_ATTEMPTS) continue
+          outcome.problems.push({ agent, message: error instanceof Error ? error.message : String(error) })
+          break
+        }
       }
     }
     if (!request.dryRun) record.save()
@@ -134,22 +151,24 @@ export class AgentConnectionsService {
   }
 
   private hookFile(target: AgentTarget, scope: HookScope, workspace: string, program: RetraceProgram | null): ConnectionFile {
-    const { file, text, exists } = readConfig(target.hooksFile[scope](this.options.env, workspace))
-    if (!exists) return { scope, file, begin: null, end: null }
+    const path = target.hooksFile[scope](this.options.env, workspace)
     try {
-      return { scope, file, ...hookState(parseJsonc(text, file), target, program) }
+      const { file, text, exists } = readConfig(path)
+      if (!exists) return { scope, file, begin: null, end: null }
+      return { scope, file, ...hookState(parseJsonc(text.trim() === '' ? '{}' : text, file), target, program) }
     } catch (error) {
-      return { scope, file, begin: null, end: null, problem: (error as Error).message }
+      return { scope, file: path, begin: null, end: null, problem: (error as Error).message }
     }
   }
 
   private mcpFile(target: AgentTarget, scope: HookScope, workspace: string, program: RetraceProgram | null): ConnectionFile {
-    const { file, text, exists } = readConfig(target.mcp.file[scope](this.options.env, workspace))
-    if (!exists) return { scope, file, mcp: null }
+    const path = target.mcp.file[scope](this.options.env, workspace)
     try {
+      const { file, text, exists } = readConfig(path)
+      if (!exists) return { scope, file, mcp: null }
       return { scope, file, mcp: mcpState(text, file, target, program) }
     } catch (error) {
-      return { scope, file, mcp: null, problem: (error as Error).message }
+      return { scope, file: path, mcp: null, problem: (error as Error).message }
     }
   }
 }
@@ -166,9 +185,11 @@ function cliCommands(program: RetraceProgram, action: 'install' | 'uninstall', a
 
 /** Settings of the agent's that stop every hook, whatever Retrace writes. */
 function settingNotes(target: AgentTarget, env: NodeJS.ProcessEnv): string[] {
-  const { text, exists, file } = readConfig(target.hooksFile.user(env, ''))
-  if (!exists || target.agent === 'copilot') return []
+  if (target.agent === 'copilot') return []
   try {
+    // A file that cannot be read is the hooks file's problem, said there.
+    const { text, exists, file } = readConfig(target.hooksFile.user(env, ''))
+    if (!exists) return []
     const settings = parseJsonc(text, file)
     if (target.agent === 'claude-code' && valueAt(settings, ['disableAllHooks']) === true) return [`${file} sets "disableAllHooks": true: Claude Code runs no hook.`]
     if (target.agent === 'gemini' && valueAt(settings, ['hooksConfig', 'enabled']) === false) return [`${file} sets hooksConfig.enabled to false: Gemini CLI runs no hook.`]

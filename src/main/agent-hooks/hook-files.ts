@@ -14,7 +14,7 @@ const PHASES = ['begin', 'end'] as const
 export function planHooksInstall(plan: ConfigPlan, target: AgentTarget, path: string, program: RetraceProgram): void {
   let { text } = plan.text(path)
   const { file } = plan.text(path)
-  let document = parseJsonc(text === '' ? '{}' : text, file)
+  let document = parseJsonc(text.trim() === '' ? '{}' : text, file)
   for (const [key, value] of Object.entries(target.fileKeys ?? {})) {
     if (valueAt(document, [key]) !== undefined) continue
     text = setAt(text, [key], value).text
@@ -48,7 +48,7 @@ export function planHooksInstall(plan: ConfigPlan, target: AgentTarget, path: st
 export function planHooksUninstall(plan: ConfigPlan, target: AgentTarget, path: string): void {
   const { file, exists } = plan.text(path)
   let { text } = plan.text(path)
-  if (!exists) return
+  if (!exists || text.trim() === '') return
   let document = parseJsonc(text, file)
   const known = plan.known(path)
   const removable = (jsonPath: JsonPath) => (known ? plan.createdPath(path, jsonPath) : true)
@@ -87,7 +87,7 @@ export function planHooksUninstall(plan: ConfigPlan, target: AgentTarget, path: 
     }
   }
   plan.uncreated(path, gone)
-  if (isEmpty(document) && (plan.createdFile(path) || target.ownsHooksFile)) plan.remove(path, 'file removed (Retrace created it)')
+  if (isEmpty(document)) plan.nothingLeft(path, { owned: target.ownsHooksFile })
 }
 
 /** Whether each phase's hook is there, and with this Retrace's command. */

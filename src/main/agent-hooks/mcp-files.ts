@@ -29,7 +29,7 @@ export function planMcpInstall(plan: ConfigPlan, target: AgentTarget, path: stri
     plan.edit(path, appendTable(text, TOML_TABLE, entry, file), `MCP server "${MCP_SERVER_NAME}" added`)
     return
   }
-  const existing = valueAt(parseJsonc(text === '' ? '{}' : text, file), JSON_PATH)
+  const existing = valueAt(parseJsonc(text.trim() === '' ? '{}' : text, file), JSON_PATH)
   if (isDeepStrictEqual(existing, entry)) return
   if (existing !== undefined && !isRetraceMcpEntry(existing)) throw new Error(`${file} already has an MCP server named "${MCP_SERVER_NAME}" that runs something else: left as it is.`)
   const edited = setAt(text, JSON_PATH, entry)
@@ -39,7 +39,7 @@ export function planMcpInstall(plan: ConfigPlan, target: AgentTarget, path: stri
 /** Remove Retrace's MCP server, and the `mcpServers` object and the file if install created them. */
 export function planMcpUninstall(plan: ConfigPlan, target: AgentTarget, path: string): void {
   const { file, text, exists } = plan.text(path)
-  if (!exists) return
+  if (!exists || (target.mcp.format === 'json' && text.trim() === '')) return
   if (target.mcp.format === 'toml') {
     const existing = valueAt(parseToml(text, file), TOML_TABLE)
     if (existing === undefined) return
@@ -63,12 +63,12 @@ export function planMcpUninstall(plan: ConfigPlan, target: AgentTarget, path: st
     plan.uncreated(path, [['mcpServers']])
     document = parseJsonc(edited, file)
   }
-  if (Object.keys(document as object).length === 0 && plan.createdFile(path)) plan.remove(path, 'file removed (Retrace created it)')
+  if (Object.keys(document as object).length === 0) plan.nothingLeft(path)
 }
 
 /** Whether Retrace's MCP server is registered in this file, and runs this Retrace. */
 export function mcpState(text: string, file: string, target: AgentTarget, program: RetraceProgram | null): 'current' | 'other' | 'foreign' | null {
-  const existing = target.mcp.format === 'toml' ? valueAt(parseToml(text, file), TOML_TABLE) : valueAt(parseJsonc(text === '' ? '{}' : text, file), JSON_PATH)
+  const existing = target.mcp.format === 'toml' ? valueAt(parseToml(text, file), TOML_TABLE) : valueAt(parseJsonc(text.trim() === '' ? '{}' : text, file), JSON_PATH)
   if (existing === undefined) return null
   if (!isRetraceMcpEntry(existing)) return 'foreign'
   return program && isDeepStrictEqual(existing, target.mcp.entry(mcpServerCommand(program))) ? 'current' : 'other'

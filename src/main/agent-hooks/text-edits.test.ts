@@ -49,7 +49,9 @@ describe("Codex's config.toml: one table appended, and taken out again", () => {
     ['an empty file', ''],
     ['comments and other servers', '# my config\nmodel = "o3" # the best\n\n[mcp_servers.docs]\ncommand = "npx"\n'],
     ['blank lines at the end', 'model = "o3"\n\n\n'],
-    ['CRLF line ends', 'model = "o3"\r\n[profiles.x]\r\nmodel = "o4"\r\n']
+    ['CRLF line ends', 'model = "o3"\r\n[profiles.x]\r\nmodel = "o4"\r\n'],
+    ['no final newline', 'model = "o3"\n[profiles.x]\nmodel = "o4"'],
+    ['a blank line only', '\n']
   ])('%s comes back byte for byte', (_name, text) => {
     const added = appendTable(text, ['mcp_servers', 'retrace'], server, 'config.toml')
     expect((parseToml(added, 'config.toml') as { mcp_servers: Record<string, unknown> }).mcp_servers.retrace).toEqual(server)

@@ -26,7 +26,9 @@ export function appendTable(text: string, table: string[], values: Record<string
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
   const header = `[${table.map(bareOrQuoted).join('.')}]`
   const body = stringify(values).trimEnd().split('\n').join(eol)
-  const separator = text === '' ? '' : text.endsWith('\n') ? eol : eol + eol
+  // After a final newline, a blank line; a file without one gets only the line break it lacks,
+  // which is how removeAddedTable knows to give the file back without it.
+  const separator = text === '' ? '' : eol
   const edited = `${text}${separator}${MARKER}${eol}${header}${eol}${body}${eol}`
   const expected = structuredClone(old)
   let parent = expected
@@ -44,7 +46,7 @@ export function appendTable(text: string, table: string[], values: Record<string
 
 /**
  * Remove the table Retrace added (its comment line, header and keys, and the blank line before
- * them), or undefined when the file has no such block (a table the user wrote stays).
+ * them, or the line break it added to a file without a final one), or undefined when the file has no such block (a table the user wrote stays).
  */
 export function removeAddedTable(text: string, table: string[], file: string): string | undefined {
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
@@ -55,7 +57,9 @@ export function removeAddedTable(text: string, table: string[], file: string): s
   let end = start + 2
   while (end < lines.length && !/^\s*\[/.test(lines[end] as string) && (lines[end] as string).trim() !== '') end++
   const from = start > 0 && lines[start - 1] === '' ? start - 1 : start
-  const kept = [...lines.slice(0, from), ...lines.slice(end)]
+  // Last in the file, straight after a line of the user's: the file had no final newline.
+  const lacked = from === start && start > 0 && end === lines.length - 1 && lines[end] === ''
+  const kept = lacked ? lines.slice(0, from) : [...lines.slice(0, from), ...lines.slice(end)]
   const edited = kept.join(eol)
   const expected = structuredClone(parseToml(text, file))
   let parent = expected

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PACKAGE_NAME, packageRoot } from '../agent-hooks/retrace-command'
@@ -42,7 +42,9 @@ describe('"default: this folder" is never Retrace\'s own installation', () => {
       err: `retrace: The current folder (${ROOT}) is Retrace's own installation, not a workspace: name the workspace (\`retrace import ~/code/shop\`), or give \`.\` to use this folder anyway.`
     })
     expect(existsSync(data)).toBe(false)
-    expect((await cli(['import-json', 'export.json', '--data-dir', data])).err).toContain("is Retrace's own installation, not a workspace: name the workspace (`--workspace ~/code/shop`)")
+    const exported = join(folder(), 'export.json')
+    writeFileSync(exported, '{}') // the file is checked first; the workspace question comes next
+    expect((await cli(['import-json', exported, '--data-dir', data])).err).toContain("is Retrace's own installation, not a workspace: name the workspace (`--workspace ~/code/shop`)")
     expect((await cli(['hooks', 'install', '--scope', 'project', '--data-dir', data])).code).toBe(2)
     expect(existsSync(join(ROOT, '.claude', 'settings.json'))).toBe(false)
 

@@ -4,6 +4,7 @@ import { SHELL_CAPTURE_HINT } from '../../shared/shell-capture'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 import { table } from './format'
+import { TOO_MANY_CHANGES } from '../journal/line-diff/bounds.mts'
 import { needingConfirmation, printConfirmationNote, printPlan, printResult, shownItems, writesAnything, type Plan, type RewindResult } from './rewind-preview'
 
 export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
@@ -21,7 +22,7 @@ export async function changesCommand(call: CliCall, options: { sessionId: string
   }
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   const rows = result.flatMap(({ turn, changes }) =>
-    changes.map((c) => [String(turn), c.op, c.from ? `${c.from.path} → ${c.path}` : c.path, c.added === null ? 'binary' : `+${c.added} -${c.removed ?? 0}`, c.observed])
+    changes.map((c) => [String(turn), c.op, c.from ? `${c.from.path} → ${c.path}` : c.path, c.tooManyChanges ? TOO_MANY_CHANGES : c.added === null ? 'binary' : `+${c.added} -${c.removed ?? 0}`, c.observed])
   )
   if (rows.length === 0) options.io.out(`No file changes recorded for "${session.title}".`)
   else options.io.out(table(['turn', 'op', 'path', 'lines', 'seen by'], rows))
@@ -38,6 +39,11 @@ export async function diffCommand(call: CliCall, options: { sessionId: string; t
   const diff = await call('files.diff', { sessionId: options.sessionId, pathId: pathIdOf(options.file), fromTurn: options.turn, toTurn: options.turn + 1 })
   const header = `--- ${options.file} (before turn ${options.turn})\n+++ ${options.file} (after turn ${options.turn})`
   if (diff.tooLarge) return options.io.out(`${header}\n(too large to diff: ${diff.before?.size ?? 0} → ${diff.after?.size ?? 0} bytes)`)
+  if (diff.tooManyChanges) {
+    const side = (version: { hash: string; size: number } | null) => (version ? `${version.hash.slice(0, 12)} (${version.size} B)` : 'absent')
+    options.io.out(`${header}\n(${TOO_MANY_CHANGES}: ${side(diff.before)} → ${side(diff.after)}; below, the two versions, every old line removed, then every new line added)\n${diff.patch}`)
+    return
+  }
   if (diff.binary) return options.io.out(`${header}\nBinary file: ${diff.before?.hash.slice(0, 12) ?? 'absent'} (${diff.before?.size ?? 0} B) → ${diff.after?.hash.slice(0, 12) ?? 'absent'} (${diff.after?.size ?? 0} B)`)
   options.io.out(diff.patch ? `${header}\n${diff.patch}` : `${options.file} did not change in turn ${options.turn}.`)
 }

@@ -27,7 +27,8 @@ export const ExportPathSchema = z.object({ path: z.string(), pathId: PathIdSchem
 export const ExportMessageSchema = MessageSchema.omit({ id: true, sessionId: true }).strict()
 export type ExportMessage = z.infer<typeof ExportMessageSchema>
 
-export const DiffKindSchema = z.enum(['text', 'binary', 'too-large', 'symlink', 'unavailable'])
+/** `too-many-changes`: past the line diff's bounds (R27); its patch is the two versions side by side. */
+export const DiffKindSchema = z.enum(['text', 'binary', 'too-large', 'too-many-changes', 'symlink', 'unavailable'])
 
 /** What a change did to the file's text: a unified diff, capped (`omittedLines` says how much is cut). */
 export const ExportDiffSchema = z

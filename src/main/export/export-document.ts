@@ -5,7 +5,7 @@ import { turnAtSeq } from '../../shared/source-labels'
 import { sessionDetail } from '../transcripts/session-detail'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { ExportDocument, ExportMessage } from './document-schema'
-import { exportFileChanges, exportFileContents } from './file-changes'
+import { exportFileChanges, exportFileContents, PendingDiffs } from './file-changes'
 import { costOf } from '../pricing/prices'
 
 /** Read the transcript in pages this long (the same keyset pages the window reads). */
@@ -25,8 +25,17 @@ export interface DocumentContext {
  * checkpoints, every file change of its turns with the diff, and with `withFiles` the content of
  * every version those changes name. With `throughTurn` (the export of a turn) only the
  * conversation up to the end of that turn, its checkpoints and its file changes.
+ * The diffs are computed after the snapshot, on the diff threads (R27).
  */
-export function buildExportDocument(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean; throughTurn?: number | undefined }): ExportDocument {
+export async function buildExportDocument(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean; throughTurn?: number | undefined }): Promise<ExportDocument> {
+  const diffs = new PendingDiffs(ctx.journal)
+  const doc = exportDocumentOf(ctx, sessionId, options, diffs)
+  await diffs.settle()
+  return doc
+}
+
+/** The document from one read snapshot, its diffs placeholders of `diffs` (filled in once it settles). */
+export function exportDocumentOf(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean; throughTurn?: number | undefined }, diffs: PendingDiffs): ExportDocument {
   const { store, journal } = ctx
   return store.snapshot(() => {
     // What `sessions.get` answers, so the export says what the window shows.
@@ -39,7 +48,7 @@ export function buildExportDocument(ctx: DocumentContext, sessionId: string, opt
       throw new RetraceError('NOT_FOUND', `Session "${detail.title}" has no turn ${through} (it has ${detail.turnCount}).`)
     }
     const inRange = (turn: number) => through === undefined || turn <= through
-    const allChanges = exportFileChanges(journal, journal.repo.sessionEntriesFrom(record.rowId, 1))
+    const allChanges = exportFileChanges(diffs, journal.repo.sessionEntriesFrom(record.rowId, 1))
     const fileChanges = through === undefined ? allChanges : allChanges.filter((change) => inRange(change.turn))
     const allMessages = readTranscript(ctx, record.rowId, record.id)
     const messages = through === undefined ? allMessages : allMessages.filter((message) => inRange(message.turn))

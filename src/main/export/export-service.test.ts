@@ -45,14 +45,14 @@ describe('exporting a session', () => {
     return { ws, service: new ExportService(ws.rt, scan, () => Date.UTC(2026, 2, 11, 8, 30)) }
   }
 
-  it('builds one document: detail, tree path, transcript, checkpoints, changes with diffs', () => {
+  it('builds one document: detail, tree path, transcript, checkpoints, changes with diffs', async () => {
     const { ws } = setup()
-    const doc = buildExportDocument(ws.rt, ws.branchId, { withFiles: false })
+    const doc = await buildExportDocument(ws.rt, ws.branchId, { withFiles: false })
     expect(doc.session).toMatchObject({ title: 'Try a shorter README', kind: 'branch', turnCount: 2, messageCount: 7 })
     expect(doc.tree).toMatchObject({ ancestors: [{ id: ws.writer.id, title: 'agent', kind: 'main' }], forkSeq: 6, depth: 1 })
     expect(doc.messages.map((m) => m.seq)).toEqual([...Array(7).keys()])
     expect(doc.fileContents).toBeNull()
-    const main = buildExportDocument(ws.rt, ws.writer.id, { withFiles: true })
+    const main = await buildExportDocument(ws.rt, ws.writer.id, { withFiles: true })
     expect(main.tree.children.map((c) => c.title)).toEqual(['Try a shorter README'])
     expect(main.fileChanges.map((c) => [c.turn, c.op, c.path, c.diff.kind])).toEqual([
       [1, 'create', 'src/greet.ts', 'text'],
@@ -69,16 +69,16 @@ describe('exporting a session', () => {
     expect(main.fileContents?.[logo]).toEqual({ encoding: 'base64', base64: expect.any(String) as string })
   })
 
-  it('exports one turn: the conversation up to its end, its checkpoints, its file changes and what those messages used', () => {
+  it('exports one turn: the conversation up to its end, its checkpoints, its file changes and what those messages used', async () => {
     const { ws } = setup()
-    const whole = buildExportDocument(ws.rt, ws.writer.id, { withFiles: false })
-    const doc = buildExportDocument(ws.rt, ws.writer.id, { withFiles: false, throughTurn: 1 })
+    const whole = await buildExportDocument(ws.rt, ws.writer.id, { withFiles: false })
+    const doc = await buildExportDocument(ws.rt, ws.writer.id, { withFiles: false, throughTurn: 1 })
     expect(doc.messages.map((m) => m.turn)).toEqual(whole.messages.filter((m) => m.turn <= 1).map((m) => m.turn))
     expect(doc.session).toMatchObject({ turnCount: 1, messageCount: doc.messages.length })
     expect(doc.checkpoints.map((c) => c.turn)).toEqual([1])
     expect(doc.fileChanges.map((c) => [c.turn, c.path])).toEqual([[1, 'src/greet.ts']])
     expect(doc.session.usage).toMatchObject({ inputTokens: 1200, outputTokens: 310, cacheReadTokens: 800, costUsd: 0.0123 })
-    expect(() => buildExportDocument(ws.rt, ws.writer.id, { withFiles: false, throughTurn: 9 })).toThrow(/has no turn 9/)
+    await expect(buildExportDocument(ws.rt, ws.writer.id, { withFiles: false, throughTurn: 9 })).rejects.toThrow(/has no turn 9/)
   })
 
   it('writes HTML with no script, a CSP that allows no network, and every user string escaped', async () => {

@@ -66,16 +66,22 @@ export class ExportService {
   ) {}
 
   async review(request: ExportRequest): Promise<ExportReview> {
-    const doc = this.document(request)
-    const token = tokenOf(doc)
-    const texts = documentTexts(doc)
-    const findings = await this.scanTexts(request.sessionId, texts)
-    this.remember(token, findings)
-    return { token, findings, scannedTexts: texts.length }
+    // Cancellable from the start: building the document waits for its diffs (R27).
+    const controller = this.start(request.sessionId)
+    try {
+      const doc = await this.document(request)
+      const token = tokenOf(doc)
+      const texts = documentTexts(doc)
+      const findings = await this.scanTexts(request.sessionId, texts, controller)
+      this.remember(token, findings)
+      return { token, findings, scannedTexts: texts.length }
+    } finally {
+      this.finish(request.sessionId, controller)
+    }
   }
 
   async render(request: ExportRequest & { redact: boolean; keep: readonly string[]; token?: string | undefined }): Promise<RenderedExport> {
-    const doc = this.document(request)
+    const doc = await this.document(request)
     let hidden: SecretFinding[] = []
     if (request.redact) {
       const token = tokenOf(doc)
@@ -101,17 +107,23 @@ export class ExportService {
 
   /** Scan every session of a workspace, as its index page would carry them. */
   async reviewWorkspace(request: WorkspaceExportRequest): Promise<ExportReview> {
-    const exported = buildWorkspaceExport(this.ctx, request.workspaceId, request)
-    const token = tokenOf(exported)
-    const texts = workspaceTexts(exported)
-    const findings = await this.scanTexts(workspaceScanKey(request.workspaceId), texts)
-    this.remember(token, findings)
-    return { token, findings, scannedTexts: texts.length }
+    const key = workspaceScanKey(request.workspaceId)
+    const controller = this.start(key)
+    try {
+      const exported = await buildWorkspaceExport(this.ctx, request.workspaceId, request)
+      const token = tokenOf(exported)
+      const texts = workspaceTexts(exported)
+      const findings = await this.scanTexts(key, texts, controller)
+      this.remember(token, findings)
+      return { token, findings, scannedTexts: texts.length }
+    } finally {
+      this.finish(key, controller)
+    }
   }
 
   /** The workspace's index page: every session in tree order, the reviewed findings hidden but the kept ones. */
   async renderWorkspace(request: WorkspaceExportRequest & { redact: boolean; keep: readonly string[]; token?: string | undefined }): Promise<RenderedExport> {
-    const exported = buildWorkspaceExport(this.ctx, request.workspaceId, request)
+    const exported = await buildWorkspaceExport(this.ctx, request.workspaceId, request)
     let hidden: SecretFinding[] = []
     if (request.redact) {
       const token = tokenOf(exported)
@@ -141,17 +153,27 @@ export class ExportService {
   }
 
   /** Only JSON carries file contents: the page and the Markdown show diffs. */
-  private document(request: ExportRequest): ExportDocument {
-    const doc = buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
+  private async document(request: ExportRequest): Promise<ExportDocument> {
+    const doc = await buildExportDocument(this.ctx, request.sessionId, { withFiles: request.format === 'json' && request.withFiles, throughTurn: request.throughTurn })
     // Before the review: what is scanned, reviewed and written is the document without the path.
     return request.anonymizePath ? anonymizeWorkspacePath(doc) : doc
   }
 
-  private async scanTexts(sessionId: string, texts: ReturnType<typeof documentTexts>): Promise<SecretFinding[]> {
-    this.running.get(sessionId)?.abort(new RetraceError('CANCELLED', 'A newer export of this session replaced this one.'))
+  /** A scan (or a review) under `key` starts: the one running under it is cancelled. */
+  private start(key: string): AbortController {
+    this.running.get(key)?.abort(new RetraceError('CANCELLED', 'A newer export of this session replaced this one.'))
     const controller = new AbortController()
-    this.running.set(sessionId, controller)
+    this.running.set(key, controller)
+    return controller
+  }
+
+  private finish(key: string, controller: AbortController): void {
+    if (this.running.get(key) === controller) this.running.delete(key)
+  }
+
+  private async scanTexts(sessionId: string, texts: ReturnType<typeof documentTexts>, controller: AbortController = this.start(sessionId)): Promise<SecretFinding[]> {
     try {
+      controller.signal.throwIfAborted()
       return await this.scan(texts, {
         signal: controller.signal,
         onProgress: (done, total) => this.ctx.feed.publish({ name: 'export.progress', payload: { sessionId, done, total } })
@@ -160,7 +182,7 @@ export class ExportService {
       if (controller.signal.aborted) throw controller.signal.reason instanceof RetraceError ? controller.signal.reason : new RetraceError('CANCELLED', 'The export was cancelled.')
       throw error
     } finally {
-      if (this.running.get(sessionId) === controller) this.running.delete(sessionId)
+      this.finish(sessionId, controller)
     }
   }
 

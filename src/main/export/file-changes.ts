@@ -17,8 +17,35 @@ export const MAX_EXPORT_FILES_TOTAL_BYTES = 96 * 1024 * 1024
 
 const pathOf = (path: Buffer) => ({ path: displayPath(path), pathId: path.toString('base64') })
 
-/** The session's file changes, turn by turn, each with its (capped) diff. */
-export function exportFileChanges(journal: FileJournal, entries: (JournalEntry & { turn: number })[]): ExportFileChange[] {
+/**
+ * The diffs an export needs, computed after its read snapshot and off the request thread (R27):
+ * each change gets a placeholder that `settle` fills in. Contents are content-addressed, so a
+ * diff read after the snapshot's transaction is the diff of the versions it named. Diffed a few
+ * at a time, so a workspace of many changes never holds all their contents at once.
+ */
+export class PendingDiffs {
+  private readonly jobs: { entry: JournalEntry; diff: ExportDiff }[] = []
+
+  constructor(private readonly journal: FileJournal) {}
+
+  /** A placeholder for `entry`'s diff, filled in by `settle`. */
+  add(entry: JournalEntry): ExportDiff {
+    const diff: ExportDiff = { kind: 'unavailable', added: null, removed: null, patch: '', omittedLines: 0 }
+    this.jobs.push({ entry, diff })
+    return diff
+  }
+
+  async settle(concurrency = 2): Promise<void> {
+    const jobs = this.jobs.splice(0)
+    const next = async (): Promise<void> => {
+      for (let job = jobs.shift(); job; job = jobs.shift()) Object.assign(job.diff, await exportDiff(this.journal, job.entry))
+    }
+    await Promise.all(Array.from({ length: concurrency }, next))
+  }
+}
+
+/** The session's file changes, turn by turn, each with its (capped) diff once `diffs` settles. */
+export function exportFileChanges(diffs: PendingDiffs, entries: (JournalEntry & { turn: number })[]): ExportFileChange[] {
   return entries.map((entry) => ({
     turn: entry.turn,
     ...pathOf(entry.path),
@@ -27,14 +54,14 @@ export function exportFileChanges(journal: FileJournal, entries: (JournalEntry &
     before: entry.before,
     after: entry.after,
     observed: entry.observed,
-    diff: exportDiff(journal, entry)
+    diff: diffs.add(entry)
   }))
 }
 
-function exportDiff(journal: FileJournal, entry: JournalEntry): ExportDiff {
+async function exportDiff(journal: FileJournal, entry: JournalEntry): Promise<ExportDiff> {
   let diff: FileDiff
   try {
-    diff = diffVersions(journal.blobs, displayPath(entry.path), entry.before, entry.after)
+    diff = await diffVersions(journal.blobs, entry.before, entry.after)
   } catch {
     // A snapshot the blob store cannot give back: the export says so instead of failing.
     return { kind: 'unavailable', added: null, removed: null, patch: '', omittedLines: 0 }
@@ -43,6 +70,8 @@ function exportDiff(journal: FileJournal, entry: JournalEntry): ExportDiff {
   if (diff.binary) return { kind: 'binary', added: null, removed: null, patch: '', omittedLines: 0 }
   const symlink = entry.before?.kind === 'symlink' || entry.after?.kind === 'symlink'
   const { patch, omittedLines } = capPatch(diff.patch)
+  // Past the bounds: the two versions side by side (one hunk, every old line then every new one), capped as any patch.
+  if (diff.tooManyChanges) return { kind: 'too-many-changes', added: null, removed: null, patch, omittedLines }
   return symlink
     ? { kind: 'symlink', added: null, removed: null, patch, omittedLines }
     : { kind: 'text', added: diff.added, removed: diff.removed, patch, omittedLines }

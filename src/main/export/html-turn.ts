@@ -2,7 +2,7 @@ import type { ExportFileChange, ExportMessage } from './document-schema'
 import { escapeAttribute, escapeHtml } from './html-escape'
 import { renderPatch } from './html-diff'
 import { markdownToSafeHtml } from './html-markdown'
-import { changeCounts, filesChangedLine, formatCount, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
+import { changeCounts, filesChangedLine, formatCount, tooManyChangesNote, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
 
 /**
  * Tool inputs and results longer than this are cut in the page, with a note: a 20 MB command
@@ -95,6 +95,7 @@ function renderChange(change: ExportFileChange, out: string[]): void {
     `<details class="file"><summary><span class="op">${OP_LABEL[change.op]}</span><code>${escapeHtml(name)}</code><span class="counts">${escapeHtml(changeCounts(change))}</span></summary>`
   )
   const { diff } = change
+  if (diff.kind === 'too-many-changes') out.push(`<div class="empty">${escapeHtml(tooManyChangesNote(change))}</div>`)
   if (diff.patch) out.push(renderPatch(diff.patch))
   else out.push(`<div class="empty">${escapeHtml(emptyDiffNote(change))}</div>`)
   if (diff.omittedLines > 0) out.push(`<div class="cut">Truncated here: ${plural(diff.omittedLines, 'more diff line')} not shown.</div>`)

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { RetraceError, Timestamp } from '../../shared/contract'
 import { ExportDocumentSchema, type ExportDocument } from './document-schema'
 import type { ExportMeta } from './export-meta'
+import { jsonTextNestsDeeper, MAX_JSON_NESTING, valueNestsDeeper } from '../transcripts/json-nesting'
 
 export const EXPORT_FORMAT_NAME = 'retrace-session-export'
 /** Bump when a reader of version N could misread a file; older readers refuse newer files. */
@@ -37,6 +38,14 @@ export function renderJson(doc: ExportDocument, meta: ExportMeta): string {
 }
 
 /** Read a JSON export, with an error a person can act on for each way it can be wrong. */
+/** Why a document nested too deep is refused, naming the first message that does (messages sit 3 levels down). */
+function tooDeep(value: unknown): string {
+  const messages = (value as { document?: { messages?: unknown } } | null)?.document?.messages
+  const at = Array.isArray(messages) ? messages.findIndex((message) => valueNestsDeeper(message, MAX_JSON_NESTING - 3)) : -1
+  const where = at >= 0 ? ` (at message ${at + 1})` : ''
+  return `This export nests arrays and objects more than ${MAX_JSON_NESTING} levels deep${where}, more than Retrace reads: it was not imported. A file exported by Retrace never does; it may have been edited or made by another program.`
+}
+
 export function parseExportJson(text: string): ExportFile {
   let value: unknown
   try {
@@ -44,6 +53,8 @@ export function parseExportJson(text: string): ExportFile {
   } catch (error) {
     throw new RetraceError('VALIDATION', `This file is not valid JSON (${(error as Error).message}). Choose a file exported by Retrace with --format json.`)
   }
+  // JSON.parse reads any depth; the validation below walks values recursively and would overflow the stack.
+  if (jsonTextNestsDeeper(text)) throw new RetraceError('VALIDATION', tooDeep(value))
   const envelope = z.object({ format: z.unknown(), version: z.unknown() }).safeParse(value)
   if (!envelope.success || envelope.data.format !== EXPORT_FORMAT_NAME) {
     throw new RetraceError('VALIDATION', `This JSON is not a Retrace session export (its "format" is not "${EXPORT_FORMAT_NAME}").`)

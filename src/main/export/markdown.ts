@@ -1,6 +1,6 @@
 import type { ExportDocument, ExportFileChange, ExportMessage } from './document-schema'
 import type { ExportMeta } from './export-meta'
-import { agentRewindLines, changeCounts, filesChangedLine, firstLine, formatTime, inputFields, OP_LABEL, plural, redactionNote, roleLabel, sourcesOf, toolGist, turnsOf, usageLine, type TurnView } from './present'
+import { agentRewindLines, changeCounts, tooManyChangesNote, filesChangedLine, firstLine, formatTime, inputFields, OP_LABEL, plural, redactionNote, roleLabel, sourcesOf, toolGist, turnsOf, usageLine, type TurnView } from './present'
 
 // Markdown viewers render raw HTML and links, so no user text is ever Markdown here: prose,
 // tool input and output and diffs go in fenced blocks longer than any backtick run inside
@@ -93,6 +93,7 @@ function renderTool(call: ExportMessage, result: ExportMessage | null, out: stri
 function renderChange(change: ExportFileChange, out: string[]): void {
   const name = change.from ? `${change.from.path} → ${change.path}` : change.path
   out.push(`- ${OP_LABEL[change.op]} ${mdCode(name)} (${changeCounts(change)})\n`)
+  if (change.diff.kind === 'too-many-changes') out.push(`${mdText(tooManyChangesNote(change))}\n`)
   if (change.diff.patch) out.push(mdFence(change.diff.patch, 'diff'))
   if (change.diff.omittedLines > 0) out.push(`*Truncated: ${plural(change.diff.omittedLines, 'more diff line')} not shown.*\n`)
 }

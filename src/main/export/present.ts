@@ -3,6 +3,7 @@ import type { ExportDocument, ExportFileChange, ExportMessage } from './document
 import type { ExportMeta } from './export-meta'
 import { ROLE_LABELS } from '../transcripts/role-labels'
 import { rewoundInLabel } from '../../shared/source-labels'
+import { TOO_MANY_CHANGES } from '../journal/line-diff/bounds.mts'
 
 // What the Markdown and HTML renderers share: how a document reads as turns, and the words and
 // numbers a reader sees. Nothing here escapes anything: each renderer escapes for its own syntax.
@@ -135,6 +136,15 @@ export const OP_LABEL: Record<ExportFileChange['op'], string> = {
   mode: 'mode changed'
 }
 
+/**
+ * What an export says above a diff past the line diff's bounds (R27): that, both versions' sizes
+ * and hashes, and that the patch below is the two versions one after the other.
+ */
+export function tooManyChangesNote(change: ExportFileChange): string {
+  const side = (version: { hash: string; size: number } | null, absent: string) => (version ? `${version.size.toLocaleString('en-US')} bytes, sha256 ${version.hash.slice(0, 12)}` : absent)
+  return `Too many changes to diff by line. Before: ${side(change.before, 'did not exist')}; after: ${side(change.after, 'deleted')}. Below, the two versions: every old line removed, then every new line added.`
+}
+
 /** `+12 −3`, or why there are no line counts. */
 export function changeCounts(change: ExportFileChange): string {
   switch (change.diff.kind) {
@@ -144,6 +154,8 @@ export function changeCounts(change: ExportFileChange): string {
       return 'binary'
     case 'too-large':
       return 'too large to diff'
+    case 'too-many-changes':
+      return TOO_MANY_CHANGES
     case 'symlink':
       return 'link'
     case 'unavailable':

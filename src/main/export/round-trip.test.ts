@@ -119,4 +119,18 @@ describe('JSON export round trip', () => {
     expect(result.skipped[0]?.reason).toMatch(/Refused the path "..\/escape"/)
     await expect(otherCall('export.importJson', { workspaceId: 999, json: (await call('export.render', { sessionId: ws.branchId, format: 'json', redact: false })).content })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
+
+  it('refuses an export nested 100,000 levels deep with a sentence, not a stack overflow', async () => {
+    const { ws, call, otherCall, workspaceId } = setup()
+    const good = JSON.parse((await call('export.render', { sessionId: ws.writer.id, format: 'json', redact: false })).content) as ExportFile
+    const call0 = good.document.messages.findIndex((message) => message.toolInput !== null)
+    expect(call0).toBeGreaterThanOrEqual(0)
+    const marked = structuredClone(good)
+    Object.assign(marked.document.messages[call0] ?? {}, { toolInput: { deep: 'NESTED-HERE' } })
+    const nested = JSON.stringify(marked).replace('"NESTED-HERE"', `${'['.repeat(100_000)}${']'.repeat(100_000)}`)
+    const refused = otherCall('export.importJson', { workspaceId, json: nested })
+    await expect(refused).rejects.toMatchObject({ code: 'VALIDATION' })
+    await expect(refused).rejects.toThrow(/^VALIDATION: This export nests arrays and objects more than 128 levels deep \(at message \d+\), more than Retrace reads: it was not imported\. A file exported by Retrace never does; it may have been edited or made by another program\.$/)
+  })
 })
+

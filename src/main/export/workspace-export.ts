@@ -3,7 +3,8 @@ import type { TreeNode } from '../../shared/contract/tree'
 import { anonymizeWorkspacePath } from './anonymize-path'
 import type { ExportDocument } from './document-schema'
 import { documentTexts, redactDocument, type DocumentText } from './document-texts'
-import { buildExportDocument, type DocumentContext } from './export-document'
+import { exportDocumentOf, type DocumentContext } from './export-document'
+import { PendingDiffs } from './file-changes'
 import type { SecretFinding } from './redaction'
 
 // A workspace's index page: every session of the workspace in one file, in tree order. Each
@@ -60,14 +61,22 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** Every session of the workspace as export documents (from one read snapshot), in tree order. */
-export function buildWorkspaceExport(ctx: DocumentContext, workspaceId: number, options: { anonymizePath: boolean }): WorkspaceExport {
+export async function buildWorkspaceExport(ctx: DocumentContext, workspaceId: number, options: { anonymizePath: boolean }): Promise<WorkspaceExport> {
+  const diffs = new PendingDiffs(ctx.journal)
+  const exported = workspaceExportOf(ctx, workspaceId, options, diffs)
+  await diffs.settle()
+  // After the diffs: anonymizing rewrites their patches too.
+  if (!options.anonymizePath) return exported
+  return { ...exported, sessions: exported.sessions.map(({ doc, depth }) => ({ doc: anonymizeWorkspacePath(doc), depth })) }
+}
+
+function workspaceExportOf(ctx: DocumentContext, workspaceId: number, options: { anonymizePath: boolean }, diffs: PendingDiffs): WorkspaceExport {
   const { store } = ctx
   return store.snapshot(() => {
     const workspace = store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again from the first screen.`)
     const sessions = treeOrder(store.tree.nodes(workspaceId)).map(({ id, depth }) => {
-      const doc = buildExportDocument(ctx, id, { withFiles: false })
-      return { doc: options.anonymizePath ? anonymizeWorkspacePath(doc) : doc, depth }
+      return { doc: exportDocumentOf(ctx, id, { withFiles: false }, diffs), depth }
     })
     const name = workspace.name
     return { workspace: { name, path: options.anonymizePath ? name : workspace.path }, sessions }

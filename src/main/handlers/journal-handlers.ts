@@ -1,5 +1,6 @@
 import { RetraceError, type FileChange, type PathRef } from '../../shared/contract'
 import { diffVersions, MAX_DIFF_BYTES, isText } from '../journal/file-diff'
+import { lineCountsOf, type LineCounts } from '../journal/line-counts'
 import type { FileVersion, JournalEntry } from '../store/repositories/journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import { compareCheckpoints, versionsAtCheckpoints } from '../journal/checkpoint-compare'
@@ -24,16 +25,16 @@ function checkTurns(session: SessionRecord, turn: number, other: SessionRecord, 
 
 export function journalHandlers(ctx: HandlerContext): JournalHandlers {
   const { store, journal } = ctx
-  const lineCounts = (path: RelPath, before: FileVersion | null, after: FileVersion | null): { added: number | null; removed: number | null } => {
+  /** Kept in the store once computed (R28), diffed off this thread (R27). */
+  const lineCounts = async (before: FileVersion | null, after: FileVersion | null): Promise<LineCounts> => {
     try {
-      const diff = diffVersions(journal.blobs, displayPath(path), before, after)
-      if (!diff.binary && !diff.tooLarge) return { added: diff.added, removed: diff.removed }
+      return await lineCountsOf(store, journal.blobs, before, after)
     } catch {
       // A missing snapshot only costs the line counts here; the rewind refuses it explicitly.
+      return { added: null, removed: null, tooManyChanges: false }
     }
-    return { added: null, removed: null }
   }
-  const toChange = (entry: JournalEntry): FileChange => ({
+  const toChange = async (entry: JournalEntry): Promise<FileChange> => ({
     id: entry.id,
     ...pathRef(entry.path),
     op: entry.op,
@@ -41,7 +42,7 @@ export function journalHandlers(ctx: HandlerContext): JournalHandlers {
     before: entry.before,
     after: entry.after,
     observed: entry.observed,
-    ...lineCounts(entry.path, entry.before, entry.after)
+    ...(await lineCounts(entry.before, entry.after))
   })
   /** The other side of a comparison across two sessions: one of the same workspace (undefined: the same session). */
   const otherSession = (session: SessionRecord, toSessionId: string | undefined): SessionRecord | undefined => {
@@ -52,26 +53,28 @@ export function journalHandlers(ctx: HandlerContext): JournalHandlers {
   }
 
   return {
-    'changes.ofTurn': ({ sessionId, turn }) => {
+    'changes.ofTurn': async ({ sessionId, turn }) => {
       const session = store.sessions.require(sessionId)
       const scope = journal.repo.turnScope(session.rowId, turn)
-      return { items: scope ? journal.repo.entriesOfScope(scope.id).map(toChange) : [] }
+      return { items: scope ? await Promise.all(journal.repo.entriesOfScope(scope.id).map(toChange)) : [] }
     },
 
-    'changes.between': ({ sessionId, fromTurn, toTurn, toSessionId }) => {
+    'changes.between': async ({ sessionId, fromTurn, toTurn, toSessionId }) => {
       const session = store.sessions.require(sessionId)
       const other = otherSession(session, toSessionId)
-      const withCounts = ({ path, before, after }: { path: RelPath; before: FileVersion | null; after: FileVersion | null }) => ({ ...pathRef(path), before, after, ...lineCounts(path, before, after) })
+      const withCounts = async ({ path, before, after }: { path: RelPath; before: FileVersion | null; after: FileVersion | null }) => ({ ...pathRef(path), before, after, ...(await lineCounts(before, after)) })
       if (other) {
         checkTurns(session, fromTurn, other, toTurn)
-        return { items: compareCheckpoints(journal.repo, store.sessions, { session, turn: fromTurn }, { session: other, turn: toTurn }).map(withCounts) }
+        return { items: await Promise.all(compareCheckpoints(journal.repo, store.sessions, { session, turn: fromTurn }, { session: other, turn: toTurn }).map(withCounts)) }
       }
       if (fromTurn >= toTurn) throw new RetraceError('VALIDATION', `Compare an earlier checkpoint with a later one (before turn ${fromTurn} → before turn ${toTurn}).`)
       // One target per path: its state before the first entry in range and after the last (renames folded).
       const net = targetsFromEntries(journal.repo.sessionEntriesFrom(session.rowId, fromTurn).filter((entry) => entry.turn < toTurn))
-      const items = net
-        .filter(({ target, expected }) => target?.hash !== expected?.hash || target?.mode !== expected?.mode || target?.kind !== expected?.kind)
-        .map(({ path, target: before, expected: after }) => withCounts({ path, before, after }))
+      const items = await Promise.all(
+        net
+          .filter(({ target, expected }) => target?.hash !== expected?.hash || target?.mode !== expected?.mode || target?.kind !== expected?.kind)
+          .map(({ path, target: before, expected: after }) => withCounts({ path, before, after }))
+      )
       return { items: items.sort((a, b) => a.path.localeCompare(b.path)) }
     },
 
@@ -83,14 +86,14 @@ export function journalHandlers(ctx: HandlerContext): JournalHandlers {
         checkTurns(session, fromTurn, other, toTurn)
         const sides = versionsAtCheckpoints(journal.repo, store.sessions, { session, turn: fromTurn }, { session: other, turn: toTurn }, path)
         if (!sides) throw new RetraceError('NOT_FOUND', `Neither "${session.title}" nor "${other.title}" changed ${displayPath(path)}.`)
-        return diffVersions(journal.blobs, displayPath(path), sides.before, sides.after)
+        return diffVersions(journal.blobs, sides.before, sides.after)
       }
       const before = versionBefore(journal.repo, session.rowId, path, fromTurn)
       const after = versionBefore(journal.repo, session.rowId, path, toTurn)
       if (before === undefined && after === undefined) {
         throw new RetraceError('NOT_FOUND', `Session "${session.title}" never changed ${displayPath(path)}.`)
       }
-      return diffVersions(journal.blobs, displayPath(path), before ?? null, after ?? null)
+      return diffVersions(journal.blobs, before ?? null, after ?? null)
     },
 
     'changes.shellCommands': ({ sessionId, turn }) => {

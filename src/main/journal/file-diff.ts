@@ -1,4 +1,4 @@
-import { diffLines, structuredPatch } from 'diff'
+import { diffThreads, type DiffThreads } from './line-diff/diff-thread'
 import type { BlobStore } from './blob-store'
 import type { FileVersion } from '../store/repositories/journal'
 
@@ -8,6 +8,11 @@ export const MAX_DIFF_BYTES = 2 * 1024 * 1024
 export interface FileDiff {
   binary: boolean
   tooLarge: boolean
+  /**
+   * Past the line diff's bounds (line-diff/bounds.mts): `added` and `removed` are 0 (not known)
+   * and `patch` is the two versions side by side (one hunk replacing every line).
+   */
+  tooManyChanges: boolean
   before: { hash: string; size: number } | null
   after: { hash: string; size: number } | null
   added: number
@@ -22,11 +27,11 @@ export function isText(content: Buffer): boolean {
   return Buffer.from(content.toString('utf8'), 'utf8').equals(content)
 }
 
-/** Diff two versions of one file (null = absent), with a real diff library and a size guard. */
-export function diffVersions(blobs: BlobStore, name: string, before: FileVersion | null, after: FileVersion | null): FileDiff {
-  if ((before?.size ?? 0) > MAX_DIFF_BYTES || (after?.size ?? 0) > MAX_DIFF_BYTES) return tooLargeDiff(before, after)
+/** Diff two versions of one file (null = absent), bounded in size, edits and time, off the request thread. */
+export function diffVersions(blobs: BlobStore, before: FileVersion | null, after: FileVersion | null, threads: DiffThreads = diffThreads): Promise<FileDiff> {
+  if ((before?.size ?? 0) > MAX_DIFF_BYTES || (after?.size ?? 0) > MAX_DIFF_BYTES) return Promise.resolve(tooLargeDiff(before, after))
   const side = (version: FileVersion | null): DiffSide | null => (version ? { ...version, content: blobs.read(version.hash) } : null)
-  return diffContents(name, side(before), side(after))
+  return diffContents(side(before), side(after), threads)
 }
 
 /** One side of a diff: a version's hash, size and kind, and its content. */
@@ -41,15 +46,16 @@ const meta = (version: { hash: string; size: number } | null) => (version ? { ha
 
 /** The diff of two versions too large to compare: sizes and hashes only. */
 export function tooLargeDiff(before: { hash: string; size: number } | null, after: { hash: string; size: number } | null): FileDiff {
-  return { binary: false, tooLarge: true, before: meta(before), after: meta(after), added: 0, removed: 0, patch: '' }
+  return { binary: false, tooLarge: true, tooManyChanges: false, before: meta(before), after: meta(after), added: 0, removed: 0, patch: '' }
 }
 
 /**
- * Diff two contents of one file (null = absent) by lines: a binary side says so, a link shows
- * `link: old → new`. A created file's hunk starts at `-0,0`, a deleted one's at `+0,0`.
+ * Diff two contents of one file (null = absent) by lines, on a diff thread (R27): a binary side
+ * says so, a link shows `link: old → new`. A created file's hunk starts at `-0,0`, a deleted
+ * one's at `+0,0`. Past the bounds, `tooManyChanges` and the two versions side by side.
  */
-export function diffContents(name: string, before: DiffSide | null, after: DiffSide | null): FileDiff {
-  const result: FileDiff = { binary: false, tooLarge: false, before: meta(before), after: meta(after), added: 0, removed: 0, patch: '' }
+export async function diffContents(before: DiffSide | null, after: DiffSide | null, threads: DiffThreads = diffThreads, options: { countsOnly?: boolean } = {}): Promise<FileDiff> {
+  const result: FileDiff = { binary: false, tooLarge: false, tooManyChanges: false, before: meta(before), after: meta(after), added: 0, removed: 0, patch: '' }
   const oldContent = before?.content ?? Buffer.alloc(0)
   const newContent = after?.content ?? Buffer.alloc(0)
   if (!isText(oldContent) || !isText(newContent) || before?.kind === 'symlink' || after?.kind === 'symlink') {
@@ -57,15 +63,6 @@ export function diffContents(name: string, before: DiffSide | null, after: DiffS
     if (!result.binary) result.patch = `link: ${oldContent.toString()} → ${newContent.toString()}`
     return result
   }
-  const oldText = oldContent.toString('utf8')
-  const newText = newContent.toString('utf8')
-  for (const part of diffLines(oldText, newText)) {
-    if (part.added) result.added += part.count
-    if (part.removed) result.removed += part.count
-  }
-  const patch = structuredPatch(name, name, oldText, newText, '', '', { context: 3 })
-  result.patch = patch.hunks
-    .map((hunk) => [`@@ -${hunk.oldLines === 0 ? 0 : hunk.oldStart},${hunk.oldLines} +${hunk.newLines === 0 ? 0 : hunk.newStart},${hunk.newLines} @@`, ...hunk.lines].join('\n'))
-    .join('\n')
-  return result
+  const { tooManyChanges, added, removed, patch } = await threads.diff(oldContent.toString('utf8'), newContent.toString('utf8'), options)
+  return { ...result, tooManyChanges, added, removed, patch }
 }

@@ -3,12 +3,11 @@ import { z } from 'zod'
 import { BlameSchema, FileDiffSchema, FileHistoryItemSchema, SessionIdSchema } from '../../shared/contract'
 import { blameText } from '../cli/blame-command'
 import { formatTime } from '../cli/format'
-import { answer, cut, fileIn, pathIdOf, sessionIdOf, workspaceOfSession, type McpContext } from './context'
+import { answer, fileIn, pathIdOf, sessionIdOf, workspaceOfSession, type McpContext } from './context'
+import { diffAnswer } from './diff-answer'
 import { fileInput, sessionInput, turnInput, workspaceInput } from './inputs'
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const
-/** A diff longer than this is cut in the text (the structured result keeps all of it). */
-const MAX_PATCH_TEXT = 40_000
 
 const size = (version: { size: number } | null) => (version ? `${version.size} B` : 'absent')
 
@@ -43,9 +42,10 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
     'diff',
     {
       title: "A turn's change to a file",
-      description: 'What one turn of a session did to one file, as a unified diff (before the turn against after it).',
+      description:
+        'What one turn of a session did to one file, as a unified diff (before the turn against after it), cut past 40,000 characters (`omittedLines`, `note`). Past the line diff\'s bounds, `tooManyChanges`: the two versions instead, one after the other.',
       inputSchema: { session: sessionInput, turn: turnInput, file: fileInput },
-      outputSchema: FileDiffSchema.extend({ sessionId: SessionIdSchema, turn: z.number().int(), path: z.string() }).shape,
+      outputSchema: FileDiffSchema.extend({ sessionId: SessionIdSchema, turn: z.number().int(), path: z.string(), omittedLines: z.number().int().nonnegative(), note: z.string().nullable() }).shape,
       annotations: READ_ONLY
     },
     async ({ session, turn, file }) => {
@@ -54,15 +54,8 @@ export function registerFileTools(server: McpServer, ctx: McpContext): void {
       const note = await ctx.fresh.workspace(folder.id)
       const target = await fileIn(ctx, file, folder.path)
       const diff = await ctx.call('files.diff', { sessionId, pathId: pathIdOf(target.path), fromTurn: turn, toTurn: turn + 1 })
-      const header = `--- ${target.path} (before turn ${turn})\n+++ ${target.path} (after turn ${turn})`
-      const text = diff.tooLarge
-        ? `${header}\n(too large to diff: ${size(diff.before)} → ${size(diff.after)})`
-        : diff.binary
-          ? `${header}\nBinary file: ${size(diff.before)} → ${size(diff.after)}`
-          : diff.patch
-            ? `${header}\n${cut(diff.patch, MAX_PATCH_TEXT)}`
-            : `${target.path} did not change in turn ${turn}.`
-      return answer(text, { ...diff, sessionId, turn, path: target.path }, [note])
+      const { text, data } = diffAnswer(diff, target.path, turn)
+      return answer(text, { ...data, sessionId, turn, path: target.path }, [note])
     }
   )
 

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { ChangeFeed } from '../events/change-feed'
 import { createHandlers } from '../handlers'
 import type { Host, HandlerContext } from '../handlers/context'
@@ -11,6 +11,7 @@ import { RewindService } from '../journal/rewind/rewind-service'
 import { PreviewWatches } from '../journal/rewind/preview-watch'
 import { ImportService } from '../sources/import-service'
 import { runImportRounds } from '../sources/import-rounds'
+import { StoppedFiles } from '../sources/stopped-files'
 import { claimDataFolder, type DataFolderClaim } from './data-folder-owner'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
@@ -73,7 +74,7 @@ export function createRuntime(options: {
   const tuning = tuningFrom(env)
   const recorder = new Recorder(store, feed, Date.now, tuning.maxForkDepth, journal)
   const rewinds = new RewindService(store, journal, rewindRefusalForFolder)
-  const imports = new ImportService({ store, recorder, journal, feed }, env, options.followImports ?? true, tuning.imports)
+  const imports = new ImportService({ store, recorder, journal, feed }, env, options.followImports ?? true, tuning.imports, new StoppedFiles(join(options.dataDir, 'import-stopped-files.json')))
   // Before anything reads or writes the journal: finish (roll back) rewinds a crash interrupted,
   // and drop half-written blob temp files.
   journal.blobs.cleanTemp()

@@ -35,6 +35,8 @@ export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
       fileDelayMs: bounded(env.RETRACE_IMPORT_FILE_DELAY_MS, 1, 10_000) ?? DEFAULT_IMPORT_TUNING.fileDelayMs,
       // The parse thread's heap (parse-thread.ts), small enough for a test to see it stop.
       ...optional('parseHeapMb', bounded(env.RETRACE_IMPORT_PARSE_HEAP_MB, 8, Number.MAX_SAFE_INTEGER)),
+      // A fault: threads started for one large line exit as they start reading (as one out of memory stops).
+      ...(env.RETRACE_IMPORT_LARGE_LINE_THREAD_FAULT === 'exit' ? { largeLineThreadsExit: true } : {}),
       // How long a last line must stay unfinished before it is reported (quiet-files.ts); a test waits less.
       incompleteLineAfterMs: bounded(env.RETRACE_INCOMPLETE_LINE_AFTER_MS, 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_IMPORT_TUNING.incompleteLineAfterMs
     },

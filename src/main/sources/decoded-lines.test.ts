@@ -30,7 +30,7 @@ async function chunksOf(path: string, start: number, parserState: unknown = null
     return adapter.createParser(state)
   }
   const chunks: Omit<ParsedChunk, 'stat'>[] = []
-  for await (const { stat, ...chunk } of parseFileChunks({ source: 'codex', path, start, parserState }, parser)) {
+  for await (const { stat, ...chunk } of parseFileChunks({ source: 'codex', path, start, parserState }, parser, Infinity)) {
     expect(stat.size).toBeGreaterThan(0)
     chunks.push(chunk)
   }

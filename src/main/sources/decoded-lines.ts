@@ -1,5 +1,5 @@
 import { decodedPieces, sha256 } from './compressed-files'
-import { MAX_LINE_BYTES, type ReadLine } from './line-reader'
+import { LARGE_LINE_BYTES, MAX_LINE_BYTES, type ReadLine } from './line-reader'
 
 /**
  * The complete lines of a compressed file from decoded byte `start`, as line-reader.ts gives a
@@ -65,6 +65,10 @@ export class DecodedLines {
           this.keep([...blank, ...bytes], end)
           blank = []
           yield { offset: lineStart, end, tooLong: lineBytes }
+        } else if (lineBytes >= LARGE_LINE_BYTES) {
+          this.keep([...blank, ...bytes], end)
+          blank = []
+          yield { offset: lineStart, end, bytes: Buffer.concat(bytes).subarray(0, lineBytes) }
         } else {
           let text = Buffer.concat(bytes).toString('utf8', 0, lineBytes)
           if (text.endsWith('\r')) text = text.slice(0, -1)

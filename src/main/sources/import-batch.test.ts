@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '../store/store'
 import { BatchCommitFailed, ImportBatch, type BatchedFile } from './import-batch'
 import { databaseOf } from '../store/raw-database'
+import Database from 'better-sqlite3'
 
 describe('chunks of several files committed in one transaction', () => {
   let dataDir: string
@@ -80,4 +81,26 @@ describe('chunks of several files committed in one transaction', () => {
     expect(names()).toEqual(['first']) // nothing of the batch was kept
     expect(databaseOf(store).inTransaction).toBe(false)
   })
+
+  it('stops on a full disk with a sentence naming the data folder and saying nothing was lost', () => {
+    const batch = started()
+    const a = file()
+    // What better-sqlite3 throws when SQLite cannot grow the database or its log (SQLITE_FULL).
+    const full = () => {
+      throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL')
+    }
+    batch.add(a, full, { bytes: 10, lines: 1 })
+    let thrown: unknown
+    try {
+      batch.commit()
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(BatchCommitFailed)
+    expect((thrown as Error).message).toBe(
+      `The imported lines could not be saved: disk full (ENOSPC): no space left to write in ${dataDir}; free some space there and try again. Nothing was lost: what earlier imports saved is kept, the agents' files are untouched, and the next import goes on from the last lines saved.`
+    )
+    expect(a.errors, 'the full disk is the import\'s failure, not this file\'s').toEqual([])
+  })
 })
+

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store'
+import { diskFullMessage, isDiskFull } from '../journal/disk-full'
 
 /**
  * Lines of one import committed together, whichever files they come from: one transaction for
@@ -21,8 +22,17 @@ export interface BatchedFile {
 
 /** The batch's transaction itself failed (the disk is full, the store is locked): the import stops. */
 export class BatchCommitFailed extends Error {
-  constructor(override readonly cause: unknown) {
-    super(`The imported lines could not be saved: ${cause instanceof Error ? cause.message : String(cause)}`)
+  constructor(
+    override readonly cause: unknown,
+    dataDir: string
+  ) {
+    // A full disk is no file's fault: it stops the import, and the sentence says where to free space.
+    const why = isDiskFull(cause)
+      ? `${diskFullMessage(dataDir)}. Nothing was lost: what earlier imports saved is kept, the agents' files are untouched, and the next import goes on from the last lines saved.`
+      : cause instanceof Error
+        ? cause.message
+        : String(cause)
+    super(`The imported lines could not be saved: ${why}`)
     this.name = 'BatchCommitFailed'
   }
 }
@@ -82,13 +92,14 @@ export class ImportBatch {
             try {
               this.store.transaction(apply) // a savepoint inside the batch's transaction
             } catch (error) {
+              if (isDiskFull(error)) throw error
               file.failed = true
               file.onFailed(error)
             }
           }
         })
       } catch (error) {
-        throw new BatchCommitFailed(error)
+        throw new BatchCommitFailed(error, this.store.dataDir)
       }
     }
     for (const done of afterCommit) done()

@@ -88,6 +88,8 @@ export interface ImportTuning {
   fileDelayMs: number
   /** The parse thread's heap in MB (undefined: parse-thread.ts's own). */
   parseHeapMb?: number
+  /** A test's fault: threads started for one large line exit as they start reading. */
+  largeLineThreadsExit?: boolean
   /** How long a last line must stay unfinished before it is reported (quiet-files.ts). */
   incompleteLineAfterMs: number
 }

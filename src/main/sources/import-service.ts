@@ -19,6 +19,8 @@ import { adaptersFor } from './registry'
 import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
 import { applySourceTitles } from './source-titles'
 import { markSourcesGone, type SourceGoneReport } from './source-gone'
+import { ParseThreadStopped } from './parse-thread/parse-thread'
+import { StoppedFiles } from './stopped-files'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
@@ -74,7 +76,9 @@ export class ImportService {
     /** False for one-shot processes (CLI commands): nothing is followed live. */
     private readonly live = true,
     /** How imports are paced: the defaults, unless a test tunes them (runtime/tuning.ts). */
-    private readonly tuning: ImportTuning = DEFAULT_IMPORT_TUNING
+    private readonly tuning: ImportTuning = DEFAULT_IMPORT_TUNING,
+    /** Files that stopped a parse thread, not read again until they change (the runtime keeps them in the data folder). */
+    private readonly stoppedFiles = new StoppedFiles(null)
   ) {}
 
   /** The environment the sources' locations are read from (CLAUDE_CONFIG_DIR, CODEX_HOME…). */
@@ -285,7 +289,7 @@ export class ImportService {
     const controller = new AbortController()
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
     const report = emptyReport()
-    const left = withoutUnchanged(this.deps, workspace.id, files, (path) => options.onFileDone?.(path), statOf)
+    const left = withoutUnchanged(this.deps, workspace.id, this.withoutStopped(workspace.id, files, report, statOf), (path) => options.onFileDone?.(path), statOf)
     const ordered = importOrder(left.entries)
     const unfinished = new Set(ordered.map(({ file }) => file.path))
     entry.controller = controller
@@ -297,7 +301,7 @@ export class ImportService {
     const batch = new ImportBatch(this.deps.store)
     const settling = new ImportSettling()
     const deps: ImportDeps = { ...this.deps, settle: settling }
-    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.tuning.parseHeapMb)
+    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.tuning.parseHeapMb, this.tuning.largeLineThreadsExit)
     // Messages are indexed for search in bulk once the import ends (search-index.ts).
     if (ordered.length > 0) this.deps.store.searchIndex.defer()
     try {
@@ -317,6 +321,7 @@ export class ImportService {
           }
         } catch (error) {
           if (signal.aborted || error instanceof BatchCommitFailed) throw error
+          if (error instanceof ParseThreadStopped) this.stoppedFiles.remember(file.path, error.why)
           // One unreadable file must not stop the others; it is reported like a skipped line.
           report.skipped.push({ file: file.path, offset: 0, reason: `file not imported: ${error instanceof Error ? error.message : String(error)}` })
         }
@@ -350,6 +355,15 @@ export class ImportService {
       reading.close()
       if (entry.controller === controller) entry.controller = null
     }
+  }
+
+  /** The files to import but those that stopped a parse thread and have not changed since: each is reported instead. */
+  private withoutStopped(workspaceId: number, files: { adapter: SourceAdapter; file: HistoryFile }[], report: ImportReport, statOf?: (path: string) => FileStat | undefined): { adapter: SourceAdapter; file: HistoryFile }[] {
+    return files.filter(({ adapter, file }) => {
+      const why = adapter.kind === 'snapshot' ? null : this.stoppedFiles.notReadAgain(file.path, statOf?.(file.path))
+      if (why) report.skipped.push({ file: file.path, offset: this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0, reason: why })
+      return why === null
+    })
   }
 
   /** Index what imports left waiting, a step at a time so requests get in between. */

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MAX_LINE_BYTES, readCompleteLines, type ReadLine } from './line-reader'
+import { LARGE_LINE_BYTES, MAX_LINE_BYTES, readCompleteLines, type ReadLine } from './line-reader'
 import { importTestbed } from './testing/import-testbed'
 
 const { tempDir } = importTestbed('retrace-line-reader-')
@@ -22,18 +22,25 @@ async function readAll(content: Buffer | string, start = 0): Promise<ReadLine[]>
 describe('reading the complete lines of a history file', () => {
   it('returns each line with its byte offsets, long lines across chunks and characters cut by a chunk boundary included', async () => {
     // Multi-byte characters (2, 3 and 4 bytes) repeated so that chunk boundaries fall inside them.
-    const long = `{"text":"${'é日😀'.repeat(300_000)}"}`
-    const lines = ['{"a":1}', long, '{"b":"CRLF"}\r', '   ', '', `{"c":"${'x'.repeat(3 * 1024 * 1024)}"}`, '{"partial":']
+    // Lines of LARGE_LINE_BYTES or more come as their bytes, for the caller to weigh before decoding.
+    const long = `{"text":"${'é日😀'.repeat(330_000)}"}`
+    const spanning = `{"text":"${'é日😀'.repeat(25_000)}"}` // 225 kB, across the chunk boundary at 3 MB
+    const lines = ['{"a":1}', long, spanning, '{"b":"CRLF"}\r', '   ', '', `{"c":"${'x'.repeat(3 * 1024 * 1024)}"}`, '{"partial":']
     const content = lines.join('\n')
-    const read = await readAll(content)
+    // A large line's bytes, decoded here to compare (a Buffer of megabytes compares slowly).
+    const read = (await readAll(content)).map((line) => ('bytes' in line ? { ...line, bytes: line.bytes.toString('utf8') } : line))
     const offsetOf = (index: number) => Buffer.byteLength(lines.slice(0, index).map((line) => `${line}\n`).join(''))
     expect(read).toEqual([
       { offset: 0, end: offsetOf(1), text: '{"a":1}' },
-      { offset: offsetOf(1), end: offsetOf(2), text: long },
-      { offset: offsetOf(2), end: offsetOf(3), text: '{"b":"CRLF"}' },
-      { offset: offsetOf(5), end: offsetOf(6), text: lines[5] }
+      { offset: offsetOf(1), end: offsetOf(2), bytes: long },
+      { offset: offsetOf(2), end: offsetOf(3), text: spanning },
+      { offset: offsetOf(3), end: offsetOf(4), text: '{"b":"CRLF"}' },
+      { offset: offsetOf(6), end: offsetOf(7), bytes: lines[6] }
     ]) // blank lines passed over, the last line (no newline yet) left for the next read
-    expect(await readAll(content, offsetOf(2))).toEqual(read.slice(2))
+    expect(Buffer.byteLength(long)).toBeGreaterThan(LARGE_LINE_BYTES)
+    expect(offsetOf(2)).toBeLessThan(3 * 1024 * 1024)
+    expect(offsetOf(3)).toBeGreaterThan(3 * 1024 * 1024)
+    expect((await readAll(content, offsetOf(3))).map((line) => ('bytes' in line ? { ...line, bytes: line.bytes.toString('utf8') } : line))).toEqual(read.slice(3))
   })
 
   it('reports a line longer than the limit by its length, without reading it, and goes on after it', async () => {

@@ -12,8 +12,21 @@ const CHUNK_BYTES = 1024 * 1024
  */
 export const MAX_LINE_BYTES = 48 * 1024 * 1024
 
-/** A complete line: where it starts, where the next one starts, and its text (or its length, if too long). */
-export type ReadLine = { offset: number; end: number; text: string } | { offset: number; end: number; tooLong: number }
+/**
+ * Lines this long or longer are handed over as bytes, not decoded: the reader's caller weighs
+ * them first (parse-thread/line-cost.ts), and decodes only those it can parse where it runs.
+ */
+export const LARGE_LINE_BYTES = 256 * 1024
+
+/** A complete line: where it starts, where the next one starts, and its text (its bytes, if large; its length, if too long). */
+export type ReadLine = { offset: number; end: number; text: string } | { offset: number; end: number; bytes: Buffer } | { offset: number; end: number; tooLong: number }
+
+/** A large line's text, as the reader would have given it (null: blank). */
+export function largeLineText(bytes: Buffer): string | null {
+  let text = bytes.toString('utf8')
+  if (text.endsWith('\r')) text = text.slice(0, -1)
+  return text.trim() === '' ? null : text
+}
 
 /**
  * The complete lines of a file (an open descriptor) from byte `start`, each with the byte offset
@@ -47,15 +60,16 @@ export async function* readCompleteLines(fd: number, start: number): AsyncGenera
       if (newline === -1) break
       const end = position + newline + 1
       const length = end - 1 - lineStart
-      let text: string | null
-      if (lineStart >= position) text = buffer.toString('utf8', from, newline)
-      else if (length > MAX_LINE_BYTES) text = null
-      else {
-        text = await readText(fd, lineStart, length)
-        if (text === null) return // the file shrank under us: the next import sees it and starts again
-      }
-      if (text === null) yield { offset: lineStart, end, tooLong: length }
-      else {
+      if (length > MAX_LINE_BYTES) yield { offset: lineStart, end, tooLong: length }
+      else if (length >= LARGE_LINE_BYTES) {
+        // Copied out of the buffer (or read whole): the caller may hold it past the next read.
+        const bytes = lineStart >= position ? Buffer.from(buffer.subarray(from, newline)) : await readBytes(fd, lineStart, length)
+        if (bytes === null) return // the file shrank under us: the next import sees it and starts again
+        yield { offset: lineStart, end, bytes }
+      } else {
+        const spanning = lineStart < position ? await readBytes(fd, lineStart, length) : null
+        if (lineStart < position && spanning === null) return
+        let text = spanning ? spanning.toString('utf8') : buffer.toString('utf8', from, newline)
         if (text.endsWith('\r')) text = text.slice(0, -1)
         if (text.trim() !== '') yield { offset: lineStart, end, text }
       }
@@ -66,8 +80,8 @@ export async function* readCompleteLines(fd: number, start: number): AsyncGenera
   }
 }
 
-/** Bytes `position` to `position + length` as text; the bytes are garbage as soon as it returns. */
-async function readText(fd: number, position: number, length: number): Promise<string | null> {
+/** Bytes `position` to `position + length`, or null if the file ends before. */
+async function readBytes(fd: number, position: number, length: number): Promise<Buffer | null> {
   const bytes = Buffer.allocUnsafe(length)
   let done = 0
   while (done < length) {
@@ -75,5 +89,5 @@ async function readText(fd: number, position: number, length: number): Promise<s
     if (bytesRead === 0) return null
     done += bytesRead
   }
-  return bytes.toString('utf8')
+  return bytes
 }

@@ -35,25 +35,28 @@ describe('parsing a large import on a thread of its own', () => {
     expect(transcriptsBySession(threaded)).toEqual(expected)
   })
 
-  it('parses on the main thread what a stopped thread left, from where it stopped', async () => {
-    // Tool results of 3 MB after each session: more than a thread with a heap of 8 MB can parse.
+  it('parses a line costing more than the thread may spend on a thread of its own, and writes what a roomy thread writes', async () => {
+    // Tool results of 8 MB after each session: about 40 MB to parse, more than the usual thread's 24 MB.
     const result = JSON.parse(readFileSync(join(FIXTURES, `claude-code/spotter/projects-dir/${SPOTTER_SESSION}.jsonl`), 'utf8').split('\n')[24] ?? '') as {
       uuid: string
       message: { content: { content: string }[] }
       toolUseResult: { stdout: string }
     }
-    const output = 'lib/spotter/telemetry/otel.ex\n'.repeat(100_000)
+    const output = 'lib/spotter/telemetry/otel.ex\n'.repeat(135_000)
     const large = (id: number) => JSON.stringify({ ...result, uuid: `large-${id}`, message: { ...result.message, content: [{ ...result.message.content[0], content: output }] }, toolUseResult: { ...result.toolUseResult, stdout: output } })
     const root = join(tempDir(), 'claude')
-    writeSpotterCopies(root, 5, (text) => `${text}${large(1)}\n${large(2)}\n`)
-    const stopped = ParseThread.counts.stopped
-    const small = runtime({ claude: root }, { env: { RETRACE_IMPORT_PARSE_HEAP_MB: '8' } })
-    const report = await small.imports.importAll()
-    expect(ParseThread.counts.stopped, 'the thread ran out of memory').toBeGreaterThan(stopped)
-    expect(report).toMatchObject({ files: 5, sessions: 5, skipped: [] })
+    writeSpotterCopies(root, 3, (text) => `${text}${large(1)}\n${large(2)}\n`)
+    const { stopped, largeLine } = { ...ParseThread.counts }
+    const usual = runtime({ claude: root })
+    const report = await usual.imports.importAll()
+    // One per file: the thread of its own reads the rest of its file, the second large line too.
+    expect(ParseThread.counts.largeLine - largeLine, 'a thread of its own for each file with large lines').toBe(3)
+    expect(ParseThread.counts.stopped, 'no thread ran out of memory').toBe(stopped)
+    expect(report).toMatchObject({ files: 3, sessions: 3, skipped: [] })
 
-    const roomy = runtime({ claude: root })
+    const roomy = runtime({ claude: root }, { env: { RETRACE_IMPORT_PARSE_HEAP_MB: '1024' } })
     await roomy.imports.importAll()
-    expect(transcriptsBySession(small)).toEqual(transcriptsBySession(roomy))
-  }, 60_000)
+    expect(ParseThread.counts.largeLine - largeLine, 'the roomy thread parses them in place').toBe(3)
+    expect(transcriptsBySession(usual)).toEqual(transcriptsBySession(roomy))
+  }, 120_000)
 })

@@ -4,7 +4,8 @@ import { planFileImport, unchangedSince, type FilePlan } from './file-importer'
 import type { ImportBatch } from './import-batch'
 import { parseFileChunks, type ParsedChunk, type ParseJob, type ParserFactory } from './parse-thread/parse-chunks'
 import { type FileStat } from './file-stat'
-import { ParseThread } from './parse-thread/parse-thread'
+import { ParseThread, ParseThreadStopped } from './parse-thread/parse-thread'
+import { MAIN_THREAD_LINE_COST_MB } from './parse-thread/line-cost'
 import type { ImportDeps } from './import-deps'
 import { adaptersFor } from './registry'
 
@@ -46,8 +47,10 @@ export class ReadAhead {
     private readonly entries: readonly ImportEntry[],
     private readonly batch: ImportBatch,
     bytesToRead: number,
-    /** The parse thread's heap (tests make it small, to see the thread stop). */
-    parseHeapMb?: number
+    /** The parse thread's heap (tests make it small, to see large lines go to threads of their own). */
+    parseHeapMb?: number,
+    /** A test's fault: threads started for a large line exit as they start reading. */
+    private readonly largeLineThreadsExit = false
   ) {
     this.thread = bytesToRead >= THREAD_FROM_BYTES && entries.some(({ adapter }) => adapter.kind !== 'snapshot') ? ParseThread.take(parseHeapMb) : null
   }
@@ -61,24 +64,54 @@ export class ReadAhead {
     const { plan, id } = planned
     if (!plan) return { plan, chunks: [] }
     const job = jobOf(plan)
-    return { plan, chunks: this.thread && id !== null ? this.fromThread(this.thread, id, job) : parseFileChunks(job, parserOf) }
+    return { plan, chunks: this.thread && id !== null ? this.fromThread(this.thread, id, job) : this.here(job) }
   }
 
   /**
-   * A file's chunks from the parse thread. If the thread stops (a line too large for its heap),
-   * the rest of the file is parsed here, from the end of the last chunk taken and with the
-   * parser's state there; the files after it too.
+   * A file's chunks from the parse thread. If the thread stops while it reads this file (out of
+   * memory, a crash), the file fails with ParseThreadStopped: what was taken of it stays, and the
+   * import goes on with the next file. A file after it that the thread had not read whole is
+   * parsed here, from the end of the last chunk taken and with the parser's state there.
    */
   private async *fromThread(thread: ParseThread, id: number, job: ParseJob): AsyncGenerator<ParsedChunk> {
     let rest = job
+    let largeLineHeapMb: number | null = null
     try {
       for await (const chunk of thread.chunks(id)) {
         rest = restAfter(job, chunk)
         yield chunk
+        if (chunk.largeLine) {
+          largeLineHeapMb = chunk.largeLine.heapMb
+          break
+        }
       }
     } catch (error) {
       if (!thread.stopped) throw error // this file could not be read: reported as such
-      yield* parseFileChunks(rest, parserOf)
+      if (thread.stoppedOn(id)) throw new ParseThreadStopped(job.path, `${thread.stopped.message}, at or after byte ${rest.start}`)
+      yield* this.here(rest)
+      return
+    }
+    if (largeLineHeapMb !== null) yield* this.onThreadOfItsOwn(rest, largeLineHeapMb)
+  }
+
+  /** A file's chunks parsed on this thread; a line costing more than this thread may spend goes, with the rest of its file, to a thread of its own. */
+  private async *here(job: ParseJob): AsyncGenerator<ParsedChunk> {
+    for await (const chunk of parseFileChunks(job, parserOf, MAIN_THREAD_LINE_COST_MB)) {
+      yield chunk
+      if (chunk.largeLine) {
+        yield* this.onThreadOfItsOwn(restAfter(job, chunk), chunk.largeLine.heapMb)
+        return
+      }
+    }
+  }
+
+  /** The rest of a file, from a large line, on a thread with a heap sized for that line. */
+  private async *onThreadOfItsOwn(job: ParseJob, heapMb: number): AsyncGenerator<ParsedChunk> {
+    const thread = ParseThread.forLargeLine(heapMb, this.largeLineThreadsExit)
+    try {
+      yield* this.fromThread(thread, thread.submit(job), job)
+    } finally {
+      thread.release()
     }
   }
 

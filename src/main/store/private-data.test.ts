@@ -52,6 +52,27 @@ describe.skipIf(process.platform === 'win32')('the data folder is private to the
     expect(files.size).toBeGreaterThanOrEqual(5) // database, -wal, -shm, two blob files
   })
 
+  it('leaves the mode of a folder it did not create (a shared sticky 1777 one), on every open, and keeps its own files private', () => {
+    const dir = tempDir('retrace-private-')
+    cleanups.push(() => dir.dispose())
+    const shared = join(dir.path, 'shared')
+    mkdirSync(shared)
+    chmodSync(shared, 0o1777)
+    const mine = join(dir.path, 'mine')
+    mkdirSync(mine)
+    chmodSync(mine, 0o755)
+    for (const dataDir of [shared, mine]) open(dataDir).close()
+    cleanups.splice(0, 2)
+    for (const dataDir of [shared, mine]) open(dataDir)
+    expect(statSync(shared).mode & 0o7777).toBe(0o1777)
+    expect(statSync(mine).mode & 0o7777).toBe(0o755)
+    const { folders, files } = modesUnder(shared)
+    folders.delete(shared)
+    expect([...folders].filter(([, mode]) => mode !== 0o700)).toEqual([])
+    expect([...files].filter(([, mode]) => mode !== 0o600)).toEqual([])
+    expect(folders.size).toBeGreaterThanOrEqual(1) // blobs/ (and its tmp/), Retrace's own
+  })
+
   it('tightens a data folder an earlier version left readable by others, on open', () => {
     const dir = tempDir('retrace-private-')
     cleanups.push(() => dir.dispose())

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
@@ -16,6 +16,41 @@ const posix = process.platform !== 'win32'
 export function privateFolder(path: string): boolean {
   mkdirSync(path, { recursive: true, mode: PRIVATE_FOLDER_MODE })
   return posix ? tighten(path, PRIVATE_FOLDER_MODE) : false
+}
+
+/**
+ * Written into a data folder that existed before Retrace used it (a folder the person chose, a
+ * shared one with mode 1777): its mode is theirs, and stays as it is on every later open.
+ */
+export const FOLDER_NOT_CREATED_FILE = 'folder-mode-is-yours.txt'
+const FOLDER_NOT_CREATED_TEXT =
+  'This folder existed before Retrace used it as its data folder, so Retrace leaves its permissions as they are.\n' +
+  'What Retrace keeps in it is private all the same: its files are 0600, its folders 0700.\n'
+
+/**
+ * The data folder: created 0700 (with any missing parents) when it is not there. An existing one
+ * is tightened to 0700 only if Retrace made it — it holds Retrace's database (`databaseFile`; an
+ * earlier Retrace, or a umask of 022, left it open) and no note that it was the person's. A folder
+ * found without a database was given by the person: its mode is left, and noted as theirs.
+ */
+export function privateDataFolder(path: string, databaseFile: string): void {
+  let existed: boolean
+  try {
+    existed = statSync(path).isDirectory()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    existed = false
+  }
+  if (!existed || !posix) {
+    privateFolder(path)
+    return
+  }
+  if (existsSync(join(path, FOLDER_NOT_CREATED_FILE))) return
+  if (existsSync(join(path, databaseFile))) {
+    tighten(path, PRIVATE_FOLDER_MODE)
+    return
+  }
+  writeFileSync(join(path, FOLDER_NOT_CREATED_FILE), FOLDER_NOT_CREATED_TEXT, { mode: PRIVATE_FILE_MODE })
 }
 
 /** An existing file made 0600 (nothing if it is not there). */

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { openDatabase, writeTransaction } from './database'
 import { rememberDatabase } from './raw-database'
-import { privateFile, privateFolder } from './private-files'
+import { privateDataFolder, privateFile } from './private-files'
 import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
@@ -11,6 +11,7 @@ import { FileOriginRepository } from './repositories/file-origins'
 import { UnreadRecordRepository } from './repositories/unread-records'
 import { ImportFileRepository } from './repositories/import-files'
 import { JournalRepository } from './repositories/journal'
+import { LineCountRepository } from './repositories/line-counts'
 import { RewindRepository } from './repositories/rewinds'
 import { SearchIndex } from './repositories/search-index'
 import { SessionLinkRepository } from './repositories/session-links'
@@ -62,6 +63,8 @@ export interface Store {
   readonly sessionLinks: SessionLinkRepository
   /** Which files each turn or rewind changed, from what to what. */
   readonly journal: JournalRepository
+  /** The +N −M of each pair of file contents once diffed (kept: a diff costs up to a second). */
+  readonly lineCounts: LineCountRepository
   /** A path's journal entries with their sessions, turns and prompts: what blame reads. */
   readonly fileOrigins: FileOriginRepository
   /** Rows of the content-addressed snapshots and their deflate dictionaries (content: journal/blob-store.ts). */
@@ -89,8 +92,9 @@ export interface Store {
 }
 
 export function openStore(dataDir: string): Store {
-  // The folder first: whatever SQLite creates in it is out of others' reach from the start.
-  privateFolder(dataDir)
+  // The folder first: whatever SQLite creates in it is out of others' reach from the start (a
+  // folder Retrace did not create keeps its mode: see privateDataFolder).
+  privateDataFolder(dataDir, DATABASE_FILE)
   const dbPath = join(dataDir, DATABASE_FILE)
   const db = openDatabase(dbPath)
   // SQLite gives a new WAL and shared-memory file the database file's mode.
@@ -116,6 +120,7 @@ export function openStore(dataDir: string): Store {
     sessionLinks: new SessionLinkRepository(db),
     merges: new SessionMergeRepository(db),
     journal: new JournalRepository(db),
+    lineCounts: new LineCountRepository(db),
     fileOrigins: new FileOriginRepository(db),
     blobs: new BlobRepository(db),
     fileStates: new FileStateRepository(db),

@@ -21,15 +21,23 @@ export const FileChangeSchema = PathRefSchema.extend({
   after: FileVersionSchema.nullable(),
   /** How Retrace knows: a tool call, a workspace scan, an imported backup, a rebuilt patch, a rewind. */
   observed: z.enum(['tool', 'scan', 'backup', 'patch', 'rewind']),
-  /** Line counts for text files; null for binary or very large ones. */
+  /** Line counts for text files; null for binary or very large ones, and past the line diff's bounds. */
   added: z.number().int().nonnegative().nullable(),
-  removed: z.number().int().nonnegative().nullable()
+  removed: z.number().int().nonnegative().nullable(),
+  /** Past the line diff's bounds (R27): too many changes to diff by line, so no counts. */
+  tooManyChanges: z.boolean()
 })
 export type FileChange = z.infer<typeof FileChangeSchema>
 
 export const FileDiffSchema = z.object({
   binary: z.boolean(),
   tooLarge: z.boolean(),
+  /**
+   * Too many changes to diff by line (R27: past a bound on edits and time): `added` and
+   * `removed` are 0, not known, and `patch` is one hunk replacing every old line by every new
+   * one, so a split view shows the two versions side by side.
+   */
+  tooManyChanges: z.boolean(),
   before: z.object({ hash: z.string(), size: z.number() }).nullable(),
   after: z.object({ hash: z.string(), size: z.number() }).nullable(),
   added: z.number().int().nonnegative(),

@@ -59,7 +59,8 @@ export const journalMethods = {
   /**
    * The files that differ between two checkpoints of a session (before `fromTurn` and before
    * `toTurn`; turnCount + 1 = after the last turn), each with its two versions and net line
-   * counts (null for binary or very large files). Each one's diff is `files.diff` with the same turns.
+   * counts (null for binary or very large files, and with `tooManyChanges` past the line diff's
+   * bounds). Each one's diff is `files.diff` with the same turns.
    *
    * With `toSessionId` (another session of the workspace: a branch and its parent, compared at
    * the same turn), the sides are `sessionId` before `fromTurn` and `toSessionId` before
@@ -71,7 +72,13 @@ export const journalMethods = {
     z.object({ sessionId: SessionIdSchema, fromTurn: Turn, toTurn: Turn, toSessionId: ToSession }).strict(),
     z.object({
       items: z.array(
-        PathRefSchema.extend({ before: FileVersionSchema.nullable(), after: FileVersionSchema.nullable(), added: z.number().int().nonnegative().nullable(), removed: z.number().int().nonnegative().nullable() })
+        PathRefSchema.extend({
+          before: FileVersionSchema.nullable(),
+          after: FileVersionSchema.nullable(),
+          added: z.number().int().nonnegative().nullable(),
+          removed: z.number().int().nonnegative().nullable(),
+          tooManyChanges: z.boolean()
+        })
       )
     })
   ),

@@ -195,3 +195,44 @@ describe('values in a binary file read as text', () => {
     expect(flagged(text, 'retrace/password-assignment')).toEqual(['hunter2'])
   })
 })
+
+describe('the rules for provider tokens the preset misses (Discord, Redis, Twilio, Mailgun, DigitalOcean, Google OAuth)', () => {
+  const discord = fake.discordWebhookToken()
+  const webhookId = fake.discordWebhookId()
+  const redis = fake.redisPassword()
+  const sid = fake.twilioAccountSid()
+  const token = fake.twilioAuthToken()
+  const mailgun = fake.mailgunKey()
+  const dop = fake.digitalOceanToken('dop')
+  const ya29 = fake.googleOAuthToken()
+
+  it.each([
+    ['retrace/discord-webhook', `webhook: "https://discordapp.com/api/webhooks/${webhookId}/${discord}"`, discord],
+    ['retrace/discord-webhook', `https://ptb.discord.com/api/v10/webhooks/${webhookId}/${discord}?wait=true`, discord],
+    ['retrace/redis-url-password', JSON.stringify({ cache: `redis://app:${redis}@10.0.0.5:6379/2` }), redis],
+    ['retrace/redis-url-password', `celery -b REDIS://worker:${redis}@broker:6379/0 worker`, redis],
+    ['retrace/twilio-credentials', `const client = twilio('${sid}', '${token}')`, token],
+    ['retrace/twilio-credentials', `TWILIO_CREDENTIALS=${sid}:${token}`, token],
+    ['retrace/mailgun-api-key', `mailgun.client({ username: 'api', key: '${mailgun}' })`, mailgun],
+    ['retrace/digitalocean-token', JSON.stringify({ access_token: dop, token_type: 'bearer' }), dop],
+    ['retrace/google-oauth-token', JSON.stringify({ access_token: ya29, expires_in: 3599, token_type: 'Bearer' }), ya29]
+  ])('%s finds its secret in %s', (ruleId, text, secret) => {
+    expect(flagged(text, ruleId)).toEqual([secret])
+  })
+
+  it.each([
+    ['retrace/discord-webhook', `https://discord.com/api/webhooks/${webhookId}/{token}`],
+    ['retrace/discord-webhook', 'see https://discord.com/developers/docs/resources/webhook'],
+    ['retrace/redis-url-password', 'REDIS_URL=redis://localhost:6379/0'],
+    ['retrace/redis-url-password', 'redis://user:<password>@host:6379'],
+    ['retrace/redis-url-password', 'redis://default:${REDIS_PASSWORD}@redis:6379'],
+    ['retrace/twilio-credentials', `the account ${sid} sent 3 messages`],
+    ['retrace/twilio-credentials', `https://api.twilio.com/2010-04-01/Accounts/${sid}/Messages.json`],
+    ['retrace/mailgun-api-key', `monkey-${fake.twilioAuthToken()}`],
+    ['retrace/mailgun-api-key', 'key-value store, key-1234'],
+    ['retrace/digitalocean-token', 'dop_v1_ is the prefix of a DigitalOcean token'],
+    ['retrace/google-oauth-token', 'tokens start with ya29. and are short-lived']
+  ])('%s ignores %s', (ruleId, text) => {
+    expect(flagged(text, ruleId)).toEqual([])
+  })
+})

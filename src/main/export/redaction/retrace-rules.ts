@@ -91,6 +91,55 @@ export const RETRACE_RULES: readonly RetraceRule[] = [
     needles: ['ccountKey', 'ccountkey']
   },
   {
+    // A Discord webhook URL: whoever has it posts to the channel as the webhook. The token after
+    // the webhook's id (a snowflake) is the secret; the id and the host stay readable.
+    id: 'retrace/discord-webhook',
+    name: 'Discord webhook token',
+    regex: /https?:\/\/(?:(?:canary|ptb)\.)?discord(?:app)?\.com\/api(?:\/v\d{1,2})?\/webhooks\/\d{17,20}\/(?<secret>[A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg,
+    needles: ['discord']
+  },
+  {
+    // A Redis URL with a password (`redis://user:password@host`, `rediss://:password@host`):
+    // the preset's connection-string rule knows Postgres, MySQL and MongoDB URLs, not Redis.
+    id: 'retrace/redis-url-password',
+    name: 'Redis password',
+    regex: /(?<![A-Za-z0-9+.-])rediss?:\/\/[^\s:@/"'`]{0,100}:(?<secret>[^\s:@/"'`]{1,200})@/dgi,
+    validate: (secret) => !isPasswordPlaceholder(secret) && !isKeyPlaceholder(secret),
+    needles: ['redis', 'Redis', 'REDIS']
+  },
+  {
+    // Twilio: an account SID (AC + 32 hex) or an API key SID (SK + 32 hex) and, right after it,
+    // its auth token or key secret (32 characters), as `curl -u SID:TOKEN` and
+    // `Client("SID", "TOKEN")` write them. The SID names the account or key: it stays readable.
+    id: 'retrace/twilio-credentials',
+    name: 'Twilio auth token',
+    regex: /(?<![A-Za-z0-9])(?:AC[0-9a-f]{32}|SK[0-9a-fA-F]{32})\\?["'`]?[ \t]*[:,][ \t]*\\?["'`]?(?<secret>[A-Za-z0-9]{32})(?![A-Za-z0-9])/dg,
+    needles: ['AC', 'SK']
+  },
+  {
+    // Mailgun's private API key: "key-" and 32 hex digits.
+    id: 'retrace/mailgun-api-key',
+    name: 'Mailgun API key',
+    regex: /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/dg,
+    needles: ['key-']
+  },
+  {
+    // DigitalOcean tokens: personal access (`dop_v1_`), OAuth (`doo_v1_`) and refresh
+    // (`dor_v1_`), each with 64 hex digits.
+    id: 'retrace/digitalocean-token',
+    name: 'DigitalOcean token',
+    regex: /(?<![A-Za-z0-9_])do[opr]_v1_[0-9a-f]{64}(?![A-Za-z0-9_])/dg,
+    needles: ['_v1_']
+  },
+  {
+    // Google OAuth 2.0 access tokens: "ya29." and base64url, wherever they appear (a curl
+    // header, a token response's JSON, gcloud's output).
+    id: 'retrace/google-oauth-token',
+    name: 'Google OAuth access token',
+    regex: /(?<![A-Za-z0-9_.-])ya29\.[0-9A-Za-z_-]{20,}(?![A-Za-z0-9_-])/dg,
+    needles: ['ya29.']
+  },
+  {
     // An opaque token after `Bearer` (an Authorization header, a curl -H): RFC 6750's token
     // characters. Words and templates are not tokens: `Bearer ${TOKEN}`, `Bearer <token>`,
     // "Bearer authentication" fail the credential check.

@@ -26,7 +26,25 @@ describe('the preset misses what Retrace adds a rule for', () => {
   const google = fake.googleApiKey()
   const azure = fake.azureStorageKey()
   const opaque = fake.opaqueKey()
+  const discord = fake.discordWebhookToken()
+  const redis = fake.redisPassword()
+  const twilioSid = fake.twilioAccountSid()
+  const twilioToken = fake.twilioAuthToken()
+  const twilioKeySecret = fake.opaqueKey().slice(0, 32)
+  const mailgun = fake.mailgunKey()
+  const [dop, doo, dor] = [fake.digitalOceanToken('dop'), fake.digitalOceanToken('doo'), fake.digitalOceanToken('dor')]
+  const ya29 = fake.googleOAuthToken()
   it.each([
+    ['a Discord webhook', `curl -X POST https://discord.com/api/webhooks/${fake.discordWebhookId()}/${discord} -d '{"content":"deployed"}'`, discord, 'retrace/discord-webhook'],
+    ['a password in a redis:// URL', `REDIS_URL=redis://default:${redis}@redis-12345.c1.example.com:12345`, redis, 'retrace/redis-url-password'],
+    ['a password in a rediss:// URL without a user', `createClient({ url: 'rediss://:${redis}@cache.example.com:6380/0' })`, redis, 'retrace/redis-url-password'],
+    ['a Twilio auth token after its account SID (curl -u)', `curl -u ${twilioSid}:${twilioToken} https://api.twilio.com/2010-04-01/Accounts/${twilioSid}/Messages.json`, twilioToken, 'retrace/twilio-credentials'],
+    ['a Twilio API key secret after its SK SID', `client = Client("${fake.twilioApiKeySid()}", "${twilioKeySecret}", account_sid)`, twilioKeySecret, 'retrace/twilio-credentials'],
+    ['a Mailgun API key', `curl -s --user 'api:${mailgun}' https://api.mailgun.net/v3/mg.example.com/messages`, mailgun, 'retrace/mailgun-api-key'],
+    ['a DigitalOcean personal access token', `doctl auth init --access-token ${dop}`, dop, 'retrace/digitalocean-token'],
+    ['a DigitalOcean OAuth token', `curl -H "X-Auth: ${doo}" https://api.digitalocean.com/v2/account`, doo, 'retrace/digitalocean-token'],
+    ['a DigitalOcean refresh token', `refresh with ${dor} tomorrow`, dor, 'retrace/digitalocean-token'],
+    ['a Google OAuth access token', `gcloud auth print-access-token\n${ya29}\n`, ya29, 'retrace/google-oauth-token'],
     ['a JWT', `curl -b "session=${jwt}" https://api.example.com`, jwt, 'retrace/jwt'],
     ['an AWS secret access key ending in "/"', `[default]\naws_secret_access_key = ${awsSecretEndingInSlash}\nregion = us-east-1`, awsSecretEndingInSlash, 'retrace/aws-secret-access-key'],
     ['an AWS secret access key ending in "+", in JSON', JSON.stringify({ SecretAccessKey: `${awsSecretEndingInSlash.slice(0, 39)}+` }), `${awsSecretEndingInSlash.slice(0, 39)}+`, 'retrace/aws-secret-access-key'],

@@ -61,5 +61,5 @@ export async function previewDiff(fs: WorkspaceFs, blobs: BlobStore, target: Pat
   const saved = savedSide(blobs, which === 'rewind' ? target.target : target.expected)
   const [before, after] = which === 'rewind' ? [disk, saved] : [saved, disk]
   if ((before && 'tooLarge' in before) || (after && 'tooLarge' in after)) return tooLargeDiff(before, after)
-  return diffContents(displayPath(target.path), before, after)
+  return diffContents(before, after)
 }

@@ -55,6 +55,16 @@ describe('what the scan leaves out', () => {
     expect(names(result.files)).toEqual([`${TEMP_PREFIX}folder/b.txt`, 'a.txt', 'src/retrace-tmp-lookalike.txt'])
   })
 
+  it.skipIf(process.platform === 'win32')('passes over a .git/info/exclude that is a FIFO or a link to /dev/zero, instead of hanging or dying on it', async () => {
+    fx.write('a.txt')
+    mkdirSync(join(fx.root, '.git', 'info'), { recursive: true })
+    expect(mkfifo(join(fx.root, '.git', 'info', 'exclude'))).toBe(true)
+    expect(names((await fx.scan()).files)).toEqual(['a.txt'])
+    rmSync(join(fx.root, '.git', 'info', 'exclude'))
+    symlinkSync('/dev/zero', join(fx.root, '.git', 'info', 'exclude'))
+    expect(names((await fx.scan()).files)).toEqual(['a.txt'])
+  }, 20_000)
+
   it('honours root and nested .gitignore files, negations and .git/info/exclude', async () => {
     fx.write('.gitignore', '*.log\n!keep.log\nbuild/\n/rootonly.txt\n')
     fx.write('.git/info/exclude', 'secret.txt\n')

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
+import { readConfigText } from '../../fs/config-file.mts'
 import { statOrNull } from '../../fs/stat'
 
 /**
@@ -63,14 +63,19 @@ function historyFile(path: string, cwd: string): HistoryFile[] {
   return [{ source: 'aider', path, sessionId: path, role: 'main', cwd: resolve(cwd), backupDir: null, fingerprint: `${stats.ino}:${stats.size}:${stats.mtimeMs}${inputPrint}` }]
 }
 
-/** `chat-history-file: <path>` in a `.aider.conf.yml` (a plain scalar, quoted or not). */
+/**
+ * `chat-history-file: <path>` in a `.aider.conf.yml` (a plain scalar, quoted or not). One that
+ * is not a small regular file (a FIFO, a link to a device: a cloned repository can hold anything)
+ * is passed over, as Aider would fail on it too; discovery has nobody to tell.
+ */
 function configuredHistory(config: string): string[] {
-  let text: string
+  let text: string | null
   try {
-    text = readFileSync(config, 'utf8')
+    text = readConfigText(config)
   } catch {
     return []
   }
+  if (text === null) return []
   const match = /^chat-history-file:[ \t]*(["']?)(.+?)\1[ \t]*(?:#.*)?$/m.exec(text)
   const value = match?.[2]?.trim()
   return value ? [value] : []

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { readConfigFile } from '../../fs/config-file.mts'
+import { backupConfigFile, ConfigFileChanged, configFileTarget, removeConfigFile, replaceConfigFile } from '../../fs/config-file-write'
 import { setTopLevelKey } from './json-text-edit'
 import { CLEANUP_KEY, claudeUserSettingsFile } from './retention-settings'
 
@@ -20,29 +21,39 @@ export interface RetentionChange {
   at: number
 }
 
+/** How many times the settings are read and edited again when someone writes them meanwhile. */
+const WRITE_ATTEMPTS = 3
+
 /**
  * Write `cleanupPeriodDays` into Claude Code's user settings, changing nothing else in the file
  * (json-text-edit.ts), after copying the file beside itself (`settings.json.retrace-backup-<time>`).
+ * A link is followed to the file it names (a link to nothing is refused, not replaced), and the
+ * file is replaced only if nobody wrote it since it was read: else it is read and edited again,
+ * and after a few tries refused (fs/config-file-write.ts). `whileWriting`: see replaceConfigFile.
  * The change is remembered in `undoFile` (in Retrace's data folder) for `undoClaudeRetention`.
  * The caller has the user's consent: this writes a file of the agent's.
  */
-export function setClaudeRetention(env: NodeJS.ProcessEnv, days: number, undoFile: string, now = Date.now()): RetentionChange {
+export function setClaudeRetention(env: NodeJS.ProcessEnv, days: number, undoFile: string, now = Date.now(), whileWriting?: (file: string) => void): RetentionChange {
   if (!Number.isInteger(days) || days < 1) throw new Error(`Days must be a whole number of at least 1, not ${days} (0 would stop Claude Code keeping transcripts at all).`)
-  const file = settingsTarget(claudeUserSettingsFile(env))
-  const existed = existsSync(file)
-  const original = existed ? readFileSync(file) : null
-  const text = original ? original.toString('utf8') : '{}\n'
-  const before = readDays(text)
-  const edited = setTopLevelKey(text, CLEANUP_KEY, days)
-  let backup: string | null = null
-  if (original) {
-    backup = join(dirname(file), `${basename(file)}.retrace-backup-${new Date(now).toISOString().replace(/[:.]/g, '-')}`)
-    writeFileSync(backup, original, { flag: 'wx', mode: statSync(file).mode & 0o777 })
+  const file = configFileTarget(claudeUserSettingsFile(env))
+  for (let attempt = 1; ; attempt++) {
+    const original = readConfigFile(file)
+    // An empty (or blank) file holds no settings yet: edited as `{}`, and undo gives back its bytes.
+    const text = original && original.toString('utf8').trim() !== '' ? original.toString('utf8') : '{}\n'
+    const before = readDays(text)
+    const edited = Buffer.from(setTopLevelKey(text, CLEANUP_KEY, days), 'utf8')
+    const backup = original ? backupConfigFile(file, original, now) : null
+    try {
+      replaceConfigFile(file, edited, original, whileWriting)
+    } catch (error) {
+      if (backup) unlinkSync(backup)
+      if (error instanceof ConfigFileChanged && attempt < WRITE_ATTEMPTS) continue
+      throw error
+    }
+    const change: RetentionChange = { file, backup, before, after: days, writtenSha256: sha256(edited), at: now }
+    writeFileSync(undoFile, JSON.stringify([...readChanges(undoFile), change], null, 2))
+    return change
   }
-  replaceFile(file, Buffer.from(edited, 'utf8'))
-  const change: RetentionChange = { file, backup, before, after: days, writtenSha256: sha256(Buffer.from(edited, 'utf8')), at: now }
-  writeFileSync(undoFile, JSON.stringify([...readChanges(undoFile), change], null, 2))
-  return change
 }
 
 /**
@@ -54,13 +65,16 @@ export function undoClaudeRetention(undoFile: string): RetentionChange {
   const changes = readChanges(undoFile)
   const change = changes.at(-1)
   if (!change) throw new Error('Retrace has not changed Claude Code\'s settings (or has undone every change): nothing to undo.')
-  const current = existsSync(change.file) ? readFileSync(change.file) : null
+  const current = readConfigFile(change.file)
   if (!current || sha256(current) !== change.writtenSha256) {
     const where = change.backup ? ` The file as it was before is kept at ${change.backup}.` : ''
     throw new Error(`${change.file} changed since Retrace wrote it (${new Date(change.at).toISOString()}): not undone, so that change is not lost.${where}`)
   }
-  if (change.backup) replaceFile(change.file, readFileSync(change.backup))
-  else unlinkSync(change.file)
+  if (change.backup) {
+    const original = readConfigFile(change.backup)
+    if (original === null) throw new Error(`The copy of ${change.file} as it was, ${change.backup}, is gone: not undone.`)
+    replaceConfigFile(change.file, original, current)
+  } else removeConfigFile(change.file, current)
   writeFileSync(undoFile, JSON.stringify(changes.slice(0, -1), null, 2))
   return change
 }
@@ -73,23 +87,6 @@ export function readChanges(undoFile: string): RetentionChange[] {
   } catch {
     return []
   }
-}
-
-/** A settings file kept elsewhere through a link (a dotfiles repository) is written where it lives. */
-function settingsTarget(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
-  }
-}
-
-/** Write beside, then rename over: the file is never seen half-written. Its mode is kept. */
-function replaceFile(file: string, content: Buffer): void {
-  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600
-  const temp = join(dirname(file), `.${basename(file)}.retrace-${process.pid}`)
-  writeFileSync(temp, content, { mode })
-  renameSync(temp, file)
 }
 
 function readDays(text: string): number | null {

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ConfigFileRefused, readConfigText } from '../../fs/config-file.mts'
 import { claudeRoots } from './discover'
 
 /** Claude Code deletes a session's transcript this many days after its last activity unless told otherwise. */
@@ -50,13 +50,14 @@ export function readClaudeRetention(env: NodeJS.ProcessEnv, managedFiles: string
 
 /** The file's `cleanupPeriodDays`, or undefined when the file or the key is absent (or unreadable: said in `problems`). */
 function cleanupDaysIn(file: string, problems: string[]): number | undefined {
-  let text: string
+  let text: string | null
   try {
-    text = readFileSync(file, 'utf8')
+    text = readConfigText(file)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
+    problems.push(error instanceof ConfigFileRefused ? error.message : `${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`)
     return undefined
   }
+  if (text === null) return undefined
   let settings: unknown
   try {
     settings = JSON.parse(text)

@@ -4,19 +4,28 @@
  * and SQLite work stuck in native code cannot be stopped inside a process (a worker thread's
  * terminate() waits for it, and so does the process's exit). A process can always be killed.
  *
- * Copy, check, read: the file and its `-wal` are copied into the folder the caller gave (SQLite
- * writes `-shm` and WAL replays beside the file it opens; nothing may appear beside the agent's
- * own), the copy's schema is checked, and only then are the wanted columns of plain tables read.
+ * Open, check, read: a file without a `-wal` is opened where it is, read-only and immutable
+ * (SQLite then takes no lock and writes nothing, not even a `-shm`); one with a `-wal` (an agent
+ * running) is copied with it into the folder the caller gave, only the bytes SQLite reads
+ * (sqlite-file-copy.mts), since SQLite writes `-shm` and WAL replays beside the file it opens
+ * and nothing may appear beside the agent's own. The schema is checked, and only then are the
+ * wanted columns of plain tables read.
  *
  * Self-contained on purpose, like the scan and blob workers: under vitest Node runs this file
  * directly with type stripping, and the build makes it its own entry. So: only node:* builtins,
- * npm packages and `import type`; only erasable TypeScript.
+ * npm packages, `import type` and the leaf beside it; only erasable TypeScript.
  */
-import { copyFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { basename, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import type { ReaderReply, ReaderRequest, TableRead, TableResult } from './protocol'
+import { copySparse, databaseBytes, readHeader } from './sqlite-file-copy.mts'
+
+// better-sqlite3 reads this when its native module loads (at the first Database): `file:` URIs
+// are understood, for `immutable=1`. Only URIs this file builds are opened.
+process.env.SQLITE_USE_URI = '1'
 
 /** SQLite's own memory for this read (page cache, sorting, one row's values). */
 const SQLITE_HEAP_LIMIT_BYTES = 1024 * 1024 * 1024
@@ -43,7 +52,7 @@ function startDeadline(ms: number): void {
 function readRequest(request: ReaderRequest): ReaderReply {
   let db: Database.Database
   try {
-    db = openCopy(request.path, request.copyDir)
+    db = openDatabase(request.path, request.copyDir)
   } catch (error) {
     return error instanceof Refused ? { ok: false, kind: 'refused', reason: error.message } : { ok: false, kind: 'error', reason: (error as Error).message }
   }
@@ -61,19 +70,29 @@ function readRequest(request: ReaderRequest): ReaderReply {
 }
 
 /**
- * Copy the database (and its `-wal`, which holds a running agent's newest transactions) and open
- * the copy: writable, so SQLite replays the WAL, but with every query refused that would write.
- * Only regular files are copied: a pipe or a device named like a database would never end.
+ * Open the database for reading. Without a `-wal` (or an empty one): in place, read-only and
+ * immutable, nothing copied. With one, which holds a running agent's newest transactions: the
+ * file (as far as its header says SQLite reads) and the `-wal` are copied, holes left holes, and
+ * the copy opened writable, so SQLite replays the WAL, but with every query refused that would
+ * write. Only regular files are read: a pipe or a device named like a database would never end.
  */
-function openCopy(path: string, copyDir: string): Database.Database {
+function openDatabase(path: string, copyDir: string): Database.Database {
   const wal = `${path}-wal`
-  if (!statSync(path).isFile()) throw new Refused(`${path} is not a regular file`)
+  const stats = statSync(path)
+  if (!stats.isFile()) throw new Refused(`${path} is not a regular file`)
   const walStats = statOrNull(wal)
   if (walStats && !walStats.isFile()) throw new Refused(`${wal} is not a regular file (a pipe or a device: reading it might never end)`)
-  const local = join(copyDir, basename(path))
-  copyFileSync(path, local)
-  if (walStats) copyFileSync(wal, `${local}-wal`)
-  const db = new Database(local, { fileMustExist: true })
+  let db: Database.Database
+  if (!walStats || walStats.size === 0) {
+    const uri = pathToFileURL(path)
+    uri.searchParams.set('immutable', '1')
+    db = new Database(uri.href, { readonly: true, fileMustExist: true })
+  } else {
+    const local = join(copyDir, basename(path))
+    copySparse(path, local, databaseBytes(readHeader(path), stats.size))
+    copySparse(wal, `${local}-wal`)
+    db = new Database(local, { fileMustExist: true })
+  }
   // better-sqlite3 already turns SQLITE_DBCONFIG_DEFENSIVE on and never loads extensions unless
   // asked. Functions that are not innocuous may not run from the schema; nothing may be written;
   // a cell that does not fit its page is corruption, reported instead of followed.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
@@ -7,6 +7,7 @@ import { isWithin } from '../files'
 import { prefixesOf, PROMPT_LOG, SETTLE_MS } from './prompt-log-file'
 import { SAVED_CHAT_FILE } from './saved-chat'
 import { isDirectory } from '../../fs/stat'
+import { readConfigText } from '../../fs/config-file.mts'
 
 /** `session-<YYYY-MM-DDTHH-MM>-<8 chars of the id>.json` (legacy) or `.jsonl` (current). */
 const SESSION_FILE = /^session-.+\.jsonl?$/
@@ -139,7 +140,7 @@ function startedOf(name: string): number | undefined {
 
 function registry(root: string): Record<string, string> {
   try {
-    const parsed = JSON.parse(readFileSync(join(root, 'projects.json'), 'utf8')) as { projects?: unknown }
+    const parsed = JSON.parse(readConfigText(join(root, 'projects.json')) ?? '{}') as { projects?: unknown }
     const projects = parsed.projects
     if (!projects || typeof projects !== 'object') return {}
     return Object.fromEntries(Object.entries(projects).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
@@ -150,7 +151,7 @@ function registry(root: string): Record<string, string> {
 
 function readProjectRoot(dir: string): string | null {
   try {
-    const text = readFileSync(join(dir, '.project_root'), 'utf8').trim()
+    const text = readConfigText(join(dir, '.project_root'))?.trim()
     return text || null
   } catch {
     return null

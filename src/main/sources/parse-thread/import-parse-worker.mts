@@ -8,7 +8,7 @@
  * benchmarks), it runs with Node's type transform and a resolver for extensionless imports
  * (ts-source-hooks.mjs).
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { adaptersFor } from '../registry'
 import { parseFileChunks, type ParseJob } from './parse-chunks'
 import type { FromParseThread, ToParseThread } from './protocol'
@@ -16,13 +16,16 @@ import type { FromParseThread, ToParseThread } from './protocol'
 if (!parentPort) throw new Error('import-parse-worker.mts must run in a worker thread')
 const port = parentPort
 
-const jobs: { id: number; job: ParseJob }[] = []
+/** A fault tests start a thread with (parse-thread.ts): it exits as it starts reading, as a thread out of memory would stop. */
+const exitOnJob = (workerData as { exitOnJob?: boolean } | null)?.exitOnJob === true
+
+const jobs: { id: number; job: ParseJob; lineCostMb: number }[] = []
 let credit = 0
 let wake: (() => void) | null = null
 let running = false
 
 port.on('message', (message: ToParseThread) => {
-  if (message.type === 'job') jobs.push({ id: message.id, job: message.job })
+  if (message.type === 'job') jobs.push({ id: message.id, job: message.job, lineCostMb: message.lineCostMb })
   else credit += message.bytes
   wake?.()
   if (!running) void run()
@@ -39,7 +42,8 @@ async function run(): Promise<void> {
   try {
     for (let next = jobs.shift(); next; next = jobs.shift()) {
       try {
-        for await (const chunk of parseFileChunks(next.job, createParser)) {
+        if (exitOnJob) process.exit(70)
+        for await (const chunk of parseFileChunks(next.job, createParser, next.lineCostMb)) {
           while (credit <= 0) await new Promise<void>((resolve) => (wake = resolve))
           credit -= chunk.end - chunk.start
           port.postMessage({ type: 'chunk', id: next.id, chunk } satisfies FromParseThread)

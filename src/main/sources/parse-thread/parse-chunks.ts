@@ -5,7 +5,8 @@ import type { FileStat } from '../file-stat'
 import { jsonTextNestsDeeper, MAX_JSON_NESTING } from '../../transcripts/json-nesting'
 import { isCompressed } from '../compressed-files'
 import { DecodedLines } from '../decoded-lines'
-import { MAX_LINE_BYTES, readCompleteLines, type ReadLine } from '../line-reader'
+import { largeLineText, MAX_LINE_BYTES, readCompleteLines, type ReadLine } from '../line-reader'
+import { heapMbForLine, tooCostlyToParse, weighLine } from './line-cost'
 import type { LineParser, SourceRecord } from '../records'
 
 /**
@@ -60,6 +61,12 @@ export interface ParsedChunk {
   segment?: string
   /** Set on a file's last chunk: bytes after `end` (an unfinished last line) when it was read. */
   unfinished?: number
+  /**
+   * Set on the last chunk read here when the line at `end` costs more memory to parse than this
+   * thread may spend on one line (line-cost.ts): the rest of the file, from `end`, is for a
+   * thread with a heap of `heapMb`.
+   */
+  largeLine?: { offset: number; bytes: number; heapMb: number }
 }
 
 /** Makes a source's line parser: what the importer's registry does (kept apart so a worker can load it alone). */
@@ -72,15 +79,22 @@ export type ParserFactory = (source: SourceName, state: unknown, path: string) =
  * gives at least one chunk (maybe empty), its last marked with `unfinished`. A compressed file
  * (compressed-files.ts) is read as its decoded bytes: offsets and hashes are over those.
  */
-export async function* parseFileChunks(job: ParseJob, createParser: ParserFactory): AsyncGenerator<ParsedChunk> {
+export async function* parseFileChunks(job: ParseJob, createParser: ParserFactory, lineCostMb: number): AsyncGenerator<ParsedChunk> {
   const parser = createParser(job.source, job.parserState, job.path)
   // The segments and the file are one history: one parser reads them in turn.
-  for (const segment of job.before ?? []) yield* chunksOf(segment.path, segment.start, parser, true)
-  yield* chunksOf(job.path, job.start, parser, false)
+  for (const segment of job.before ?? []) {
+    const last = yield* chunksOf(segment.path, segment.start, parser, true, lineCostMb)
+    if (last.largeLine) return
+  }
+  yield* chunksOf(job.path, job.start, parser, false, lineCostMb)
 }
 
-/** One file's chunks, from `start`. An earlier segment is never read to a file's end: the file follows it. */
-async function* chunksOf(path: string, from: number, parser: LineParser, segment: boolean): AsyncGenerator<ParsedChunk> {
+/**
+ * One file's chunks, from `start`; returns the last. An earlier segment is never read to a file's
+ * end: the file follows it. A line costing more than `lineCostMb` to parse ends the chunks there
+ * (ParsedChunk.largeLine).
+ */
+async function* chunksOf(path: string, from: number, parser: LineParser, segment: boolean, lineCostMb: number): AsyncGenerator<ParsedChunk, ParsedChunk> {
   const fd = openSync(path, 'r')
   try {
     const { dev, ino, size, mtimeMs } = fstatSync(fd)
@@ -99,13 +113,26 @@ async function* chunksOf(path: string, from: number, parser: LineParser, segment
     }
     for await (const line of content.lines(from)) {
       if ('tooLong' in line) records.push({ kind: 'skipped', offset: line.offset, reason: `line of ${megabytes(line.tooLong)} is longer than the ${megabytes(MAX_LINE_BYTES)} a line may have, not imported` })
-      else records.push(...recordsOfLine(parser, line.text, line.offset))
+      else if ('bytes' in line) {
+        const weight = weighLine(line.bytes)
+        const refusal = tooCostlyToParse(line.bytes.length, weight)
+        if (refusal) records.push({ kind: 'skipped', offset: line.offset, reason: refusal })
+        else if (weight.costMb > lineCostMb) {
+          const last = { ...chunk(), largeLine: { offset: line.offset, bytes: line.bytes.length, heapMb: heapMbForLine(weight) } }
+          yield last
+          return last
+        } else {
+          const text = largeLineText(line.bytes)
+          if (text !== null) records.push(...recordsOfLine(parser, text, line.offset))
+        }
+      } else records.push(...recordsOfLine(parser, line.text, line.offset))
       end = line.end
       lines += 1
       if (lines >= CHUNK_LINES || end - start >= CHUNK_BYTES) yield chunk()
     }
-    const last = chunk()
-    yield segment ? last : { ...last, unfinished: Math.max(0, content.finalSize() - end) }
+    const last = segment ? chunk() : { ...chunk(), unfinished: Math.max(0, content.finalSize() - end) }
+    yield last
+    return last
   } finally {
     closeSync(fd)
   }

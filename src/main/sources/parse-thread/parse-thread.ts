@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { workerScriptPath } from '../../journal/worker-path'
+import { lineCostAllowanceMb } from './line-cost'
 import type { ParsedChunk, ParseJob } from './parse-chunks'
 import type { FromParseThread, ToParseThread } from './protocol'
 
@@ -14,17 +15,30 @@ import type { FromParseThread, ToParseThread } from './protocol'
 const CREDIT_BYTES = 8 * 1024 * 1024
 /**
  * The thread's heap, bounded: left alone, V8 lets it grow by tens of megabytes while parsing at
- * full speed (it collects lazily when memory seems plentiful). A line too large for it (tens of
- * megabytes) stops the thread; the importer then parses the rest on the main thread
- * (read-ahead.ts).
+ * full speed (it collects lazily when memory seems plentiful). A line that would cost more than
+ * it allows (line-cost.ts) is not parsed there: the rest of its file goes to a thread started
+ * with a heap sized for that line (read-ahead.ts).
  */
 export const PARSE_HEAP_MB = 64
 
 interface JobQueue {
   chunks: ParsedChunk[]
   failed: Error | null
+  /** Its last chunk (or its failure) came from the thread. */
+  received: boolean
   ended: boolean
   wake: (() => void) | null
+}
+
+/** The parse thread stopped (out of memory, or crashed) while it read this job's file: its reading fails with this. */
+export class ParseThreadStopped extends Error {
+  constructor(
+    readonly path: string,
+    readonly why: string
+  ) {
+    super(`Retrace's parse thread stopped while reading ${path} (${why}): it is not read again until it changes`)
+    this.name = 'ParseThreadStopped'
+  }
 }
 
 /**
@@ -39,13 +53,18 @@ export class ParseThread {
   private nextId = 0
   private broken: Error | null = null
   private ending = false
+  /** The job the thread was reading when it stopped (the first not received whole). */
+  private culprit: number | null = null
+  /** A thread for one large line and the rest of its file: never kept for another import. */
+  private oneOff = false
 
   /** Threads started, and those that stopped on their own (a line too large for the heap): what tests look at. */
-  static readonly counts = { started: 0, stopped: 0 }
+  static readonly counts = { started: 0, stopped: 0, largeLine: 0 }
 
   private constructor(
     worker: Worker,
-    private readonly heapMb: number
+    private readonly heapMb: number,
+    private readonly lineCostMb = lineCostAllowanceMb(heapMb)
   ) {
     this.worker = worker
     worker.on('message', (message: FromParseThread) => this.receive(message))
@@ -69,6 +88,24 @@ export class ParseThread {
     return new ParseThread(startWorker(heapMb), heapMb)
   }
 
+  /**
+   * A thread of its own for a line costing more than the usual thread allows (its heap sized by
+   * line-cost.ts heapMbForLine), ended once released. `exitOnJob`: a test's fault, the thread
+   * exits as it starts reading (as one that ran out of memory stops).
+   */
+  static forLargeLine(heapMb: number, exitOnJob = false): ParseThread {
+    ParseThread.counts.started += 1
+    ParseThread.counts.largeLine += 1
+    const thread = new ParseThread(startWorker(heapMb, exitOnJob), heapMb)
+    thread.oneOff = true
+    return thread
+  }
+
+  /** Whether the thread stopped while reading job `id`'s file (then that file fails with ParseThreadStopped). */
+  stoppedOn(id: number): boolean {
+    return this.broken !== null && this.culprit === id
+  }
+
   /** Why the thread stopped (then every job not taken whole fails with it), or null. */
   get stopped(): Error | null {
     return this.broken
@@ -78,7 +115,7 @@ export class ParseThread {
   release(): void {
     const clean = !this.broken && [...this.jobs.values()].every((job) => job.ended)
     this.jobs.clear()
-    if (clean && !ParseThread.idle) {
+    if (clean && !this.oneOff && !ParseThread.idle) {
       this.worker.unref()
       ParseThread.idle = this
     } else this.end()
@@ -92,8 +129,8 @@ export class ParseThread {
   /** Queue a file; its chunks are then taken with `chunks(id)`. */
   submit(job: ParseJob): number {
     const id = this.nextId++
-    this.jobs.set(id, { chunks: [], failed: this.broken, ended: false, wake: null })
-    if (!this.broken) this.post({ type: 'job', id, job })
+    this.jobs.set(id, { chunks: [], failed: this.broken, received: this.broken !== null, ended: false, wake: null })
+    if (!this.broken) this.post({ type: 'job', id, job, lineCostMb: this.lineCostMb })
     return id
   }
 
@@ -105,7 +142,7 @@ export class ParseThread {
       const chunk = queue.chunks.shift()
       if (chunk) {
         this.post({ type: 'credit', bytes: chunk.end - chunk.start })
-        if (chunk.unfinished !== undefined) queue.ended = true
+        if (lastOfJob(chunk)) queue.ended = true
         yield chunk
         if (queue.ended) return
         continue
@@ -122,8 +159,13 @@ export class ParseThread {
   private receive(message: FromParseThread): void {
     const queue = this.jobs.get(message.id)
     if (!queue) return
-    if (message.type === 'chunk') queue.chunks.push(message.chunk)
-    else queue.failed = new Error(message.message)
+    if (message.type === 'chunk') {
+      queue.chunks.push(message.chunk)
+      if (lastOfJob(message.chunk)) queue.received = true
+    } else {
+      queue.failed = new Error(message.message)
+      queue.received = true
+    }
     queue.wake?.()
   }
 
@@ -132,6 +174,8 @@ export class ParseThread {
     if (!this.ending) ParseThread.counts.stopped += 1
     this.broken = error
     if (ParseThread.idle === this) ParseThread.idle = null
+    // Jobs are read one after another: the first not received whole is the one it was reading.
+    this.culprit = [...this.jobs.entries()].find(([, queue]) => !queue.received)?.[0] ?? null
     for (const queue of this.jobs.values()) {
       queue.failed ??= error
       queue.wake?.()
@@ -143,12 +187,17 @@ export class ParseThread {
   }
 }
 
-function startWorker(heapMb: number): Worker {
+/** The last chunk a thread sends of a job: the file's last, or the one before a line for a thread of its own. */
+function lastOfJob(chunk: ParsedChunk): boolean {
+  return chunk.unfinished !== undefined || chunk.largeLine !== undefined
+}
+
+function startWorker(heapMb: number, exitOnJob = false): Worker {
   const script = workerScriptPath('import-parse-worker', 'import-parse-worker.mts', __dirname)
-  const resourceLimits = { maxOldGenerationSizeMb: heapMb }
-  if (!script.endsWith('.mts')) return new Worker(script, { resourceLimits })
+  const options = { resourceLimits: { maxOldGenerationSizeMb: heapMb }, workerData: { exitOnJob } }
+  if (!script.endsWith('.mts')) return new Worker(script, options)
   // From source: Node runs the TypeScript itself (see ts-source-hooks.mjs).
   const register = join(__dirname, 'ts-source-register.mjs')
   if (!existsSync(register)) throw new Error(`The import's parse thread is not built: run \`npm run build\` (${script}).`)
-  return new Worker(script, { resourceLimits, execArgv: ['--experimental-transform-types', '--no-warnings', '--import', register] })
+  return new Worker(script, { ...options, execArgv: ['--experimental-transform-types', '--no-warnings', '--import', register] })
 }

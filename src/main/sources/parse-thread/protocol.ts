@@ -6,7 +6,7 @@ import type { ParsedChunk, ParseJob } from './parse-chunks'
 
 export type ToParseThread =
   /** Read and parse a file; its chunks come back in order, after those of earlier jobs. */
-  | { type: 'job'; id: number; job: ParseJob }
+  | { type: 'job'; id: number; job: ParseJob; lineCostMb: number }
   /** The importer took chunks of so many bytes of lines: the thread may send as many more. */
   | { type: 'credit'; bytes: number }
 

@@ -15,6 +15,7 @@ const DIGITS = '0123456789'
 const ALNUM = UPPER + LOWER + DIGITS
 const BASE64 = `${ALNUM}+/`
 const BASE64URL = `${ALNUM}-_`
+const HEX = '0123456789abcdef'
 
 /** Seeded, so a failing test shows the same secrets on every run. */
 export function createFakeSecrets(seed = 1) {
@@ -46,6 +47,15 @@ export function createFakeSecrets(seed = 1) {
     anthropicKey: (): string => ['sk-', 'ant-', 'api03-', chars(BASE64URL, 93), 'AA'].join(''),
     googleApiKey: (): string => ['AI', 'za', chars(BASE64URL, 35)].join(''),
     azureStorageKey: (): string => `${chars(BASE64, 86)}==`,
+    discordWebhookToken: (): string => chars(BASE64URL, 68),
+    discordWebhookId: (): string => `1${chars(DIGITS, 18)}`,
+    redisPassword: (): string => chars(ALNUM, 24),
+    twilioAccountSid: (): string => ['A', 'C', chars(HEX, 32)].join(''),
+    twilioApiKeySid: (): string => ['S', 'K', chars(HEX, 32)].join(''),
+    twilioAuthToken: (): string => chars(HEX, 32),
+    mailgunKey: (): string => ['ke', 'y-', chars(HEX, 32)].join(''),
+    digitalOceanToken: (kind: 'dop' | 'doo' | 'dor' = 'dop'): string => [kind, '_v1_', chars(HEX, 64)].join(''),
+    googleOAuthToken: (): string => ['ya', '29.', chars(BASE64URL, 150)].join(''),
     /** A key of no format any rule knows: what a provider without a rule hands out. */
     opaqueKey: (): string => chars(ALNUM, 40)
   }
@@ -79,7 +89,20 @@ export function plantedSecrets(fake: FakeSecretFactory = createFakeSecrets()): F
   const google = fake.googleApiKey()
   const azure = fake.azureStorageKey()
   const [envKey, jsonSecret, bearer] = [fake.opaqueKey(), fake.opaqueKey(), fake.opaqueKey()]
+  const discord = fake.discordWebhookToken()
+  const redis = fake.redisPassword()
+  const twilioSid = fake.twilioAccountSid()
+  const twilio = fake.twilioAuthToken()
+  const mailgun = fake.mailgunKey()
+  const digitalOcean = fake.digitalOceanToken()
+  const googleOAuth = fake.googleOAuthToken()
   return [
+    { kind: 'discord webhook', secret: discord, text: `curl -X POST -H 'Content-Type: application/json' https://discord.com/api/webhooks/${fake.discordWebhookId()}/${discord} -d '{"content":"build passed"}'` },
+    { kind: 'redis url password', secret: redis, text: `REDIS_URL=redis://default:${redis}@redis-10001.c1.example.com:10001` },
+    { kind: 'twilio auth token', secret: twilio, text: `curl -u ${twilioSid}:${twilio} https://api.twilio.com/2010-04-01/Accounts/${twilioSid}/Messages.json` },
+    { kind: 'mailgun api key', secret: mailgun, text: `curl -s --user 'api:${mailgun}' https://api.mailgun.net/v3/mg.example.com/messages` },
+    { kind: 'digitalocean token', secret: digitalOcean, text: `doctl auth init --access-token ${digitalOcean}` },
+    { kind: 'google oauth token', secret: googleOAuth, text: `gcloud auth print-access-token\n${googleOAuth}` },
     { kind: 'aws access key id', secret: awsId, text: `export AWS_ACCESS_KEY_ID=${awsId}` },
     { kind: 'aws secret access key', secret: awsSecret, text: `[default]\naws_secret_access_key = ${awsSecret}\nregion = eu-west-1` },
     { kind: 'aws secret access key ending in /', secret: awsSecretEndingInSlash, text: `export AWS_SECRET_ACCESS_KEY="${awsSecretEndingInSlash}"` },

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import ignore from 'ignore'
+import { readConfigText } from '../../../fs/config-file.mts'
 
 type Ignore = ReturnType<typeof ignore>
 
@@ -13,12 +13,19 @@ export interface IgnoreLevel {
 const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32'
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 
-/** The rules of `file` (.gitignore, .git/info/exclude) for paths under `base`, or null. */
+// git ignores a larger ignore file (dir.c, "ignoring overly large gitignore file").
+const MAX_IGNORE_FILE_BYTES = 100 * 1024 * 1024
+
+/**
+ * The rules of `file` (.gitignore, .git/info/exclude) for paths under `base`, or null. Read only
+ * as a regular file (a FIFO named .gitignore in a cloned repository would block the scan forever).
+ */
 export function readIgnoreFile(base: Buffer, file: Buffer): IgnoreLevel | null {
   try {
-    return { base, ig: ignore({ ignorecase: IGNORE_CASE }).add(readFileSync(file, 'utf8')) }
+    const text = readConfigText(file, { maxBytes: MAX_IGNORE_FILE_BYTES })
+    return text === null ? null : { base, ig: ignore({ ignorecase: IGNORE_CASE }).add(text) }
   } catch {
-    return null // missing or unreadable: git goes on without it too
+    return null // missing, unreadable or not a file: git goes on without it too
   }
 }
 

@@ -39,7 +39,7 @@ export function ChangeRow({
         <PathText path={group.path} />
       </span>
       {group.entries.length > 1 ? <span className="turn-file-edits">{group.entries.length} edits</span> : null}
-      <LineCounts added={added} removed={removed} />
+      <LineCounts added={added} removed={removed} tooManyChanges={group.tooManyChanges && added === null} />
       <span className="observed-tags">
         {group.observed.map((observed) => (
           <span key={observed} className="observed-tag" title={OBSERVED_TITLE[observed]}>

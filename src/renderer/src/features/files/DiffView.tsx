@@ -22,9 +22,20 @@ export function DiffView({ data, path, mode }: { data: DiffData; path: string; m
   if (data.tooLarge) {
     return (
       <FileNotice title="Too large to show as a diff">
-        <p>Very large files (over 2 MB, or too many changes to compare quickly) are compared by size and hash only.</p>
+        <p>Very large files (over 2 MB) are compared by size and hash only.</p>
         <VersionSizes before={data.before} after={data.after} />
       </FileNotice>
+    )
+  }
+  if (data.tooManyChanges) {
+    return (
+      <div className="diff-too-many" data-testid="diff-too-many">
+        <FileNotice title="Too many changes to diff by line">
+          <p>Nearly every line differs, so the two versions are shown side by side instead: before on the left, after on the right.</p>
+          <VersionSizes before={data.before} after={data.after} />
+        </FileNotice>
+        <DiffLines data={data} path={path} mode="split" plain />
+      </div>
     )
   }
   if (data.link !== null) {
@@ -44,8 +55,9 @@ export function DiffView({ data, path, mode }: { data: DiffData; path: string; m
   return <DiffLines data={data} path={path} mode={mode} />
 }
 
-function DiffLines({ data, path, mode }: { data: DiffData; path: string; mode: DiffMode }) {
-  const language = languageOfPath(path)
+/** `plain`: no syntax colours (two whole versions of a large file would take the window seconds to colour). */
+function DiffLines({ data, path, mode, plain = false }: { data: DiffData; path: string; mode: DiffMode; plain?: boolean }) {
+  const language = plain ? null : languageOfPath(path)
   const hunks = useMemo(() => buildDiffHunks(data.hunks, language ? (code) => highlight(code, language) : null), [data.hunks, language])
   const digits = useMemo(() => String(maxLineNumber(hunks)).length, [hunks])
   const label = `Changes to ${path}`

@@ -1,12 +1,14 @@
 import { OP_LABEL, type ChangeOp } from './changes'
+import { TOO_MANY_CHANGES } from '../../../../shared/line-diff-limits'
 
 /** A file's change as a small coloured word: created, modified, deleted, renamed. */
 export function OpBadge({ op }: { op: ChangeOp }) {
   return <span className={`file-op file-op-${op}`}>{OP_LABEL[op]}</span>
 }
 
-/** "+12 −4", nothing when the counts are unknown (binary, very large, not loaded yet). */
-export function LineCounts({ added, removed }: { added: number | null; removed: number | null }) {
+/** "+12 −4", nothing when the counts are unknown (binary, very large, not loaded yet), or why past the line diff's bounds. */
+export function LineCounts({ added, removed, tooManyChanges = false }: { added: number | null; removed: number | null; tooManyChanges?: boolean }) {
+  if (tooManyChanges) return <span className="line-counts line-counts-unknown">{TOO_MANY_CHANGES}</span>
   if (added === null || removed === null) return null
   return (
     <span className="line-counts" aria-label={`${added} added, ${removed} removed`}>

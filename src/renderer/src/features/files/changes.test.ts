@@ -7,7 +7,7 @@ const ref = (path: string) => ({ path, pathId: btoa(path) })
 
 let nextId = 1
 function change(op: FileChange['op'], path: string, before: string | null, after: string | null, extra: Partial<FileChange> = {}): FileChange {
-  return { id: nextId++, ...ref(path), op, from: null, before: before ? version(before) : null, after: after ? version(after) : null, observed: 'tool', added: 1, removed: 1, ...extra }
+  return { id: nextId++, ...ref(path), op, from: null, before: before ? version(before) : null, after: after ? version(after) : null, observed: 'tool', added: 1, removed: 1, tooManyChanges: false, ...extra }
 }
 
 describe('groupTurnChanges', () => {

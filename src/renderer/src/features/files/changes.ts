@@ -23,6 +23,8 @@ export interface ChangeGroup {
   /** Line counts; null for binary or very large files, and until a multi-edit file's net diff is known. */
   added: number | null
   removed: number | null
+  /** Past the server's line diff bounds: no counts, and the diff shows the two versions side by side. */
+  tooManyChanges: boolean
   observed: Observed[]
   /** Part of the change was a rename: the server's per-path diff cannot show it; versions are diffed instead. */
   renamed: boolean
@@ -61,6 +63,7 @@ function toGroup(entries: FileChange[]): ChangeGroup {
     entries,
     added: single ? first.added : null,
     removed: single ? first.removed : null,
+    tooManyChanges: single && first.tooManyChanges,
     observed: [...new Set(entries.map((entry) => entry.observed))],
     renamed
   }

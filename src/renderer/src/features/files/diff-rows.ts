@@ -1,4 +1,5 @@
 import { parsePatch, structuredPatch, type StructuredPatchHunk } from 'diff'
+import { MAX_EDIT_LENGTH } from '../../../../shared/line-diff-limits'
 
 /** Turns code into highlighted HTML (escaped by highlight.js), or null when it cannot. */
 export type Highlighter = (code: string) => string | null
@@ -78,11 +79,20 @@ export function countLines(hunks: readonly StructuredPatchHunk[]): { added: numb
 
 /**
  * Diff two texts in the renderer (for versions the server did not diff, e.g. across a rename),
- * giving up after `timeoutMs` on pathological input instead of freezing the window.
+ * giving up past MAX_EDIT_LENGTH edits or after `timeoutMs` instead of freezing the window.
  */
 export function diffTexts(oldText: string, newText: string, timeoutMs = 800): StructuredPatchHunk[] | null {
-  const patch = structuredPatch('a', 'b', oldText, newText, '', '', { context: 3, timeout: timeoutMs })
+  const patch = structuredPatch('a', 'b', oldText, newText, '', '', { context: 3, timeout: timeoutMs, maxEditLength: MAX_EDIT_LENGTH })
   return patch ? patch.hunks : null
+}
+
+/** The two texts as one hunk, every old line removed and every new one added: a split view shows them side by side. */
+export function sideBySideHunks(oldText: string, newText: string): StructuredPatchHunk[] {
+  const lines = (text: string) => (text === '' ? [] : (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n'))
+  const before = lines(oldText)
+  const after = lines(newText)
+  if (before.length === 0 && after.length === 0) return []
+  return [{ oldStart: 1, oldLines: before.length, newStart: 1, newLines: after.length, lines: [...before.map((line) => `-${line}`), ...after.map((line) => `+${line}`)] }]
 }
 
 /**

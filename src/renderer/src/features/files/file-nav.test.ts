@@ -14,7 +14,8 @@ const change = (id: number, path: string): FileChange => ({
   after: { kind: 'file', hash: 'b'.repeat(64), size: 2, mode: 0o644 },
   observed: 'tool',
   added: 1,
-  removed: 0
+  removed: 0,
+  tooManyChanges: false
 })
 
 describe('fileNeighbours', () => {

@@ -4,7 +4,7 @@ import type { StructuredPatchHunk } from 'diff'
 import type { MethodOutput } from '../../../../shared/contract'
 import { call } from '../../api/client'
 import type { ChangeGroup } from './changes'
-import { countLines, diffTexts, hunksOfPatch } from './diff-rows'
+import { countLines, diffTexts, hunksOfPatch, sideBySideHunks } from './diff-rows'
 import { filesKeys } from '../../state/query-keys'
 
 type ServerDiff = MethodOutput<'files.diff'>
@@ -15,6 +15,8 @@ type VersionRef = { hash: string; size: number } | null
 export interface DiffData {
   binary: boolean
   tooLarge: boolean
+  /** Past the line diff's bounds: `hunks` is the two versions side by side, the counts unknown. */
+  tooManyChanges: boolean
   before: VersionRef
   after: VersionRef
   added: number
@@ -49,18 +51,25 @@ export function fromServer(diff: ServerDiff): DiffData {
   return { ...diff, link, hunks: link === null ? hunksOfPatch(diff.patch) : [] }
 }
 
+/** A file's net line counts across a turn; `tooManyChanges` past the line diff's bounds. */
+export interface NetCounts {
+  added: number | null
+  removed: number | null
+  tooManyChanges: boolean
+}
+
 /**
  * Net line counts of the files a turn changed more than once (the per-entry counts would add
  * up edits of edits): their diffs across the whole turn, which the diff view reuses.
  */
-export function useNetCounts(sessionId: string, turn: number, groups: readonly ChangeGroup[]): Map<string, { added: number | null; removed: number | null }> {
+export function useNetCounts(sessionId: string, turn: number, groups: readonly ChangeGroup[]): Map<string, NetCounts> {
   const needed = groups.filter((group) => group.entries.length > 1 && !group.renamed)
   const results = useQueries({ queries: needed.map((group) => diffOfTurn(sessionId, group.pathId, turn)) })
-  const counts = new Map<string, { added: number | null; removed: number | null }>()
+  const counts = new Map<string, NetCounts>()
   needed.forEach((group, index) => {
     const data = results[index]?.data
     if (!data) return
-    counts.set(group.key, data.binary || data.tooLarge ? { added: null, removed: null } : { added: data.added, removed: data.removed })
+    counts.set(group.key, data.binary || data.tooLarge || data.tooManyChanges ? { added: null, removed: null, tooManyChanges: data.tooManyChanges } : { added: data.added, removed: data.removed, tooManyChanges: false })
   })
   return counts
 }
@@ -124,14 +133,14 @@ const CLIENT_DIFF_CHARS = 1_000_000
 const EMPTY: Version = { size: 0, binary: false, truncated: false, text: '', base64: null }
 
 function diffVersions(oldVersion: Version, newVersion: Version, before: VersionRef, after: VersionRef): DiffData {
-  const base = { before, after, added: 0, removed: 0, hunks: [], link: null }
+  const base = { before, after, added: 0, removed: 0, hunks: [], link: null, tooManyChanges: false }
   if (oldVersion.truncated || newVersion.truncated) return { ...base, binary: false, tooLarge: true }
   if (oldVersion.binary || newVersion.binary) return { ...base, binary: true, tooLarge: false }
   const oldText = oldVersion.text ?? ''
   const newText = newVersion.text ?? ''
   if (oldText.length + newText.length > CLIENT_DIFF_CHARS) return { ...base, binary: false, tooLarge: true }
   const hunks = diffTexts(oldText, newText)
-  if (!hunks) return { ...base, binary: false, tooLarge: true }
+  if (!hunks) return { ...base, binary: false, tooLarge: false, tooManyChanges: true, hunks: sideBySideHunks(oldText, newText) }
   return { ...base, binary: false, tooLarge: false, hunks, ...countLines(hunks) }
 }
 

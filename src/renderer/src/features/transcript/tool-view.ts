@@ -1,4 +1,5 @@
 import { structuredPatch } from 'diff'
+import { MAX_EDIT_LENGTH, TOO_MANY_CHANGES } from '../../../../shared/line-diff-limits'
 import type { Message } from '../../../../shared/contract'
 import { applyPatchFromCommand, parseApplyPatch, type PatchOp } from '../../../../shared/apply-patch'
 import { renderCommand, shellInvocation } from '../../../../shared/shell-invocation'
@@ -131,7 +132,9 @@ const written = (content: string): Edit => withCounts([{ heading: null, lines: l
 function replaced(edits: { old: string; new: string; all: boolean }[]): Edit {
   const hunks = edits.map((edit) => {
     const lines: ToolDiffLine[] = []
-    const patch = structuredPatch('a', 'b', withNewline(edit.old), withNewline(edit.new), '', '', { context: Number.MAX_SAFE_INTEGER })
+    // Bounded as every diff (R27): past the bounds, the old text removed and the new one added.
+    const patch = structuredPatch('a', 'b', withNewline(edit.old), withNewline(edit.new), '', '', { context: Number.MAX_SAFE_INTEGER, maxEditLength: MAX_EDIT_LENGTH, timeout: 500 })
+    if (!patch) return { heading: TOO_MANY_CHANGES, lines: [...linesOf(edit.old, 'del'), ...linesOf(edit.new, 'add')] }
     for (const hunk of patch.hunks) {
       for (const raw of hunk.lines) {
         if (raw.startsWith('\\')) continue
