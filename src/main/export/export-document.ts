@@ -37,7 +37,7 @@ export async function buildExportDocument(ctx: DocumentContext, sessionId: strin
 /** The document from one read snapshot, its diffs placeholders of `diffs` (filled in once it settles). */
 export function exportDocumentOf(ctx: DocumentContext, sessionId: string, options: { withFiles: boolean; throughTurn?: number | undefined }, diffs: PendingDiffs): ExportDocument {
   const { store, journal } = ctx
-  return store.transaction(() => {
+  return store.snapshot(() => {
     // What `sessions.get` answers, so the export says what the window shows.
     const detail = sessionDetail(store, sessionId)
     const record = store.sessions.require(detail.id)

@@ -72,7 +72,7 @@ export async function buildWorkspaceExport(ctx: DocumentContext, workspaceId: nu
 
 function workspaceExportOf(ctx: DocumentContext, workspaceId: number, options: { anonymizePath: boolean }, diffs: PendingDiffs): WorkspaceExport {
   const { store } = ctx
-  return store.transaction(() => {
+  return store.snapshot(() => {
     const workspace = store.workspaces.get(workspaceId)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${workspaceId}. Open the folder again from the first screen.`)
     const sessions = treeOrder(store.tree.nodes(workspaceId)).map(({ id, depth }) => {

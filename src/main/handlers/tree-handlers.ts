@@ -13,7 +13,7 @@ export function treeHandlers({ store }: HandlerContext): TreeHandlers {
       }
       // One read transaction: nodes and merges from the same snapshot, even while a hook in
       // another process is writing.
-      return store.transaction(() => ({ nodes: store.tree.nodes(workspaceId), merges: store.tree.merges(workspaceId) }))
+      return store.snapshot(() => ({ nodes: store.tree.nodes(workspaceId), merges: store.tree.merges(workspaceId) }))
     }
   }
 }

@@ -5,7 +5,7 @@ import { type BatchedFile, type ImportBatch, yieldToEventLoop } from './import-b
 import type { ImportFileRepository, ImportFileRow } from '../store/repositories/import-files'
 import { readImportState } from './import-state'
 import { unreadIn } from './records'
-import { forget, sameContent } from './imported-content'
+import { readAgain, sameContent } from './imported-content'
 import { planMovedFile } from './moved-files'
 import { continueSegments, fromTheStart } from './segmented-files'
 import type { ParsedChunk, SegmentRead } from './parse-thread/parse-chunks'
@@ -33,8 +33,11 @@ export interface FilePlan {
 
 /**
  * What is left to import of a file, or null when nothing is: read to its end and unchanged, or
- * only touched. A file that was replaced or rewritten (other inode, shorter, other first bytes or
- * bytes before the offset) is imported again from the start, its earlier sessions dropped here.
+ * only touched. A file is known by what it holds, not by its inode: one replaced by a copy of
+ * itself (another inode, the same bytes up to the offset) goes on where it was. A file that no
+ * longer holds what was read (shorter, other first bytes or bytes before the offset: cut short,
+ * an older copy restored, rewritten in place) is read again from the start into the sessions it
+ * wrote, which keep every message (imported-content.ts `readAgain`).
  * A file found where none was imported, holding what one imported elsewhere held (the same
  * `contentKey`: moved, compressed or decompressed), continues that one's import (moved-files.ts).
  * A file replaced by one that continues it (a rotated Codex rollout: its old content is now an
@@ -51,16 +54,18 @@ export function planFileImport(deps: ImportDeps, workspace: { id: number }, file
   }
   const stat = statSync(file.path)
   if (unchangedSince(known, stat)) return null
-  const content = isCompressed(file.path) ? sameContent(file.path, known) : sameFile(file.path, known, stat)
+  const content = sameContent(file.path, known)
   if (!content.same) {
     batch.commit()
     // Replaced since discovery listed it, maybe: what it continues is read again.
     const current = segmentsNow ? { ...file, segments: segmentsNow(file.path) } : file
     const continued = continueSegments(deps, current, known)
     if (continued) return { file, known, ...continued }
-    forget(deps, known)
-    return { file, known: undefined, ...fromTheStart(current) }
+    const again = readAgain(deps, known)
+    return again && { file, known: again, ...fromTheStart(current) }
   }
+  // Replaced by a copy of itself (rsync, a restore, a sync tool): the same import goes on.
+  if (stat.dev !== known.dev || stat.ino !== known.ino) imports.setIdentity(known.id, stat)
   if (known.offset === content.size) {
     // Touched, not written (its first bytes and size are the same): the next look needs no read.
     imports.setModified(known.id, stat.mtimeMs, stat.size)
@@ -119,7 +124,7 @@ export async function importParsedFile(
     const apply = () => {
       if (imports.get(workspace.id, file.source, file.path)?.offset !== savedOffset) throw new ImportedElsewhere(file.path)
       writer.readFrom(chunk.segment)
-      for (const record of chunk.records) writer.apply(record)
+      writer.applyAll(chunk.records)
       if (reportUnfinished) {
         report.skipped.push({ file: file.path, offset: chunk.end, reason: incompleteLineReason(unfinished) })
         state.incompleteLineReported = chunk.end
@@ -175,15 +180,6 @@ function incompleteLineReason(bytes: number): string {
  */
 export function unchangedSince(known: Pick<ImportFileRow, 'dev' | 'ino' | 'offset' | 'mtimeMs' | 'fileSize'>, stat: { dev: number; ino: number; size: number; mtimeMs: number }): boolean {
   return known.mtimeMs === stat.mtimeMs && known.ino === stat.ino && known.dev === stat.dev && (known.fileSize ?? known.offset) === stat.size
-}
-
-/**
- * The file holds, up to the offset, what was read of it: same inode, not shorter, same first
- * bytes, and the same bytes just before the offset (a file rewritten in place — cut short, then
- * grown past the old offset — keeps its inode and first bytes, not those).
- */
-function sameFile(path: string, known: ImportFileRow, stat: { dev: number; ino: number; size: number }): { same: boolean; size: number } {
-  return { same: stat.dev === known.dev && stat.ino === known.ino && sameContent(path, known).same, size: stat.size }
 }
 
 function parentLinksOf(imports: ImportFileRepository, workspaceId: number, file: HistoryFile): Record<string, string> {

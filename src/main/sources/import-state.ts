@@ -38,7 +38,14 @@ export const FileImportStateSchema = z.object({
   /** Summaries read in this file whose session was not found yet, and whether the import said so (see summary-titles.ts). */
   summaries: z.array(z.object({ leafUid: z.string(), title: z.string(), offset: z.number(), reported: z.boolean().default(true) })).default([]),
   /** Where an unfinished last line starts that was reported already (it is reported once). */
-  incompleteLineReported: z.number().nullable().default(null)
+  incompleteLineReported: z.number().nullable().default(null),
+  /**
+   * The file no longer held what was read of it, and is read again from its start into the
+   * sessions it wrote, which keep every message (kept-messages.ts); null otherwise. `known`: the
+   * last line read with a message held one imported already, so the lines after it without one
+   * (usage, file backups) were applied already too.
+   */
+  reread: z.object({ known: z.boolean() }).nullable().default(null)
 })
 export type FileImportState = z.infer<typeof FileImportStateSchema>
 

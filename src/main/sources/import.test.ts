@@ -106,13 +106,14 @@ describe('importing real Claude Code sessions', () => {
     expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 0, messages: 0 })
     expect(row().mtimeMs).toBe(Date.parse('2030-01-01T00:00:00Z'))
 
-    // Rewritten in place to the same size: another time, other first bytes, read again from the start.
+    // Rewritten in place to the same size: another time, other first bytes, read again from the
+    // start into its session: the prompt it no longer holds is kept (R31), the one it holds now added.
     const text = readFileSync(session.path, 'utf8')
     writeFileSync(session.path, text.replace('first question', 'other question'))
     expect(statSync(session.path).size).toBe(row().offset)
-    expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, sessions: 1, messages: 2 })
+    expect(await rt.imports.importWorkspace(id)).toMatchObject({ files: 1, sessions: 0, messages: 1 })
     expect(rt.store.searchIndex.search('other', { limit: 5, offset: 0 })).toHaveLength(1)
-    expect(rt.store.searchIndex.search('first', { limit: 5, offset: 0 })).toHaveLength(1) // the answer; the old prompt is gone
+    expect(rt.store.searchIndex.search('first', { limit: 5, offset: 0 })).toHaveLength(2) // the answer, and the old prompt kept
   })
 
   it('waits for a partly written last line (a one-shot import reports it, once), then takes it once it is complete', async () => {
@@ -198,7 +199,7 @@ describe('importing real Claude Code sessions', () => {
     }
   })
 
-  it('re-imports a file rewritten in place from the start, without duplicating it', async () => {
+  it('reads a file rewritten in place again from the start into its session, adding only what is new', async () => {
     const home = new ClaudeHome(join(tempDir(), 'claude'))
     const workspace = tempDir()
     const session = home.session(workspace)
@@ -213,7 +214,10 @@ describe('importing real Claude Code sessions', () => {
     await rt.imports.importWorkspace(id)
     const sessions = sessionsOf(rt, workspace)
     expect(sessions).toHaveLength(1)
-    expect(sessions[0]).toMatchObject({ messageCount: 2, title: 'uno' })
+    // "two" is held still; "one" is kept, marked as no longer in the file; "uno" is new (R31).
+    expect(sessions[0]).toMatchObject({ messageCount: 3, title: 'uno' })
+    const refs = databaseOf(rt.store).prepare("SELECT content, json_extract(source_ref, '$.notInFile') AS gone FROM messages ORDER BY seq").all()
+    expect(refs).toEqual([{ content: 'one', gone: 1 }, { content: 'two', gone: null }, { content: 'uno', gone: null }])
   })
 
   it('links a fork to its parent at the fork point and drops the parent\'s copied lines', async () => {

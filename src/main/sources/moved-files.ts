@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import type { HistoryFile } from './adapter'
 import type { ImportBatch } from './import-batch'
 import type { ImportDeps } from './import-deps'
-import { forget, sameContent, sessionsOf } from './imported-content'
+import { readAgain, sameContent, sessionsOf } from './imported-content'
 import { continueSegments, fromTheStart, type SegmentedStart } from './segmented-files'
 import type { ImportFileRow } from '../store/repositories/import-files'
 
@@ -17,8 +17,9 @@ export type PlannedStart = { known: ImportFileRow | undefined } & SegmentedStart
  * when one of the file's segments holds it (segmented-files.ts: the rollout was rotated too).
  * An import of one of the file's segments at its own path (a writer that started the rollout
  * anew beside the old one) is continued the same way.
- * When neither does, the earlier import is dropped and this file read from the start (of its
- * oldest segment). Without a key, or no such import, the file is read from the start.
+ * When neither does, this file is read again from the start (of its oldest segment) into the
+ * sessions the earlier import wrote, which keep every message (imported-content.ts `readAgain`).
+ * Without a key, or no such import, the file is read from the start.
  */
 export function planMovedFile(deps: ImportDeps, workspace: { id: number }, file: HistoryFile, batch: ImportBatch): PlannedStart | null {
   const earlier = earlierImport(deps, workspace, file)
@@ -26,15 +27,14 @@ export function planMovedFile(deps: ImportDeps, workspace: { id: number }, file:
   const stat = statSync(file.path)
   const content = sameContent(file.path, earlier)
   const moved = { ...earlier, path: file.path, dev: stat.dev, ino: stat.ino, mtimeMs: null, fileSize: null }
-  batch.commit() // what is queued goes first, as when an import is dropped
+  batch.commit() // what is queued goes first, before the import moves (or starts again)
   if (!content.same) {
     const continued = continueSegments(deps, file, earlier)
-    if (!continued) {
-      forget(deps, earlier)
-      return { known: undefined, ...fromTheStart(file) }
-    }
     deps.store.importFiles.move(earlier.id, file.path, stat)
-    return { known: moved, ...continued }
+    if (continued) return { known: moved, ...continued }
+    // Read again from the start at its new path, into the sessions it wrote (they stay).
+    const again = readAgain(deps, moved)
+    return again && { known: again, ...fromTheStart(file) }
   }
   deps.store.transaction(() => {
     deps.store.importFiles.move(earlier.id, file.path, stat)

@@ -5,6 +5,8 @@ import { RetraceError } from '../../shared/contract'
 import type { SessionWriter } from '../transcripts/session-writer'
 import { countUnread, type ImportDeps, type ImportReport } from './import-deps'
 import { ImportedSessions } from './imported-sessions'
+import { sessionsOf, sessionUidsOf } from './imported-content'
+import { KeptMessages } from './kept-messages'
 import { refreshWarmups } from './sub-agent-parents'
 import { SummaryTitles } from './summary-titles'
 import type { HistoryFile } from './adapter'
@@ -36,6 +38,7 @@ export class RecordWriter {
   /** The file the records come from: the file, or an earlier segment of it (HistoryFile.segments). */
   private readingFrom: string
   private readonly summaries: SummaryTitles
+  private readonly kept: KeptMessages
 
   constructor(
     private readonly deps: ImportDeps,
@@ -49,6 +52,7 @@ export class RecordWriter {
     this.readingFrom = file.path
     this.sessions = new ImportedSessions(deps, workspace, file, state, report, parentLinks)
     this.summaries = new SummaryTitles(deps, workspace, file, state, report, (title) => this.titleOwn(title, 'summary'))
+    this.kept = new KeptMessages(deps, state, () => sessionsOf(deps, { importState: state }))
   }
 
   /** The records applied next come from this file (an earlier segment of the file, or the file). */
@@ -90,6 +94,25 @@ export class RecordWriter {
     return this.deps.journal.blobs.dictionaries.ofWorkspace(this.workspace.id)
   }
 
+  /**
+   * Apply one chunk's records in order. A file read again (FileImportState.reread) applies only
+   * what its sessions do not hold already, a line at a time (kept-messages.ts).
+   */
+  applyAll(records: SourceRecord[]): void {
+    let start = 0
+    while (start < records.length) {
+      if (!this.state.reread) {
+        for (const record of records.slice(start)) this.apply(record)
+        return
+      }
+      const offset = records[start]?.offset
+      let end = start + 1
+      while (end < records.length && records[end]?.offset === offset) end += 1
+      for (const record of this.kept.newRecordsOfLine(records.slice(start, end), this.readingFrom)) this.apply(record)
+      start = end
+    }
+  }
+
   apply(record: SourceRecord): void {
     try {
       this.applyRecord(record)
@@ -105,6 +128,8 @@ export class RecordWriter {
    * appended later to the same turn still join it. Then count shell commands on checkpoints.
    */
   finish(): void {
+    // Messages kept while the file was read again were found there again: the window shows it.
+    if (this.kept.takeChanged()) this.deps.recorder.announce(this.workspace.id, ...sessionUidsOf(this.state))
     this.sessions.flushProgress()
     for (const writer of this.sessions.openWriters()) writer.closeTurn()
     refreshWarmups(this.deps, [...this.sessions.openWriters()].map((writer) => writer.id))
@@ -243,7 +268,8 @@ export class RecordWriter {
   private applyCompaction(record: CompactionRecord): void {
     const uid = this.sessions.sessionFor(record)
     if (record.uid && this.sessions.isForkCopy(record.uid)) return
-    this.sessions.writer(uid).compact(record.summary, record.createdAt !== undefined ? { createdAt: record.createdAt } : {})
+    // Where it was read, as for a message: a file read again finds it there (kept-messages.ts).
+    this.sessions.writer(uid).compact(record.summary, { sourceRef: { file: this.readingFrom, offset: record.offset }, ...(record.createdAt !== undefined ? { createdAt: record.createdAt } : {}) })
     this.report.messages += 1
   }
 

@@ -35,6 +35,18 @@ export function openDatabase(dbPath: string, migrations: Migration[] = loadMigra
   }
 }
 
+/**
+ * Run `work` as one transaction that writes, taking the write lock first (BEGIN IMMEDIATE). A
+ * transaction that reads first and writes later cannot wait for another process's write to
+ * end: SQLite refuses it at once ("database is locked"), since the other's commit would leave
+ * it reading an older state. One that asks for the lock first waits the busy timeout, as any
+ * single statement does, so two processes on one data folder (two `retrace import`s, the app
+ * and the CLI) take turns. Inside another transaction it is a savepoint of that one.
+ */
+export function writeTransaction<T>(db: Db, work: () => T): T {
+  return db.transaction(work).immediate()
+}
+
 /** Read-only look at an existing file: header, readable schema, schema version. */
 function inspectExisting(dbPath: string, knownVersion: number): void {
   if (statSync(dbPath).size > 0 && !hasSqliteHeader(dbPath)) {

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { openDatabase } from './database'
+import { openDatabase, writeTransaction } from './database'
 import { rememberDatabase } from './raw-database'
 import { privateDataFolder, privateFile } from './private-files'
 import { BlobRepository } from './repositories/blobs'
@@ -73,8 +73,13 @@ export interface Store {
   readonly fileStates: FileStateRepository
   /** Whether a transaction is open (work then joins it instead of opening a savepoint). */
   readonly inTransaction: boolean
-  /** Run `work` in one synchronous transaction (no awaits inside). */
+  /**
+   * Run `work` in one synchronous transaction (no awaits inside) that may write: it takes the
+   * write lock first, so it waits while another process writes (database.ts `writeTransaction`).
+   */
   transaction<T>(work: () => T): T
+  /** Read in one snapshot (no writes inside): what others commit meanwhile is not seen, and not waited for. */
+  snapshot<T>(work: () => T): T
   /**
    * A transaction whose commit is flushed to the disk (synchronous = FULL for it), so that it
    * and everything committed before it survive a power cut. Other commits are not (NORMAL):
@@ -122,11 +127,12 @@ export function openStore(dataDir: string): Store {
     get inTransaction() {
       return db.inTransaction
     },
-    transaction: (work) => db.transaction(work)(),
+    transaction: (work) => writeTransaction(db, work),
+    snapshot: (work) => db.transaction(work).deferred(),
     durableTransaction: (work) => {
       db.pragma('synchronous = FULL')
       try {
-        return db.transaction(work)()
+        return writeTransaction(db, work)
       } finally {
         db.pragma('synchronous = NORMAL')
       }

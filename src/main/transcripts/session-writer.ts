@@ -1,4 +1,4 @@
-import { RetraceError, type Checkpoint } from '../../shared/contract'
+import { RetraceError, type Checkpoint, type SourceRef } from '../../shared/contract'
 import type { FileJournal, ToolFileChange } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
@@ -163,11 +163,11 @@ export class SessionWriter {
    * Compaction: the model's context is replaced by `summary`. The display transcript keeps
    * everything; the context transcript now starts at the summary.
    */
-  compact(summary: string, options: { createdAt?: number } = {}): number {
+  compact(summary: string, options: { createdAt?: number; sourceRef?: SourceRef } = {}): number {
     return this.atomically(() => {
       const seq = this.state.nextSeq
       const createdAt = options.createdAt ?? this.now()
-      this.store.messages.insert({ sessionRowId: this.state.rowId, seq, turn: this.state.turn, role: 'compaction_summary', content: summary, createdAt })
+      this.store.messages.insert({ sessionRowId: this.state.rowId, seq, turn: this.state.turn, role: 'compaction_summary', content: summary, createdAt, sourceRef: options.sourceRef ?? null })
       this.state.nextSeq += 1
       this.state.lastActivityAt = createdAt
       this.store.sessions.setContextStart(this.state.rowId, seq)

@@ -165,7 +165,15 @@ export type SessionDetail = z.infer<typeof SessionDetailSchema>
 
 /** Where a message came from in its source: a file and byte offset, or a database row. */
 export const SourceRefSchema = z.union([
-  z.object({ file: z.string(), offset: z.number().int().nonnegative() }),
+  z.object({
+    file: z.string(),
+    offset: z.number().int().nonnegative(),
+    /**
+     * The agent's file no longer holds this message (it was cut short, or replaced by a copy
+     * without it): Retrace keeps it, marked so (docs/reliability.md R31).
+     */
+    notInFile: z.literal(true).optional()
+  }),
   z.object({ table: z.string(), rowId: z.string() })
 ])
 export type SourceRef = z.infer<typeof SourceRefSchema>

@@ -130,7 +130,7 @@ describe('importing Copilot CLI session-state', () => {
     expect(main).toMatchObject({ messageCount: 16, turnCount: 3 })
   })
 
-  it('imports what was appended since, and reads a file /rewind made shorter again from its start', async () => {
+  it('imports what was appended since, and keeps the turns /rewind took out of the file, marked', async () => {
     const { home, call, opened } = await openCopy()
     const events = join(home, 'session-state', MAIN, 'events.jsonl')
     const whole = readFileSync(events, 'utf8')
@@ -147,10 +147,14 @@ describe('importing Copilot CLI session-state', () => {
     expect(grown).toMatchObject({ sessions: 1, messages: 8, skipped: [] })
     expect((await mainOf()).map((s) => [s.turnCount, s.messageCount])).toEqual([[3, 17]])
 
-    // Copilot's /rewind rewrites the file in place without the turns after the chosen one.
+    // Copilot's /rewind rewrites the file in place without the turns after the chosen one: it is
+    // read again from its start, and what it no longer holds is kept, marked so (R31).
     writeFileSync(events, lines.slice(0, third).join('\n') + '\n')
-    await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
-    expect((await mainOf()).map((s) => [s.turnCount, s.messageCount])).toEqual([[2, 13]])
+    expect(await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })).toMatchObject({ sessions: 0, messages: 0 })
+    const [main] = await mainOf()
+    expect([main?.turnCount, main?.messageCount]).toEqual([3, 17])
+    const marked = (await transcript(call, main?.id ?? '')).filter((message) => message.sourceRef && 'file' in message.sourceRef && message.sourceRef.notInFile)
+    expect(marked.map((message) => message.seq)).toEqual([13, 14, 15, 16])
   })
 
   it('finds the resumed session of another folder by its workspace.yaml cwd, with its model change and compaction', async () => {

@@ -1,4 +1,4 @@
-import type { Db } from '../database'
+import { writeTransaction, type Db } from '../database'
 
 /** `discovered_files` (migration 012): what discovery found in a file, by the file's identity. */
 export class DiscoveredFileRepository {
@@ -19,8 +19,8 @@ export class DiscoveredFileRepository {
   }
 
   save(entries: Iterable<{ path: string; signature: string; facts: string }>): void {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       for (const entry of entries) this.upsertStmt.run(entry.path, entry.signature, entry.facts)
-    })()
+    })
   }
 }

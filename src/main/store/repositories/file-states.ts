@@ -1,4 +1,4 @@
-import type { Db } from '../database'
+import { writeTransaction, type Db } from '../database'
 import { lookUpInBatches } from '../batched-lookup'
 import { keyOf, type PathKey, type RelPath } from '../../fs/paths'
 
@@ -127,7 +127,7 @@ export class FileStateRepository {
     let deleted = 0
     // What the rows hold once this commits, as `load` would read them back.
     const states = options.complete ? new Map<PathKey, FileState>() : new Map(previous)
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       for (const [key, file] of next) {
         const stored = options.racy.has(key) ? { ...file, ctimeNs: RACY_CTIME_NS } : file
         states.set(key, stored)
@@ -142,7 +142,7 @@ export class FileStateRepository {
         this.removeStmt.run(workspaceId, old.path)
         deleted++
       }
-    })()
+    })
     this.lastSaved = { workspaceId, dataVersion: this.dataVersion(), states }
     return { written, deleted }
   }

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto'
 import type { Db } from '../database'
+
+/** What an import that read nothing yet has read: no bytes (sha256 of nothing, as parse-chunks hashes a file's head). */
+export const NOTHING_READ = createHash('sha256').digest('hex')
 
 /** How far a foreign file has been imported, and what is needed to continue from there. */
 export interface ImportFileRow {
@@ -58,8 +62,15 @@ export class ImportFileRepository {
   private readonly ofSourceStmt
   private readonly goneStmt
   private readonly goneCountsStmt
+  private readonly restartStmt
+  private readonly identityStmt
 
   constructor(db: Db) {
+    this.restartStmt = db.prepare(
+      `UPDATE import_files SET offset = 0, parser_state = 'null', head_sha256 = @head, tail_sha256 = NULL, mtime_ms = NULL, file_size = NULL, import_state = @importState
+       WHERE id = @id AND offset = @offset`
+    )
+    this.identityStmt = db.prepare('UPDATE import_files SET dev = ?, ino = ? WHERE id = ?')
     this.getStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND path = ?')
     this.upsertStmt = db.prepare(
       `INSERT INTO import_files (workspace_id, source, path, session_id, dev, ino, mtime_ms, head_sha256, tail_sha256, offset, file_size, content_key, parser_state, import_state, imported_at)
@@ -125,6 +136,20 @@ export class ImportFileRepository {
   /** The file, read to its end before, was touched but not written (`fileSize`: its size on disk, if not its offset). */
   setModified(id: number, mtimeMs: number, fileSize: number | null = null): void {
     this.modifiedStmt.run(mtimeMs, fileSize, id)
+  }
+
+  /**
+   * Read the file again from its start: no bytes read, its parser afresh, `importState` as given.
+   * Only if the import is still at `offset`, as the caller saw it (false: another process on the
+   * data folder moved it on, or started it again, first).
+   */
+  restart(id: number, offset: number, importState: unknown): boolean {
+    return this.restartStmt.run({ id, offset, head: NOTHING_READ, importState: JSON.stringify(importState ?? {}) }).changes === 1
+  }
+
+  /** The file was replaced by a copy of what it held (rsync, a restore, a sync tool): its import goes on, known by the copy's device and inode. */
+  setIdentity(id: number, stat: { dev: number; ino: number }): void {
+    this.identityStmt.run(stat.dev, stat.ino, id)
   }
 
   /** Insert or update the file's row; returns its id. */

@@ -28,6 +28,31 @@ export interface NewAttachment {
   data: Buffer | null
 }
 
+/**
+ * A message an import keeps while the agent's file is read again (sources/kept-messages.ts): one
+ * marked as no longer in its file, or a compaction imported before compactions named their line.
+ */
+export interface KeptMessage {
+  id: number
+  sessionRowId: number
+  seq: number
+  sourceUid: string | null
+  role: MessageRole
+  toolCallId: string | null
+  createdAt: number | null
+  /** Its text's length in UTF-8 bytes. */
+  bytes: number
+}
+
+/** What a line read again must equal to be a kept message. */
+export interface KeptContent {
+  content: string
+  toolName: string | null
+  /** JSON text, as stored. */
+  toolInput: string | null
+  createdAt: number | null
+}
+
 /** Which transcript to read: the display one, or the context one from its start seq. */
 export interface TranscriptView {
   sessionRowId: number
@@ -108,8 +133,21 @@ export class MessageRepository {
   private readonly turnStartStmt
   private readonly repointSourceStmt
   private readonly turnCallsStmt
+  private readonly markNotInFileStmt
+  private readonly keptStmt
+  private readonly keptContentStmt
+  private readonly markInFileStmt
 
   constructor(private readonly db: Db) {
+    this.markNotInFileStmt = db.prepare(
+      "UPDATE messages SET source_ref = json_set(source_ref, '$.notInFile', json('true')) WHERE session_id = ? AND seq >= ? AND json_extract(source_ref, '$.file') IS NOT NULL"
+    )
+    this.keptStmt = db.prepare(
+      `SELECT id, session_id AS sessionRowId, seq, source_uid AS sourceUid, role, tool_call_id AS toolCallId, created_at AS createdAt, length(CAST(content AS BLOB)) AS bytes
+       FROM messages WHERE session_id = ? AND (json_extract(source_ref, '$.notInFile') = 1 OR (source_ref IS NULL AND role = 'compaction_summary')) ORDER BY seq`
+    )
+    this.keptContentStmt = db.prepare('SELECT content, tool_name AS toolName, tool_input AS toolInput, created_at AS createdAt FROM messages WHERE id = ?')
+    this.markInFileStmt = db.prepare("UPDATE messages SET source_ref = json_object('file', ?, 'offset', ?) WHERE id = ?")
     this.turnCallsStmt = db.prepare(
       "SELECT seq, role, content, tool_name AS toolName, tool_input AS toolInput FROM messages WHERE session_id = ? AND turn = ? AND role IN ('tool_call', 'user') ORDER BY seq"
     )
@@ -322,6 +360,29 @@ export class MessageRepository {
       this.pageStatements.set(key, statement)
     }
     return statement
+  }
+
+  /**
+   * The agent's file no longer holds what was read of it (cut short, or replaced): mark the
+   * session's messages read from a file, from `fromSeq` on, as not in it. Reading the file again
+   * lifts the mark of each one it still holds (markInFile). Returns how many were marked.
+   */
+  markNotInFile(sessionRowId: number, fromSeq: number): number {
+    return this.markNotInFileStmt.run(sessionRowId, fromSeq).changes
+  }
+
+  /** The session's messages a file read again may hold (KeptMessage), in order. */
+  kept(sessionRowId: number): KeptMessage[] {
+    return this.keptStmt.all(sessionRowId) as KeptMessage[]
+  }
+
+  keptContent(id: number): KeptContent | undefined {
+    return this.keptContentStmt.get(id) as KeptContent | undefined
+  }
+
+  /** The agent's file holds this message (again), at `offset`: its mark goes. */
+  markInFile(id: number, file: string, offset: number): void {
+    this.markInFileStmt.run(file, offset, id)
   }
 
   /** The session's lines were read from `from`, now at `to` (the agent moved or recompressed the file): where its messages came from follows. */

@@ -1,6 +1,6 @@
 import type { DiskState, FileVersion } from './journal'
 import type { RelPath } from '../../fs/paths'
-import type { Db } from '../database'
+import { writeTransaction, type Db } from '../database'
 
 export type RewindStatus = 'applying' | 'applied' | 'rolled_back' | 'failed' | 'undone'
 
@@ -120,7 +120,7 @@ export class RewindRepository {
 
   /** Start-up recovery finished `id` (rolled it back), leaving `conflicts` as it found them. */
   recordRecovery(id: string, conflicts: RecoveryConflict[]): void {
-    this.db.transaction(() => {
+    writeTransaction(this.db, () => {
       this.finish(id, 'rolled_back')
       this.recoveredStmt.run(Date.now(), id)
       for (const conflict of conflicts) {
@@ -139,7 +139,7 @@ export class RewindRepository {
           modeBefore: conflict.before?.mode ?? null
         })
       }
-    })()
+    })
   }
 
   /** Rewinds start-up recovery finished, newest first; `unseenOnly`: those the user has not dismissed. */

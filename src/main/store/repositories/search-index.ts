@@ -1,5 +1,5 @@
 import type { MessageRole, SearchHit, SnippetPart } from '../../../shared/contract'
-import type { Db } from '../database'
+import { writeTransaction, type Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 
 /**
@@ -115,7 +115,7 @@ export class SearchIndex {
    * (and new messages are indexed as they are written again).
    */
   catchUpStep(limits = { rows: STEP_ROWS, bytes: STEP_BYTES }): boolean {
-    return this.db.transaction(() => {
+    return writeTransaction(this.db, () => {
       const from = this.fromStmt.get() as number | null | undefined
       if (from == null) return true
       const upTo = this.stepEnd(from, limits)
@@ -127,7 +127,7 @@ export class SearchIndex {
       this.indexRangeStmt.run(from, upTo)
       this.setFromStmt.run(upTo)
       return false
-    })()
+    })
   }
 
   /** The first message past one step from `from` (undefined: the step takes every message left). */

@@ -9,6 +9,7 @@ import { useRewindList } from '../checkpoints'
 import { useSessionDetail } from '../sessions'
 import { useFindHighlights } from './find-highlights'
 import { InternalsLine } from './messages/InternalsLine'
+import { NotInFileNote } from './messages/NotInFileNote'
 import { MessageRow } from './messages/MessageRow'
 import { useTranscript } from './queries'
 import { buildRows, rowIndexOfSeq, rowIndexOfTurn, turnOfRow, turnStep } from './rows'
@@ -189,11 +190,13 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
                 </>
               ) : row.type === 'internals' ? (
                 <InternalsLine messages={row.messages} />
+              ) : row.type === 'not-in-file' ? (
+                <NotInFileNote />
               ) : (
                 <div
                   data-seq={row.message.seq}
-                  className={[row.message.inContext || mode === 'context' ? '' : 'not-in-context', row.internal ? 'internal' : ''].join(' ').trim() || undefined}
-                  title={row.message.inContext ? undefined : 'Compacted away: the model no longer sees this message'}
+                  className={[row.message.inContext || mode === 'context' ? '' : 'not-in-context', row.internal ? 'internal' : '', row.notInFile ? 'not-in-file' : ''].join(' ').trim() || undefined}
+                  title={rowTitle(row.message.inContext, row.notInFile === true)}
                 >
                   <MessageRow
                     message={row.message}
@@ -217,4 +220,10 @@ export function MessageList({ sessionId, mode, find = null, navRef }: { sessionI
       ) : null}
     </div>
   )
+}
+
+/** The hover text of a message row: what about it is not as it was. */
+function rowTitle(inContext: boolean, notInFile: boolean): string | undefined {
+  const notes = [inContext ? '' : 'Compacted away: the model no longer sees this message', notInFile ? 'The agent’s file no longer holds this message; Retrace kept it' : ''].filter(Boolean)
+  return notes.length > 0 ? notes.join('. ') : undefined
 }

@@ -51,6 +51,31 @@ describe('buildRows', () => {
   })
 })
 
+describe('messages the agent\'s file no longer holds', () => {
+  const gone = (seq: number) => ({ sourceRef: { file: '/h/s.jsonl', offset: seq * 100, notInFile: true as const } })
+
+  it('get one note before each run of them, after its turn header, and not before the others', () => {
+    const rows = buildRows([
+      message(0, 1, 'user', { sourceRef: { file: '/h/s.jsonl', offset: 0 } }),
+      message(1, 1, 'assistant', gone(1)),
+      message(2, 2, 'user', gone(2)),
+      message(3, 2, 'assistant', gone(3)),
+      message(4, 3, 'user'),
+      message(5, 3, 'assistant', gone(5))
+    ])
+    expect(rows.map((row) => (row.type === 'message' ? row.message.seq : row.type === 'turn' ? `turn ${row.turn}` : row.type))).toEqual([
+      'turn 1', 0, 'not-in-file', 1, 'turn 2', 2, 3, 'turn 3', 4, 'not-in-file', 5
+    ])
+    expect(rows.filter((row) => row.type === 'message' && row.notInFile).map((row) => row.type === 'message' && row.message.seq)).toEqual([1, 2, 3, 5])
+    expect(rows.map(turnOfRow)).toEqual([1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3])
+    expect(rowIndexOfSeq(rows, 5)).toBe(10)
+  })
+
+  it('begin a loaded page with a note when its first message is one', () => {
+    expect(buildRows([message(7, 4, 'user', gone(7))]).map((row) => row.type)).toEqual(['turn', 'not-in-file', 'message'])
+  })
+})
+
 describe('moving by turns', () => {
   it('finds a turn header and steps to the next turn or back to this one', () => {
     const rows = buildRows([message(0, 1, 'user'), message(1, 1, 'assistant'), message(2, 2, 'user'), message(3, 3, 'user')])

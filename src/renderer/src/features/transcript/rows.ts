@@ -12,9 +12,13 @@ export type TranscriptRow =
       internal?: boolean
       /** A compaction marker's `/compact …` command, folded into it. */
       compactCommand?: string
+      /** The agent's file no longer holds it: Retrace kept it (SourceRef.notInFile). */
+      notInFile?: boolean
     }
   /** A run of internals folded into one line (while the toggle hides them). */
   | { type: 'internals'; key: string; turn: number; messages: Message[] }
+  /** Before a run of messages the agent's file no longer holds: a note saying so. */
+  | { type: 'not-in-file'; key: string; turn: number }
 
 /**
  * The loaded messages as virtual-list rows: a header wherever the turn changes, and each
@@ -22,7 +26,9 @@ export type TranscriptRow =
  * loaded messages). A result whose call is not loaded (cut by a compaction, say) keeps a row
  * of its own so nothing disappears. Claude Code's internals (internals.ts) are folded into one
  * line per run, or shown dimmed with `showInternals`; a run holding `/compact` next to a
- * compaction marker is folded into that marker, which names the command.
+ * compaction marker is folded into that marker, which names the command. A run of messages the
+ * agent's file no longer holds (kept by Retrace when the file got shorter or was replaced) is
+ * flagged, with a note before it; turn headers do not end a run.
  */
 export function buildRows(messages: readonly Message[], { showInternals = false }: { showInternals?: boolean } = {}): TranscriptRow[] {
   const rows = messageRows(messages)
@@ -52,7 +58,27 @@ export function buildRows(messages: readonly Message[], { showInternals = false 
     out.push(row)
   }
   flush(undefined)
-  return dropEmptyTurns(out)
+  return withNotInFileNotes(dropEmptyTurns(out))
+}
+
+function isNotInFile(message: Message): boolean {
+  return message.sourceRef !== null && 'file' in message.sourceRef && message.sourceRef.notInFile === true
+}
+
+function withNotInFileNotes(rows: TranscriptRow[]): TranscriptRow[] {
+  if (!rows.some((row) => row.type === 'message' && isNotInFile(row.message))) return rows
+  const out: TranscriptRow[] = []
+  let inRun = false
+  for (const row of rows) {
+    if (row.type === 'message' || row.type === 'internals') {
+      const kept = row.type === 'message' ? isNotInFile(row.message) : row.messages.every(isNotInFile)
+      if (kept && row.type === 'message') row.notInFile = true
+      if (kept && !inRun) out.push({ type: 'not-in-file', key: `not-in-file-${row.key}`, turn: turnOfRow(row) })
+      inRun = kept
+    }
+    out.push(row)
+  }
+  return out
 }
 
 /** A turn header with nothing left below it (its one message, `/compact`, folded into the marker). */
