@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fsyncPath, writeDurably } from '../durable-file'
 import type { FileVersion } from '../../store/repositories/journal'
 import type { RelPath } from '../../fs/paths'
-import { currentOwner } from '../process-owner'
+import { currentOwner, isProcessAlive, ownerOfTempName } from '../process-owner'
 import type { Step } from './steps'
 
 /**
@@ -39,6 +39,8 @@ const fromB64 = (text: string) => Buffer.from(text, 'base64') as RelPath
 /** Intent logs are `<id>.json` while the rewind may still be rolled back, `<id>.applied` once it is complete but has files set aside. */
 const OPEN = '.json'
 const APPLIED = '.applied'
+/** An intent log being written: `<pid>-<id>.json.tmp`, renamed to `<id>.json` once whole and durable. */
+const TEMP = '.tmp'
 
 export function intentDir(dataDir: string): string {
   return join(dataDir, 'intents')
@@ -52,8 +54,31 @@ export function writeIntent(dataDir: string, intent: Intent): void {
     ...currentOwner(),
     steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
   }
-  writeDurably(join(dir, `${intent.rewindId}${OPEN}`), Buffer.from(JSON.stringify(stored)))
+  // Whole or not at all under its name: written and fsynced under a temp name, then renamed.
+  // (Written in place, a crash mid-write left a torn log that every later start warned about.)
+  const temp = join(dir, `${process.pid}-${intent.rewindId}${OPEN}${TEMP}`)
+  try {
+    writeDurably(temp, Buffer.from(JSON.stringify(stored)))
+    renameSync(temp, join(dir, `${intent.rewindId}${OPEN}`))
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw error
+  }
   fsyncPath(dir)
+}
+
+/** Temp files of intent logs whose writer died before renaming them (their names start with its pid). */
+export function removeStaleIntentTemps(dataDir: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(intentDir(dataDir)).filter((name) => name.endsWith(TEMP))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = ownerOfTempName(name)
+    if (pid === null || !isProcessAlive(pid)) rmSync(join(intentDir(dataDir), name), { force: true })
+  }
 }
 
 export function removeIntent(dataDir: string, rewindId: string): void {

@@ -9,7 +9,7 @@ import { TEMP_PREFIX } from '../shared-constants.mts'
 import { WorkspaceFs } from '../workspace-fs'
 import { currentOwner, isOwnerAlive } from '../process-owner'
 import { removeEmptyFoldersBornAfter } from './folders'
-import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, type Intent } from './intent-log'
+import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, removeStaleIntentTemps, type Intent } from './intent-log'
 import { captureCurrent, revertStep, type Step } from './steps'
 
 export interface RecoveryReport {
@@ -44,6 +44,7 @@ export interface RecoveryOptions {
  * left in place, and reported, never overwritten.
  */
 export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, options: RecoveryOptions): Promise<RecoveryReport> {
+  removeStaleIntentTemps(dataDir)
   const { intents, unreadable } = openIntents(dataDir)
   const applied = appliedIntents(dataDir)
   const report: RecoveryReport = { rolledBack: [], conflicts: [], swept: [], failed: [], runningElsewhere: [], unreadable: [...unreadable, ...applied.unreadable] }
