@@ -73,16 +73,62 @@ function settle(call: () => void): Promise<void> {
   }
 }
 
+/** Which folder a workspace root is: its device and inode, as lstat of its path gives them. */
+export interface RootIdentity {
+  dev: bigint
+  ino: bigint
+}
+
+/**
+ * Thrown once the workspace root's path no longer leads to the folder the rewind began in (the
+ * folder renamed away and a link or another folder put at its path, or a folder above it
+ * swapped): whatever Retrace did next through that path would land in the other folder.
+ */
+export class RootReplaced extends Error {
+  constructor(root: Buffer) {
+    super(`the workspace folder ${root.toString()} was replaced while Retrace worked in it (its path now leads to another folder, or a link to one); Retrace stopped, and changes nothing through that path until the folder it began in is back there`)
+  }
+}
+
 /**
  * A workspace root and the rules for touching anything under it: every relative path is
  * checked (checkRelPath), joined to the real root, and refused if any folder on the way is a
- * symlink — so no read, write or delete can go through a link to somewhere else.
+ * symlink — so no read, write or delete can go through a link to somewhere else. The root's
+ * identity (device and inode) is taken once, and every path resolved for a change checks it
+ * again first (checkRoot): Node has no openat, so a root swapped for a link is caught by looking
+ * before each change, and callers look once more after it.
  */
 export class WorkspaceFs {
   readonly root: Buffer
+  readonly identity: RootIdentity
 
-  constructor(root: string) {
+  constructor(root: string, expected?: RootIdentity) {
     this.root = Buffer.from(realpathSync(root))
+    this.identity = expected ?? identityOf(this.root)
+    this.checkRoot()
+  }
+
+  /**
+   * A root recorded earlier (an intent log's): the path as recorded, never resolved again, and
+   * refused unless it is still that folder (the identity recorded with it, when there is one).
+   */
+  static recorded(root: Buffer, identity?: RootIdentity): WorkspaceFs {
+    const now = lstatSync(root, { bigint: true, throwIfNoEntry: false })
+    if (!now?.isDirectory()) throw new RootReplaced(root)
+    if (identity === undefined && realpathSync(root) !== root.toString()) throw new RootReplaced(root)
+    const fs = new WorkspaceFs(root.toString(), identity ?? { dev: now.dev, ino: now.ino })
+    if (!fs.root.equals(root)) throw new RootReplaced(root)
+    return fs
+  }
+
+  /** Throws RootReplaced unless the root's path still leads to the folder it led to when this was made. */
+  checkRoot(): void {
+    if (!this.rootIsSame()) throw new RootReplaced(this.root)
+  }
+
+  rootIsSame(): boolean {
+    const now = lstatSync(this.root, { bigint: true, throwIfNoEntry: false })
+    return now !== undefined && now.isDirectory() && now.dev === this.identity.dev && now.ino === this.identity.ino
   }
 
   /**
@@ -93,6 +139,7 @@ export class WorkspaceFs {
    */
   resolve(rel: Buffer, checked?: Set<string>): Buffer {
     const path = checkRelPath(rel)
+    if (checked === undefined) this.checkRoot() // a pass over many files (a plan) only reads: its caller checks once
     const segments = splitSegments(path)
     let current = this.root
     for (const segment of segments.slice(0, -1)) {
@@ -205,6 +252,11 @@ async function hashFile(path: Buffer, size: number): Promise<string> {
 export function hasStamp(absolute: Buffer, stamp: StatStamp): boolean {
   const now = lstatStamp(absolute)
   return now !== null && sameStamp(now.stamp, stamp)
+}
+
+function identityOf(root: Buffer): RootIdentity {
+  const stats = lstatSync(root, { bigint: true })
+  return { dev: stats.dev, ino: stats.ino }
 }
 
 /** lstat with nanosecond times; null if nothing is there. */

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, renameSync } from 'node:fs'
 import { receiveMessageOnPort } from 'node:worker_threads'
 import type { ReplaceJob, ReplaceRequest, WriterReply } from '../blob-writer-protocol.ts'
 import { Failure, failure } from './failure.mts'
-import { checkTarget, createFile, decodeVerified, setAside, toBuffer } from './target-files.mts'
+import { checkTarget, createFile, decodeVerified, removeQuietly, setAside, toBuffer } from './target-files.mts'
 import { wake } from './wake.mts'
 
 /** A lane waits at most this long for an event before looking again (a lost wake-up costs no more than this). */
@@ -78,6 +78,7 @@ export class ReplaceLane {
     const job = this.jobs[this.written] as ReplaceJob
     const temp = toBuffer(job.temp)
     const content = decodeVerified(job)
+    this.sameRoot()
     this.noLinkOnTheWay(temp)
     this.call()
     try {
@@ -89,6 +90,10 @@ export class ReplaceLane {
       this.call()
       createFile(temp, content, job.mode)
     }
+    if (!this.rootIsSame()) {
+      removeQuietly(temp) // made through a swapped root: it went into the other folder, and leaves it as it was
+      this.sameRoot()
+    }
     this.written += 1
     Atomics.store(this.shared, this.slots.written, this.written)
     if (this.unflushed() >= Atomics.load(this.shared, this.request.layout.flushBatch)) this.flush()
@@ -98,6 +103,7 @@ export class ReplaceLane {
     this.current = this.renamed
     const job = this.jobs[this.renamed] as ReplaceJob
     const target = toBuffer(job.target)
+    this.sameRoot()
     this.noLinkOnTheWay(target)
     this.call()
     checkTarget(target, job.expected)
@@ -109,6 +115,18 @@ export class ReplaceLane {
     renameSync(toBuffer(job.temp), target)
     this.renamed += 1
     Atomics.store(this.shared, this.slots.renamed, this.renamed)
+    this.sameRoot() // and after: a root swapped during the calls stops the rewind here
+  }
+
+  /** Stops the lane unless the root's path still leads to the folder the rewind began in (WorkspaceFs.checkRoot). */
+  private sameRoot(): void {
+    if (!this.rootIsSame()) throw new Failure('replaced', 'the workspace folder was replaced while the rewind ran')
+  }
+
+  private rootIsSame(): boolean {
+    const now = lstatSync(this.request.root, { bigint: true, throwIfNoEntry: false })
+    const { dev, ino } = this.request.rootIdentity
+    return now !== undefined && now.isDirectory() && now.dev === dev && now.ino === ino
   }
 
   /** Temps of every lane written but not yet covered by a flush. */

@@ -44,7 +44,7 @@ export function createFile(target: Buffer, content: Buffer, mode: number): void 
   }
 }
 
-function removeQuietly(path: Buffer): void {
+export function removeQuietly(path: Buffer): void {
   try {
     unlinkSync(path)
   } catch {

@@ -5,7 +5,7 @@ import { fileSystemSyncProgram } from '../file-system-sync'
 import type { FileVersion } from '../../store/repositories/journal'
 import { explainDiskFull } from '../disk-full'
 import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../../fs/paths'
-import type { FsOps, WorkspaceFs } from '../workspace-fs'
+import { RootReplaced, type FsOps, type WorkspaceFs } from '../workspace-fs'
 import { markIntentApplied, removeAppliedIntent, removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
 import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
@@ -90,6 +90,7 @@ export interface ApplyOutcome {
  * reverted, so the workspace ends wholly before or wholly after.
  */
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
+  ctx.fs.checkRoot() // the folder the plan looked at, still at its path
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs, ctx.excluded)
   const program = fileSystemSyncProgram()
   const batchFrom = ctx.batchFrom ?? (blobWriters.ready(LANES) ? BATCH_FROM_WRITES_WARM : BATCH_FROM_WRITES)
@@ -107,7 +108,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
   const startedAt = Date.now() // before the intent: every folder the rewind makes is born after it
-  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), startedAt, steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
+  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), rootIdentity: { dev: String(ctx.fs.identity.dev), ino: String(ctx.fs.identity.ino) }, startedAt, steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   // The lanes write temps while the rewind is recorded and the first steps run; they change
   // no target before `go`. Steps they cannot take join the main thread's.
   const leftover = new Set(threaded ? threaded.start(onThreads) : [])
@@ -125,6 +126,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     await checkBefore(step, ctx.fs, absolute)
     done.push(step)
     await runStep(step, ctx.fs, ctx.blobs, ctx.ops, absolute)
+    ctx.fs.checkRoot() // and after: a root swapped during the step's calls stops the rewind here
     const folder = folderOf(absolute)
     folders.set(folder.toString('latin1'), folder)
     ctx.onProgress?.(done.length, steps.length, displayPath(step.path))
@@ -168,21 +170,28 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     // Each folder's renames made durable once, not once per file. Until this is done the intent
     // log stays open, so a crash before it is rolled back like any other interrupted rewind.
     await makeFoldersDurable([...folders.values()], ctx.ops, rootFs)
-  } catch (error) {
+  } catch (caught) {
     await (temps as TempWriter | null)?.stop() // no temp file is still being written when the unused ones are removed
+    // A swapped root explains whatever failed after it (a temp not found through the new path, say).
+    const replacedRoot = caught instanceof RootReplaced || !ctx.fs.rootIsSame()
+    const error = replacedRoot && !(caught instanceof RootReplaced) ? new RootReplaced(ctx.fs.root) : caught
     const replaced = new Set(done)
     for (const step of steps) if (step.temp && !replaced.has(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
     await removeSetAside(setAsideBy(steps)) // their content is in the store; a rolled-back step is rewritten from it
-    const { complete, left } = await rollBack(done, ctx, startedAt)
+    // Through a swapped root a rollback would write in the other folder: the intent stays open
+    // instead, and recovery rolls the rewind back once the folder is back at its path.
+    const { complete, left } = replacedRoot ? { complete: false, left: [] } : await rollBack(done, ctx, startedAt)
     if (complete) removeIntent(ctx.dataDir, ctx.rewindId)
     const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''
     const explained = explainDiskFull(error, failedAt ? folderOf(ctx.fs.join(failedAt.path)).toString() : ctx.fs.root.toString())
     const why = explained instanceof Error ? explained.message : String(explained)
     const changedMeanwhile = left.length === 0 ? '' : ` ${left.map(displayPath).join(', ')} changed while the rewind ran, and ${left.length === 1 ? 'was' : 'were'} left as found.`
-    const state = complete
-      ? `Every file was put back as it was before the rewind.${changedMeanwhile}`
-      : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
-    throw new RetraceError(error instanceof ChangedUnderfoot ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
+    const state = replacedRoot
+      ? 'The files it had changed are put back once that folder is back at its path; Retrace tries at every start and every preview.'
+      : complete
+        ? `Every file was put back as it was before the rewind.${changedMeanwhile}`
+        : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
+    throw new RetraceError(error instanceof ChangedUnderfoot || error instanceof RootReplaced ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
   }
   const setAside = setAsideBy(steps)
   if (setAside.length === 0) {

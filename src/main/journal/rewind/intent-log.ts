@@ -15,6 +15,8 @@ export interface Intent {
   version: 1
   rewindId: string
   root: string
+  /** The root's device and inode when the rewind began (decimal): recovery refuses a root whose path leads elsewhere since. */
+  rootIdentity?: { dev: string; ino: string }
   /** When the rewind began (ms): the folders it made are born after it (folders.ts). */
   startedAt?: number
   steps: Step[]

@@ -6,7 +6,7 @@ import { keyOf, type PathKey } from '../../fs/paths'
 import type { FsOps } from '../workspace-fs'
 import type { DiskState } from '../../store/repositories/journal'
 import { TEMP_PREFIX } from '../shared-constants.mts'
-import { WorkspaceFs } from '../workspace-fs'
+import { RootReplaced, WorkspaceFs } from '../workspace-fs'
 import { currentOwner, isOwnerAlive } from '../process-owner'
 import { removeEmptyFoldersBornAfter } from './folders'
 import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, removeStaleIntentTemps, type Intent } from './intent-log'
@@ -63,7 +63,7 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
       report.rolledBack.push(intent.rewindId)
       if (conflicts.length > 0) report.conflicts.push({ rewindId: intent.rewindId, root: rootOf(intent), conflicts })
     } catch (error) {
-      fail(intent, error)
+      fail(intent, rootStillThere(intent) ? error : new RootReplaced(rootOf(intent))) // a swapped root explains whatever failed after it
     }
   }
   // Complete: nothing to put back, only the files set aside to remove.
@@ -90,7 +90,17 @@ function ownerGone(intent: Intent): boolean {
 }
 
 const rootOf = (intent: Intent): Buffer => Buffer.from(intent.root, 'base64')
-const workspaceOf = (intent: Intent): WorkspaceFs => new WorkspaceFs(rootOf(intent).toString())
+
+function rootStillThere(intent: Intent): boolean {
+  try {
+    return workspaceOf(intent).rootIsSame()
+  } catch {
+    return false
+  }
+}
+/** The intent's workspace, refused (RootReplaced) unless its path still leads to the folder the rewind began in. */
+const workspaceOf = (intent: Intent): WorkspaceFs =>
+  WorkspaceFs.recorded(rootOf(intent), intent.rootIdentity ? { dev: BigInt(intent.rootIdentity.dev), ino: BigInt(intent.rootIdentity.ino) } : undefined)
 
 /**
  * Steps reverted newest first. A path left as found is saved to the store at once, before

@@ -3,7 +3,7 @@ import type { BlobStore, WriteOptions } from '../blob-store'
 import { fsyncPath } from '../durable-file'
 import type { DiskState, FileVersion } from '../../store/repositories/journal'
 import { displayPath, type RelPath } from '../../fs/paths'
-import { hasStamp, sameVersion, type FsOps, type StatStamp, type WorkspaceFs } from '../workspace-fs'
+import { hasStamp, RootReplaced, sameVersion, type FsOps, type StatStamp, type WorkspaceFs } from '../workspace-fs'
 
 /**
  * One file operation of a rewind, with the state before (`pre`) and after (`post`). `keep`
@@ -59,6 +59,7 @@ export async function prepareTemp(fs: WorkspaceFs, blobs: BlobStore, ops: FsOps,
     } else {
       await ops.writeBlob(blobs, version.hash, temp, version.mode & 0o7777, options) // with exactly this mode
     }
+    if (!fs.rootIsSame()) throw new RootReplaced(fs.root) // made through a swapped root: removed below, leaving the other folder as it was
     return temp
   } catch (error) {
     await ops.unlink(temp).catch(() => undefined)
@@ -130,12 +131,14 @@ export async function revertStep(step: Step, fs: WorkspaceFs, blobs: BlobStore, 
       return { outcome: 'left', path: step.path, found: now }
     }
   }
+  fs.checkRoot()
   if (step.pre === null) await ops.unlink(absolute)
   else if (temp === null) await ops.chmod(absolute, step.pre.mode & 0o7777)
   else {
     await renameIntoPlace(ops, temp, absolute)
     fsyncPath(absolute.subarray(0, absolute.lastIndexOf(0x2f)))
   }
+  fs.checkRoot()
   return REVERTED
 }
 

@@ -6,7 +6,7 @@ import type { ReplaceJob, ReplaceLayout, StoredContent, WriterReply } from '../b
 import type { BlobStore } from '../blob-store'
 import type { BlobWriterPool } from '../blob-writers'
 import { displayPath } from '../../fs/paths'
-import { sameVersion, type FsOps, type WorkspaceFs } from '../workspace-fs'
+import { RootReplaced, sameVersion, type FsOps, type WorkspaceFs } from '../workspace-fs'
 import { folderOf, type RootFileSystem } from './durability'
 import { asideOf } from './set-aside'
 import { ChangedUnderfoot, type Step } from './steps'
@@ -105,7 +105,7 @@ export class ThreadedReplace {
     Atomics.store(this.slots, this.layout.serving, 1)
     const flushes = writers.serveFlushes({ shared: this.shared, layout: this.layout, program, root: fs.root, ...(flushFault ? { fault: flushFault } : {}) }).catch(() => (this.stop(), null))
     const lanes = writers.replace(
-      channels.map((channel, lane) => ({ lane, shared: this.shared, layout: this.layout, jobs: channel.port2, root, ...(fault?.lane === lane ? { fault: { call: fault.call, code: fault.code } } : {}) }))
+      channels.map((channel, lane) => ({ lane, shared: this.shared, layout: this.layout, jobs: channel.port2, root, rootIdentity: fs.identity, ...(fault?.lane === lane ? { fault: { call: fault.call, code: fault.code } } : {}) }))
     )
     // A thread that died stops the others: the rewind is then rolled back.
     this.replies = Promise.all(lanes.map((reply) => reply.catch(() => (this.stop(), null))))
@@ -274,6 +274,8 @@ export class ThreadedReplace {
         return new ChangedUnderfoot(`${path} changed while the rewind was running (is an agent still writing?)`)
       case 'refused':
         return new RetraceError('VALIDATION', `Refused ${path}: ${reply.message}.`)
+      case 'replaced':
+        return new RootReplaced(this.ctx.fs.root)
       case 'corrupt':
         return step?.post ? this.ctx.blobs.unavailable(step.post.hash, reply.message) : new Error(reply.message)
       default:
