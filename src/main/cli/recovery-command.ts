@@ -19,6 +19,9 @@ export async function reportStartupRecovery(report: RecoveryReport, call: CliCal
     const items = (await call('rewind.recoveries', { unseenOnly: false })).items.filter((item) => recovered.has(item.rewindId))
     for (const item of items) io.err(describeRecovery(item))
   }
+  for (const { root, kept } of report.kept) {
+    for (const copy of kept) io.err(`retrace: a rewind in ${root.toString()} had set ${copy.path.toString()} aside, and something wrote to it meanwhile: that is kept as ${copy.keptAs.toString()}${copy.saved ? ' (and saved in Retrace)' : ''}.`)
+  }
   for (const failed of report.failed) {
     io.err(`retrace: a rewind interrupted in ${failed.root.toString()} could not be finished yet: ${failed.reason}. Nothing more is rewound there until it is; Retrace tries again at every start.`)
   }

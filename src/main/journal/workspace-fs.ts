@@ -1,5 +1,5 @@
 import { createHash, randomFillSync } from 'node:crypto'
-import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
+import { chmodSync, createReadStream, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
 import type { BlobStore, WriteOptions } from './blob-store'
@@ -37,6 +37,8 @@ export interface StampedState {
 export interface FsOps {
   mkdir: (path: Buffer) => Promise<void>
   rename: (from: Buffer, to: Buffer) => Promise<void>
+  /** A second name for a file: fails (EEXIST) if something is at `to`, so it never replaces anything. */
+  link: (existing: Buffer, to: Buffer) => Promise<void>
   unlink: (path: Buffer) => Promise<void>
   rmdir: (path: Buffer) => Promise<void>
   symlink: (target: Buffer, path: Buffer) => Promise<void>
@@ -56,6 +58,7 @@ export interface FsOps {
 export const realFsOps: FsOps = {
   mkdir: (path) => settle(() => void mkdirSync(path, { recursive: true })),
   rename: (from, to) => settle(() => renameSync(from, to)),
+  link: (existing, to) => settle(() => linkSync(existing, to)),
   unlink: (path) => settle(() => unlinkSync(path)),
   rmdir: (path) => settle(() => rmdirSync(path)),
   symlink: (target, path) => settle(() => symlinkSync(target, path)),
@@ -237,6 +240,20 @@ class RandomPool {
 }
 
 const tempNameBytes = new RandomPool()
+
+/** The state at an absolute path (no link followed): a file or link version (hashed), nothing, a directory, or something else. */
+export async function stateAt(absolute: Buffer): Promise<DiskState> {
+  const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false })
+  if (!stats) return null
+  const mode = Number(stats.mode & 0o7777n)
+  if (stats.isSymbolicLink()) {
+    const target = readlinkSync(absolute, { encoding: 'buffer' })
+    return { kind: 'symlink', hash: createHash('sha256').update(target).digest('hex'), size: target.length, mode }
+  }
+  if (stats.isDirectory()) return { kind: 'directory' }
+  if (!stats.isFile()) return { kind: 'other' }
+  return { kind: 'file', hash: await hashFile(absolute, Number(stats.size)), size: Number(stats.size), mode }
+}
 
 /** Small files are hashed from one read (a stream costs more than the hashing); large ones streamed. */
 const STREAM_HASH_BYTES = 1024 * 1024

@@ -31,6 +31,8 @@ interface StoredStep {
   kind: Step['kind']
   path: string
   keptAs?: string
+  /** The name (base64) beside the path where the step moves the file it replaces (Step.aside). */
+  aside?: string
   pre: FileVersion | null
   post: FileVersion | null
 }
@@ -54,7 +56,7 @@ export function writeIntent(dataDir: string, intent: Intent): void {
   const stored = {
     ...intent,
     ...currentOwner(),
-    steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
+    steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), ...(step.aside ? { aside: b64(step.aside.subarray(step.aside.lastIndexOf(0x2f) + 1)) } : {}), pre: step.pre, post: step.post }))
   }
   // Whole or not at all under its name: written and fsynced under a temp name, then renamed.
   // (Written in place, a crash mid-write left a torn log that every later start warned about.)
@@ -113,6 +115,12 @@ export function appliedIntents(dataDir: string): { intents: Intent[]; unreadable
   return intentsEnding(dataDir, APPLIED)
 }
 
+/** The absolute path of `name` in the folder of `path` (relative to `root`). */
+function besideOf(root: Buffer, path: Buffer, name: Buffer): Buffer {
+  const slash = path.lastIndexOf(0x2f)
+  return Buffer.concat([root, Buffer.from('/'), slash < 0 ? Buffer.alloc(0) : path.subarray(0, slash + 1), name])
+}
+
 function intentsEnding(dataDir: string, extension: string): { intents: Intent[]; unreadable: string[] } {
   const dir = intentDir(dataDir)
   let names: string[]
@@ -126,9 +134,13 @@ function intentsEnding(dataDir: string, extension: string): { intents: Intent[];
   for (const name of names) {
     try {
       const stored = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Omit<Intent, 'steps'> & { steps: StoredStep[] }
+      const root = Buffer.from(stored.root, 'base64')
       intents.push({
         ...stored,
-        steps: stored.steps.map((step) => ({ kind: step.kind, path: fromB64(step.path), ...(step.keptAs ? { keptAs: fromB64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
+        steps: stored.steps.map((step) => {
+          const path = fromB64(step.path)
+          return { kind: step.kind, path, ...(step.keptAs ? { keptAs: fromB64(step.keptAs) } : {}), ...(step.aside ? { aside: besideOf(root, path, fromB64(step.aside)) } : {}), pre: step.pre, post: step.post }
+        })
       })
     } catch {
       unreadable.push(join(dir, name))

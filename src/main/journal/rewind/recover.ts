@@ -10,7 +10,8 @@ import { RootReplaced, WorkspaceFs } from '../workspace-fs'
 import { currentOwner, isOwnerAlive } from '../process-owner'
 import { removeEmptyFoldersBornAfter } from './folders'
 import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, removeStaleIntentTemps, type Intent } from './intent-log'
-import { captureCurrent, revertStep, type Step } from './steps'
+import { asidesOf, captureCurrent, revertStep, type Step } from './steps'
+import { removeAsides, settleAsides, type Aside, type AsideContext, type KeptCopy } from './asides'
 
 export interface RecoveryReport {
   rolledBack: string[]
@@ -21,6 +22,8 @@ export interface RecoveryReport {
   conflicts: { rewindId: string; root: Buffer; conflicts: RecoveryConflict[] }[]
   /** Complete rewinds whose set-aside files (set-aside.ts) the process left behind, now removed. */
   swept: string[]
+  /** Of those, files somebody wrote to while they were set aside: kept beside their paths, and saved (asides.ts). */
+  kept: { rewindId: string; root: Buffer; kept: KeptCopy[] }[]
   failed: { rewindId: string; root: Buffer; reason: string }[]
   /** Rewinds another live process is applying right now: not ours to touch. */
   runningElsewhere: { rewindId: string; root: Buffer; pid: number }[]
@@ -47,7 +50,7 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
   removeStaleIntentTemps(dataDir)
   const { intents, unreadable } = openIntents(dataDir)
   const applied = appliedIntents(dataDir)
-  const report: RecoveryReport = { rolledBack: [], conflicts: [], swept: [], failed: [], runningElsewhere: [], unreadable: [...unreadable, ...applied.unreadable] }
+  const report: RecoveryReport = { rolledBack: [], conflicts: [], swept: [], kept: [], failed: [], runningElsewhere: [], unreadable: [...unreadable, ...applied.unreadable] }
   const inScope = (intent: Intent) => options.root === undefined || rootOf(intent).equals(options.root)
   const fail = (intent: Intent, error: unknown) => report.failed.push({ rewindId: intent.rewindId, root: rootOf(intent), reason: error instanceof Error ? error.message : String(error) })
   for (const intent of intents.filter(inScope)) {
@@ -69,7 +72,10 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
   // Complete: nothing to put back, only the files set aside to remove.
   for (const intent of applied.intents.filter((intent) => inScope(intent) && intent.pid !== undefined && !isOwnerAlive(ownerOf(intent)))) {
     try {
-      await sweepTempFiles(workspaceOf(intent), ops, intent)
+      const fs = workspaceOf(intent)
+      const kept = await settleAndRemove(asidesOf(intent.steps, false), { fs, blobs, ops })
+      if (kept.length > 0) report.kept.push({ rewindId: intent.rewindId, root: rootOf(intent), kept })
+      await sweepTempFiles(fs, ops, intent)
       removeAppliedIntent(dataDir, intent.rewindId)
       report.swept.push(intent.rewindId)
     } catch (error) {
@@ -118,9 +124,20 @@ async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promi
     if (known) known.before = beforeOf(step, reverted.path)
     else conflicts.set(key, { path: reverted.path, ...(await saveFound(fs, blobs, reverted.path, reverted.found)), before: beforeOf(step, reverted.path) })
   }
+  // Files set aside that somebody wrote to meanwhile (an open descriptor) are kept beside their paths, and listed.
+  for (const copy of await settleAndRemove(asidesOf(intent.steps, true), { fs, blobs, ops })) {
+    conflicts.set(keyOf(copy.keptAs), { path: copy.keptAs, found: copy.saved, saved: copy.saved !== null, before: null })
+  }
   await sweepTempFiles(fs, ops, intent)
   if (intent.startedAt !== undefined) await removeEmptyFoldersBornAfter(fs, ops, intent.steps.map((step) => step.path), intent.startedAt)
   return [...conflicts.values()]
+}
+
+/** Files set aside: those unchanged removed, the others kept (asides.ts). */
+async function settleAndRemove(asides: Aside[], ctx: AsideContext): Promise<KeptCopy[]> {
+  const { kept, unchanged } = await settleAsides(asides, ctx)
+  const removed = await removeAsides(unchanged, ctx)
+  return [...kept, ...removed.kept]
 }
 
 /** What was at `path` before the rewind: the step's `pre`, unless `path` is where it kept a copy (nothing was there). */
