@@ -3,6 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RetraceError } from '../../../shared/contract'
+import { printResult } from '../../cli/rewind-preview'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 import type { RewindResult } from './rewind-service'
 
@@ -98,6 +99,33 @@ async function oneRun(ws: AgentWorkspace, scene: Scene, batchFrom: number | unde
 }
 
 describe('an agent writing while a rewind runs (R33)', () => {
+  it.skipIf(process.platform !== 'linux')('lists a file another process holds open for writing as kept, in the contract\'s answer and the CLI (R33)', async () => {
+    const ws = agentWorkspace({ 'log.txt': 'before\n', 'a.txt': 'a before\n' })
+    try {
+      ws.agent.turn()
+      ws.agent.write('log.txt', 'after\n')
+      ws.agent.write('a.txt', 'a after\n')
+      // A process holding log.txt open for appending, writing nothing until told.
+      const holder = spawn(process.execPath, ['-e', `const fs = require('node:fs'); const fd = fs.openSync(process.argv[1], 'a'); process.stdout.write('open'); process.stdin.on('data', () => { fs.writeSync(fd, 'late\\n'); fs.closeSync(fd); process.exit(0) })`, join(ws.root, 'log.txt')], { stdio: ['pipe', 'pipe', 'inherit'] })
+      await new Promise((opened) => holder.stdout.once('data', opened))
+      const plan = await ws.rt.handlers['rewind.plan']({ sessionId: ws.writer.id, turn: 1 })
+      const result = await ws.rt.handlers['rewind.apply']({ sessionId: ws.writer.id, turn: 1, token: plan.token, defaultChoice: 'skip', choices: [], confirmed: [], excluded: [] })
+      expect(result.keptDuring?.map((kept) => [kept.path, kept.keptAs])).toEqual([['log.txt', 'log.txt.retrace-kept']])
+      const said: string[] = []
+      printResult(result, { out: (line) => said.push(line), err: (line) => said.push(line) })
+      expect(said).toContain('  log.txt was written to while the rewind ran: that version is kept as log.txt.retrace-kept (and saved in Retrace)')
+      const exited = new Promise((done) => holder.once('exit', done))
+      holder.stdin.end('write')
+      await exited
+      await ws.settled()
+      expect(ws.text('log.txt')).toBe('before\n')
+      expect(ws.text('log.txt.retrace-kept')).toBe('after\nlate\n') // the late write landed in the kept file
+      expect(ws.text('a.txt')).toBe('a before\n')
+    } finally {
+      ws.dispose()
+    }
+  })
+
   for (const [label, batchFrom] of [['on the writer threads', undefined], ['one by one', Number.POSITIVE_INFINITY]] as const) {
     it(`loses no record a real writer wrote, in ${RUNS} runs, ${label}, starting midway (R33)`, async () => {
       for (let run = 0; run < RUNS; run++) {
