@@ -263,7 +263,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
       case 'recovery': {
         const live = await open()
         const rewindId = rest.join(' ').trim()
-        if (!rewindId) await recoveryListCommand(cliCaller(live), { json: values.json, io })
+        if (!rewindId) await recoveryListCommand(cliCaller(live), { json: values.json, io, dataDir: live.store.dataDir })
         else {
           if (!values.file) throw new UsageError('Missing --file PATH: which file of that rewind (see `retrace recovery`).')
           await recoveryVersionCommand(live, cliCaller(live), { rewindId, file: values.file, out: values.out, found: values.found, io })

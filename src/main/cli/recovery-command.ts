@@ -2,6 +2,7 @@ import { existsSync, symlinkSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { RetraceError, type Recovery } from '../../shared/contract'
 import type { RecoveryReport } from '../journal/rewind/recover'
+import { clearUnreadableIntent, describeUnreadableIntent, unreadableIntents } from '../journal/rewind/unreadable-intents'
 import type { Runtime } from '../runtime/runtime'
 import type { CliCall } from './call'
 import type { Output } from './commands'
@@ -18,10 +19,13 @@ export async function reportStartupRecovery(report: RecoveryReport, call: CliCal
     const items = (await call('rewind.recoveries', { unseenOnly: false })).items.filter((item) => recovered.has(item.rewindId))
     for (const item of items) io.err(describeRecovery(item))
   }
+  for (const { root, kept } of report.kept) {
+    for (const copy of kept) io.err(`retrace: a rewind in ${root.toString()} had set ${copy.path.toString()} aside, and something wrote to it meanwhile: that is kept as ${copy.keptAs.toString()}${copy.saved ? ' (and saved in Retrace)' : ''}.`)
+  }
   for (const failed of report.failed) {
     io.err(`retrace: a rewind interrupted in ${failed.root.toString()} could not be finished yet: ${failed.reason}. Nothing more is rewound there until it is; Retrace tries again at every start.`)
   }
-  for (const file of report.unreadable) io.err(`retrace: the intent log ${file} cannot be read; Retrace leaves it (and the files it names) alone.`)
+  for (const file of report.unreadable) io.err(`retrace: the intent log ${file} cannot be read; Retrace leaves it (and the files it names) alone. \`retrace recovery\` says what it is and clears it.`)
 }
 
 /** A recovered rewind in words, with each file left as found and how to get either version. */
@@ -42,12 +46,21 @@ export function describeRecovery(item: Recovery): string {
   return lines.join('\n')
 }
 
-/** `retrace recovery [--json]`: every rewind start-up recovery finished, newest first. */
-export async function recoveryListCommand(call: CliCall, options: { json: boolean; io: Output }): Promise<void> {
+/**
+ * `retrace recovery [--json]`: every rewind start-up recovery finished, newest first; then each
+ * intent log that cannot be read, said and cleared (unreadable-intents.ts), so later commands stop
+ * warning about it. With --json those sentences go to stderr, leaving the list parseable.
+ */
+export async function recoveryListCommand(call: CliCall, options: { json: boolean; io: Output; dataDir: string }): Promise<void> {
   const { items } = await call('rewind.recoveries', { unseenOnly: false })
-  if (options.json) return options.io.out(JSON.stringify(items, null, 2))
-  if (items.length === 0) return options.io.out('No rewind has been interrupted.')
-  options.io.out(items.map((item) => `${describeRecovery(item).replace(/^retrace: /, '')}\n  workspace: ${item.workspacePath}`).join('\n\n'))
+  const cleared = unreadableIntents(options.dataDir).map((intent) => describeUnreadableIntent(intent, clearUnreadableIntent(options.dataDir, intent.file)))
+  if (options.json) {
+    options.io.out(JSON.stringify(items, null, 2))
+    for (const sentence of cleared) options.io.err(`retrace: ${sentence}`)
+    return
+  }
+  const listed = items.length === 0 ? (cleared.length === 0 ? ['No rewind has been interrupted.'] : []) : [items.map((item) => `${describeRecovery(item).replace(/^retrace: /, '')}\n  workspace: ${item.workspacePath}`).join('\n\n')]
+  options.io.out([...listed, ...cleared].join('\n\n'))
 }
 
 /**

@@ -82,5 +82,6 @@ export function printResult(result: RewindResult, io: Output): void {
   io.out(`Rewind ${result.rewindId}: ${result.changed.length} changed, ${result.skipped.length} skipped, ${result.refused.length} refused.`)
   for (const refused of result.refused) io.out(`  refused ${refused.path}: ${refused.reason}`)
   for (const kept of result.changed.filter((c) => c.keptAs)) io.out(`  kept your version of ${kept.path} as ${kept.keptAs ?? ''}`)
+  for (const kept of result.keptDuring ?? []) io.out(`  ${kept.path} was written to while the rewind ran: that version is kept as ${kept.keptAs}${kept.hash ? ' (and saved in Retrace)' : ''}`)
   io.out(`Undo with: retrace undo ${result.rewindId}`)
 }

@@ -41,7 +41,8 @@ export const resultOutput = (result: RewindResult) => ({
   rewindId: result.rewindId,
   changed: result.steps.map((step) => ({ ...pathRef(step.path), action: step.kind, keptAs: step.keptAs ? pathRef(step.keptAs).path : null })),
   skipped: result.skipped.map((item) => pathRef(item.path)),
-  refused: result.refused.map((item) => ({ ...pathRef(item.path), reason: item.refused ?? '' }))
+  refused: result.refused.map((item) => ({ ...pathRef(item.path), reason: item.refused ?? '' })),
+  keptDuring: result.keptDuring.map((copy) => ({ ...pathRef(copy.path), keptAs: pathRef(copy.keptAs).path, hash: copy.saved?.hash ?? null }))
 })
 
 const choiceMap = (choices: { pathId: string; choice: ConflictChoice }[]) =>

@@ -73,6 +73,8 @@ export interface ReplaceRequest {
   jobs: MessagePort
   /** The workspace root (real path): the limit of the link check. */
   root: string
+  /** The root's device and inode when the rewind began: checked before and after each change (a root swapped for a link stops the lane). */
+  rootIdentity: { dev: bigint; ino: bigint }
   /** Tests: the lane's file-system call number `call` fails with `code`, or kills the process if `code` is 'KILL'. */
   fault?: { call: number; code: string }
 }
@@ -130,9 +132,10 @@ export type WriterRequest = SyncRequest | ReplaceRequest | ServeFlushesRequest |
 /**
  * `corrupt`: the stored bytes cannot be decoded or do not hash to the blob. `io`: a file could not
  * be written, renamed or checked, or the file system flushed. `changed`: a target is not what the
- * plan saw. `refused`: a folder on a target's path is a symbolic link. `stopped`: another lane failed.
+ * plan saw. `refused`: a folder on a target's path is a symbolic link. `replaced`: the workspace
+ * root's path no longer leads to the folder the rewind began in. `stopped`: another lane failed.
  */
-export type FailureKind = 'corrupt' | 'io' | 'changed' | 'refused' | 'stopped'
+export type FailureKind = 'corrupt' | 'io' | 'changed' | 'refused' | 'replaced' | 'stopped'
 
 export type WriterReply =
   | { id: number; ok: true }

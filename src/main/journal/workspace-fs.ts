@@ -1,5 +1,5 @@
 import { createHash, randomFillSync } from 'node:crypto'
-import { chmodSync, createReadStream, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
+import { chmodSync, createReadStream, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, symlinkSync, unlinkSync, type BigIntStats } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import { RetraceError } from '../../shared/contract'
 import type { BlobStore, WriteOptions } from './blob-store'
@@ -37,6 +37,8 @@ export interface StampedState {
 export interface FsOps {
   mkdir: (path: Buffer) => Promise<void>
   rename: (from: Buffer, to: Buffer) => Promise<void>
+  /** A second name for a file: fails (EEXIST) if something is at `to`, so it never replaces anything. */
+  link: (existing: Buffer, to: Buffer) => Promise<void>
   unlink: (path: Buffer) => Promise<void>
   rmdir: (path: Buffer) => Promise<void>
   symlink: (target: Buffer, path: Buffer) => Promise<void>
@@ -56,6 +58,7 @@ export interface FsOps {
 export const realFsOps: FsOps = {
   mkdir: (path) => settle(() => void mkdirSync(path, { recursive: true })),
   rename: (from, to) => settle(() => renameSync(from, to)),
+  link: (existing, to) => settle(() => linkSync(existing, to)),
   unlink: (path) => settle(() => unlinkSync(path)),
   rmdir: (path) => settle(() => rmdirSync(path)),
   symlink: (target, path) => settle(() => symlinkSync(target, path)),
@@ -73,16 +76,62 @@ function settle(call: () => void): Promise<void> {
   }
 }
 
+/** Which folder a workspace root is: its device and inode, as lstat of its path gives them. */
+export interface RootIdentity {
+  dev: bigint
+  ino: bigint
+}
+
+/**
+ * Thrown once the workspace root's path no longer leads to the folder the rewind began in (the
+ * folder renamed away and a link or another folder put at its path, or a folder above it
+ * swapped): whatever Retrace did next through that path would land in the other folder.
+ */
+export class RootReplaced extends Error {
+  constructor(root: Buffer) {
+    super(`the workspace folder ${root.toString()} was replaced while Retrace worked in it (its path now leads to another folder, or a link to one); Retrace stopped, and changes nothing through that path until the folder it began in is back there`)
+  }
+}
+
 /**
  * A workspace root and the rules for touching anything under it: every relative path is
  * checked (checkRelPath), joined to the real root, and refused if any folder on the way is a
- * symlink — so no read, write or delete can go through a link to somewhere else.
+ * symlink — so no read, write or delete can go through a link to somewhere else. The root's
+ * identity (device and inode) is taken once, and every path resolved for a change checks it
+ * again first (checkRoot): Node has no openat, so a root swapped for a link is caught by looking
+ * before each change, and callers look once more after it.
  */
 export class WorkspaceFs {
   readonly root: Buffer
+  readonly identity: RootIdentity
 
-  constructor(root: string) {
+  constructor(root: string, expected?: RootIdentity) {
     this.root = Buffer.from(realpathSync(root))
+    this.identity = expected ?? identityOf(this.root)
+    this.checkRoot()
+  }
+
+  /**
+   * A root recorded earlier (an intent log's): the path as recorded, never resolved again, and
+   * refused unless it is still that folder (the identity recorded with it, when there is one).
+   */
+  static recorded(root: Buffer, identity?: RootIdentity): WorkspaceFs {
+    const now = lstatSync(root, { bigint: true, throwIfNoEntry: false })
+    if (!now?.isDirectory()) throw new RootReplaced(root)
+    if (identity === undefined && realpathSync(root) !== root.toString()) throw new RootReplaced(root)
+    const fs = new WorkspaceFs(root.toString(), identity ?? { dev: now.dev, ino: now.ino })
+    if (!fs.root.equals(root)) throw new RootReplaced(root)
+    return fs
+  }
+
+  /** Throws RootReplaced unless the root's path still leads to the folder it led to when this was made. */
+  checkRoot(): void {
+    if (!this.rootIsSame()) throw new RootReplaced(this.root)
+  }
+
+  rootIsSame(): boolean {
+    const now = lstatSync(this.root, { bigint: true, throwIfNoEntry: false })
+    return now !== undefined && now.isDirectory() && now.dev === this.identity.dev && now.ino === this.identity.ino
   }
 
   /**
@@ -93,6 +142,7 @@ export class WorkspaceFs {
    */
   resolve(rel: Buffer, checked?: Set<string>): Buffer {
     const path = checkRelPath(rel)
+    if (checked === undefined) this.checkRoot() // a pass over many files (a plan) only reads: its caller checks once
     const segments = splitSegments(path)
     let current = this.root
     for (const segment of segments.slice(0, -1)) {
@@ -191,6 +241,20 @@ class RandomPool {
 
 const tempNameBytes = new RandomPool()
 
+/** The state at an absolute path (no link followed): a file or link version (hashed), nothing, a directory, or something else. */
+export async function stateAt(absolute: Buffer): Promise<DiskState> {
+  const stats = lstatSync(absolute, { bigint: true, throwIfNoEntry: false })
+  if (!stats) return null
+  const mode = Number(stats.mode & 0o7777n)
+  if (stats.isSymbolicLink()) {
+    const target = readlinkSync(absolute, { encoding: 'buffer' })
+    return { kind: 'symlink', hash: createHash('sha256').update(target).digest('hex'), size: target.length, mode }
+  }
+  if (stats.isDirectory()) return { kind: 'directory' }
+  if (!stats.isFile()) return { kind: 'other' }
+  return { kind: 'file', hash: await hashFile(absolute, Number(stats.size)), size: Number(stats.size), mode }
+}
+
 /** Small files are hashed from one read (a stream costs more than the hashing); large ones streamed. */
 const STREAM_HASH_BYTES = 1024 * 1024
 
@@ -205,6 +269,11 @@ async function hashFile(path: Buffer, size: number): Promise<string> {
 export function hasStamp(absolute: Buffer, stamp: StatStamp): boolean {
   const now = lstatStamp(absolute)
   return now !== null && sameStamp(now.stamp, stamp)
+}
+
+function identityOf(root: Buffer): RootIdentity {
+  const stats = lstatSync(root, { bigint: true })
+  return { dev: stats.dev, ino: stats.ino }
 }
 
 /** lstat with nanosecond times; null if nothing is there. */

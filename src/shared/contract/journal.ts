@@ -94,7 +94,12 @@ export const RewindResultSchema = z.object({
   rewindId: z.string(),
   changed: z.array(PathRefSchema.extend({ action: z.enum(['keep', 'delete', 'write', 'mode']), keptAs: z.string().nullable() })),
   skipped: z.array(PathRefSchema),
-  refused: z.array(PathRefSchema.extend({ reason: z.string() }))
+  refused: z.array(PathRefSchema.extend({ reason: z.string() })),
+  /**
+   * Files somebody wrote to while the rewind had them set aside (an agent still writing): kept
+   * beside their paths as `keptAs`, with what they held then saved in the store (`hash`).
+   */
+  keptDuring: z.array(PathRefSchema.extend({ keptAs: z.string(), hash: z.string().nullable() })).optional()
 })
 
 export const RewindSummarySchema = z.object({

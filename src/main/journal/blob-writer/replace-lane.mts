@@ -1,8 +1,8 @@
 import { lstatSync, mkdirSync, renameSync } from 'node:fs'
 import { receiveMessageOnPort } from 'node:worker_threads'
-import type { ReplaceJob, ReplaceRequest, WriterReply } from '../blob-writer-protocol.ts'
+import type { ExpectedFile, ReplaceJob, ReplaceRequest, WriterReply } from '../blob-writer-protocol.ts'
 import { Failure, failure } from './failure.mts'
-import { checkTarget, createFile, decodeVerified, setAside, toBuffer } from './target-files.mts'
+import { checkTarget, createFile, decodeVerified, holdsExpected, linkNoReplace, putBack, removeQuietly, stampHolds, toBuffer } from './target-files.mts'
 import { wake } from './wake.mts'
 
 /** A lane waits at most this long for an event before looking again (a lost wake-up costs no more than this). */
@@ -12,17 +12,19 @@ const WAIT_MS = 50
  * One lane of a large rewind (ReplaceRequest). Runs synchronously to the end: it takes its jobs
  * from its port with receiveMessageOnPort and learns of flushes and stops through shared
  * memory, so no message has to wait for this thread's event loop. Each job: temp written
- * (without fsync), then, once a flush started after that covers it, the target checked and the
- * temp renamed over it. Whichever lane needs a flush asks the flusher thread for one
+ * (without fsync), then, once a flush started after that covers it, the target moved aside,
+ * proven, and the temp linked into its place (rewind/replace-file.ts). Whichever lane needs a flush asks the flusher thread for one
  * (serveFlushes in flusher.mts), one at a time, covering every lane's temps, and goes on writing
  * meanwhile: a flush costs a journal commit and waits for the disk, so each is made to cover
  * many files.
  *
  * The rules are those of the one-by-one rewind (rewind/steps.ts): no folder on the way is a
  * link (WorkspaceFs.resolve's rule, checked again here before the temp is created and before
- * the rename), the target holds what the plan saw (an unchanged lstat stamp, or the same hash
- * and mode), every temp durable before its rename. On any failure all lanes stop; the main
- * thread then removes the temps left and reverts the replaced files, as `renamed` says.
+ * the replace), the root is still the folder the rewind began in (before and after each), the
+ * target moved aside holds what the plan saw (the plan's stamp, or the same hash and mode),
+ * nothing is put over a file somebody created meanwhile, every temp durable before it is placed.
+ * On any failure all lanes stop; the main thread then removes the temps left and reverts the
+ * replaced files, as `renamed` (the count of temps placed) says.
  */
 export class ReplaceLane {
   private readonly request: ReplaceRequest
@@ -78,6 +80,7 @@ export class ReplaceLane {
     const job = this.jobs[this.written] as ReplaceJob
     const temp = toBuffer(job.temp)
     const content = decodeVerified(job)
+    this.sameRoot()
     this.noLinkOnTheWay(temp)
     this.call()
     try {
@@ -89,26 +92,76 @@ export class ReplaceLane {
       this.call()
       createFile(temp, content, job.mode)
     }
+    if (!this.rootIsSame()) {
+      removeQuietly(temp) // made through a swapped root: it went into the other folder, and leaves it as it was
+      this.sameRoot()
+    }
     this.written += 1
     Atomics.store(this.shared, this.slots.written, this.written)
     if (this.unflushed() >= Atomics.load(this.shared, this.request.layout.flushBatch)) this.flush()
   }
 
+  /**
+   * Replace one target, losing nothing written to it meanwhile (rewind/replace-file.ts): the
+   * file there is moved aside and proven to be what the plan saw (if not, it goes back and the
+   * rewind stops), then the temp is linked at the path, which fails if somebody filled it
+   * meanwhile, and the temp's name removed. Counted as replaced once the link is made.
+   */
   private replace(): void {
     this.current = this.renamed
     const job = this.jobs[this.renamed] as ReplaceJob
     const target = toBuffer(job.target)
+    const temp = toBuffer(job.temp)
+    this.sameRoot()
     this.noLinkOnTheWay(target)
     this.call()
-    checkTarget(target, job.expected)
-    if (job.aside) {
-      this.call() // counted like any call: an injected fault here stops the rewind
-      setAside(target, toBuffer(job.aside))
+    if (job.expected !== null && job.aside) this.moveAside(target, toBuffer(job.aside), job.expected)
+    else checkTarget(target, job.expected)
+    try {
+      this.call()
+      if (!linkNoReplace(temp, target)) throw new Failure('changed', 'it was created again while the rewind was replacing it (is an agent still writing?)')
+    } catch (error) {
+      if (job.aside) putBack(toBuffer(job.aside), target) // nothing of the rewind's took the path: what was there goes back
+      throw error
     }
-    this.call()
-    renameSync(toBuffer(job.temp), target)
     this.renamed += 1
     Atomics.store(this.shared, this.slots.renamed, this.renamed)
+    this.call()
+    removeQuietly(temp) // the second name (gone already where there are no hard links); a leftover is removed with the temps
+    this.sameRoot() // and after: a root swapped during the calls stops the rewind here
+  }
+
+  /** Move `target` to `aside` and prove it is `expected`; a changed file goes back, and the rewind stops. */
+  private moveAside(target: Buffer, aside: Buffer, expected: ExpectedFile): void {
+    // The whole stamp (ctime too) still proving the content just before the move lets the mtime
+    // prove it after; otherwise the moved file is hashed (a same-size edit with its mtime put back is caught).
+    const proof = stampHolds(target, expected) ? expected : { ...expected, stamp: null }
+    try {
+      renameSync(target, aside)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new Failure('changed', 'it changed while the rewind was running (is an agent still writing?)')
+      throw error
+    }
+    let holds = false
+    try {
+      this.call()
+      holds = holdsExpected(aside, proof)
+    } finally {
+      if (!holds) putBack(aside, target)
+    }
+    if (!holds) throw new Failure('changed', 'it changed while the rewind was running (is an agent still writing?)')
+  }
+
+  /** Stops the lane unless the root's path still leads to the folder the rewind began in (WorkspaceFs.checkRoot). */
+  private sameRoot(): void {
+    if (!this.rootIsSame()) throw new Failure('replaced', 'the workspace folder was replaced while the rewind ran')
+  }
+
+  private rootIsSame(): boolean {
+    const now = lstatSync(this.request.root, { bigint: true, throwIfNoEntry: false })
+    const { dev, ino } = this.request.rootIdentity
+    return now !== undefined && now.isDirectory() && now.dev === dev && now.ino === ino
   }
 
   /** Temps of every lane written but not yet covered by a flush. */

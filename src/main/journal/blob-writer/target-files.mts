@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { closeSync, constants, fchmodSync, linkSync, lstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, constants, fchmodSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
 import { inflateRawSync } from 'node:zlib'
 import type { ExpectedFile, StoredContent } from '../blob-writer-protocol.ts'
 import { Failure } from './failure.mts'
@@ -44,7 +44,7 @@ export function createFile(target: Buffer, content: Buffer, mode: number): void 
   }
 }
 
-function removeQuietly(path: Buffer): void {
+export function removeQuietly(path: Buffer): void {
   try {
     unlinkSync(path)
   } catch {
@@ -70,16 +70,55 @@ export function checkTarget(target: Buffer, expected: ExpectedFile | null): void
   if (!stats.isFile() || Number(stats.mode & 0o777n) !== (expected.mode & 0o777) || hashFile(target) !== expected.hash) throw changed()
 }
 
+/** True if `target`'s lstat matches the plan's whole stamp (ctime included), which proves its content unread. */
+export function stampHolds(target: Buffer, expected: ExpectedFile): boolean {
+  const stamp = expected.stamp
+  if (!stamp) return false
+  const stats = lstatSync(target, { bigint: true, throwIfNoEntry: false })
+  return stats !== undefined && stats.ctimeNs === stamp.ctimeNs && stats.mtimeNs === stamp.mtimeNs && stats.size === stamp.size && stats.ino === stamp.ino && stats.dev === stamp.dev && stats.mode === stamp.mode
+}
+
 /**
- * Link the file about to be replaced at `aside`, so the rename that follows only drops a name
- * and frees no blocks (see rewind/set-aside.ts). Where the file system has no hard links, or
- * refuses this one (EPERM under protected_hardlinks, EMLINK), the rename frees it as before.
+ * True if the file moved to `aside` is still `expected` (rewind/replace-file.ts holds): an
+ * unchanged inode, size, mode and mtime against the plan's stamp (a rename sets the ctime, so
+ * it is left out), else the same mode and hash.
  */
-export function setAside(target: Buffer, aside: Buffer): void {
+export function holdsExpected(aside: Buffer, expected: ExpectedFile): boolean {
+  const stats = lstatSync(aside, { bigint: true, throwIfNoEntry: false })
+  if (!stats) return false
+  const stamp = expected.stamp
+  if (stamp && stats.dev === stamp.dev && stats.ino === stamp.ino && stats.size === stamp.size && stats.mtimeNs === stamp.mtimeNs && stats.mode === stamp.mode) return true
+  return stats.isFile() && Number(stats.mode & 0o777n) === (expected.mode & 0o777) && hashFile(aside) === expected.hash
+}
+
+/** Codes of `link` on file systems without hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'EMLINK', 'ENOSYS'])
+
+/**
+ * Make `from` a second name `to`, only if nothing is at `to` (rewind/replace-file.ts
+ * placeNoReplace): false if something is. Where the file system has no hard links it looks,
+ * then renames (`from` is then gone already).
+ */
+export function linkNoReplace(from: Buffer, to: Buffer): boolean {
   try {
-    linkSync(target, aside)
+    linkSync(from, to)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? ''
+    if (code === 'EEXIST') return false
+    if (!NO_HARD_LINKS.has(code)) throw error
+  }
+  if (lstatSync(to, { throwIfNoEntry: false })) return false
+  renameSync(from, to)
+  return true
+}
+
+/** Put a file moved aside back at `target` if nothing took its place (else it stays aside: the main thread keeps it). */
+export function putBack(aside: Buffer, target: Buffer): void {
+  try {
+    if (linkNoReplace(aside, target)) removeQuietly(aside)
   } catch {
-    // Not set aside: the rename frees the file itself. Nothing is lost either way.
+    // Left aside: the rewind keeps it, visible, when it settles (rewind/asides.ts).
   }
 }
 

@@ -1,17 +1,19 @@
+import { lstatSync } from 'node:fs'
 import { RetraceError } from '../../../shared/contract'
 import type { BlobStore } from '../blob-store'
 import { blobWriters } from '../blob-writers'
 import { fileSystemSyncProgram } from '../file-system-sync'
 import type { FileVersion } from '../../store/repositories/journal'
 import { explainDiskFull } from '../disk-full'
-import { displayPath, joinRel, splitSegments, type PathKey, type RelPath } from '../../fs/paths'
-import type { FsOps, WorkspaceFs } from '../workspace-fs'
+import { displayPath, splitSegments, type PathKey, type RelPath } from '../../fs/paths'
+import { RootReplaced, type FsOps, type WorkspaceFs } from '../workspace-fs'
 import { markIntentApplied, removeAppliedIntent, removeIntent, writeIntent } from './intent-log'
 import type { PlanItem, RewindPlan } from './plan'
 import { folderOf, makeFoldersDurable, RootFileSystem } from './durability'
-import { removeSetAside } from './set-aside'
+import { asideOf } from './set-aside'
+import { describeKept, freeKeepName, removeAsides, settleAsides, type Aside, type KeptCopy } from './asides'
 import { removeEmptyFoldersBornAfter } from './folders'
-import { captureCurrent, ChangedUnderfoot, checkBefore, revertStep, runStep, type Reverted, type Step } from './steps'
+import { asidesOf, captureCurrent, forwardAside, ChangedUnderfoot, checkBefore, revertStep, runStep, type Reverted, type Step } from './steps'
 import { TempWriter } from './temp-writer'
 import { LANES, replaceableOnThreads, ThreadedReplace } from './threaded-replace'
 
@@ -79,6 +81,8 @@ export interface ApplyOutcome {
   steps: Step[]
   skipped: PlanItem[]
   refused: PlanItem[]
+  /** Files somebody wrote to while the rewind had them set aside: kept beside their paths and saved (R33). */
+  keptDuring: KeptCopy[]
 }
 
 /**
@@ -90,6 +94,7 @@ export interface ApplyOutcome {
  * reverted, so the workspace ends wholly before or wholly after.
  */
 export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, ConflictChoice>, defaultChoice: ConflictChoice, ctx: ApplyContext): Promise<ApplyOutcome> {
+  ctx.fs.checkRoot() // the folder the plan looked at, still at its path
   const { steps, skipped, refused } = await buildSteps(plan.items, choices, defaultChoice, ctx.fs, ctx.excluded)
   const program = fileSystemSyncProgram()
   const batchFrom = ctx.batchFrom ?? (blobWriters.ready(LANES) ? BATCH_FROM_WRITES_WARM : BATCH_FROM_WRITES)
@@ -106,8 +111,11 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     const captured = await captureCurrent(ctx.fs, ctx.blobs, step.path)
     if (captured?.hash !== step.pre.hash) throw new RetraceError('CONFLICT', `${displayPath(step.path)} changed while the rewind was being prepared; review the preview again.`)
   }
+  // Where each replaced or deleted file is moved aside (replace-file.ts): named now, so the
+  // intent log records it and recovery finds a file a crash left there.
+  for (const step of steps) if (step.kind === 'write' || step.kind === 'delete') step.aside = asideOf(ctx.fs.tempBeside(ctx.fs.join(step.path)))
   const startedAt = Date.now() // before the intent: every folder the rewind makes is born after it
-  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), startedAt, steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
+  writeIntent(ctx.dataDir, { version: 1, rewindId: ctx.rewindId, root: ctx.fs.root.toString('base64'), rootIdentity: { dev: String(ctx.fs.identity.dev), ino: String(ctx.fs.identity.ino) }, startedAt, steps, ...(ctx.forkSessionUid ? { forkSessionUid: ctx.forkSessionUid } : {}) })
   // The lanes write temps while the rewind is recorded and the first steps run; they change
   // no target before `go`. Steps they cannot take join the main thread's.
   const leftover = new Set(threaded ? threaded.start(onThreads) : [])
@@ -115,6 +123,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
   const onMain = steps.filter((step) => !taken.has(step))
 
   let temps: TempWriter | null = null
+  const settled: { kept: KeptCopy[]; unchanged: Aside[] } = { kept: [], unchanged: [] }
   const done: Step[] = []
   const folders = new Map<string, Buffer>()
   let failedAt: Step | null = null
@@ -125,6 +134,7 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     await checkBefore(step, ctx.fs, absolute)
     done.push(step)
     await runStep(step, ctx.fs, ctx.blobs, ctx.ops, absolute)
+    ctx.fs.checkRoot() // and after: a root swapped during the step's calls stops the rewind here
     const folder = folderOf(absolute)
     folders.set(folder.toString('latin1'), folder)
     ctx.onProgress?.(done.length, steps.length, displayPath(step.path))
@@ -161,6 +171,21 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
       throw outcome.failure.error
     }
     failedAt = null
+    // Written to while set aside, or still open for writing: kept, visible, before the rewind says it is done.
+    Object.assign(settled, await settleAsides(asidesOf(done, false), ctx))
+    for (const copy of settled.kept) {
+      const folder = folderOf(ctx.fs.join(copy.keptAs))
+      folders.set(folder.toString('latin1'), folder)
+    }
+    // Removed in the background only in a batched rewind (set-aside.ts), and never a deleted
+    // file's: its folder may be one to remove. A small rewind removes them here, as it goes.
+    const deleted = new Set(done.filter((step) => step.kind === 'delete').map((step) => step.aside))
+    const removeNow = (aside: Aside) => rootFs === null || deleted.has(aside.aside)
+    const [now, later] = [settled.unchanged.filter(removeNow), settled.unchanged.filter((aside) => !removeNow(aside))]
+    const removedNow = await removeAsides(now, ctx)
+    if (!removedNow.complete) throw removedNow.error
+    settled.kept.push(...removedNow.kept)
+    settled.unchanged = later
     if (ctx.foldersBornAfter !== undefined) {
       const deleted = steps.flatMap((step) => (step.kind === 'delete' ? [step.path] : []))
       await removeEmptyFoldersBornAfter(ctx.fs, ctx.ops, deleted, ctx.foldersBornAfter)
@@ -168,44 +193,66 @@ export async function applyPlan(plan: RewindPlan, choices: Map<PathKey, Conflict
     // Each folder's renames made durable once, not once per file. Until this is done the intent
     // log stays open, so a crash before it is rolled back like any other interrupted rewind.
     await makeFoldersDurable([...folders.values()], ctx.ops, rootFs)
-  } catch (error) {
+  } catch (caught) {
     await (temps as TempWriter | null)?.stop() // no temp file is still being written when the unused ones are removed
+    // A swapped root explains whatever failed after it (a temp not found through the new path, say).
+    const replacedRoot = caught instanceof RootReplaced || !ctx.fs.rootIsSame()
+    const error = replacedRoot && !(caught instanceof RootReplaced) ? new RootReplaced(ctx.fs.root) : caught
     const replaced = new Set(done)
     for (const step of steps) if (step.temp && !replaced.has(step)) await ctx.ops.unlink(step.temp).catch(() => undefined)
-    await removeSetAside(setAsideBy(steps)) // their content is in the store; a rolled-back step is rewritten from it
-    const { complete, left } = await rollBack(done, ctx, startedAt)
-    if (complete) removeIntent(ctx.dataDir, ctx.rewindId)
+    // Through a swapped root a rollback would write in the other folder: the intent stays open
+    // instead, and recovery rolls the rewind back once the folder is back at its path.
+    // Also each step a lane stopped between moving its file aside and putting the new one in place.
+    const started = new Set(done)
+    const reverting = steps.filter((step) => started.has(step) || isSetAside(step))
+    const { complete, left } = replacedRoot ? { complete: false, left: [] } : await rollBack(reverting, ctx, startedAt)
+    // The files set aside are needed by recovery until the rollback is complete; then each is
+    // removed, or kept if somebody wrote to it meanwhile.
+    const afterRollback = complete ? await settleAsides(asidesOf(steps, true), ctx) : { kept: [], unchanged: [] }
+    if (complete) {
+      await removeAsides(afterRollback.unchanged, ctx)
+      removeIntent(ctx.dataDir, ctx.rewindId)
+    }
+    const kept = afterRollback.kept
     const where = failedAt ? ` at ${displayPath(failedAt.path)}` : ''
     const explained = explainDiskFull(error, failedAt ? folderOf(ctx.fs.join(failedAt.path)).toString() : ctx.fs.root.toString())
     const why = explained instanceof Error ? explained.message : String(explained)
-    const changedMeanwhile = left.length === 0 ? '' : ` ${left.map(displayPath).join(', ')} changed while the rewind ran, and ${left.length === 1 ? 'was' : 'were'} left as found.`
-    const state = complete
-      ? `Every file was put back as it was before the rewind.${changedMeanwhile}`
-      : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
-    throw new RetraceError(error instanceof ChangedUnderfoot ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
+    const changedMeanwhile = (left.length === 0 ? '' : ` ${left.map(displayPath).join(', ')} changed while the rewind ran, and ${left.length === 1 ? 'was' : 'were'} left as found.`) + describeKept(kept)
+    const state = replacedRoot
+      ? 'The files it had changed are put back once that folder is back at its path; Retrace tries at every start and every preview.'
+      : complete
+        ? `Every file was put back as it was before the rewind.${changedMeanwhile}`
+        : 'Some files could not be put back yet; Retrace will finish restoring them the next time it starts.'
+    throw new RetraceError(error instanceof ChangedUnderfoot || error instanceof RootReplaced ? 'CONFLICT' : 'IO_ERROR', `The rewind stopped${where}: ${why}. ${state}`)
   }
-  const setAside = setAsideBy(steps)
-  if (setAside.length === 0) {
+  if (settled.unchanged.length === 0) {
     removeIntent(ctx.dataDir, ctx.rewindId)
   } else {
     // Complete. The files set aside are removed after the rewind returns; until then its log
     // says so, and a crash only sweeps them.
     markIntentApplied(ctx.dataDir, ctx.rewindId)
-    ctx.afterwards(removeAfterwards(setAside, ctx.dataDir, ctx.rewindId))
+    ctx.afterwards(removeAfterwards(settled.unchanged, ctx))
   }
-  return { steps, skipped, refused }
+  return { steps, skipped, refused, keptDuring: settled.kept }
 }
 
-const setAsideBy = (steps: Step[]): Buffer[] => steps.flatMap((step) => (step.aside ? [step.aside] : []))
-
-/** The files set aside removed, then the applied log. Never fails: whatever is left, the next start sweeps. */
-async function removeAfterwards(setAside: Buffer[], dataDir: string, rewindId: string): Promise<void> {
-  if (!(await removeSetAside(setAside))) return
+/**
+ * The files set aside removed (set-aside.ts: off the rewind's time), each looked at once more
+ * first, then the applied log. Never fails: whatever is left, the next start sweeps.
+ */
+async function removeAfterwards(asides: Aside[], ctx: ApplyContext): Promise<void> {
   try {
-    removeAppliedIntent(dataDir, rewindId)
+    if (!(await removeAsides(asides, ctx)).complete) return
+    removeAppliedIntent(ctx.dataDir, ctx.rewindId)
   } catch {
     // Left for the next start, which finds nothing more to remove.
   }
+}
+
+/** A step whose file is moved aside (replace-file.ts) right now. */
+function isSetAside(step: Step): boolean {
+  const aside = forwardAside(step)
+  return aside !== null && lstatSync(aside, { throwIfNoEntry: false }) !== undefined
 }
 
 /**
@@ -263,16 +310,4 @@ async function buildSteps(items: PlanItem[], choices: Map<PathKey, ConflictChoic
   deletes.sort((a, b) => depth(b) - depth(a))
   writes.sort((a, b) => depth(a) - depth(b))
   return { steps: [...keeps, ...deletes, ...writes, ...modes], skipped, refused }
-}
-
-/** `name.retrace-kept`, or `name.retrace-kept-2`, … : the first name nobody uses. */
-async function freeKeepName(fs: WorkspaceFs, path: RelPath): Promise<RelPath> {
-  const slash = path.lastIndexOf(0x2f)
-  const parent = path.subarray(0, Math.max(slash, 0))
-  const name = path.subarray(slash + 1)
-  for (let n = 1; n < 1000; n++) {
-    const candidate = joinRel(parent, Buffer.concat([name, Buffer.from(n === 1 ? '.retrace-kept' : `.retrace-kept-${n}`)]))
-    if ((await fs.state(candidate)) === null) return candidate
-  }
-  throw new RetraceError('CONFLICT', `No free name to keep a copy of ${displayPath(path)}.`)
 }

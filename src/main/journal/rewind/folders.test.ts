@@ -4,15 +4,15 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { agentWorkspace, type AgentWorkspace } from '../testing/agent-workspace'
 import { realFsOps, type FsOps } from '../workspace-fs'
 
-/** The real calls, except that the last write of a rewind (the rename of its last file) fails. */
-function failingLastRename(renames: number): FsOps {
+/** The real calls, except that the last write of a rewind (the link that puts its last file in place: replace-file.ts) fails. */
+function failingLastPlacement(placements: number): FsOps {
   let seen = 0
   return {
     ...realFsOps,
-    rename: async (from, to) => {
+    link: async (from, to) => {
       seen += 1
-      if (seen === renames) throw Object.assign(new Error('EIO: injected failure'), { code: 'EIO' })
-      return realFsOps.rename(from, to)
+      if (seen === placements) throw Object.assign(new Error('EIO: injected failure'), { code: 'EIO' })
+      return realFsOps.link(from, to)
     }
   }
 }
@@ -52,8 +52,8 @@ describe('folders a rewind touches (R9)', () => {
     // The agent's turn left `deep/er` empty, and a shell command of the turn removed it: the rewind must make both folders again.
     ws.user.removeFolder('deep/er')
     ws.user.removeFolder('deep')
-    // Two files to write: the second rename fails, and the rewind rolls back.
-    await expect(ws.rewindsUnder({ ops: failingLastRename(2) }).applyTurn(ws.writer.id, 1)).rejects.toThrow(/Every file was put back/)
+    // Two files to write: the second one's placement fails, and the rewind rolls back.
+    await expect(ws.rewindsUnder({ ops: failingLastPlacement(2) }).applyTurn(ws.writer.id, 1)).rejects.toThrow(/Every file was put back/)
     expect(ws.text('a.txt')).toBe('a after\n')
     expect(existsSync(join(ws.root, 'deep')), 'the folders the rewind made are gone again').toBe(false)
     expect(existsSync(join(ws.root, 'empty-before')), 'a folder it did not make stays').toBe(true)

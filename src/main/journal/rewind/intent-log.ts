@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fsyncPath, writeDurably } from '../durable-file'
 import type { FileVersion } from '../../store/repositories/journal'
 import type { RelPath } from '../../fs/paths'
-import { currentOwner } from '../process-owner'
+import { currentOwner, isProcessAlive, ownerOfTempName } from '../process-owner'
 import type { Step } from './steps'
 
 /**
@@ -15,6 +15,8 @@ export interface Intent {
   version: 1
   rewindId: string
   root: string
+  /** The root's device and inode when the rewind began (decimal): recovery refuses a root whose path leads elsewhere since. */
+  rootIdentity?: { dev: string; ino: string }
   /** When the rewind began (ms): the folders it made are born after it (folders.ts). */
   startedAt?: number
   steps: Step[]
@@ -29,6 +31,8 @@ interface StoredStep {
   kind: Step['kind']
   path: string
   keptAs?: string
+  /** The name (base64) beside the path where the step moves the file it replaces (Step.aside). */
+  aside?: string
   pre: FileVersion | null
   post: FileVersion | null
 }
@@ -39,6 +43,8 @@ const fromB64 = (text: string) => Buffer.from(text, 'base64') as RelPath
 /** Intent logs are `<id>.json` while the rewind may still be rolled back, `<id>.applied` once it is complete but has files set aside. */
 const OPEN = '.json'
 const APPLIED = '.applied'
+/** An intent log being written: `<pid>-<id>.json.tmp`, renamed to `<id>.json` once whole and durable. */
+const TEMP = '.tmp'
 
 export function intentDir(dataDir: string): string {
   return join(dataDir, 'intents')
@@ -50,10 +56,33 @@ export function writeIntent(dataDir: string, intent: Intent): void {
   const stored = {
     ...intent,
     ...currentOwner(),
-    steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
+    steps: intent.steps.map((step): StoredStep => ({ kind: step.kind, path: b64(step.path), ...(step.keptAs ? { keptAs: b64(step.keptAs) } : {}), ...(step.aside ? { aside: b64(step.aside.subarray(step.aside.lastIndexOf(0x2f) + 1)) } : {}), pre: step.pre, post: step.post }))
   }
-  writeDurably(join(dir, `${intent.rewindId}${OPEN}`), Buffer.from(JSON.stringify(stored)))
+  // Whole or not at all under its name: written and fsynced under a temp name, then renamed.
+  // (Written in place, a crash mid-write left a torn log that every later start warned about.)
+  const temp = join(dir, `${process.pid}-${intent.rewindId}${OPEN}${TEMP}`)
+  try {
+    writeDurably(temp, Buffer.from(JSON.stringify(stored)))
+    renameSync(temp, join(dir, `${intent.rewindId}${OPEN}`))
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw error
+  }
   fsyncPath(dir)
+}
+
+/** Temp files of intent logs whose writer died before renaming them (their names start with its pid). */
+export function removeStaleIntentTemps(dataDir: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(intentDir(dataDir)).filter((name) => name.endsWith(TEMP))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const pid = ownerOfTempName(name)
+    if (pid === null || !isProcessAlive(pid)) rmSync(join(intentDir(dataDir), name), { force: true })
+  }
 }
 
 export function removeIntent(dataDir: string, rewindId: string): void {
@@ -86,6 +115,12 @@ export function appliedIntents(dataDir: string): { intents: Intent[]; unreadable
   return intentsEnding(dataDir, APPLIED)
 }
 
+/** The absolute path of `name` in the folder of `path` (relative to `root`). */
+function besideOf(root: Buffer, path: Buffer, name: Buffer): Buffer {
+  const slash = path.lastIndexOf(0x2f)
+  return Buffer.concat([root, Buffer.from('/'), slash < 0 ? Buffer.alloc(0) : path.subarray(0, slash + 1), name])
+}
+
 function intentsEnding(dataDir: string, extension: string): { intents: Intent[]; unreadable: string[] } {
   const dir = intentDir(dataDir)
   let names: string[]
@@ -99,9 +134,13 @@ function intentsEnding(dataDir: string, extension: string): { intents: Intent[];
   for (const name of names) {
     try {
       const stored = JSON.parse(readFileSync(join(dir, name), 'utf8')) as Omit<Intent, 'steps'> & { steps: StoredStep[] }
+      const root = Buffer.from(stored.root, 'base64')
       intents.push({
         ...stored,
-        steps: stored.steps.map((step) => ({ kind: step.kind, path: fromB64(step.path), ...(step.keptAs ? { keptAs: fromB64(step.keptAs) } : {}), pre: step.pre, post: step.post }))
+        steps: stored.steps.map((step) => {
+          const path = fromB64(step.path)
+          return { kind: step.kind, path, ...(step.keptAs ? { keptAs: fromB64(step.keptAs) } : {}), ...(step.aside ? { aside: besideOf(root, path, fromB64(step.aside)) } : {}), pre: step.pre, post: step.post }
+        })
       })
     } catch {
       unreadable.push(join(dir, name))

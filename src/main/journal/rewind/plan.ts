@@ -34,8 +34,10 @@ export interface PlanItem extends PathTarget {
 
 export interface RewindPlan {
   items: PlanItem[]
-  /** Fingerprint of every item's disk state: an apply re-plans and must see the same. */
+  /** Fingerprint of the workspace folder and every item's disk state: an apply re-plans and must see the same. */
   token: string
+  /** Which folder the plan looked at: its real path, device and inode (a root swapped since the preview changes it). */
+  rootKey: string
 }
 
 /**
@@ -84,9 +86,11 @@ export async function planFromTargets(
   }
   for (const target of targets) items.push(await planItem(target, context, scanned?.get(keyOf(target.path))))
   refuseCaseCollisions(items, (folder) => foldsCase(Buffer.concat([fs.root, folder.length > 0 ? Buffer.from('/') : Buffer.alloc(0), folder])))
-  const token = createHash('sha256')
+  fs.checkRoot() // the pass read through the root's path: it must still be the folder it began with
+  const rootKey = `${fs.root.toString('base64')}\0${fs.identity.dev}:${fs.identity.ino}`
+  const token = createHash('sha256').update(`${rootKey}\n`)
   for (const item of items) token.update(`${item.key}\0${JSON.stringify(item.current)}\0${item.action}\n`)
-  return { items, token: token.digest('hex') }
+  return { items, token: token.digest('hex'), rootKey }
 }
 
 /** What every item of one plan shares. */

@@ -6,11 +6,12 @@ import { keyOf, type PathKey } from '../../fs/paths'
 import type { FsOps } from '../workspace-fs'
 import type { DiskState } from '../../store/repositories/journal'
 import { TEMP_PREFIX } from '../shared-constants.mts'
-import { WorkspaceFs } from '../workspace-fs'
+import { RootReplaced, WorkspaceFs } from '../workspace-fs'
 import { currentOwner, isOwnerAlive } from '../process-owner'
 import { removeEmptyFoldersBornAfter } from './folders'
-import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, type Intent } from './intent-log'
-import { captureCurrent, revertStep, type Step } from './steps'
+import { appliedIntents, openIntents, removeAppliedIntent, removeIntent, removeStaleIntentTemps, type Intent } from './intent-log'
+import { asidesOf, captureCurrent, revertStep, type Step } from './steps'
+import { removeAsides, settleAsides, type Aside, type AsideContext, type KeptCopy } from './asides'
 
 export interface RecoveryReport {
   rolledBack: string[]
@@ -21,6 +22,8 @@ export interface RecoveryReport {
   conflicts: { rewindId: string; root: Buffer; conflicts: RecoveryConflict[] }[]
   /** Complete rewinds whose set-aside files (set-aside.ts) the process left behind, now removed. */
   swept: string[]
+  /** Of those, files somebody wrote to while they were set aside: kept beside their paths, and saved (asides.ts). */
+  kept: { rewindId: string; root: Buffer; kept: KeptCopy[] }[]
   failed: { rewindId: string; root: Buffer; reason: string }[]
   /** Rewinds another live process is applying right now: not ours to touch. */
   runningElsewhere: { rewindId: string; root: Buffer; pid: number }[]
@@ -44,9 +47,10 @@ export interface RecoveryOptions {
  * left in place, and reported, never overwritten.
  */
 export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStore, ops: FsOps, options: RecoveryOptions): Promise<RecoveryReport> {
+  removeStaleIntentTemps(dataDir)
   const { intents, unreadable } = openIntents(dataDir)
   const applied = appliedIntents(dataDir)
-  const report: RecoveryReport = { rolledBack: [], conflicts: [], swept: [], failed: [], runningElsewhere: [], unreadable: [...unreadable, ...applied.unreadable] }
+  const report: RecoveryReport = { rolledBack: [], conflicts: [], swept: [], kept: [], failed: [], runningElsewhere: [], unreadable: [...unreadable, ...applied.unreadable] }
   const inScope = (intent: Intent) => options.root === undefined || rootOf(intent).equals(options.root)
   const fail = (intent: Intent, error: unknown) => report.failed.push({ rewindId: intent.rewindId, root: rootOf(intent), reason: error instanceof Error ? error.message : String(error) })
   for (const intent of intents.filter(inScope)) {
@@ -62,13 +66,16 @@ export async function recoverInterruptedRewinds(dataDir: string, blobs: BlobStor
       report.rolledBack.push(intent.rewindId)
       if (conflicts.length > 0) report.conflicts.push({ rewindId: intent.rewindId, root: rootOf(intent), conflicts })
     } catch (error) {
-      fail(intent, error)
+      fail(intent, rootStillThere(intent) ? error : new RootReplaced(rootOf(intent))) // a swapped root explains whatever failed after it
     }
   }
   // Complete: nothing to put back, only the files set aside to remove.
   for (const intent of applied.intents.filter((intent) => inScope(intent) && intent.pid !== undefined && !isOwnerAlive(ownerOf(intent)))) {
     try {
-      await sweepTempFiles(workspaceOf(intent), ops, intent)
+      const fs = workspaceOf(intent)
+      const kept = await settleAndRemove(asidesOf(intent.steps, false), { fs, blobs, ops })
+      if (kept.length > 0) report.kept.push({ rewindId: intent.rewindId, root: rootOf(intent), kept })
+      await sweepTempFiles(fs, ops, intent)
       removeAppliedIntent(dataDir, intent.rewindId)
       report.swept.push(intent.rewindId)
     } catch (error) {
@@ -89,7 +96,17 @@ function ownerGone(intent: Intent): boolean {
 }
 
 const rootOf = (intent: Intent): Buffer => Buffer.from(intent.root, 'base64')
-const workspaceOf = (intent: Intent): WorkspaceFs => new WorkspaceFs(rootOf(intent).toString())
+
+function rootStillThere(intent: Intent): boolean {
+  try {
+    return workspaceOf(intent).rootIsSame()
+  } catch {
+    return false
+  }
+}
+/** The intent's workspace, refused (RootReplaced) unless its path still leads to the folder the rewind began in. */
+const workspaceOf = (intent: Intent): WorkspaceFs =>
+  WorkspaceFs.recorded(rootOf(intent), intent.rootIdentity ? { dev: BigInt(intent.rootIdentity.dev), ino: BigInt(intent.rootIdentity.ino) } : undefined)
 
 /**
  * Steps reverted newest first. A path left as found is saved to the store at once, before
@@ -107,9 +124,20 @@ async function revertIntent(intent: Intent, blobs: BlobStore, ops: FsOps): Promi
     if (known) known.before = beforeOf(step, reverted.path)
     else conflicts.set(key, { path: reverted.path, ...(await saveFound(fs, blobs, reverted.path, reverted.found)), before: beforeOf(step, reverted.path) })
   }
+  // Files set aside that somebody wrote to meanwhile (an open descriptor) are kept beside their paths, and listed.
+  for (const copy of await settleAndRemove(asidesOf(intent.steps, true), { fs, blobs, ops })) {
+    conflicts.set(keyOf(copy.keptAs), { path: copy.keptAs, found: copy.saved, saved: copy.saved !== null, before: null })
+  }
   await sweepTempFiles(fs, ops, intent)
   if (intent.startedAt !== undefined) await removeEmptyFoldersBornAfter(fs, ops, intent.steps.map((step) => step.path), intent.startedAt)
   return [...conflicts.values()]
+}
+
+/** Files set aside: those unchanged removed, the others kept (asides.ts). */
+async function settleAndRemove(asides: Aside[], ctx: AsideContext): Promise<KeptCopy[]> {
+  const { kept, unchanged } = await settleAsides(asides, ctx)
+  const removed = await removeAsides(unchanged, ctx)
+  return [...kept, ...removed.kept]
 }
 
 /** What was at `path` before the rewind: the step's `pre`, unless `path` is where it kept a copy (nothing was there). */

@@ -1,6 +1,6 @@
 import type { BlobStore } from '../blob-store'
 import type { FsOps, WorkspaceFs } from '../workspace-fs'
-import { prepareTemp, type Step } from './steps'
+import { plannedTemp, prepareTemp, type Step } from './steps'
 
 export interface TempWriterContext {
   fs: WorkspaceFs
@@ -35,7 +35,7 @@ export class TempWriter {
     const writer = async (): Promise<void> => {
       for (let step = writes[next++]; step && !this.stopped; step = writes[next++]) {
         try {
-          if (step.post) step.temp = await prepareTemp(ctx.fs, ctx.blobs, ctx.ops, step.path, step.post)
+          if (step.post) step.temp = await prepareTemp(ctx.fs, ctx.blobs, ctx.ops, step.path, step.post, undefined, plannedTemp(step))
         } catch {
           // Written (and its error reported) in order, when its step runs.
         } finally {

@@ -6,10 +6,9 @@ import type { ReplaceJob, ReplaceLayout, StoredContent, WriterReply } from '../b
 import type { BlobStore } from '../blob-store'
 import type { BlobWriterPool } from '../blob-writers'
 import { displayPath } from '../../fs/paths'
-import { sameVersion, type FsOps, type WorkspaceFs } from '../workspace-fs'
+import { RootReplaced, sameVersion, type FsOps, type WorkspaceFs } from '../workspace-fs'
 import { folderOf, type RootFileSystem } from './durability'
-import { asideOf } from './set-aside'
-import { ChangedUnderfoot, type Step } from './steps'
+import { ChangedUnderfoot, plannedTemp, type Step } from './steps'
 
 /**
  * Lanes of a large rewind: two per core, up to four. A lane spends much of each file blocked in
@@ -58,8 +57,8 @@ export function replaceableOnThreads(step: Step, rootFs: RootFileSystem): boolea
 
 /**
  * The write steps of a large rewind, run on writer threads in lanes (blob-writer/replace-lane.mts
- * ReplaceLane): each lane writes its temps, has them flushed, checks each target, sets it aside
- * (set-aside.ts) and renames its temp over it, so the renames, checks and writes all run on
+ * ReplaceLane): each lane writes its temps, has them flushed, moves each target aside, proves
+ * it (set-aside.ts, replace-file.ts) and links its temp into place, so the renames, checks and writes all run on
  * every core. Git's checkout
  * does one core's worth of such work; with the per-file checks and atomic replace a rewind
  * needs, one core was not enough to keep up with it.
@@ -105,7 +104,7 @@ export class ThreadedReplace {
     Atomics.store(this.slots, this.layout.serving, 1)
     const flushes = writers.serveFlushes({ shared: this.shared, layout: this.layout, program, root: fs.root, ...(flushFault ? { fault: flushFault } : {}) }).catch(() => (this.stop(), null))
     const lanes = writers.replace(
-      channels.map((channel, lane) => ({ lane, shared: this.shared, layout: this.layout, jobs: channel.port2, root, ...(fault?.lane === lane ? { fault: { call: fault.call, code: fault.code } } : {}) }))
+      channels.map((channel, lane) => ({ lane, shared: this.shared, layout: this.layout, jobs: channel.port2, root, rootIdentity: fs.identity, ...(fault?.lane === lane ? { fault: { call: fault.call, code: fault.code } } : {}) }))
     )
     // A thread that died stops the others: the rewind is then rolled back.
     this.replies = Promise.all(lanes.map((reply) => reply.catch(() => (this.stop(), null))))
@@ -168,12 +167,13 @@ export class ThreadedReplace {
     const replaced: Step[] = []
     for (const [index, lane] of this.lanes.entries()) {
       // The shared count says what a lane did even if its thread died, but for the file it was
-      // renaming then: replaced if its temp is gone and the target holds the new content.
+      // replacing then: replaced if the target holds the new content.
       const renamed = Atomics.load(this.slots, this.layout.lanes[index]?.renamed ?? 0)
       replaced.push(...lane.steps.slice(0, renamed))
       const uncertain = replies[index] === null ? lane.steps[renamed] : undefined
-      if (uncertain && !this.tempExists(uncertain) && sameVersion(await this.ctx.fs.state(uncertain.path), uncertain.post)) replaced.push(uncertain)
-      for (const step of lane.steps.slice(renamed)) if (step.temp) await this.ctx.ops.unlink(step.temp).catch(() => undefined)
+      if (uncertain && sameVersion(await this.ctx.fs.state(uncertain.path), uncertain.post)) replaced.push(uncertain)
+      // Temps not linked into place, and the second name of one a lane stopped just after linking.
+      for (const step of lane.steps.slice(Math.max(renamed - 1, 0))) if (step.temp) await this.ctx.ops.unlink(step.temp).catch(() => undefined)
     }
     if (onProgress && replaced.length > 0) onProgress(replaced.length, replaced.at(-1) as Step)
     return { replaced, failure: this.feedFailure ?? this.flushFailure(flushes) ?? this.laneFailure(replies) }
@@ -192,12 +192,11 @@ export class ThreadedReplace {
     // Not among those read together (not in the store): read alone, which says so.
     const content = contents.has(post.hash) ? (contents.get(post.hash) as StoredContent | null) : this.ctx.blobs.inlineContent(post.hash)
     if (content === null) return null
-    const temp = this.ctx.fs.tempBeside(target)
+    const temp = plannedTemp(step) ?? this.ctx.fs.tempBeside(target)
     step.temp = temp
     const pre = step.pre
     const expected = pre === null ? null : { hash: pre.hash, mode: pre.mode, stamp: step.stamp ?? null }
-    if (pre !== null) step.aside = asideOf(temp)
-    return { ...content, target, temp, mode: post.mode & 0o7777, expected, aside: step.aside ?? null }
+    return { ...content, target, temp, mode: post.mode & 0o7777, expected, aside: pre === null ? null : (step.aside ?? null) }
   }
 
   private post(lane: (typeof this.lanes)[number], chunk: ReplaceJob[] | null): void {
@@ -240,15 +239,6 @@ export class ThreadedReplace {
     return exists
   }
 
-  private tempExists(step: Step): boolean {
-    try {
-      lstatSync(step.temp as Buffer)
-      return true
-    } catch {
-      return false
-    }
-  }
-
   /** A failed flush (the lanes it stopped reply `stopped`), as the error apply reports. */
   private flushFailure(reply: WriterReply | null): ThreadedOutcome['failure'] {
     if (reply === null) return { step: null, error: new Error('the flusher thread stopped unexpectedly') }
@@ -274,6 +264,8 @@ export class ThreadedReplace {
         return new ChangedUnderfoot(`${path} changed while the rewind was running (is an agent still writing?)`)
       case 'refused':
         return new RetraceError('VALIDATION', `Refused ${path}: ${reply.message}.`)
+      case 'replaced':
+        return new RootReplaced(this.ctx.fs.root)
       case 'corrupt':
         return step?.post ? this.ctx.blobs.unavailable(step.post.hash, reply.message) : new Error(reply.message)
       default:
