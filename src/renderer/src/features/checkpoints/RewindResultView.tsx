@@ -40,6 +40,18 @@ export function RewindResultView({
           </ul>
         </div>
       ) : null}
+      {(result.keptDuring ?? []).length > 0 ? (
+        <div className="rewind-kept" data-testid="result-kept-during">
+          <p>Written to by another program while the rewind ran: that version was kept, not overwritten{(result.keptDuring ?? []).some((copy) => copy.hash !== null) ? ', and saved in Retrace' : ''}:</p>
+          <ul>
+            {(result.keptDuring ?? []).map((copy) => (
+              <li key={copy.keptAs}>
+                <span className="mono">{copy.path}</span> → <span className="mono">{copy.keptAs}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {result.changed.length > 0 ? (
         <ResultList title="Changed" items={changedRows(result)} />
       ) : null}
