@@ -126,7 +126,7 @@ describe('retrace doctor --set-claude-retention / --undo-claude-retention', () =
     expect(refused.err).toContain('Nothing changed')
     expect(readFileSync(file, 'utf8')).toBe(SETTINGS)
     expect(readdirSync(join(file, '..')).filter((name) => name.includes('retrace'))).toEqual([])
-    expect((await cli(['doctor', '--set-claude-retention', '0', '--yes'], env, dataDir)).code).toBe(1)
+    expect((await cli(['doctor', '--set-claude-retention', '0', '--yes'], env, dataDir)).code).toBe(2)
   })
 
   it('refuses to undo once the file changed since, and says where the backup is', async () => {

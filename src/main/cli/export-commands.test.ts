@@ -107,7 +107,7 @@ describe('retrace export / import-json', () => {
     const { ws, run, dir } = setup()
     expect(await run('export', ws.writer.id, '--out', join(dir, 'a.json'), '--no-redact')).toBe(0)
     expect(JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8'))).toMatchObject({ format: 'retrace-session-export', version: 1 })
-    expect(await run('export', ws.writer.id, '--format', 'pdf', '--out', join(dir, 'x'))).toBe(1)
+    expect(await run('export', ws.writer.id, '--format', 'pdf', '--out', join(dir, 'x'))).toBe(2)
     expect(err.at(-1)).toBe('retrace: --format must be html, md or json, not "pdf".')
     expect(await run('export')).toBe(2)
     expect(await run('export', ws.writer.id, 'stray', '--out', join(dir, 'y.html'))).toBe(2)

@@ -10,14 +10,12 @@ import { table } from './format'
 const FORMAT_OF_EXTENSION: Record<string, ExportFormat> = { '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.json': 'json' }
 
 /** `--format`, else what `--out`'s extension says, else HTML. */
-export function parseFormat(value: string | undefined, out: string | undefined): ExportFormat {
-  if (value === undefined) return FORMAT_OF_EXTENSION[extname(out ?? '').toLowerCase()] ?? 'html'
-  if (value === 'html' || value === 'md' || value === 'json') return value
-  throw new RetraceError('VALIDATION', `--format must be html, md or json, not "${value}".`)
+export function formatOf(format: ExportFormat | undefined, out: string | undefined): ExportFormat {
+  return format ?? FORMAT_OF_EXTENSION[extname(out ?? '').toLowerCase()] ?? 'html'
 }
 
 /** `--keep a --keep b` and `--keep a,b` both work. */
-export function parseKeep(values: string[] | undefined): string[] {
+export function keptFindings(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((value) => value.split(',')).map((id) => id.trim()).filter(Boolean)
 }
 

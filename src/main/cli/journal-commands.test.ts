@@ -49,7 +49,7 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('undo', rewindId, '--yes')).toBe(0)
     expect(ws.text('todo.txt')).toBe('ship it\n')
     expect(await run('rewind', ws.writer.id, '--turn', '7', '--yes')).toBe(1)
-    expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(1)
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(2)
   })
 
   it('leaves the files --leave names as they are, and refuses a path the preview does not hold', async () => {
@@ -79,7 +79,7 @@ describe('retrace changes / diff / rewind / undo', () => {
     out = []
     expect(await run('merge', fork.sessionId, '--mode', 'append')).toBe(0)
     expect(out.join('\n')).toContain(`Merged into ${ws.writer.id} (append)`)
-    expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(1)
+    expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(2)
     err = []
     expect(await run('merge', fork.sessionId)).toBe(1) // nothing new since: refused, not copied again
     expect(err.join('\n')).toContain('already merged')
