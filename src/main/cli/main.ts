@@ -57,7 +57,7 @@ export async function runCli(argv: string[], io: Output, env: NodeJS.ProcessEnv 
         if (folder === null) throw new UsageError(retraceFolderRefusal(example))
         return folder
       },
-      interrupt: () => interrupt ?? interruptSignal()
+      interrupt: () => interrupt ?? (io.closed ? AbortSignal.any([interruptSignal(), io.closed]) : interruptSignal())
     }
     return await spec.run(input)
   } catch (error) {
@@ -104,8 +104,31 @@ function interruptSignal(): AbortSignal {
 
 /** Entry point of the bundled CLI: bin/retrace.js calls this (with the hook's input, if it read it trying to hand the turn over). */
 export function main(hookInput?: { payload: unknown }): void {
-  const io: Output = { out: (text) => process.stdout.write(`${text}\n`), err: (text) => process.stderr.write(`${text}\n`) }
-  void runCli(process.argv.slice(2), io, process.env, undefined, hookInput).then((code) => {
+  void runCli(process.argv.slice(2), terminalOutput(), process.env, undefined, hookInput).then((code) => {
     process.exitCode = code
   })
+}
+
+/**
+ * stdout and stderr, written until their reader goes away: `retrace show … | head` closes the
+ * pipe after a few lines, and the writes after that fail with EPIPE, which must end the output
+ * quietly, not crash the command with a stack trace (a rewind under way still finishes). A
+ * command that runs until interrupted (`serve`, `import --all --watch`) stops as at Ctrl-C.
+ */
+function terminalOutput(): Output {
+  const closed = new AbortController()
+  const open = { out: true, err: true }
+  const watch = (stream: NodeJS.WriteStream, which: 'out' | 'err') =>
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error
+      open[which] = false
+      if (which === 'out') closed.abort()
+    })
+  watch(process.stdout, 'out')
+  watch(process.stderr, 'err')
+  return {
+    out: (text) => void (open.out && process.stdout.write(`${text}\n`)),
+    err: (text) => void (open.err && process.stderr.write(`${text}\n`)),
+    closed: closed.signal
+  }
 }
