@@ -48,7 +48,8 @@ Usage:
 ${body.join('\n\n')}
 
 A <session-id> (or <branch-id>) may also be the agent's own session id (what a hook passed as
---session, or the Claude Code / Codex id of an imported session) or the first characters of an id.
+--session, or the Claude Code / Codex id of an imported session), or the first characters of
+either; a <rewind-id>, its first characters (several matches are listed, nothing done).
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace). Every command first
 finishes any rewind a crash interrupted, putting back only files nobody changed since. Exit codes:
 0 done, 1 the command failed, 2 a usage error (or a rewind nobody confirmed).`

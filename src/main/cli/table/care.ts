@@ -2,6 +2,7 @@ import { askYesNo } from '../ask'
 import { cliCaller } from '../call'
 import { doctorCommand, setClaudeRetentionCommand, undoClaudeRetentionCommand } from '../doctor-command'
 import { recoveryListCommand, recoveryVersionCommand } from '../recovery-command'
+import { resolveRewindRef } from '../rewind-ref'
 import { UsageError } from '../usage-error'
 import { command } from './spec'
 
@@ -59,7 +60,7 @@ export const CARE_COMMANDS = [
       if (rewindId !== undefined && !values.file) throw new UsageError('Missing --file PATH: which file of that rewind (see `retrace recovery`).')
       const live = await open()
       if (rewindId === undefined) await recoveryListCommand(cliCaller(live), { json: values.json ?? false, io })
-      else await recoveryVersionCommand(live, cliCaller(live), { rewindId, file: values.file ?? '', out: values.out, found: values.found ?? false, io })
+      else await recoveryVersionCommand(live, cliCaller(live), { rewindId: resolveRewindRef(live.store.rewinds, rewindId), file: values.file ?? '', out: values.out, found: values.found ?? false, io })
       return 0
     }
   })

@@ -2,6 +2,8 @@ import { cliCaller } from '../call'
 import { continueCommand } from '../continue-command'
 import { forkCommand, mergeCommand, rewindCommand, undoCommand, unmergeCommand, type ApplyFlags } from '../journal-commands'
 import { restoreCommand } from '../restore-command'
+import { resolveRewindRef } from '../rewind-ref'
+import { rewindsCommand } from '../rewinds-command'
 import type { OptionName } from './options'
 import { command, type CommandInput } from './spec'
 
@@ -46,7 +48,18 @@ export const REWIND_COMMANDS = [
     usage: [{ synopsis: '<rewind-id> [--yes] [--json]', about: 'put back what a rewind replaced (the same preview as a rewind)', group: 1 }],
     async run(input) {
       const live = await input.open()
-      return undoCommand(cliCaller(live), { rewindId: input.args['<rewind-id>'] ?? '', ...applyFlags(input) })
+      return undoCommand(cliCaller(live), { rewindId: resolveRewindRef(live.store.rewinds, input.args['<rewind-id>'] ?? ''), ...applyFlags(input) })
+    }
+  }),
+  command({
+    name: 'rewinds',
+    args: [{ name: '<session-id>', required: true, rest: true }],
+    options: ['json'],
+    usage: [{ about: "a session's rewinds and their undos, with the ids `retrace undo` takes", group: 1 }],
+    async run({ args, values, io, open, session }) {
+      const live = await open()
+      await rewindsCommand(cliCaller(live), { sessionId: session(live, args['<session-id>'] ?? ''), json: values.json ?? false, io })
+      return 0
     }
   }),
   command({
