@@ -89,6 +89,18 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('merge', fork.sessionId)).toBe(0) // mergeable again
   })
 
+  it('says "the merge was undone" to an unmerge after an unmerge, not that the branch was never merged (R40)', async () => {
+    setup()
+    expect(await run('fork', ws.writer.id, '--turn', '1', '--name', 'Other idea', '--json')).toBe(0)
+    const fork = JSON.parse(out.join('\n')) as { sessionId: string }
+    ws.rt.recorder.resume(fork.sessionId).append({ role: 'user', content: 'a different approach' })
+    expect(await run('merge', fork.sessionId)).toBe(0)
+    expect(await run('unmerge', fork.sessionId)).toBe(0)
+    err = []
+    expect(await run('unmerge', fork.sessionId)).toBe(1)
+    expect(err.at(-1)).toMatch(/^retrace: The merge of "Other idea" into ".*" was undone \(\d{4}-\d\d-\d\d \d\d:\d\d\): there is no merge left to undo\. Merge the branch again to bring its messages back\.$/)
+  })
+
   it('previews the workspace, kinds and modes, and writes a foreign file that runs code only with --allow-sensitive', async () => {
     ws = agentWorkspace({ '.envrc': 'export A=1\n', 'run.sh': '#!/bin/sh\n' })
     out = []

@@ -51,7 +51,7 @@ export async function diffCommand(call: CliCall, options: { sessionId: string; t
 /** Ask on a terminal; refuse (rather than assume yes) when nobody can answer. */
 async function confirm(question: string, io: Output): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    io.err('retrace: not a terminal, so nobody can confirm. Pass --yes to apply, or --dry-run to preview only.')
+    io.err('retrace: Not a terminal, so nobody can confirm. Pass --yes to apply, or --dry-run to preview only.')
     return false
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout })

@@ -52,7 +52,7 @@ A <session-id> (or <branch-id>) may also be the agent's own session id (what a h
 either; a <rewind-id>, its first characters (several matches are listed, nothing done).
 Every command takes --data-dir DIR (default: $RETRACE_HOME, else ~/.retrace). Every command first
 finishes any rewind a crash interrupted, putting back only files nobody changed since. Exit codes:
-0 done, 1 the command failed, 2 a usage error (or a rewind nobody confirmed).`
+0 done, 1 the command failed, 2 a usage error (or a change nobody confirmed: no terminal, no --yes).`
 }
 
 /** `retrace help`: every command of the table, one paragraph each, in its group. */
