@@ -6,6 +6,8 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,
+    // No test's background work outlives the runtime it closed (R41).
+    setupFiles: ['src/main/testing/runtime-close.setup.ts'],
     // Importers look for agent histories under these; tests must never read the developer's own.
     env: {
       CLAUDE_CONFIG_DIR: '/nonexistent/retrace-tests/claude',

@@ -71,7 +71,7 @@ describe('retrace checkpoint begin|end (hook capture of shell changes)', () => {
     const io = { out: () => undefined, err: (t: string) => err.push(t) }
     expect(await runCli(['checkpoint', 'end', '--workspace', project.path, '--session', 'never-begun', '--data-dir', data.path], io, {})).toBe(1)
     expect(err.at(-1)).toContain('run "retrace checkpoint begin" first')
-    expect(await runCli(['checkpoint', 'sideways', '--workspace', project.path, '--session', 'x', '--data-dir', data.path], io, {})).toBe(1)
+    expect(await runCli(['checkpoint', 'sideways', '--workspace', project.path, '--session', 'x', '--data-dir', data.path], io, {})).toBe(2)
   })
 
   it('says which paths it cannot track: one longer than the system allows, a name the journal refuses (reported, never silent) (R26)', async () => {

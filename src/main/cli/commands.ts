@@ -10,6 +10,8 @@ import { formatMessage, formatTime, sessionRows, table } from './format'
 export interface Output {
   out(text: string): void
   err(text: string): void
+  /** Aborted once nobody reads the output any more (its pipe closed): a command that runs until interrupted stops. */
+  closed?: AbortSignal
 }
 
 /** `retrace serve`: the web binding, until interrupted. */

@@ -46,7 +46,7 @@ describe('retrace continue', () => {
       /^Wrote a new Claude Code session with the conversation up to turn 1 \(\d+ messages and tool calls\):\n {2}\/.+\.jsonl\nResume it with:\n {2}cd .+ && claude --resume [0-9a-f-]{36}\nNote: \/Users\/dain\/workspace\/JSSoundRecorder is not on this computer; Claude Code resumes a session in the folder it ran in, so put the project back there first\.$/
     )
 
-    expect(await run('continue', '7acd37a8-2745-4b58-a8a9-46164b22ad9e', '--in', 'gemini-cli')).toBe(1)
+    expect(await run('continue', '7acd37a8-2745-4b58-a8a9-46164b22ad9e', '--in', 'gemini-cli')).toBe(2)
     expect(errors.join('\n')).toContain('--in must be claude-code or codex')
   })
 })

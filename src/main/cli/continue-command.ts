@@ -1,4 +1,5 @@
-import { RetraceError, ResumableAgentSchema } from '../../shared/contract'
+import type { z } from 'zod'
+import type { ResumableAgentSchema } from '../../shared/contract'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 
@@ -7,8 +8,8 @@ import type { Output } from './commands'
  * agent's own folder holding the conversation up to turn N (default: the last), and the command
  * that resumes it. No existing file of the agent's is changed.
  */
-export async function continueCommand(call: CliCall, options: { sessionId: string; turn: number | undefined; agent: string | undefined; json: boolean; io: Output }): Promise<void> {
-  const agent = parseAgent(options.agent)
+export async function continueCommand(call: CliCall, options: { sessionId: string; turn: number | undefined; agent: z.infer<typeof ResumableAgentSchema> | undefined; json: boolean; io: Output }): Promise<void> {
+  const { agent } = options
   const turn = options.turn ?? (await call('sessions.get', { sessionId: options.sessionId })).turnCount
   const result = await call('sessions.continueInAgent', { sessionId: options.sessionId, turn, ...(agent ? { agent } : {}) })
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
@@ -17,11 +18,4 @@ export async function continueCommand(call: CliCall, options: { sessionId: strin
   options.io.out(`  ${result.path}`)
   options.io.out(`Resume it with:\n  ${result.command}`)
   if (!result.cwdExists) options.io.out(`Note: ${result.cwd} is not on this computer; ${name} resumes a session in the folder it ran in, so put the project back there first.`)
-}
-
-function parseAgent(value: string | undefined) {
-  if (value === undefined) return undefined
-  const parsed = ResumableAgentSchema.safeParse(value)
-  if (!parsed.success) throw new RetraceError('VALIDATION', `--in must be claude-code or codex, not "${value}".`)
-  return parsed.data
 }

@@ -122,11 +122,12 @@ describe('retrace doctor --set-claude-retention / --undo-claude-retention', () =
   it('changes nothing without consent (no terminal to ask, no --yes)', async () => {
     const { file, env, dataDir } = setup(SETTINGS)
     const refused = await cli(['doctor', '--set-claude-retention', '365'], env, dataDir)
-    expect(refused.code).toBe(1)
-    expect(refused.err).toContain('Nothing changed')
+    expect(refused.code).toBe(2)
+    // Not "Answer y": without a terminal there is no question to answer (R40).
+    expect(refused.err).toBe('retrace: Not a terminal, so nobody can be asked: nothing changed. Pass --yes to write cleanupPeriodDays: 365.')
     expect(readFileSync(file, 'utf8')).toBe(SETTINGS)
     expect(readdirSync(join(file, '..')).filter((name) => name.includes('retrace'))).toEqual([])
-    expect((await cli(['doctor', '--set-claude-retention', '0', '--yes'], env, dataDir)).code).toBe(1)
+    expect((await cli(['doctor', '--set-claude-retention', '0', '--yes'], env, dataDir)).code).toBe(2)
   })
 
   it('refuses to undo once the file changed since, and says where the backup is', async () => {

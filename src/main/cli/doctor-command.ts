@@ -24,14 +24,19 @@ export async function doctorCommand(runtime: Runtime, call: CliCall, options: { 
  */
 export async function setClaudeRetentionCommand(
   call: CliCall,
-  options: { days: string; yes: boolean; json: boolean; io: Output; confirm: (question: string) => Promise<boolean> }
+  options: { days: number; yes: boolean; json: boolean; io: Output; confirm: (question: string) => Promise<boolean | null> }
 ): Promise<number> {
-  const days = Number(options.days)
-  if (!/^\d+$/.test(options.days) || days < 1) throw new RetraceError('VALIDATION', `--set-claude-retention takes a whole number of days (at least 1), not "${options.days}".`)
+  const { days } = options
   const claude = (await call('retention.status', {})).agents.find((agent) => agent.source === 'claude-code')
   if (claude?.origin === 'managed-settings') throw new RetraceError('VALIDATION', "Claude Code's retention is set by your organisation's managed settings, which win over yours: Retrace does not change it.")
   const question = `Write "cleanupPeriodDays": ${days} into ${claude?.settingsFile ?? ''} (now ${claude?.deletesAfterDays ?? '?'} days, ${claude?.origin === 'default' ? 'its default' : 'set there'})? A backup is kept beside it. [y/N] `
-  if (!options.yes && !(await options.confirm(question))) {
+  const answer = options.yes || (await options.confirm(question))
+  if (answer === null) {
+    // Like a rewind nobody could confirm: exit 2, nothing done.
+    options.io.err(`retrace: Not a terminal, so nobody can be asked: nothing changed. Pass --yes to write cleanupPeriodDays: ${days}.`)
+    return 2
+  }
+  if (!answer) {
     options.io.err('Nothing changed. (Answer y, or add --yes.)')
     return 1
   }

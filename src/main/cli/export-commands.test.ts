@@ -27,6 +27,18 @@ describe('retrace export / import-json', () => {
     return { ws, run, dir: files.path }
   }
 
+  it('refuses an --out file that exists before scanning anything, and leaves it as it was (R40)', async () => {
+    const { ws, run, dir } = setup()
+    const page = join(dir, 'taken.html')
+    writeFileSync(page, 'mine\n')
+    expect(await run('export', ws.writer.id, '--out', page)).toBe(1)
+    expect(err).toEqual([`retrace: ${page} already exists. Pass --force to replace it, or choose another --out.`])
+    expect(readFileSync(page, 'utf8')).toBe('mine\n')
+    err = []
+    expect(await run('export', '--workspace', ws.root, '--out', page)).toBe(1)
+    expect(err).toEqual([`retrace: ${page} already exists. Pass --force to replace it, or choose another --out.`])
+  })
+
   it('redacts by default: lists the findings on stderr, writes the file, says how many were hidden', async () => {
     const { ws, run, dir } = setup()
     const page = join(dir, 'session.html')
@@ -107,7 +119,7 @@ describe('retrace export / import-json', () => {
     const { ws, run, dir } = setup()
     expect(await run('export', ws.writer.id, '--out', join(dir, 'a.json'), '--no-redact')).toBe(0)
     expect(JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8'))).toMatchObject({ format: 'retrace-session-export', version: 1 })
-    expect(await run('export', ws.writer.id, '--format', 'pdf', '--out', join(dir, 'x'))).toBe(1)
+    expect(await run('export', ws.writer.id, '--format', 'pdf', '--out', join(dir, 'x'))).toBe(2)
     expect(err.at(-1)).toBe('retrace: --format must be html, md or json, not "pdf".')
     expect(await run('export')).toBe(2)
     expect(await run('export', ws.writer.id, 'stray', '--out', join(dir, 'y.html'))).toBe(2)

@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
+import { lstatSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs'
 import { extname, resolve } from 'node:path'
 import { MAX_IMPORT_JSON_CHARS, RetraceError, type ExportFormat, type MethodOutput } from '../../shared/contract'
 import type { Runtime } from '../runtime/runtime'
@@ -10,14 +10,12 @@ import { table } from './format'
 const FORMAT_OF_EXTENSION: Record<string, ExportFormat> = { '.html': 'html', '.htm': 'html', '.md': 'md', '.markdown': 'md', '.json': 'json' }
 
 /** `--format`, else what `--out`'s extension says, else HTML. */
-export function parseFormat(value: string | undefined, out: string | undefined): ExportFormat {
-  if (value === undefined) return FORMAT_OF_EXTENSION[extname(out ?? '').toLowerCase()] ?? 'html'
-  if (value === 'html' || value === 'md' || value === 'json') return value
-  throw new RetraceError('VALIDATION', `--format must be html, md or json, not "${value}".`)
+export function formatOf(format: ExportFormat | undefined, out: string | undefined): ExportFormat {
+  return format ?? FORMAT_OF_EXTENSION[extname(out ?? '').toLowerCase()] ?? 'html'
 }
 
 /** `--keep a --keep b` and `--keep a,b` both work. */
-export function parseKeep(values: string[] | undefined): string[] {
+export function keptFindings(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((value) => value.split(',')).map((id) => id.trim()).filter(Boolean)
 }
 
@@ -42,6 +40,7 @@ export interface ExportOptions {
  * is written only once that review is printed, and never over an existing file without --force.
  */
 export async function exportCommand(call: CliCall, options: ExportOptions): Promise<void> {
+  refuseTakenOut(options)
   const { io } = options
   if (options.withFiles && options.format !== 'json') io.err('retrace: --with-files only changes --format json (the page and the Markdown show diffs); ignored.')
   const request = { sessionId: options.sessionId, format: options.format, withFiles: options.withFiles, ...(options.throughTurn !== undefined ? { throughTurn: options.throughTurn } : {}), anonymizePath: options.anonymizePath ?? false }
@@ -61,6 +60,7 @@ export async function exportCommand(call: CliCall, options: ExportOptions): Prom
  * in one HTML file, after the same review on stderr as a session's export.
  */
 export async function workspaceExportCommand(runtime: Runtime, call: CliCall, options: Omit<ExportOptions, 'sessionId' | 'format' | 'withFiles' | 'throughTurn'> & { workspace: string }): Promise<void> {
+  refuseTakenOut(options)
   const workspaceId = knownWorkspace(runtime, options.workspace)
   const request = { workspaceId, anonymizePath: options.anonymizePath ?? false }
   let rendered: MethodOutput<'export.renderWorkspace'>
@@ -89,6 +89,24 @@ function knownWorkspace(runtime: Runtime, path: string): number {
   return found.id
 }
 
+/** An --out that exists, refused before the scan: a long review ending in "already exists" is time lost. */
+function refuseTakenOut(options: Pick<ExportOptions, 'out' | 'force'>): void {
+  if (options.out === undefined || options.force) return
+  const out = resolve(options.out)
+  if (lstatExists(out)) throw new RetraceError('CONFLICT', takenMessage(out))
+}
+
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const takenMessage = (out: string) => `${out} already exists. Pass --force to replace it, or choose another --out.`
+
 /** Write the file, never over an existing one without --force, and say what was written. */
 function writeExport(rendered: MethodOutput<'export.render'>, options: Pick<ExportOptions, 'out' | 'force' | 'redact' | 'io'>): void {
   const out = resolve(options.out ?? rendered.fileName)
@@ -96,7 +114,7 @@ function writeExport(rendered: MethodOutput<'export.render'>, options: Pick<Expo
     writeFileSync(out, rendered.content, { flag: options.force ? 'w' : 'wx' })
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EEXIST') throw new RetraceError('CONFLICT', `${out} already exists. Pass --force to replace it, or choose another --out.`)
+    if (code === 'EEXIST') throw new RetraceError('CONFLICT', takenMessage(out))
     throw new RetraceError('IO_ERROR', `Retrace could not write ${out}: ${(error as Error).message}`)
   }
   const hidden = options.redact ? `, ${rendered.redactedCount} secret${rendered.redactedCount === 1 ? '' : 's'} hidden` : ', not redacted'

@@ -1,4 +1,3 @@
-import { RetraceError } from '../../shared/contract'
 import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
@@ -6,18 +5,11 @@ import { openWorkspacePath } from '../handlers/open-path'
 import type { SourceName } from '../sources/adapter'
 import type { WorkspaceImportReport } from '../sources/import-service'
 import type { ImportReport } from '../sources/import-deps'
-import { SOURCE_ADAPTERS, SOURCE_NAMES } from '../sources/registry'
+import { SOURCE_ADAPTERS } from '../sources/registry'
 import type { SpreadReport } from '../sources/source-folders'
 import { roundSummary, runImportRounds } from '../sources/import-rounds'
 import { dataFolderOwner } from '../runtime/data-folder-owner'
 import type { Output } from './commands'
-
-export function parseSource(value: string | undefined): SourceName | undefined {
-  if (value === undefined) return undefined
-  const known = SOURCE_NAMES.find((name) => name === value)
-  if (!known) throw new RetraceError('VALIDATION', `--source must be ${SOURCE_NAMES.join(' or ')}, not "${value}".`)
-  return known
-}
 
 /**
  * `retrace import --all --watch`: import every agent's history, then again every `intervalMs`
@@ -53,12 +45,10 @@ export async function importCommand(
   runtime: Runtime,
   options: { workspace: string | undefined; all: boolean; source: SourceName | undefined; path?: string | undefined; json: boolean; io: Output }
 ): Promise<void> {
-  if (options.path !== undefined && (!options.source || options.all)) throw new RetraceError('VALIDATION', '--path DIR needs --source NAME (whose history DIR holds) and a workspace, not --all.')
   const sources = options.source ? [options.source] : undefined
   const progress = options.json ? undefined : progressPrinter(options.io)
   const common = { ...(sources ? { sources } : {}), ...(progress ? { onProgress: progress } : {}) }
   if (options.all) {
-    if (options.workspace) throw new RetraceError('VALIDATION', 'Give a workspace folder or --all, not both.')
     const report = await runtime.imports.importAll(common)
     const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path) }))
     if (options.json) return options.io.out(JSON.stringify({ ...report, workspaces }, null, 2))

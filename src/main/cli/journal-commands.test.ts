@@ -49,7 +49,7 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('undo', rewindId, '--yes')).toBe(0)
     expect(ws.text('todo.txt')).toBe('ship it\n')
     expect(await run('rewind', ws.writer.id, '--turn', '7', '--yes')).toBe(1)
-    expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(1)
+    expect(await run('rewind', ws.writer.id, '--turn', '1', '--on-conflict', 'maybe', '--yes')).toBe(2)
   })
 
   it('leaves the files --leave names as they are, and refuses a path the preview does not hold', async () => {
@@ -79,7 +79,7 @@ describe('retrace changes / diff / rewind / undo', () => {
     out = []
     expect(await run('merge', fork.sessionId, '--mode', 'append')).toBe(0)
     expect(out.join('\n')).toContain(`Merged into ${ws.writer.id} (append)`)
-    expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(1)
+    expect(await run('merge', fork.sessionId, '--mode', 'sideways')).toBe(2)
     err = []
     expect(await run('merge', fork.sessionId)).toBe(1) // nothing new since: refused, not copied again
     expect(err.join('\n')).toContain('already merged')
@@ -87,6 +87,18 @@ describe('retrace changes / diff / rewind / undo', () => {
     expect(await run('unmerge', fork.sessionId)).toBe(0)
     expect(out.join('\n')).toContain(`Undid the merge into ${ws.writer.id}: 2 messages removed`)
     expect(await run('merge', fork.sessionId)).toBe(0) // mergeable again
+  })
+
+  it('says "the merge was undone" to an unmerge after an unmerge, not that the branch was never merged (R40)', async () => {
+    setup()
+    expect(await run('fork', ws.writer.id, '--turn', '1', '--name', 'Other idea', '--json')).toBe(0)
+    const fork = JSON.parse(out.join('\n')) as { sessionId: string }
+    ws.rt.recorder.resume(fork.sessionId).append({ role: 'user', content: 'a different approach' })
+    expect(await run('merge', fork.sessionId)).toBe(0)
+    expect(await run('unmerge', fork.sessionId)).toBe(0)
+    err = []
+    expect(await run('unmerge', fork.sessionId)).toBe(1)
+    expect(err.at(-1)).toMatch(/^retrace: The merge of "Other idea" into ".*" was undone \(\d{4}-\d\d-\d\d \d\d:\d\d\): there is no merge left to undo\. Merge the branch again to bring its messages back\.$/)
   })
 
   it('previews the workspace, kinds and modes, and writes a foreign file that runs code only with --allow-sensitive', async () => {

@@ -51,7 +51,7 @@ export async function diffCommand(call: CliCall, options: { sessionId: string; t
 /** Ask on a terminal; refuse (rather than assume yes) when nobody can answer. */
 async function confirm(question: string, io: Output): Promise<boolean> {
   if (!process.stdin.isTTY) {
-    io.err('retrace: not a terminal, so nobody can confirm. Pass --yes to apply, or --dry-run to preview only.')
+    io.err('retrace: Not a terminal, so nobody can confirm. Pass --yes to apply, or --dry-run to preview only.')
     return false
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout })
@@ -134,22 +134,6 @@ function leftAlone(plan: Plan, paths: readonly string[]): string[] {
   })
 }
 
-export function parseTurn(value: string | undefined, required: boolean): number | undefined {
-  if (value === undefined) {
-    if (required) throw new RetraceError('VALIDATION', 'Missing --turn N (turns are numbered from 1).')
-    return undefined
-  }
-  const turn = Number(value)
-  if (!Number.isInteger(turn) || turn < 1) throw new RetraceError('VALIDATION', `--turn must be a whole number from 1, not "${value}".`)
-  return turn
-}
-
-export function parseChoice(value: string | undefined): ConflictChoice | undefined {
-  if (value === undefined) return undefined
-  if (value === 'skip' || value === 'overwrite' || value === 'keep-both') return value
-  throw new RetraceError('VALIDATION', `--on-conflict must be skip, overwrite or keep-both, not "${value}".`)
-}
-
 /** `retrace fork <session-id> --turn N [--name NAME] [--with-files]`: a branch from before turn N. */
 export async function forkCommand(call: CliCall, options: { sessionId: string; turn: number; name: string | undefined; withFiles: boolean; onConflict: ConflictChoice | undefined; allowSensitive: boolean; json: boolean; io: Output }): Promise<void> {
   // With files, what --allow-sensitive confirms is what a preview names now; its token makes sure the fork sees the same.
@@ -170,9 +154,8 @@ export async function forkCommand(call: CliCall, options: { sessionId: string; t
 }
 
 /** `retrace merge <branch-id> [--mode append|replace]`. */
-export async function mergeCommand(call: CliCall, options: { branchId: string; mode: string | undefined; json: boolean; io: Output }): Promise<void> {
-  const mode = options.mode ?? 'append'
-  if (mode !== 'append' && mode !== 'replace') throw new RetraceError('VALIDATION', `--mode must be append or replace, not "${mode}".`)
+export async function mergeCommand(call: CliCall, options: { branchId: string; mode: 'append' | 'replace'; json: boolean; io: Output }): Promise<void> {
+  const { mode } = options
   const result = await call('sessions.merge', { branchId: options.branchId, mode })
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   options.io.out(`Merged into ${result.parentId} (${mode}): ${result.messageCount} messages from position ${result.firstSeq}.`)

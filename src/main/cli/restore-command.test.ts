@@ -91,10 +91,10 @@ describe('retrace restore: one file back to a recorded version', () => {
     setup()
     expect(await run('restore', 'notes.md', '--change', '9', '--workspace', ws.root, '--yes')).toBe(1)
     expect(err.join('\n')).toContain('notes.md has 2 recorded changes; there is no change 9.')
-    expect(await run('restore', 'notes.md', '--change', '1', '--session', ws.writer.id, '--turn', '1', '--yes')).toBe(1)
-    expect(await run('restore', 'notes.md', '--turn', '1', '--workspace', ws.root, '--yes')).toBe(1)
+    expect(await run('restore', 'notes.md', '--change', '1', '--session', ws.writer.id, '--turn', '1', '--yes')).toBe(2)
+    expect(await run('restore', 'notes.md', '--turn', '1', '--workspace', ws.root, '--yes')).toBe(2)
     expect(err.join('\n')).toContain('--session ID and --turn N go together')
-    expect(await run('restore', 'notes.md', '--change', 'x', '--workspace', ws.root)).toBe(1)
+    expect(await run('restore', 'notes.md', '--change', 'x', '--workspace', ws.root)).toBe(2)
     err = []
     expect(await run('restore', 'never.txt', '--workspace', ws.root)).toBe(1)
     expect(err.join('\n')).toContain('Retrace recorded no change to never.txt in this workspace.')

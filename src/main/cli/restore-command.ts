@@ -2,6 +2,7 @@ import { RetraceError, type MethodOutput } from '../../shared/contract'
 import type { CliCall } from './call'
 import { formatTime, table } from './format'
 import { previewAndApply, type ApplyFlags } from './journal-commands'
+import { UsageError } from './usage-error'
 import { workspaceFile } from './workspace-file'
 
 type HistoryItem = MethodOutput<'files.history'>['items'][number]
@@ -42,8 +43,8 @@ export async function restoreCommand(call: CliCall, options: RestoreOptions): Pr
 
 /** With `--session`, the session's workspace (FILE relative to it); `--workspace`, if also given, must agree. */
 async function restoreTarget(call: CliCall, options: RestoreOptions): Promise<{ workspaceId: number; path: string }> {
-  if (options.sessionId !== undefined && options.change !== undefined) throw new RetraceError('VALIDATION', 'Give --change N or --session ID --turn N, not both.')
-  if ((options.sessionId === undefined) !== (options.turn === undefined)) throw new RetraceError('VALIDATION', '--session ID and --turn N go together: the file as it was before turn N of that session.')
+  if (options.sessionId !== undefined && options.change !== undefined) throw new UsageError('Give --change N or --session ID --turn N, not both.')
+  if ((options.sessionId === undefined) !== (options.turn === undefined)) throw new UsageError('--session ID and --turn N go together: the file as it was before turn N of that session.')
   if (options.sessionId === undefined) return workspaceFile(call, options.file, options.workspace)
   const session = await call('sessions.get', { sessionId: options.sessionId })
   const workspace = await call('workspaces.get', { workspaceId: session.workspaceId })
@@ -93,11 +94,4 @@ function listVersions(path: string, history: readonly HistoryItem[], options: Re
 function where(item: HistoryItem): string {
   const session = item.sessionTitle ? `“${item.sessionTitle}”` : item.observed === 'rewind' ? 'a rewind' : 'no session'
   return item.turn === null ? `${session}, ${formatTime(item.createdAt)}` : `turn ${item.turn} of ${session}`
-}
-
-export function parseChange(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const change = Number(value)
-  if (!Number.isInteger(change) || change < 1) throw new RetraceError('VALIDATION', `--change must be a whole number from 1 (see \`retrace restore FILE\`), not "${value}".`)
-  return change
 }

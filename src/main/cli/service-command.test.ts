@@ -97,7 +97,7 @@ describe('retrace service install: the user service that runs import --all --wat
   it('anything but `install` is a usage error (exit 2), and writes nothing', async () => {
     const root = home()
     const env = { HOME: root, XDG_CONFIG_HOME: join(root, 'config') }
-    expect(await cli(['service', '--data-dir', join(root, 'data')], env)).toEqual({ code: 2, out: '', err: 'retrace: Use `retrace service install` [--dry-run] [--force], not "retrace service (nothing)".' })
+    expect(await cli(['service', '--data-dir', join(root, 'data')], env)).toEqual({ code: 2, out: '', err: 'retrace: Use `retrace service install`, not "retrace service".' })
     expect((await cli(['service', 'start', '--data-dir', join(root, 'data')], env)).code).toBe(2)
     expect(existsSync(join(root, 'config'))).toBe(false)
   })

@@ -46,8 +46,15 @@ describe('resolveSessionRef: what a session argument on the command line may be'
     expect(resolve('e5f6')).toBe('e5f6a7b8-dddd-4000-8000-000000000004')
   })
 
-  it("prefers an agent's full id to a Retrace id that merely starts with the same characters", () => {
-    expect(resolve('a1b2c3d4')).toBe('aaaa0000-eeee-4000-8000-000000000005')
+  it("takes the start of the agent's own session id, as it takes the start of Retrace's", () => {
+    expect(resolve('claude-7')).toBe('5f0c1d2e-aaaa-4000-8000-000000000001')
+  })
+
+  it("refuses an agent's id that is also the start of another session's Retrace id, listing both: no source silently wins", () => {
+    const error = refusal('a1b2c3d4')
+    expect(error.message).toContain('could mean 2 sessions')
+    expect(error.message).toContain('aaaa0000-eeee-4000-8000-000000000005')
+    expect(error.message).toContain('a1b2c3d4-cccc-4000-8000-000000000003')
   })
 
   it('refuses a start shared by several sessions, listing them rather than guessing', () => {

@@ -5,17 +5,19 @@ import { formatTime, table } from './format'
 /**
  * The session a command-line argument names. Besides Retrace's own id it accepts what a person
  * has at hand: the agent's session id (the one a hook passed to `checkpoint --session`, or the
- * Claude Code / Codex id of an imported session) and the start of a Retrace id, as git accepts
- * the start of a hash. An argument that fits several sessions is refused with the candidates
- * listed, never guessed.
+ * Claude Code / Codex id of an imported session) and the start of either id, as git accepts the
+ * start of a hash. An argument that fits several sessions is refused with the candidates listed,
+ * never guessed: an agent's whole id does not win over a Retrace id it starts, and an imported
+ * session and the same one seen by hooks share the agent's id.
  */
 export function resolveSessionRef(sessions: SessionRepository, ref: string): string {
   const exact = sessions.get(ref)
   if (exact) return exact.id
-  const candidates = sessions.matching(ref)
-  // An agent's id is a full id: it wins over a Retrace id that merely starts the same way.
-  const byAgentId = candidates.filter((session) => session.sourceSessionId === ref)
-  const meant = byAgentId.length > 0 ? byAgentId : candidates
+  const matches = sessions.matching(ref)
+  // A whole agent id is not meant as the start of others (a Claude Code sub-agent's id extends
+  // its session's); it is not preferred to a Retrace id it starts either: both are listed.
+  const wholeAgentId = matches.some((session) => session.sourceSessionId === ref)
+  const meant = wholeAgentId ? matches.filter((session) => session.sourceSessionId === ref || session.id.startsWith(ref)) : matches
   const [only] = meant
   if (only && meant.length === 1) return only.id
   if (meant.length === 0) {

@@ -19,6 +19,7 @@ import { followHookRuns } from '../agent-hooks/hook-log'
 import { serveHookHandoffs } from './hook-handoff-server'
 import { captureHookTurn } from './hook-turn'
 import { oneAtATimePerKey } from './one-at-a-time'
+import { trackClosing } from './closing-runtimes'
 
 export interface Runtime extends HandlerContext {
   handlers: Handlers
@@ -34,8 +35,14 @@ export interface Runtime extends HandlerContext {
    * for by `backgroundImport` or `serveHooks`, null for a runtime that asked for neither.
    */
   dataFolder: DataFolderClaim | null
-  /** Close the store; after start-up recovery has settled, never under it. */
+  /**
+   * Stop the background work (live following, imports, background rounds, hook turns) and close
+   * the store once none of it is under way any more: at once when nothing is, else when `closed`
+   * resolves. Never under start-up recovery.
+   */
   close(): void
+  /** Resolves once `close` has ended every background job and closed the store (R41). */
+  closed: Promise<void>
 }
 
 /**
@@ -93,12 +100,14 @@ export function createRuntime(options: {
   const dataFolder = options.backgroundImport === true || options.serveHooks ? claimDataFolder(options.dataDir, options.host.binding === 'electron' ? 'the Retrace app' : 'retrace serve') : null
   const owner = dataFolder?.owned === true
   const importsInBackground = owner && options.backgroundImport === true && tuning.backgroundImport.enabled
+  let backgroundRounds: Promise<void> = Promise.resolve()
+  let roundsEnded = !importsInBackground
   if (importsInBackground) {
     const { intervalMs } = tuning.backgroundImport
     // A user service's round under way (import --all --watch) stops within a second of the lock: start after it.
     const rounds = { intervalMs, firstRoundDelayMs: Math.min(1500, intervalMs), signal: background.signal, ...(options.onBackgroundError ? { onError: options.onBackgroundError } : {}) }
     // After start-up recovery, as every handler: a rewind interrupted by a crash is settled first.
-    void ready.then(() => runImportRounds(imports, rounds), () => undefined)
+    backgroundRounds = ready.then(() => runImportRounds(imports, rounds), () => undefined).finally(() => (roundsEnded = true))
   }
   // The turns hooks hand over are captured here, one workspace's after the other; the recorder
   // and the capture publish the changes as they are made.
@@ -124,18 +133,29 @@ export function createRuntime(options: {
   const releaseFolder = () => {
     if (dataFolder?.owned) dataFolder.release()
   }
+  let closeStarted = false
+  let storeClosed: () => void = () => undefined
+  const closed = new Promise<void>((resolve) => (storeClosed = resolve))
+  const closeStore = () => {
+    store.close()
+    storeClosed()
+  }
   const close = () => {
+    if (closeStarted) return
+    closeStarted = true
     handoffs?.close()
     stopHookRuns()
     background.abort()
     previewWatches.close()
     if (socketSettled) releaseFolder()
     else void socketSettles.then(releaseFolder)
-    imports.close()
+    // Cancelled, then waited for: an import stopped mid-way commits what it read, on an open store.
+    const importsEnded = imports.close()
     // A hook's turn under way finishes first (its hook is waiting for it).
     const busy = handoffs ? handoffs.idle() : Promise.resolve()
-    if (settled && !handoffs) store.close()
-    else void Promise.allSettled([ready, busy]).then(() => store.close())
+    if (settled && !handoffs && roundsEnded && imports.workUnderWay().length === 0) closeStore()
+    else void Promise.allSettled([ready, busy, importsEnded, backgroundRounds]).then(closeStore)
+    trackClosing({ closed, workUnderWay: () => imports.workUnderWay(), problems: () => imports.closeProblems() })
   }
-  return { ...ctx, recovery, takesHookTurns: handoffs ? handoffs.listening : Promise.resolve(false), dataFolder, handlers: createHandlers(ctx), close }
+  return { ...ctx, recovery, takesHookTurns: handoffs ? handoffs.listening : Promise.resolve(false), dataFolder, handlers: createHandlers(ctx), close, closed }
 }

@@ -69,6 +69,12 @@ export class ImportService {
   private readonly queues = new Map<number, Promise<unknown>>()
   private readonly watchers = new Map<number, () => void>()
   private readonly workspaces = new Map<number, WorkspaceImports>()
+  /** Every import and follow check under way, with what it is: `close` waits for them all. */
+  private readonly underWay = new Map<Promise<unknown>, string>()
+  /** Aborted by `close`: ends every import under way and refuses new ones. */
+  private readonly closing = new AbortController()
+  /** What background work reported after `close` began (it should report nothing): see `closeProblems`. */
+  private readonly problemsAfterClose: string[] = []
 
   constructor(
     private readonly deps: ImportDeps & { feed?: ChangeFeed },
@@ -91,7 +97,9 @@ export class ImportService {
     const workspace = this.deps.store.workspaces.get(workspaceId)
     if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
     return this.queued(workspaceId, async () => {
-      const files = await this.discoverWorkspace({ id: workspace.id, path: workspace.path }, options.sources, options.signal)
+      const files = await this.discoverWorkspace({ id: workspace.id, path: workspace.path }, options.sources, this.signalOf(options)).catch((error: unknown) => {
+        throw this.closing.signal.aborted ? importCancelled() : error
+      })
       return this.importFiles({ id: workspace.id, path: workspace.path }, files, options)
     })
   }
@@ -144,13 +152,18 @@ export class ImportService {
       const chosen = onePlacePerSession([own, files.map((file) => ({ adapter, file }))], (found) => this.deps.store.importFiles.get(target.id, adapter.name, found.file.path) !== undefined)
       return this.queued(target.id, () => this.importFiles(target, chosen, options))
     }
-    return spreadSourceFolder({ store: this.deps.store, env: this.env, importInto }, workspace.path, adapter, folder, options.signal)
+    return this.tracked(`spreading ${folder}`, () => spreadSourceFolder({ store: this.deps.store, env: this.env, importInto }, workspace.path, adapter, folder, this.signalOf(options)))
   }
 
   /** Import every session found under the sources' roots, into a workspace per recorded cwd. */
-  async importAll(options: ImportOptions = {}): Promise<WorkspaceImportReport> {
+  importAll(options: ImportOptions = {}): Promise<WorkspaceImportReport> {
+    return this.tracked("importing every agent's history", () => this.importAllNow(options))
+  }
+
+  private async importAllNow(options: ImportOptions): Promise<WorkspaceImportReport> {
+    const signal = this.signalOf(options)
     const cache = this.discoveryCache()
-    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, options.signal, cache)
+    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, signal, cache)
     cache.save()
     const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 } }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
@@ -168,7 +181,7 @@ export class ImportService {
       addReport(total, report)
     }
     // Every root was discovered and imported: a file still missing now was deleted, not moved.
-    options.signal?.throwIfAborted()
+    if (signal.aborted) throw importCancelled()
     const found = new Set([...byCwd.values()].flatMap((files) => files.flatMap(({ file }) => [file.path, ...(file.segments?.pieces.map((piece) => piece.path) ?? [])])))
     const gone = markSourcesGone(this.deps.store, this.env, options.sources, Date.now(), found)
     total.sourcesGone = { marked: gone.marked, cleared: gone.cleared }
@@ -182,7 +195,7 @@ export class ImportService {
    * Returns the function that stops following it.
    */
   watch(workspaceId: number, onError: (error: unknown) => void = () => undefined): () => void {
-    if (!this.live) return () => undefined
+    if (!this.live || this.closing.signal.aborted) return () => undefined
     this.watchers.get(workspaceId)?.()
     // Opening a workspace starts its report afresh and takes up what a cancel left over.
     const entry = this.entry(workspaceId)
@@ -205,10 +218,14 @@ export class ImportService {
           }
         },
         pending: () => this.entry(workspaceId).pending,
-        importedOffset: (file) => this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0
+        importedOffset: (file) => this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0,
+        track: (check) => this.track(`following workspace ${workspaceId}`, check)
       },
       this.tuning.incompleteLineAfterMs,
-      onError,
+      (error) => {
+        if (this.closing.signal.aborted) this.problemsAfterClose.push(`following workspace ${workspaceId}: ${error instanceof Error ? error.message : String(error)}`)
+        onError(error)
+      },
       () => {
         if (this.watchers.get(workspaceId) === stop) this.watchers.delete(workspaceId)
       }
@@ -222,10 +239,27 @@ export class ImportService {
     return stop
   }
 
-  /** Stop following every workspace (the runtime is closing). */
-  close(): void {
+  /**
+   * Stop following every workspace and cancel every import (the runtime is closing); resolves
+   * once none of them is under way any more, so the store can be closed under nothing. What
+   * each import committed stays; the next process continues from there.
+   */
+  async close(): Promise<void> {
+    this.closing.abort()
     for (const stop of [...this.watchers.values()]) stop()
     for (const entry of this.workspaces.values()) entry.controller?.abort()
+    // Work that ends may have queued more (a follow check's import step): wait until none is left.
+    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay.keys()])
+  }
+
+  /** What is under way now ("importing workspace 2", "following workspace 2"…); empty once `close` has resolved. */
+  workUnderWay(): string[] {
+    return [...this.underWay.values()]
+  }
+
+  /** Failures of background work after `close` began: work that outlived the store it needed. Empty unless something is wrong. */
+  closeProblems(): string[] {
+    return [...this.problemsAfterClose]
   }
 
   /**
@@ -287,7 +321,7 @@ export class ImportService {
   ): Promise<ImportReport> {
     const entry = this.entry(workspace.id)
     const controller = new AbortController()
-    const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal
+    const signal = AbortSignal.any([this.signalOf(options), controller.signal])
     const report = emptyReport()
     const left = withoutUnchanged(this.deps, workspace.id, this.withoutStopped(workspace.id, files, report, statOf), (path) => options.onFileDone?.(path), statOf)
     const ordered = importOrder(left.entries)
@@ -405,9 +439,35 @@ export class ImportService {
 
   private queued<T>(workspaceId: number, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(workspaceId) ?? Promise.resolve()
-    const next = previous.then(work, work)
+    // Work queued before a close starts after it: it is cancelled, not begun.
+    const run = () => (this.closing.signal.aborted ? Promise.reject(importCancelled()) : work())
+    const next = this.track(`importing workspace ${workspaceId}`, previous.then(run, run))
     this.queues.set(workspaceId, next.catch(() => undefined))
     return next
+  }
+
+  /** Run `work` as part of what `close` waits for; refused (cancelled) once closing. */
+  private tracked<T>(what: string, work: () => Promise<T>): Promise<T> {
+    if (this.closing.signal.aborted) return Promise.reject(importCancelled())
+    // Discovery stopped by the close throws the platform's AbortError: it is a cancel like any other.
+    return this.track(
+      what,
+      work().catch((error: unknown) => {
+        throw this.closing.signal.aborted ? importCancelled() : error
+      })
+    )
+  }
+
+  private track<T>(what: string, work: Promise<T>): Promise<T> {
+    this.underWay.set(work, what)
+    const forget = () => this.underWay.delete(work)
+    work.then(forget, forget)
+    return work
+  }
+
+  /** The caller's signal, if any, and the importer's own close. */
+  private signalOf(options: ImportOptions): AbortSignal {
+    return options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal
   }
 }
 

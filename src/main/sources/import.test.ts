@@ -334,7 +334,7 @@ describe('retrace import', () => {
     out.length = 0
     expect(await runCli(['import', '--all', '--source', 'codex', '--json', '--data-dir', dataDir], io, env)).toBe(0)
     expect(JSON.parse(out.join('\n'))).toMatchObject({ sessions: 0, messages: 0, skipped: [] })
-    expect(await runCli(['import', '--all', '--source', 'windsurf', '--data-dir', dataDir], io, env)).toBe(1)
+    expect(await runCli(['import', '--all', '--source', 'windsurf', '--data-dir', dataDir], io, env)).toBe(2)
   })
 
   it('imports one workspace folder given as an argument', async () => {

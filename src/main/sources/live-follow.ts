@@ -19,6 +19,8 @@ export interface FollowedWorkspace {
   pending(): Set<string>
   /** Where the last complete line imported from a file ends. */
   importedOffset(file: HistoryFile): number
+  /** Each check as it runs: the importer's close waits for the one under way. */
+  track(check: Promise<void>): Promise<void>
 }
 
 /**
@@ -40,6 +42,7 @@ export function followWorkspace(followed: FollowedWorkspace, incompleteLineAfter
     const workspace = followed.workspace()
     if (!workspace) return stop()
     if (tick % REDISCOVER_EVERY === 0) files = await followed.discover({ id: workspace.id, path: workspace.path })
+    if (stopped) return
     tick += 1
     const now = Date.now()
     let grown = false
@@ -55,6 +58,7 @@ export function followWorkspace(followed: FollowedWorkspace, incompleteLineAfter
     const step = async (some: HistoryFile[], options: ImportOptions) => {
       if (some.length > 0) await followed.importStep({ id: workspace.id, path: workspace.path }, some, { ...options, onFileDone })
     }
+    if (stopped) return // stopped while it looked: nothing more to import
     if (grown) await step(files.filter((file) => sizes.get(file.path) !== imported.get(file.path) && !pending.has(file.path)), {})
     // A last line still unfinished once its file has been quiet for a while is reported.
     const quietWithUnfinishedLine = files.filter(
@@ -64,7 +68,8 @@ export function followWorkspace(followed: FollowedWorkspace, incompleteLineAfter
   }
   const loop = () => {
     if (stopped) return
-    check()
+    followed
+      .track(check())
       .catch(onError)
       .finally(() => {
         if (!stopped) timer = setTimeout(loop, WATCH_INTERVAL_MS).unref()

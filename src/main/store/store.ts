@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { openDatabase, writeTransaction } from './database'
 import { rememberDatabase } from './raw-database'
-import { privateDataFolder, privateFile } from './private-files'
+import { prepareDataFolder } from './data-folder'
+import { privateFile } from './private-files'
 import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
@@ -93,8 +94,9 @@ export interface Store {
 
 export function openStore(dataDir: string): Store {
   // The folder first: whatever SQLite creates in it is out of others' reach from the start (a
-  // folder Retrace did not create keeps its mode: see privateDataFolder).
-  privateDataFolder(dataDir, DATABASE_FILE)
+  // folder Retrace did not create keeps its mode: see privateDataFolder). What stands in the
+  // way is said in a sentence (data-folder.ts).
+  prepareDataFolder(dataDir, DATABASE_FILE)
   const dbPath = join(dataDir, DATABASE_FILE)
   const db = openDatabase(dbPath)
   // SQLite gives a new WAL and shared-memory file the database file's mode.

@@ -13,7 +13,11 @@ import type { Recorder } from './recorder'
 export function unmergeBranch(store: Store, recorder: Recorder, branchId: string) {
   const { branch, parent } = branchAndParent(store, branchId)
   const merge = store.merges.last(branch.rowId, parent.rowId)
-  if (!merge) throw new RetraceError('VALIDATION', `Branch "${branch.title}" was never merged into "${parent.title}"; there is nothing to undo.`)
+  if (!merge) {
+    const undone = store.merges.lastUndone(branch.rowId, parent.rowId)
+    if (undone) throw new RetraceError('VALIDATION', `The merge of "${branch.title}" into "${parent.title}" was undone (${localTime(undone.undoneAt)}): there is no merge left to undo. Merge the branch again to bring its messages back.`)
+    throw new RetraceError('VALIDATION', `Branch "${branch.title}" was never merged into "${parent.title}"; there is nothing to undo.`)
+  }
   const undo = merge.undoState
   if (!undo) throw new RetraceError('VALIDATION', `This merge of "${branch.title}" was recorded without what undoing it needs (made by an older Retrace, or read from the agent's files); it cannot be undone.`)
   if (parent.messageCount !== merge.firstSeq + merge.messageCount) {
@@ -28,8 +32,16 @@ export function unmergeBranch(store: Store, recorder: Recorder, branchId: string
     store.pricing.reprice([parent.rowId])
     store.sessions.setContextStart(parent.rowId, undo.contextStartSeq)
     store.merges.remove(merge.id)
+    store.merges.recordUndone({ branchRowId: branch.rowId, intoRowId: parent.rowId, mergedAt: merge.createdAt, undoneAt: Date.now(), messageCount: merge.messageCount })
     store.sessions.setStatus(branch.rowId, undo.branchStatus)
     recorder.announce(parent.workspaceId, parent.id, branch.id)
     return { parentId: parent.id, removedMessages }
   })
+}
+
+/** `2026-03-10 14:02`, local time, as the CLI and the window show times. */
+function localTime(ms: number): string {
+  const d = new Date(ms)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
 }

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import sirv from 'sirv'
 import { WebSocketServer } from 'ws'
-import { MAX_IMPORT_JSON_CHARS, type EventMessage } from '../../shared/contract'
+import { MAX_IMPORT_JSON_CHARS, RetraceError, type EventMessage } from '../../shared/contract'
 import { createDispatcher } from '../rpc/dispatcher'
 import type { Runtime } from '../runtime/runtime'
 import { RequestGuard, type WebCaller } from './request-guard'
@@ -46,7 +46,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   // Listen first: the Host and Origin the guard accepts depend on the port we get.
   const server = createServer()
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error) => reject(listenRefusal(error, options.port ?? 0)))
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
   })
   const port = (server.address() as AddressInfo).port
@@ -192,4 +192,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
     req.on('error', reject)
   })
+}
+
+/** Why `serve --port N` could not listen, in a sentence (a port taken, or one only root may open). */
+function listenRefusal(error: Error, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EADDRINUSE') return new RetraceError('CONFLICT', `Port ${port} on 127.0.0.1 is already in use (another \`retrace serve\`?). Choose another with --port N, or leave --port out for a free one.`)
+  if (code === 'EACCES') return new RetraceError('CONFLICT', `Port ${port} on 127.0.0.1 may only be opened by an administrator here. Choose one from 1024 up with --port N, or leave --port out for a free one.`)
+  return error
 }

@@ -83,9 +83,9 @@ describe('retrace hooks install|uninstall|status and retrace mcp install|uninsta
 
   it('says what is wrong: an unknown agent or scope, a file it will not touch (exit 1)', async () => {
     const { home, run } = setup()
-    expect(await run('hooks', 'install', '--agent', 'windsurf')).toMatchObject({ code: 1, err: 'retrace: --agent must be one of claude-code, gemini, codex, cursor, copilot or all, not "windsurf".' })
-    expect(await run('hooks', 'install', '--scope', 'global')).toMatchObject({ code: 1, err: 'retrace: --scope must be user or project, not "global".' })
-    expect(await run('hooks', 'sideways')).toMatchObject({ code: 1, err: 'retrace: Use "retrace hooks install", "uninstall" or "status", not "sideways".' })
+    expect(await run('hooks', 'install', '--agent', 'windsurf')).toMatchObject({ code: 2, err: 'retrace: --agent must be one of claude-code, gemini, codex, cursor, copilot or all, not "windsurf".' })
+    expect(await run('hooks', 'install', '--scope', 'global')).toMatchObject({ code: 2, err: 'retrace: --scope must be user or project, not "global".' })
+    expect(await run('hooks', 'sideways')).toMatchObject({ code: 2, err: 'retrace: Use `retrace hooks install`, `retrace hooks uninstall` or `retrace hooks status`, not "retrace hooks sideways".' })
     mkdirSync(join(home, '.cursor'))
     writeFileSync(join(home, '.cursor/hooks.json'), '{ "version": 1, "hooks": [] }')
     const refused = await run('hooks', 'install', '--agent', 'cursor')

@@ -1,29 +1,15 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { RetraceError } from '../../../shared/contract'
-import { AGENT_TARGETS, HOOK_AGENTS, isHookAgent, type HookAgent, type HookScope } from '../../agent-hooks/agent-targets'
+import { AGENT_TARGETS, HOOK_AGENTS, type HookAgent, type HookScope } from '../../agent-hooks/agent-targets'
 import { AgentConnectionsService, type ConnectOutcome, type ConnectRequest } from '../../agent-hooks/connections-service'
 import type { Output } from '../commands'
+import { UsageError } from '../usage-error'
 import { formatStatus } from './status-format'
 
-export const HOOKS_USAGE = `  retrace checkpoint begin|end --hook AGENT   what an installed hook runs: reads that agent's JSON on stdin,
-                                             prints nothing (Cursor: its answer), always exits 0, logs the
-                                             outcome for \`retrace hooks status\`
-  retrace hooks install [--agent ${'NAME'}|all] [--scope user|project] [--workspace PATH] [--no-mcp] [--dry-run]
-                                             make each agent run checkpoint begin/end around every turn, in its
-                                             own settings (agents: ${'claude-code, gemini, codex, cursor, copilot'};
-                                             all, the default: those found here), and register Retrace's MCP
-                                             server; a backup is kept beside each file; --dry-run shows the diffs
-  retrace hooks uninstall [same flags]       take out exactly what install added
-  retrace hooks status [--agent NAME] [--json]
-                                             per agent: hooks and MCP server (in which file), the last turn
-                                             captured, the last error of a hook run
-  retrace mcp install|uninstall [--agent NAME|all] [--scope user|project] [--dry-run]
-                                             only the MCP server's registration`
-
 export interface HooksFlags {
-  agent: string | undefined
-  scope: string | undefined
+  /** The agents named (`--agent a,b`), or all of those found here (`all`, or none named). */
+  agent: HookAgent[] | 'all' | undefined
+  scope: HookScope | undefined
   workspace: string | undefined
   dryRun: boolean
   noMcp: boolean
@@ -39,13 +25,14 @@ export function hooksCommand(kind: 'hooks' | 'mcp', action: string, flags: Hooks
   const workspace = flags.workspace ?? process.cwd()
   if (kind === 'hooks' && action === 'status') {
     const status = service.status(flags.workspace ?? process.cwd())
-    const shown = flags.agent && flags.agent !== 'all' ? status.filter((agent) => agent.agent === parseAgent(flags.agent as string)) : status
+    const named = flags.agent === undefined || flags.agent === 'all' ? null : flags.agent
+    const shown = named ? status.filter((agent) => named.includes(agent.agent)) : status
     context.io.out(flags.json ? JSON.stringify(shown, null, 2) : formatStatus(shown, context.env.HOME ?? homedir()))
     return 0
   }
-  if (action !== 'install' && action !== 'uninstall') throw new RetraceError('VALIDATION', kind === 'hooks' ? `Use "retrace hooks install", "uninstall" or "status", not "${action || '(nothing)'}".` : `Use "retrace mcp install" or "retrace mcp uninstall", not "${action || '(nothing)'}".`)
+  if (action !== 'install' && action !== 'uninstall') throw new UsageError(`Use \`retrace ${kind} install\`${kind === 'hooks' ? ', `uninstall` or `status`' : ' or `uninstall`'}, not "${action || '(nothing)'}".`)
   const { agents, skipped } = chooseAgents(flags.agent, context.env)
-  const request: ConnectRequest = { agents, scope: parseScope(flags.scope), workspace, hooks: kind === 'hooks', mcp: kind === 'mcp' || !flags.noMcp, dryRun: flags.dryRun }
+  const request: ConnectRequest = { agents, scope: flags.scope ?? 'user', workspace, hooks: kind === 'hooks', mcp: kind === 'mcp' || !flags.noMcp, dryRun: flags.dryRun }
   const outcome = action === 'install' ? service.install(request) : service.uninstall(request)
   if (flags.json) context.io.out(JSON.stringify({ ...outcome, skipped }, null, 2))
   else report(outcome, request, skipped, action, context.io)
@@ -76,8 +63,8 @@ function report(outcome: ConnectOutcome, request: ConnectRequest, skipped: strin
 }
 
 /** `--agent NAME` (also a comma-separated list) or `all`: every agent whose own folder exists here. */
-function chooseAgents(value: string | undefined, env: NodeJS.ProcessEnv): { agents: HookAgent[]; skipped: string[] } {
-  if (value !== undefined && value !== 'all') return { agents: [...new Set(value.split(',').map((name) => parseAgent(name.trim())))], skipped: [] }
+function chooseAgents(value: HookAgent[] | 'all' | undefined, env: NodeJS.ProcessEnv): { agents: HookAgent[]; skipped: string[] } {
+  if (value !== undefined && value !== 'all') return { agents: value, skipped: [] }
   const agents: HookAgent[] = []
   const skipped: string[] = []
   for (const agent of HOOK_AGENTS) {
@@ -86,15 +73,4 @@ function chooseAgents(value: string | undefined, env: NodeJS.ProcessEnv): { agen
     else skipped.push(`${target.label}: not found (no ${target.home(env)}); skipped. Use --agent ${agent} to write its settings anyway.`)
   }
   return { agents, skipped }
-}
-
-function parseAgent(name: string): HookAgent {
-  if (!isHookAgent(name)) throw new RetraceError('VALIDATION', `--agent must be one of ${HOOK_AGENTS.join(', ')} or all, not "${name}".`)
-  return name
-}
-
-function parseScope(value: string | undefined): HookScope {
-  if (value === undefined || value === 'user') return 'user'
-  if (value === 'project') return 'project'
-  throw new RetraceError('VALIDATION', `--scope must be user or project, not "${value}".`)
 }

@@ -21,6 +21,9 @@ export interface Rewind {
   recoverySeenAt: number | null
 }
 
+/** The shortest start of a rewind id taken for the whole (as for session ids). */
+const MIN_REWIND_ID_PREFIX = 4
+
 const REWIND_COLUMNS = `id, workspace_id AS workspaceId, session_id AS sessionRowId, target_turn AS targetTurn, undo_of AS undoOf,
   before_scope_id AS beforeScopeId, status, summary, created_at AS createdAt, finished_at AS finishedAt,
   recovered_at AS recoveredAt, recovery_seen_at AS recoverySeenAt`
@@ -66,6 +69,7 @@ export class RewindRepository {
   private readonly seenStmt
   private readonly checkpointTimeStmt
   private readonly savedInWorkspaceStmt
+  private readonly matchingStmt
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
@@ -76,6 +80,12 @@ export class RewindRepository {
     this.statusStmt = db.prepare('UPDATE rewinds SET status = ? WHERE id = ?')
     this.byIdStmt = db.prepare(`SELECT ${REWIND_COLUMNS} FROM rewinds WHERE id = ?`)
     this.ofSessionStmt = db.prepare(`SELECT ${REWIND_COLUMNS} FROM rewinds WHERE session_id = ? ORDER BY created_at`)
+    this.matchingStmt = db.prepare(
+      `SELECT ${REWIND_COLUMNS},
+         (SELECT uid FROM sessions WHERE sessions.id = rewinds.session_id) AS sessionId,
+         (SELECT title FROM sessions WHERE sessions.id = rewinds.session_id) AS sessionTitle
+       FROM rewinds WHERE length(@ref) >= ${MIN_REWIND_ID_PREFIX} AND substr(id, 1, length(@ref)) = @ref ORDER BY created_at DESC LIMIT 20`
+    )
     this.recoveredStmt = db.prepare('UPDATE rewinds SET recovered_at = ? WHERE id = ?')
     this.insertConflictStmt = db.prepare(
       `INSERT OR REPLACE INTO rewind_recovery_conflicts (rewind_id, path, kind_found, hash_found, size_found, mode_found, kind_before, hash_before, size_before, mode_before)
@@ -112,6 +122,11 @@ export class RewindRepository {
 
   get(id: string): Rewind | undefined {
     return this.byIdStmt.get(id) as Rewind | undefined
+  }
+
+  /** The rewinds whose id starts with `ref` (at least 4 characters), with their session; newest first, at most 20. */
+  matching(ref: string): (Rewind & { sessionId: string | null; sessionTitle: string | null })[] {
+    return this.matchingStmt.all({ ref }) as (Rewind & { sessionId: string | null; sessionTitle: string | null })[]
   }
 
   ofSession(sessionRowId: number): Rewind[] {

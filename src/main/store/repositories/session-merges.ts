@@ -34,6 +34,8 @@ export class SessionMergeRepository {
   private readonly removeStmt
   private readonly undoStateStmt
   private readonly mergeContextStmt
+  private readonly recordUndoneStmt
+  private readonly lastUndoneStmt
 
   constructor(db: Db) {
     // Without a through seq (a source's inferred merge) the merge took the branch as it is now.
@@ -50,6 +52,12 @@ export class SessionMergeRepository {
     this.removeStmt = db.prepare('DELETE FROM session_merges WHERE id = ?')
     this.undoStateStmt = db.prepare('UPDATE session_merges SET undo_state = ? WHERE id = ?')
     this.mergeContextStmt = db.prepare('INSERT INTO session_merge_context (merge_id, message_id) VALUES (?, ?)')
+    this.recordUndoneStmt = db.prepare(
+      'INSERT INTO session_undone_merges (branch_id, into_id, merged_at, undone_at, message_count) VALUES (@branchRowId, @intoRowId, @mergedAt, @undoneAt, @messageCount)'
+    )
+    this.lastUndoneStmt = db.prepare(
+      'SELECT merged_at AS mergedAt, undone_at AS undoneAt, message_count AS messageCount FROM session_undone_merges WHERE branch_id = ? AND into_id = ? ORDER BY id DESC LIMIT 1'
+    )
   }
 
   /** Record that a branch was merged into a session: its messages from `firstSeq` on, `messageCount` of them. */
@@ -72,6 +80,16 @@ export class SessionMergeRepository {
   /** Forget one merge (it was undone). */
   remove(mergeId: number): void {
     this.removeStmt.run(mergeId)
+  }
+
+  /** Note that a merge of the branch into the session was undone (migration 022). */
+  recordUndone(undone: { branchRowId: number; intoRowId: number; mergedAt: number; undoneAt: number; messageCount: number }): void {
+    this.recordUndoneStmt.run(undone)
+  }
+
+  /** The latest undone merge of a branch into a session, if any. */
+  lastUndone(branchRowId: number, intoRowId: number): { mergedAt: number; undoneAt: number; messageCount: number } | undefined {
+    return this.lastUndoneStmt.get(branchRowId, intoRowId) as { mergedAt: number; undoneAt: number; messageCount: number } | undefined
   }
 
   /** Forget the merges of a branch into a session (a source's store read again records them afresh). */

@@ -185,7 +185,8 @@ export class SessionRepository {
     this.titleStmt = db.prepare('UPDATE sessions SET title = ? WHERE id = ?')
     this.bySourceIdStmt = db.prepare(`${SELECT} WHERE s.workspace_id = ? AND s.source = ? AND s.source_session_id = ?`)
     this.matchingStmt = db.prepare(
-      `${SELECT} WHERE s.source_session_id = @ref OR (length(@ref) >= ${MIN_ID_PREFIX} AND substr(s.uid, 1, length(@ref)) = @ref)
+      `${SELECT} WHERE s.source_session_id = @ref
+         OR (length(@ref) >= ${MIN_ID_PREFIX} AND (substr(s.uid, 1, length(@ref)) = @ref OR substr(s.source_session_id, 1, length(@ref)) = @ref))
        ORDER BY s.updated_at DESC, s.id DESC LIMIT 20`
     )
     this.linkStmt = db.prepare('UPDATE sessions SET parent_id = @parentRowId, fork_seq = @forkSeq, depth = @depth WHERE id = @rowId')
@@ -233,8 +234,9 @@ export class SessionRepository {
 
   /**
    * Sessions a person may mean by `ref` when it is not a session id: the sessions whose agent
-   * gave them that id (a hook's --session, an imported file's session), and those whose id
-   * starts with it (at least 4 characters, as one copies the start of a UUID). Most recent first.
+   * gave them that id (a hook's --session, an imported file's session), and those whose id or
+   * agent's id starts with it (at least 4 characters, as one copies the start of a UUID). Most
+   * recent first, at most 20.
    */
   matching(ref: string): SessionRecord[] {
     return (this.matchingStmt.all({ ref }) as SessionRow[]).map(toRecord)
