@@ -61,6 +61,7 @@ export async function importCommand(
     const { marked, cleared } = report.sourcesGone
     if (marked > 0) options.io.out(`${marked} imported file${marked === 1 ? ' was' : 's were'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} since: ${marked === 1 ? 'its sessions are' : 'their sessions are'} kept, marked (retrace doctor counts them).`)
     if (cleared > 0) options.io.out(`${cleared} file${cleared === 1 ? '' : 's'} found deleted before ${cleared === 1 ? 'is' : 'are'} back.`)
+    printUnplaced(options.io, report.unplaced)
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
@@ -100,6 +101,19 @@ function printReport(io: Output, report: ImportReport): void {
   if (report.skipped.length === 0) return
   io.out(`${report.skipped.length} line${report.skipped.length === 1 ? '' : 's'} skipped (--json lists them all):`)
   for (const line of report.skipped.slice(0, 10)) io.out(`  ${line.file}:${line.offset}  ${line.reason}`)
+}
+
+/** Where a source's sessions that record no folder can be imported from instead. */
+const UNPLACED_HINTS: Partial<Record<SourceName, (sessions: number) => string>> = {
+  'gemini-cli': (n) => `${n} Gemini CLI chat${n === 1 ? '' : 's'}: open ${n === 1 ? 'its' : 'their'} project folder to import ${n === 1 ? 'it' : 'them'} (Gemini CLI recorded only a hash of its path).`
+}
+
+/** The sessions --all could not place (no folder recorded), per source, and how to import them. */
+function printUnplaced(io: Output, unplaced: WorkspaceImportReport['unplaced']): void {
+  for (const { source, sessions } of unplaced) {
+    const label = SOURCE_ADAPTERS.find((adapter) => adapter.name === source)?.label ?? source
+    io.out(UNPLACED_HINTS[source]?.(sessions) ?? `${sessions} ${label} session${sessions === 1 ? ' records' : 's record'} no folder, so --all cannot tell ${sessions === 1 ? 'its' : 'their'} workspace (--json lists the files).`)
+  }
 }
 
 /** The sessions --all did not take, by recorded folder, with the reason and their files. */

@@ -14,7 +14,7 @@ import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
-import { discoverRecordedWorkspaces } from './recorded-workspaces'
+import { discoverRecordedWorkspaces, type FoundFile } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
 import { applySourceTitles } from './source-titles'
@@ -28,6 +28,8 @@ export interface WorkspaceImportReport extends ImportReport {
   refused: { cwd: string; reason: string; sessions: { source: string; sessionId: string; file: string }[] }[]
   /** Imported files found deleted by their agent (their sessions stay, marked), and marked ones found back. */
   sourcesGone: Omit<SourceGoneReport, 'workspaceIds'>
+  /** Per source, the sessions whose files record no folder: --all cannot tell their workspace (Gemini CLI's hashed projects). */
+  unplaced: { source: SourceName; sessions: number; files: string[] }[]
 }
 
 /** Workspaces followed live at once (the most recently opened ones). */
@@ -163,9 +165,10 @@ export class ImportService {
   private async importAllNow(options: ImportOptions): Promise<WorkspaceImportReport> {
     const signal = this.signalOf(options)
     const cache = this.discoveryCache()
-    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, signal, cache)
+    const unplaced: FoundFile[] = []
+    const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, signal, cache, unplaced)
     cache.save()
-    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 } }
+    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: unplacedBySource(unplaced) }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
       // as a workspace would let a rewind write anywhere in the account.
@@ -475,6 +478,16 @@ function adapterOf(file: HistoryFile): SourceAdapter {
   const [adapter] = adaptersFor(file.source)
   if (!adapter) throw new Error(`No importer for ${file.source}.`)
   return adapter
+}
+
+/** The sessions (their main files; sub-agents go with them) that record no folder, by source. */
+function unplacedBySource(found: readonly FoundFile[]): WorkspaceImportReport['unplaced'] {
+  const bySource = new Map<SourceName, string[]>()
+  for (const { adapter, file } of found) {
+    if (file.role !== 'main') continue
+    bySource.set(adapter.name, [...(bySource.get(adapter.name) ?? []), file.path])
+  }
+  return [...bySource].map(([source, files]) => ({ source, sessions: files.length, files: files.sort() }))
 }
 
 function addReport(total: ImportReport, report: ImportReport): void {

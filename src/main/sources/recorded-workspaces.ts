@@ -13,14 +13,18 @@ export interface FoundFile {
  * the folder its session recorded as its cwd: the workspace `import --all` imports it into, and
  * `retrace workspaces` lists. Discovery reads only each file's head. A sub-agent goes where the
  * session that started it went, whatever cwd it recorded itself. Whether the folder still exists
- * plays no part: a history outlives its folder.
+ * plays no part: a history outlives its folder. The files that record no folder go into
+ * `unplaced` when it is given (`import --all` says how many it could not place).
  */
-export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: SourceName[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<Map<string, FoundFile[]>> {
+export async function discoverRecordedWorkspaces(env: NodeJS.ProcessEnv, only?: SourceName[], signal?: AbortSignal, cache?: DiscoveryCache, unplaced?: FoundFile[]): Promise<Map<string, FoundFile[]>> {
   const byCwd = new Map<string, FoundFile[]>()
   for (const adapter of adaptersFor(only)) {
     const files = await adapter.discoverAll(adapter.roots(env), signal, cache)
     for (const [cwd, recorded] of groupByRecordedCwd(files)) {
-      if (cwd === null) continue
+      if (cwd === null) {
+        unplaced?.push(...recorded.map((file) => ({ adapter, file })))
+        continue
+      }
       const list = byCwd.get(cwd) ?? []
       list.push(...recorded.map((file) => ({ adapter, file })))
       byCwd.set(cwd, list)

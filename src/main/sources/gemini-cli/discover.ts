@@ -41,9 +41,13 @@ function projectFolders(root: string): { id: string; dir: string; project: strin
     .map((id) => ({ id, dir: join(tmp, id), project: readProjectRoot(join(tmp, id)) ?? registered.get(id) ?? null }))
 }
 
-/** Every session file of every project (`retrace import --all`): cwd known where the folder names it. */
+/**
+ * Every session file of every project (`retrace import --all`): cwd known where the folder names
+ * it. A folder known only by its hash has no cwd: its chats are found when their workspace is
+ * opened, and its prompt log (no session of its own) is left for then too.
+ */
 export function discoverGeminiFiles(roots: string[]): Promise<HistoryFile[]> {
-  return Promise.resolve(roots.flatMap((root) => projectFolders(root).flatMap((folder) => sessionFiles(folder.dir, folder.project))))
+  return Promise.resolve(roots.flatMap((root) => projectFolders(root).flatMap((folder) => sessionFiles(folder.dir, folder.project, folder.project !== null))))
 }
 
 /** The sessions of one workspace: the project folders whose id is its hash or slug, or whose root it is. */
@@ -71,7 +75,7 @@ export function projectHash(projectRoot: string): string {
  * `.json`'s name (so what an earlier import made of it is replaced, not added to) and is read
  * from the `.jsonl` (adapter.ts), whose changes its fingerprint follows.
  */
-function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
+function sessionFiles(dir: string, cwd: string | null, withPromptLog = true): HistoryFile[] {
   // Chats saved with `/chat save <tag>`, beside chats/ (saved-chat.ts).
   const saved = names(dir)
     .filter((name) => SAVED_CHAT_FILE.test(name))
@@ -90,7 +94,7 @@ function sessionFiles(dir: string, cwd: string | null): HistoryFile[] {
         .flatMap((name) => historyFile(join(chats, parent, name), cwd, parent, undefined))
         .map((file) => ({ ...file, fingerprint: `${file.fingerprint ?? ''}|${parentFile?.fingerprint ?? ''}` }))
     })
-  return [...main, ...saved, ...subAgents, ...promptLog(dir, cwd, all)]
+  return [...main, ...saved, ...subAgents, ...(withPromptLog ? promptLog(dir, cwd, all) : [])]
 }
 
 /**
