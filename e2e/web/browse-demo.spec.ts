@@ -29,6 +29,34 @@ test.describe('browsing the demo workspace in the browser', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  test("shows the README's first stops in the demo too: Sources and Connect agents in its More menu", async ({ page, server, consoleErrors }, testInfo) => {
+    const first = new FirstScreen(page)
+    await first.goto(server.url)
+    await first.openDemo()
+    const menu = page.getByTestId('workspace-menu')
+    await menu.locator('summary').click()
+    await expect(menu.getByTestId('sources-open')).toBeVisible()
+    await expect(menu.getByTestId('connect-agents-open')).toBeVisible()
+    await snapshot(page, testInfo, '05-demo-more-menu')
+
+    await menu.getByTestId('sources-open').click()
+    const sources = page.getByTestId('sources-dialog')
+    await expect(sources.getByTestId('sources-table')).toContainText('Claude Code')
+    // The demo's history is Retrace's own: no agent folder is added to it.
+    await expect(sources.getByTestId('sources-demo-note')).toContainText('open your project folder')
+    await expect(sources.getByTestId('source-folder-add')).toHaveCount(0)
+    await sources.getByTestId('sources-close').click()
+
+    await menu.locator('summary').click()
+    await menu.getByTestId('connect-agents-open').click()
+    const connect = page.getByTestId('connect-agents-dialog')
+    await expect(connect.getByTestId('connect-scope-user')).toBeChecked()
+    // The demo folder is Retrace's: an agent's settings go to every project, not into it.
+    await expect(connect.getByTestId('connect-scope-project')).toBeDisabled()
+    await snapshot(page, testInfo, '06-demo-connect-agents')
+    expect(consoleErrors).toEqual([])
+  })
+
   test('searches sessions, filters by source, and switches to the context transcript', async ({ page, server, consoleErrors }, testInfo) => {
     const first = new FirstScreen(page)
     await first.goto(server.url)

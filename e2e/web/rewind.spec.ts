@@ -76,6 +76,8 @@ test.describe('rewind, undo, fork and merge from the transcript', () => {
 
     await dialog.getByTestId('rewind-apply').click()
     await expect(dialog.getByTestId('rewind-result')).toContainText('Rewound 1 file to before turn 2')
+    // It points to where Rewinds really is: the Session menu of the transcript's header.
+    await expect(dialog.getByTestId('rewind-result')).toContainText('under Session ▾ → Rewinds in the header of this session')
     const earlier = readFileSync(file, 'utf8')
     expect(earlier).not.toContain('toLowerCase')
     expect(earlier).toContain('query.split(/\\s+/)')

@@ -63,7 +63,7 @@ export function RewindResultView({
         </p>
       ) : (
       <p className="muted">
-        {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}, where
+        {undo ? 'This undo is a rewind too: it can be undone, here or later' : 'You can undo this rewind now, or later'} under <strong>Session ▾ → Rewinds</strong> in the header of {historyOf === null ? 'this session' : `“${historyOf}”`}, where
         it is the newest entry{historyLabel(undo, turn)}.
       </p>
       )}

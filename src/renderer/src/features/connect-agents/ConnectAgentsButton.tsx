@@ -9,15 +9,16 @@ import type { Scope } from './connection-state'
 const connectionsKey = (workspaceId: number) => ['agent-connections', workspaceId] as const
 
 /** "Connect agents" in the workspace's More menu: each agent's checkpoint hooks and MCP server, and their last runs. */
-export function ConnectAgentsButton({ workspaceId }: { workspaceId: number }) {
+export function ConnectAgentsButton({ workspaceId, isDemo = false }: { workspaceId: number; isDemo?: boolean }) {
   return (
     <DialogButton label="Connect agents" tooltip="Make agents capture every turn (shell changes included) through their hooks, and register Retrace's MCP server" dialogTitle="Connect agents" testId="connect-agents">
-      <ConnectAgentsView workspaceId={workspaceId} />
+      <ConnectAgentsView workspaceId={workspaceId} isDemo={isDemo} />
     </DialogButton>
   )
 }
 
-function ConnectAgentsView({ workspaceId }: { workspaceId: number }) {
+/** In the demo, settings go to every project only: the demo folder is Retrace's, no project of the user's. */
+function ConnectAgentsView({ workspaceId, isDemo }: { workspaceId: number; isDemo: boolean }) {
   const queryClient = useQueryClient()
   // Hooks run in the agents' processes: look again now and then for their last runs.
   const connections = useQuery({ queryKey: connectionsKey(workspaceId), queryFn: () => call('agents.connections', { workspaceId }), refetchInterval: 5000 })
@@ -36,7 +37,8 @@ function ConnectAgentsView({ workspaceId }: { workspaceId: number }) {
             <input type="radio" name="connect-scope" checked={scope === 'user'} onChange={() => setScope('user')} data-testid="connect-scope-user" /> every project (the agent&apos;s own settings)
           </label>
           <label>
-            <input type="radio" name="connect-scope" checked={scope === 'project'} onChange={() => setScope('project')} data-testid="connect-scope-project" /> this workspace only (its project files)
+            <input type="radio" name="connect-scope" checked={scope === 'project'} onChange={() => setScope('project')} disabled={isDemo} data-testid="connect-scope-project" /> this workspace only (its project files)
+            {isDemo ? <span className="muted"> — open your project folder for this</span> : null}
           </label>
         </fieldset>
         <label className="connect-agents-mcp">

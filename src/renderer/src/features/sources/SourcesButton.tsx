@@ -15,35 +15,17 @@ const foldersKey = (workspaceId: number) => ['source-folders', workspaceId] as c
  * workspace as one source's history (a copied ~/.claude, an agent home elsewhere, a deployment on
  * another disk) — added, imported at once, followed like the rest, and removable.
  */
-export function SourcesButton({ workspaceId }: { workspaceId: number }) {
+export function SourcesButton({ workspaceId, isDemo = false }: { workspaceId: number; isDemo?: boolean }) {
   return (
     <DialogButton label="Sources" tooltip="Where agent histories are read from, and folders added to this workspace" dialogTitle="Agent history sources" testId="sources">
-      <SourcesView workspaceId={workspaceId} />
+      <SourcesView workspaceId={workspaceId} isDemo={isDemo} />
     </DialogButton>
   )
 }
 
-function SourcesView({ workspaceId }: { workspaceId: number }) {
-  const queryClient = useQueryClient()
+/** The demo's history is Retrace's own recording: where agents are read from shows, but no folder is added to it. */
+function SourcesView({ workspaceId, isDemo }: { workspaceId: number; isDemo: boolean }) {
   const sources = useQuery({ queryKey: ['sources'], queryFn: () => call('sources.list', {}) })
-  const folders = useQuery({ queryKey: foldersKey(workspaceId), queryFn: () => call('workspaces.sourceFolders', { workspaceId }) })
-  const info = useAppInfo()
-  const [source, setSource] = useState('')
-  const [path, setPath] = useState('')
-  const pathId = useId()
-  const sourceId = useId()
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: foldersKey(workspaceId) })
-  const add = useMutation({ mutationFn: () => call('workspaces.addSourceFolder', { workspaceId, source: source || sources.data?.items[0]?.name || '', path: path.trim() }), onSuccess: refresh })
-  const remove = useMutation({ mutationFn: (folderId: number) => call('workspaces.removeSourceFolder', { workspaceId, folderId }), onSuccess: refresh })
-  const pick = async () => {
-    const picked = await call('workspaces.pickFolder', {})
-    if (picked.path) setPath(picked.path)
-  }
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (path.trim()) add.mutate()
-  }
-
   return (
     <div className="sources">
       <p className="dialog-intro">Retrace reads each agent&apos;s own files, read-only, and never writes beside them.</p>
@@ -69,6 +51,41 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
 
       <UnreadRecords workspaceId={workspaceId} />
 
+      {isDemo ? (
+        <p className="muted" data-testid="sources-demo-note">
+          The demo&apos;s sessions were recorded by Retrace itself. To read your agents&apos; histories, open your project folder (← Workspaces); there you can also add a folder as an agent&apos;s history.
+        </p>
+      ) : (
+        <SourceFolders workspaceId={workspaceId} />
+      )}
+    </div>
+  )
+}
+
+/** The folders added to a workspace as one source's history, and the form that adds one. */
+function SourceFolders({ workspaceId }: { workspaceId: number }) {
+  const queryClient = useQueryClient()
+  const sources = useQuery({ queryKey: ['sources'], queryFn: () => call('sources.list', {}) })
+  const folders = useQuery({ queryKey: foldersKey(workspaceId), queryFn: () => call('workspaces.sourceFolders', { workspaceId }) })
+  const info = useAppInfo()
+  const [source, setSource] = useState('')
+  const [path, setPath] = useState('')
+  const pathId = useId()
+  const sourceId = useId()
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: foldersKey(workspaceId) })
+  const add = useMutation({ mutationFn: () => call('workspaces.addSourceFolder', { workspaceId, source: source || sources.data?.items[0]?.name || '', path: path.trim() }), onSuccess: refresh })
+  const remove = useMutation({ mutationFn: (folderId: number) => call('workspaces.removeSourceFolder', { workspaceId, folderId }), onSuccess: refresh })
+  const pick = async () => {
+    const picked = await call('workspaces.pickFolder', {})
+    if (picked.path) setPath(picked.path)
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    if (path.trim()) add.mutate()
+  }
+
+  return (
+    <>
       <h3 className="sources-title">Folders added to this workspace</h3>
       {folders.data && folders.data.items.length === 0 ? <p className="muted">None yet.</p> : null}
       <ul className="result-list" data-testid="source-folders">
@@ -116,7 +133,7 @@ function SourcesView({ workspaceId }: { workspaceId: number }) {
           {addFolderSummary(add.data)}
         </p>
       ) : null}
-    </div>
+    </>
   )
 }
 

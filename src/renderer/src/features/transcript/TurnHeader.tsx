@@ -8,7 +8,7 @@ const STATE_LABELS: Record<TurnState, { label: string; title: (turn: number) => 
   current: { label: 'current', title: () => 'The latest checkpoint of this session: no rewind went back past it.' },
   rewound: {
     label: 'rewound past',
-    title: (turn) => `A rewind of this session put the files back to before this turn or an earlier one, so turn ${turn}’s changes are no longer on disk. Undo it from Rewinds.`
+    title: (turn) => `A rewind of this session put the files back to before this turn or an earlier one, so turn ${turn}’s changes are no longer on disk. Undo it from Session ▾ → Rewinds.`
   },
   invalidated: { label: 'invalidated', title: () => 'This checkpoint’s recorded file states no longer apply, so it cannot be rewound to safely.' }
 }

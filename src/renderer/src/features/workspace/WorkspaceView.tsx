@@ -52,8 +52,9 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         {workspace.data ? <AgentStateButton workspaceId={workspaceId} /> : null}
         {workspace.data ? (
           <HeaderMenu label="More ▾" title="Sources of agent histories, connecting agents, usage and cost, opening an exported session, and exporting every session" testId="workspace-menu">
-            {!workspace.data.isDemo ? <SourcesButton workspaceId={workspaceId} /> : null}
-            {!workspace.data.isDemo ? <ConnectAgentsButton workspaceId={workspaceId} /> : null}
+            {/* In the demo too: the README sends a new user here first. */}
+            <SourcesButton workspaceId={workspaceId} isDemo={workspace.data.isDemo} />
+            <ConnectAgentsButton workspaceId={workspaceId} isDemo={workspace.data.isDemo} />
             <UsageButton workspaceId={workspaceId} />
             <OpenExport workspaceId={workspaceId} />
             <ExportWorkspaceButton workspaceId={workspaceId} workspaceName={workspace.data.name} />
