@@ -1,31 +1,14 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { importTestbed } from './testing/import-testbed'
+import { filesRead } from './testing/files-read'
 import { transcriptsBySession, writeSpotterCopies } from './testing/session-copies'
 import { databaseOf } from '../store/raw-database'
 
 const ROOT = resolve(__dirname, '../../..')
 const CLI = join(ROOT, 'src/main/testing/cli-process.ts')
 const { tempDir, runtime } = importTestbed('retrace-import-crash-')
-
-/** Files the store says were read, as another process sees them (0 until the store exists). */
-function filesRead(dataDir: string): number {
-  const path = join(dataDir, 'retrace.db')
-  if (!existsSync(path)) return 0
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true })
-    try {
-      return (db.prepare('SELECT count(*) AS n FROM import_files').get() as { n: number }).n
-    } finally {
-      db.close()
-    }
-  } catch {
-    return 0 // not created yet, or its schema not written yet
-  }
-}
 
 describe('an import killed in the middle', () => {
   it('goes on from what it committed, and ends with what an import never killed writes and finds', async () => {

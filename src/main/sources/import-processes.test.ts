@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { importTestbed } from './testing/import-testbed'
+import { filesRead } from './testing/files-read'
 import { transcriptsBySession, writeSpotterCopies } from './testing/session-copies'
 
 const ROOT = resolve(__dirname, '../../..')
@@ -22,22 +22,6 @@ function importProcess(claude: string, dataDir: string): Promise<{ code: number 
   let stderr = ''
   child.stderr.on('data', (data: Buffer) => (stderr += data.toString()))
   return new Promise((done) => child.once('exit', (code) => done({ code, stderr })))
-}
-
-/** Files the store says were read, as another process sees them (0 until the store exists). */
-function filesRead(dataDir: string): number {
-  const path = join(dataDir, 'retrace.db')
-  if (!existsSync(path)) return 0
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true })
-    try {
-      return (db.prepare('SELECT count(*) AS n FROM import_files').get() as { n: number }).n
-    } finally {
-      db.close()
-    }
-  } catch {
-    return 0 // not created yet, or its schema not written yet
-  }
 }
 
 describe('two `retrace import` processes on one data folder at once (R32)', () => {
