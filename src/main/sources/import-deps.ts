@@ -95,3 +95,19 @@ export interface ImportTuning {
 }
 
 export const DEFAULT_IMPORT_TUNING: ImportTuning = { fileDelayMs: 0, incompleteLineAfterMs: INCOMPLETE_LINE_AFTER_MS }
+
+/** Add one import's report to a running total (unread records of one kind counted together). */
+export function addReport(total: ImportReport, report: ImportReport): void {
+  total.files += report.files
+  total.sessions += report.sessions
+  total.messages += report.messages
+  total.toolCalls += report.toolCalls
+  total.fileChanges += report.fileChanges
+  total.skipped.push(...report.skipped)
+  total.changesNotJournaled.push(...report.changesNotJournaled)
+  for (const entry of report.unread) {
+    const known = total.unread.find((other) => other.source === entry.source && other.agentVersion === entry.agentVersion && other.what === entry.what)
+    if (known) known.count += entry.count
+    else total.unread.push({ ...entry })
+  }
+}

@@ -13,7 +13,7 @@ import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch
 import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
-import { DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
+import { addReport, DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces, type FoundFile } from './recorded-workspaces'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
@@ -21,6 +21,7 @@ import { applySourceTitles } from './source-titles'
 import { markSourcesGone, type SourceGoneReport } from './source-gone'
 import { ParseThreadStopped } from './parse-thread/parse-thread'
 import { StoppedFiles } from './stopped-files'
+import { BackgroundWork } from './background-work'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
@@ -71,12 +72,8 @@ export class ImportService {
   private readonly queues = new Map<number, Promise<unknown>>()
   private readonly watchers = new Map<number, () => void>()
   private readonly workspaces = new Map<number, WorkspaceImports>()
-  /** Every import and follow check under way, with what it is: `close` waits for them all. */
-  private readonly underWay = new Map<Promise<unknown>, string>()
-  /** Aborted by `close`: ends every import under way and refuses new ones. */
-  private readonly closing = new AbortController()
-  /** What background work reported after `close` began (it should report nothing): see `closeProblems`. */
-  private readonly problemsAfterClose: string[] = []
+  /** Every import and follow check under way: `close` ends them and waits for them all. */
+  private readonly work = new BackgroundWork()
 
   constructor(
     private readonly deps: ImportDeps & { feed?: ChangeFeed },
@@ -100,7 +97,7 @@ export class ImportService {
     if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
     return this.queued(workspaceId, async () => {
       const files = await this.discoverWorkspace({ id: workspace.id, path: workspace.path }, options.sources, this.signalOf(options)).catch((error: unknown) => {
-        throw this.closing.signal.aborted ? importCancelled() : error
+        throw this.work.isClosing ? importCancelled() : error
       })
       return this.importFiles({ id: workspace.id, path: workspace.path }, files, options)
     })
@@ -198,7 +195,7 @@ export class ImportService {
    * Returns the function that stops following it.
    */
   watch(workspaceId: number, onError: (error: unknown) => void = () => undefined): () => void {
-    if (!this.live || this.closing.signal.aborted) return () => undefined
+    if (!this.live || this.work.isClosing) return () => undefined
     this.watchers.get(workspaceId)?.()
     // Opening a workspace starts its report afresh and takes up what a cancel left over.
     const entry = this.entry(workspaceId)
@@ -222,11 +219,11 @@ export class ImportService {
         },
         pending: () => this.entry(workspaceId).pending,
         importedOffset: (file) => this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0,
-        track: (check) => this.track(`following workspace ${workspaceId}`, check)
+        track: (check) => this.work.track(`following workspace ${workspaceId}`, check)
       },
       this.tuning.incompleteLineAfterMs,
       (error) => {
-        if (this.closing.signal.aborted) this.problemsAfterClose.push(`following workspace ${workspaceId}: ${error instanceof Error ? error.message : String(error)}`)
+        this.work.failed(`following workspace ${workspaceId}`, error)
         onError(error)
       },
       () => {
@@ -248,21 +245,20 @@ export class ImportService {
    * each import committed stays; the next process continues from there.
    */
   async close(): Promise<void> {
-    this.closing.abort()
+    this.work.beginClose()
     for (const stop of [...this.watchers.values()]) stop()
     for (const entry of this.workspaces.values()) entry.controller?.abort()
-    // Work that ends may have queued more (a follow check's import step): wait until none is left.
-    while (this.underWay.size > 0) await Promise.allSettled([...this.underWay.keys()])
+    await this.work.settled()
   }
 
   /** What is under way now ("importing workspace 2", "following workspace 2"…); empty once `close` has resolved. */
   workUnderWay(): string[] {
-    return [...this.underWay.values()]
+    return this.work.describe()
   }
 
   /** Failures of background work after `close` began: work that outlived the store it needed. Empty unless something is wrong. */
   closeProblems(): string[] {
-    return [...this.problemsAfterClose]
+    return this.work.problems()
   }
 
   /**
@@ -443,34 +439,27 @@ export class ImportService {
   private queued<T>(workspaceId: number, work: () => Promise<T>): Promise<T> {
     const previous = this.queues.get(workspaceId) ?? Promise.resolve()
     // Work queued before a close starts after it: it is cancelled, not begun.
-    const run = () => (this.closing.signal.aborted ? Promise.reject(importCancelled()) : work())
-    const next = this.track(`importing workspace ${workspaceId}`, previous.then(run, run))
+    const run = () => (this.work.isClosing ? Promise.reject(importCancelled()) : work())
+    const next = this.work.track(`importing workspace ${workspaceId}`, previous.then(run, run))
     this.queues.set(workspaceId, next.catch(() => undefined))
     return next
   }
 
   /** Run `work` as part of what `close` waits for; refused (cancelled) once closing. */
   private tracked<T>(what: string, work: () => Promise<T>): Promise<T> {
-    if (this.closing.signal.aborted) return Promise.reject(importCancelled())
+    if (this.work.isClosing) return Promise.reject(importCancelled())
     // Discovery stopped by the close throws the platform's AbortError: it is a cancel like any other.
-    return this.track(
+    return this.work.track(
       what,
       work().catch((error: unknown) => {
-        throw this.closing.signal.aborted ? importCancelled() : error
+        throw this.work.isClosing ? importCancelled() : error
       })
     )
   }
 
-  private track<T>(what: string, work: Promise<T>): Promise<T> {
-    this.underWay.set(work, what)
-    const forget = () => this.underWay.delete(work)
-    work.then(forget, forget)
-    return work
-  }
-
   /** The caller's signal, if any, and the importer's own close. */
   private signalOf(options: ImportOptions): AbortSignal {
-    return options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal
+    return options.signal ? AbortSignal.any([options.signal, this.work.signal]) : this.work.signal
   }
 }
 
@@ -488,19 +477,4 @@ function unplacedBySource(found: readonly FoundFile[]): WorkspaceImportReport['u
     bySource.set(adapter.name, [...(bySource.get(adapter.name) ?? []), file.path])
   }
   return [...bySource].map(([source, files]) => ({ source, sessions: files.length, files: files.sort() }))
-}
-
-function addReport(total: ImportReport, report: ImportReport): void {
-  total.files += report.files
-  total.sessions += report.sessions
-  total.messages += report.messages
-  total.toolCalls += report.toolCalls
-  total.fileChanges += report.fileChanges
-  total.skipped.push(...report.skipped)
-  total.changesNotJournaled.push(...report.changesNotJournaled)
-  for (const entry of report.unread) {
-    const known = total.unread.find((other) => other.source === entry.source && other.agentVersion === entry.agentVersion && other.what === entry.what)
-    if (known) known.count += entry.count
-    else total.unread.push({ ...entry })
-  }
 }
