@@ -2,6 +2,18 @@ import type { ImportSource } from '../../shared/contract'
 import type { DiscoveryCache } from './discovery-cache'
 import type { LineParser, SourceRecord } from './records'
 
+/**
+ * What an adapter knows of its agent's tools, by the names its format gives them. A call of a
+ * `writes` tool must end as a journaled change or a change-not-captured record; a `shell` tool's
+ * call as a shell-command record. A call of a tool in none of the lists whose input names a path
+ * is reported as "unknown tool, may have changed files".
+ */
+export interface FileTools {
+  writes: readonly string[]
+  reads: readonly string[]
+  shell: readonly string[]
+}
+
 /** The history sources Retrace imports (the list: shared/contract/sources.ts). */
 export type SourceName = ImportSource
 
@@ -109,6 +121,8 @@ export interface SnapshotSourceAdapter {
   readonly label: string
   /** Set while the importer is built from the agent's writer only, not yet tested on real files of it. */
   readonly fromWriterSourceOnly?: true
+  /** Which of the agent's tools change files and which only read (the accounting rule: file-tools.ts). */
+  readonly fileTools?: FileTools
   roots(env: NodeJS.ProcessEnv): string[]
   discoverAll(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   discover(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
@@ -126,6 +140,8 @@ export interface LineSourceAdapter {
   readonly label: string
   /** Set while the importer is built from the agent's writer only, not yet tested on real files of it. */
   readonly fromWriterSourceOnly?: true
+  /** Which of the agent's tools change files and which only read (the accounting rule: file-tools.ts). */
+  readonly fileTools?: FileTools
   /** The folders this source keeps its histories in (from its environment variable or the default). */
   roots(env: NodeJS.ProcessEnv): string[]
   /**

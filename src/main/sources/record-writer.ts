@@ -185,6 +185,8 @@ export class RecordWriter {
       case 'shell-command':
         // `ls`, `git status`, `grep`…: nothing a rewind would miss.
         return isReadOnlyCommand(record.command) ? undefined : this.countShellCommand()
+      case 'change-not-captured':
+        return this.notJournaled(record.offset, `file change not captured (${record.reason}): ${record.path ?? `${record.tool} call`}`)
       case 'skipped':
         return this.skip(record.offset, record.reason)
       case 'usage':

@@ -156,6 +156,24 @@ export interface ShellCommandRecord {
   command: string
 }
 
+/**
+ * A tool call or record that, in the agent's own format, changed (or may have changed) files,
+ * but whose change cannot be journaled: the agent kept no content, its patch is unreadable, the
+ * commit it names is absent, the tool is unknown… Stored against its turn and shown wherever
+ * the turn's changes are (docs/reliability.md, the accounting rule), never dropped in silence.
+ */
+export interface ChangeNotCapturedRecord {
+  kind: 'change-not-captured'
+  offset: number
+  toolCallId: string | null
+  /** The tool as the agent names it (`write_to_file`, `NotebookEdit`, `Applied edit`…). */
+  tool: string
+  /** The file as written by the agent (absolute or relative to the session's cwd); null when unknown. */
+  path: string | null
+  /** Why it is not rewindable, as a sentence fragment: "the agent keeps no file content". */
+  reason: string
+}
+
 /** A line the parser could not use, and why (reported by `retrace import --json`). */
 export interface SkippedRecord {
   kind: 'skipped'
@@ -222,6 +240,7 @@ export type SourceRecord =
   | FileBackupsRecord
   | FileEditRecord
   | ShellCommandRecord
+  | ChangeNotCapturedRecord
   | SkippedRecord
   | UnreadRecord
   | NoteRecord
