@@ -183,6 +183,21 @@ describe('importing a y-agent data folder', () => {
     expect(tree.nodes.find((node) => node.title === 'Add retry with backoff to the HTTP client')?.turnCount).toBe(8)
   })
 
+  // The data folder y-agent's own repository committed (gorgiaxx/y-agent@5049ba5f, PROVENANCE.txt
+  // beside it): the store an early build made, its 8 sqlx migrations numbered otherwise than the
+  // builds this importer follows, and no session yet.
+  it('real store of March 2026: no session, its migrations named as they are, nothing written', async () => {
+    const { dir, before, report, sessions } = await imported('gorgiaxx-y-agent-5049ba5f/data')
+    expect(sessions).toEqual([])
+    expect(report).toMatchObject({ sessions: 0, fileChanges: 0 })
+    const reasons = report.skipped.map((skip) => skip.reason)
+    // Its migration 4 is "tools and agents", not the chat checkpoints; 7 and 8 are older than 6, not newer.
+    expect(reasons.filter((reason) => /newer than|although migration/.test(reason))).toEqual([])
+    expect(reasons).toContainEqual(expect.stringMatching(/^the store's migrations are another y-agent layout: 1 \(initial sessions\), 2 \(orchestrator checkpoints\), 3 \(file journal\), 4 \(tools and agents\)/) as string)
+    expect(reasons).toContainEqual(expect.stringMatching(/^table chat_checkpoints is missing: /) as string)
+    expect(folderListing(dir)).toEqual(before)
+  })
+
   describe('malformed variants: reported, the rest imported, nothing written beside them', () => {
     const base = async (variant: string) => {
       const result = await imported(join('malformed', variant))

@@ -11,6 +11,23 @@ export const DB_NAME = 'y-agent.db'
  */
 export const KNOWN_SCHEMA_VERSION = 6
 
+/**
+ * The migrations of that layout, by version, as sqlx records them (`NNN_description.sql`, the
+ * underscores as spaces). y-agent's builds did not all number their migrations alike: the store
+ * its repository committed on 2026-03-12 has 8, where 4 is "tools and agents" and the chat
+ * checkpoints do not exist. A version means the table it creates only when its description does.
+ */
+const KNOWN_MIGRATIONS: ReadonlyMap<number, string> = new Map([
+  [1, 'initial'],
+  [2, 'add schedules'],
+  [3, 'add workflows'],
+  [4, 'add chat checkpoints'],
+  [5, 'add file journal'],
+  [6, 'add diagnostics']
+])
+
+const isKnownMigration = (migration: { version: number; description: string }) => KNOWN_MIGRATIONS.get(migration.version) === migration.description.trim().toLowerCase()
+
 /** The tables read, with the migration that creates each (to say what is missing, and why it matters), and the columns read. */
 const TABLES = {
   session_metadata: {
@@ -195,7 +212,7 @@ function storeOf(tables: Record<string, TableResult>): StoreDb {
   const migrations = migrationTable?.state === 'read' ? readMigrations(migrationTable.rows, problems) : []
   if (migrationTable?.state === 'absent') problems.push('the database has no _sqlx_migrations table: its schema version is unknown; the tables found are read as version 6')
   else if (migrationTable?.state === 'unreadable') problems.push(`table _sqlx_migrations cannot be read (${migrationTable.message}): its schema version is unknown; the tables found are read as version 6`)
-  const applied = new Set(migrations.map((migration) => migration.version))
+  const applied = new Set(migrations.filter(isKnownMigration).map((migration) => migration.version))
   const rows = (table: keyof typeof TABLES): Row[] => {
     const result = tables[table]
     const { migration, without } = TABLES[table]
@@ -224,6 +241,13 @@ function readMigrations(rows: Row[], problems: string[]): StoreDb['migrations'] 
   const migrations = rows.map((row) => ({ version: num(row.version), description: str(row.description) ?? '', success: row.success !== 0 }))
   for (const migration of migrations) {
     if (!migration.success) problems.push(`migration ${migration.version} (${migration.description}) is recorded as failed: its tables may be incomplete`)
+  }
+  const foreign = migrations.filter((migration) => migration.version <= KNOWN_SCHEMA_VERSION && !isKnownMigration(migration))
+  if (foreign.length > 0) {
+    const names = migrations.filter((migration) => !isKnownMigration(migration)).map((migration) => `${migration.version} (${migration.description})`).join(', ')
+    const known = [...KNOWN_MIGRATIONS].map(([version, description]) => `${version} ${description}`).join(', ')
+    problems.push(`the store's migrations are another y-agent layout: ${names}, not ${known}; its tables are read by name, with the columns this importer knows`)
+    return migrations.map(({ version, description }) => ({ version, description }))
   }
   const newer = migrations.filter((migration) => migration.version > KNOWN_SCHEMA_VERSION)
   if (newer.length > 0) {
