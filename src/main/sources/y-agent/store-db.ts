@@ -44,6 +44,9 @@ const TABLES = {
   file_journal_entries: {
     migration: 5,
     without: 'no file change was read',
+    // The store of 2026-03 keys its entries by `id` and has no `operation` (storage_tier, file_existed,
+    // status instead): read as this layout, each row would become an entry of no id and no operation.
+    required: ['entry_id', 'operation'],
     columns: ['entry_id', 'scope_id', 'file_path', 'operation', 'from_path', 'original_content', 'original_hash', 'timestamp', 'storage_strategy', 'blob_path', 'git_ref', 'rolled_back', 'observation_id']
   },
   file_journal_rollbacks: {
@@ -198,7 +201,7 @@ export async function readStoreDb(dbPath: string): Promise<StoreDb> {
   const reads: Record<string, TableRead> = { _sqlx_migrations: MIGRATIONS }
   // Every column by name: a newer schema's extra columns are ignored, a missing one reads as
   // empty. Rows come in insertion order; callers sort by time.
-  for (const [table, { columns }] of Object.entries(TABLES)) reads[table] = { columns }
+  for (const [table, spec] of Object.entries(TABLES)) reads[table] = { columns: spec.columns, ...('required' in spec ? { required: spec.required } : {}) }
   const read = await readForeignDb(dbPath, reads)
   if (!read.ok) throw read.kind === 'time-limit' ? new ReadTimeLimit(read.problem) : new Error(read.problem)
   return storeOf(read.tables)
@@ -218,6 +221,7 @@ function storeOf(tables: Record<string, TableResult>): StoreDb {
     const { migration, without } = TABLES[table]
     if (result?.state === 'read') return result.rows
     if (result?.state === 'unreadable') problems.push(`table ${table} cannot be read (${result.message}): ${without}`)
+    else if (result?.state === 'lacks') problems.push(`table ${table} has another layout (it has no ${result.missing.join(', ')}): ${without}`)
     else {
       const recorded = applied.has(migration) ? `, although migration ${migration} is recorded as applied` : ''
       problems.push(`table ${table} is missing${recorded}: ${without}`)
