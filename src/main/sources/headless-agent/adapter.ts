@@ -5,6 +5,7 @@ import { discoverHeadlessAgentFiles, discoverHeadlessAgentWorkspace, headlessAge
 import { readHeadlessMemory } from './memory'
 import { sessionSnapshot } from './session-records'
 import { readSessionsDb } from './sessions-db'
+import { fileTools } from './file-tools'
 
 /**
  * The headless agent's home (`~/.agent`): each row of `sessions.db` a session, each goal a turn,
@@ -14,6 +15,7 @@ export const headlessAgentAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'headless-agent',
   label: 'Headless agent',
+  fileTools,
   roots: headlessAgentRoots,
   discoverAll: discoverHeadlessAgentFiles,
   discover: discoverHeadlessAgentWorkspace,
