@@ -23,6 +23,8 @@ export const cianaParrotAdapter: SnapshotSourceAdapter = {
   name: 'cianaparrot',
   label: 'CianaParrot',
   fileTools,
+  // No file this agent wrote is public: the importer follows its specification (fixtures/cianaparrot/README.md).
+  fromWriterSourceOnly: true,
   roots,
   discoverAll: (folders) => Promise.resolve(folders.flatMap(historyFile)),
   discover: (workspacePath) => Promise.resolve(historyFile(workspacePath)),

@@ -17,6 +17,8 @@ export const codeBuddyAdapter: SnapshotSourceAdapter = {
   name: 'code-buddy',
   label: 'Code Buddy',
   fileTools,
+  // No file this agent wrote is public: the importer follows its specification (fixtures/code-buddy/README.md).
+  fromWriterSourceOnly: true,
   roots: codeBuddyRoots,
   discoverAll: discoverCodeBuddyFiles,
   discover: discoverCodeBuddyWorkspace,

@@ -16,6 +16,8 @@ export const headlessAgentAdapter: SnapshotSourceAdapter = {
   name: 'headless-agent',
   label: 'Headless agent',
   fileTools,
+  // No file this agent wrote is public: the importer follows its specification (fixtures/headless-agent/README.md).
+  fromWriterSourceOnly: true,
   roots: headlessAgentRoots,
   discoverAll: discoverHeadlessAgentFiles,
   discover: discoverHeadlessAgentWorkspace,
