@@ -20,26 +20,31 @@ const NO_CONTENT = "CianaParrot keeps the replaced text only, not the file's con
  */
 export function withFileCalls(records: SourceRecord[], copiedUntil: string | null): SourceRecord[] {
   let own = copiedUntil === null
+  // The last shared message may make several records (its text, then each tool call, uid on the
+  // first only): the branch's own begin at the next message with a uid of its own.
+  let pastFork = false
   const written = new Map<string, string>()
-  const open = new Map<string, { tool: string; args: Record<string, unknown> }>()
+  const open = new Map<string, { tool: string; args: Record<string, unknown>; own: boolean }>()
   const out: SourceRecord[] = []
   for (const record of records) {
     out.push(record)
     if (record.kind !== 'message') continue
     if (!own) {
-      if (record.uid === copiedUntil) own = true
-      continue
+      if (record.uid === copiedUntil) pastFork = true
+      else if (pastFork && record.uid !== null) own = true
     }
-    if (record.role === 'tool_call' && record.toolName && record.toolCallId) open.set(record.toolCallId, { tool: record.toolName, args: isRecord(record.toolInput) ? record.toolInput : {} })
+    // A copied call is remembered too: the branch may run it again (its own result).
+    if (record.role === 'tool_call' && record.toolName && record.toolCallId) open.set(record.toolCallId, { tool: record.toolName, args: isRecord(record.toolInput) ? record.toolInput : {}, own })
     if (record.role !== 'tool_result' || !record.toolCallId) continue
     const call = open.get(record.toolCallId)
     if (!call) continue
     open.delete(record.toolCallId)
+    if (!own) continue
     const failed = record.isError === true || /^\s*Error\b/.test(record.content)
     out.push(...callRecords(call, record.toolCallId, failed, record.offset, written))
   }
-  // A call without a result (the run was cut short) may have run.
-  for (const [id, call] of open) out.push(...callRecords(call, id, false, out.at(-1)?.offset ?? 0, written, 'no result was recorded: the call may have changed the file'))
+  // An own call without a result (the run was cut short) may have run.
+  for (const [id, call] of open) if (call.own) out.push(...callRecords(call, id, false, out.at(-1)?.offset ?? 0, written, 'no result was recorded: the call may have changed the file'))
   return out
 }
 

@@ -76,20 +76,23 @@ function notCaptured(call: ToolCall, path: string | null, offset: number, reason
  */
 export function withFileCalls(records: SourceRecord[], isOwn: (record: MessageRecord) => boolean): SourceRecord[] {
   const calls = new FileCalls()
-  const open = new Map<string, ToolCall & { offset: number }>()
+  const open = new Map<string, ToolCall & { offset: number; own: boolean }>()
   const out: SourceRecord[] = []
   for (const record of records) {
     out.push(record)
-    if (record.kind !== 'message' || !isOwn(record)) continue
+    if (record.kind !== 'message') continue
+    const own = isOwn(record)
+    // A copied call is remembered too: a result of the session's own may answer it.
     if (record.role === 'tool_call' && record.toolName && record.toolCallId) {
-      open.set(record.toolCallId, { tool: record.toolName, input: record.toolInput ?? undefined, toolCallId: record.toolCallId, offset: record.offset })
+      open.set(record.toolCallId, { tool: record.toolName, input: record.toolInput ?? undefined, toolCallId: record.toolCallId, offset: record.offset, own })
     } else if (record.role === 'tool_result') {
       const call = record.toolCallId ? open.get(record.toolCallId) : undefined
       if (call) open.delete(call.toolCallId ?? '')
+      if (!own) continue
       const ran = call ?? (record.toolName ? { tool: record.toolName, input: undefined, toolCallId: record.toolCallId ?? null } : undefined)
       if (ran) out.push(...calls.ran(ran, record.isError === undefined ? undefined : !record.isError, record.offset))
     }
   }
-  for (const call of open.values()) out.push(...calls.ran(call, undefined, call.offset))
+  for (const call of open.values()) if (call.own) out.push(...calls.ran(call, undefined, call.offset))
   return out
 }
