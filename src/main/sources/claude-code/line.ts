@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import type { CompactionRecord, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
+import type { ChangeNotCapturedRecord, CompactionRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
+import { editOfCall, fileOfCall, noteRead, notebookEdit } from './call-edits'
 import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, promptWords, stripAnsi, summarizeToolInput } from './content'
 import { AssistantLineSchema, type Block, type LineBase, SystemLineSchema, TextBlockSchema, ThinkingBlockSchema, ToolResultBlockSchema, ToolUseBlockSchema, UserLineSchema, describeIssue } from './schema'
 import type { ObservedLine } from './rewinds'
@@ -234,9 +235,24 @@ export class Line {
     if (link) this.records.push(link)
     const run = structured ? workflowRunLink(toolUseResult, call?.name, toolCallId, this.offset) : null
     if (run) this.records.push(run)
-    if (!structured) return
-    const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
-    if (edit) this.records.push(edit)
+    if (isError === true || !call?.file) {
+      if (!structured) return
+      const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
+      if (edit) this.fileChange(edit)
+      return
+    }
+    const file = call.file
+    const edit =
+      call.name === 'NotebookEdit' && structured
+        ? notebookEdit(toolUseResult, file.path, toolCallId, this.offset)
+        : ((structured ? fileEditRecord(toolUseResult, call.name, toolCallId, this.offset) : null) ?? editOfCall(this.state, { ...call, file }, flat.text, toolCallId, this.offset))
+    if (edit) this.fileChange(edit)
+  }
+
+  /** A file change of a tool call; the agent's own change is again what the file holds. */
+  private fileChange(record: FileEditRecord | ChangeNotCapturedRecord): void {
+    if (record.path !== null) this.state.reread.delete(record.path)
+    this.records.push(record)
   }
 
   /** Text, images and documents of a user line: a prompt, a command, or system output. */
@@ -345,11 +361,14 @@ export class Line {
         const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
         const description = typeof fields.description === 'string' ? fields.description : null
         const agentCall = isAgentTool(name)
+        const file = fileOfCall(name, fields)
         this.state.pending.set(id, {
           name,
           description: agentCall ? description : null,
-          ...(agentCall && typeof fields.prompt === 'string' ? { prompt: promptDigest(fields.prompt) } : {})
+          ...(agentCall && typeof fields.prompt === 'string' ? { prompt: promptDigest(fields.prompt) } : {}),
+          ...(file ? { file } : {})
         })
+        noteRead(this.state, name, fields)
         if (name === 'Bash' && typeof fields.command === 'string') {
           this.records.push({ kind: 'shell-command', offset: this.offset, toolCallId: id, command: fields.command })
         }
