@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { ChangeNotCapturedRecord, CompactionRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
 import { editOfCall, fileOfCall, noteRead, notebookEdit } from './call-edits'
-import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, promptWords, stripAnsi, summarizeToolInput } from './content'
+import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, promptWords, splitIdeContext, stripAnsi, summarizeToolInput } from './content'
 import { AssistantLineSchema, type Block, type LineBase, SystemLineSchema, TextBlockSchema, ThinkingBlockSchema, ToolResultBlockSchema, ToolUseBlockSchema, UserLineSchema, describeIssue } from './schema'
 import type { ObservedLine } from './rewinds'
 import type { ParserState } from './state'
@@ -273,10 +273,15 @@ export class Line {
         if (text.text === '' && !flat.attachments.length) return
         this.message({ role: 'system', content: text.text, ...attachments })
         return
-      case 'prompt':
+      case 'prompt': {
         this.firstPrompt(text.text)
-        this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })
+        // The IDE's blocks follow the prompt as context of its turn (a prompt of nothing else stays whole).
+        const ide = splitIdeContext(text.text)
+        const words = ide.prompt && ide.context.length ? ide.prompt : text.text
+        this.message({ role: 'user', content: words, startsTurn: true, ...attachments })
+        if (words !== text.text) for (const context of ide.context) this.message({ role: 'system', content: context })
         return
+      }
       case 'command':
         if (this.parentUid !== null && this.parentUid === this.state.caveat) {
           // A local command: Claude Code answered it itself (as it does for the ones it writes
