@@ -8,6 +8,7 @@ import { savedChatRecords, savedChatTag } from './saved-chat'
 import { sessionRecords } from './session-records'
 import { checkpointBefores } from './shadow-git'
 import { startingCall } from './sub-agents'
+import { GEMINI_CLI_FILE_TOOLS } from './file-tools'
 
 /**
  * Gemini CLI: the chat recordings of `~/.gemini/tmp/<project>/chats/` — legacy `session-*.json`
@@ -23,7 +24,8 @@ export const geminiCliAdapter: SnapshotSourceAdapter = {
   roots: geminiRoots,
   discoverAll: discoverGeminiFiles,
   discover: discoverGeminiWorkspace,
-  read: readSessionFile
+  read: readSessionFile,
+  fileTools: GEMINI_CLI_FILE_TOOLS
 }
 
 async function readSessionFile(file: HistoryFile): Promise<SnapshotRead> {
