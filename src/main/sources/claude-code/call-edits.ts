@@ -21,8 +21,18 @@ import type { PendingCall, ParserState } from './state'
 /** The tools whose calls change files, by the names Claude Code gives them. */
 export const WRITE_TOOLS: readonly string[] = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']
 
-/** A call's input larger than this is not kept until its result (the parser state would grow with it). */
-const MAX_KEPT_INPUT = 4 * 1024 * 1024
+/**
+ * What the calls waiting for their result may keep of their input, in characters, all together:
+ * the parser state is saved with every chunk and read on a parse thread of 64 MB, and calls
+ * interrupted before their result stay in it (up to the 500 pending calls state.ts keeps).
+ * A call past it is reported as not captured should its result carry no file.
+ */
+const MAX_KEPT_INPUT = 8 * 1024 * 1024
+
+function keptSize(file: CallFile | undefined): number {
+  if (!file) return 0
+  return (file.content?.length ?? 0) + (file.edits ?? []).reduce((sum, edit) => sum + edit.oldString.length + edit.newString.length, 0)
+}
 
 type CallFile = NonNullable<PendingCall['file']>
 
@@ -41,7 +51,7 @@ function stringEdit(value: unknown): StringEdit | null {
 }
 
 /** What a Write / Edit / MultiEdit / NotebookEdit call's input says of the file; undefined for other tools. */
-export function fileOfCall(name: string, fields: Record<string, unknown>): CallFile | undefined {
+export function fileOfCall(state: ParserState, name: string, fields: Record<string, unknown>): CallFile | undefined {
   const path = text(fields, name === 'NotebookEdit' ? 'notebook_path' : 'file_path')
   if (!WRITE_TOOLS.includes(name) || path === null || path.trim() === '') return undefined
   let file: CallFile = { path }
@@ -53,8 +63,8 @@ export function fileOfCall(name: string, fields: Record<string, unknown>): CallF
     const edits = raw.map(stringEdit)
     if (edits.length > 0 && edits.every((edit) => edit !== null)) file = { path, edits }
   }
-  const size = (file.content?.length ?? 0) + (file.edits ?? []).reduce((sum, edit) => sum + edit.oldString.length + edit.newString.length, 0)
-  return size > MAX_KEPT_INPUT ? { path, dropped: true } : file
+  const waiting = state.pending.entries().reduce((sum, [, call]) => sum + keptSize(call.file), 0)
+  return waiting + keptSize(file) > MAX_KEPT_INPUT ? { path, dropped: true } : file
 }
 
 /** A Read call: the file may hold what someone else wrote since the agent's last change of it. */
@@ -74,7 +84,7 @@ export function editOfCall(
   const { file, name } = call
   const notCaptured = (reason: string): ChangeNotCapturedRecord => ({ kind: 'change-not-captured', offset, toolCallId, tool: name, path: file.path, reason })
   if (name === 'NotebookEdit') return notCaptured('Claude Code wrote no result for this NotebookEdit, so the notebook after the cell edit is not known')
-  if (file.dropped) return notCaptured(`Claude Code wrote no result for this ${name}, and its input is too large to keep until then`)
+  if (file.dropped) return notCaptured(`Claude Code wrote no result for this ${name}, and its input was too large to keep until then`)
   const record: FileEditRecord = { kind: 'file-edit', offset, toolCallId, path: file.path }
   if (file.content !== undefined) {
     record.after = file.content

@@ -366,7 +366,7 @@ export class Line {
         const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
         const description = typeof fields.description === 'string' ? fields.description : null
         const agentCall = isAgentTool(name)
-        const file = fileOfCall(name, fields)
+        const file = fileOfCall(this.state, name, fields)
         this.state.pending.set(id, {
           name,
           description: agentCall ? description : null,

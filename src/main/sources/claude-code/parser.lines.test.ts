@@ -146,6 +146,20 @@ describe('file edits from tool results', () => {
   })
 })
 
+describe('Write calls without a result', () => {
+  it('keep their content until the result only within a budget: past it, the change is reported', () => {
+    const big = 'x'.repeat(5 * 1024 * 1024)
+    const records = parse([
+      toolUse('w1', 'Write', { file_path: '/w/a.txt', content: big }),
+      toolUse('w2', 'Write', { file_path: '/w/b.txt', content: big }),
+      user([{ type: 'tool_result', tool_use_id: 'w1', content: 'File created successfully at: /w/a.txt' }]),
+      user([{ type: 'tool_result', tool_use_id: 'w2', content: 'File created successfully at: /w/b.txt' }])
+    ])
+    expect(edits(records).map((r) => [r.path, r.before, r.after?.length])).toEqual([['/w/a.txt', null, big.length]])
+    expect(records.filter((r) => r.kind === 'change-not-captured').map((r) => r.kind === 'change-not-captured' && r.path)).toEqual(['/w/b.txt'])
+  })
+})
+
 describe('NotebookEdit (no real history with one was found: shapes from Claude Code 2.1 results)', () => {
   const notebook = { notebook_path: '/w/nb.ipynb', cell_id: 'c1', new_source: 'print(2)', edit_mode: 'replace' }
   it('journals the notebook when the result keeps it before and after', () => {
