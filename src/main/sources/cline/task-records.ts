@@ -31,7 +31,7 @@ export function taskRecords(input: TaskInput): TaskRecords {
   const problems: string[] = []
   const history = Array.isArray(input.history) ? input.history : []
   if (!Array.isArray(input.history)) problems.push('api_conversation_history.json is not a list of messages')
-  const context = new TaskContext(input.taskId, input.ui.model ?? input.metadataModel, input.ui.createdPaths)
+  const context = new TaskContext(input.taskId, input.ui.model ?? input.metadataModel, input.ui.fileRows.slice())
   const startedAt = startOf(input)
   context.time = startedAt
   const usageAt = usageByAnswer(history, input.ui.requests)
