@@ -53,4 +53,17 @@ describe('a Cline 3.5x task whose writes were auto-approved', () => {
     // Not captured, so not touched.
     expect(readFileSync(join(workspace, 'NOTES.md'), 'utf8')).toBe('# Notes\n\nBeginTurn starts a turn.\n')
   })
+
+  it('counts usage from the assistant messages\' metrics when there is no ui_messages.json', async () => {
+    const { home, workspace } = autoApprovedTask({ withUi: false })
+    const call = contractCaller(runtime({}, { env: { HOME: home } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id, sources: ['cline'] })
+    const [session] = (await call('sessions.list', { workspaceId: opened.id, source: 'cline' })).items
+    // Five answers' metrics.tokens: prompt 5 × 10, completion 120+300+200+150+80, cached (Cline adds
+    // cache writes and reads together) 9000+12000+13000+14000+15000; no cost given.
+    expect(session?.usage).toMatchObject({ inputTokens: 50, outputTokens: 850, cacheReadTokens: 63000, cacheWriteTokens: 0 })
+    const messages = (await call('transcript.page', { sessionId: session?.id ?? '', limit: 100 })).items
+    expect(messages.find((message) => message.role === 'reasoning')?.usage).toMatchObject({ inputTokens: 10, outputTokens: 120, cacheReadTokens: 9000 })
+  })
 })
