@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, isAbsolute, join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, listDir, readHeadObjects } from '../files'
@@ -27,6 +27,7 @@ interface SessionFacts {
   id: string | null
   cwd: string | null
   startedAt?: number
+  title?: string
 }
 
 /**
@@ -46,7 +47,7 @@ export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal
       const facts = await (cache ? cache.facts(path, read) : read())
       if (!facts) continue
       const sessionId = facts.id ?? basename(entry.name, '.jsonl')
-      files.push({ source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}) })
+      files.push({ source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}), ...(facts.title ? { title: facts.title } : {}) })
     }
   }
   return files
@@ -57,8 +58,11 @@ export async function discoverCopilotWorkspace(workspacePath: string, roots: str
 }
 
 /**
- * The session's id, cwd and start: `workspace.yaml` first (it follows `/cwd` changes), then the
- * `session.start` event. A file whose head holds no Copilot event is not a session.
+ * The session's id, folder, start and name: `workspace.yaml` first (it follows `/cwd` changes),
+ * then the `session.start` event. The folder is the git repository's root when the session started
+ * inside one (`git_root`, `context.gitRoot`): Copilot's tools write anywhere in the repository, and
+ * its files belong to the repository's workspace. The name is the one Copilot gave the session or
+ * the user did (`name`, `user_named`). A file whose head holds no Copilot event is not a session.
  */
 async function sessionFacts(path: string, folder: string | null): Promise<SessionFacts | null> {
   const head = await readHeadObjects(path, 20).catch(() => null)
@@ -70,11 +74,20 @@ async function sessionFacts(path: string, folder: string | null): Promise<Sessio
   const isCopilot = start !== undefined || head.some((line) => typeof line.type === 'string' && 'data' in line)
   if (!isCopilot && Object.keys(yaml).length === 0) return null
   const startedAt = Date.parse(typeof data.startTime === 'string' ? data.startTime : (yaml.created_at ?? ''))
+  const cwd = yaml.cwd ?? (typeof context.cwd === 'string' ? context.cwd : null)
+  const gitRoot = yaml.git_root ?? (typeof context.gitRoot === 'string' ? context.gitRoot : undefined)
   return {
     id: typeof data.sessionId === 'string' ? data.sessionId : (yaml.id ?? null),
-    cwd: yaml.cwd ?? (typeof context.cwd === 'string' ? context.cwd : null),
-    ...(Number.isNaN(startedAt) ? {} : { startedAt })
+    cwd: cwd !== null && gitRoot !== undefined && isRepositoryOf(gitRoot, cwd) ? gitRoot : cwd,
+    ...(Number.isNaN(startedAt) ? {} : { startedAt }),
+    ...(yaml.name ? { title: yaml.name } : {})
   }
+}
+
+/** A repository root holding the cwd; not one at `/` or the home folder (dotfiles), which is no workspace. */
+function isRepositoryOf(gitRoot: string, cwd: string): boolean {
+  if (!isAbsolute(gitRoot) || resolve(gitRoot) === resolve(gitRoot, '..') || resolve(gitRoot) === resolve(homedir())) return false
+  return isWithin(cwd, gitRoot)
 }
 
 function readYaml(path: string): Record<string, string> {
