@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SourceRecord } from '../records'
 import { withCheckpointEdits } from './checkpoint-edits'
-import { fileKey, readContentOf, savedContentOf, undoSearchReplace } from './saved-content'
+import { fileKey, patchedFilesOf, readContentOf, savedContentOf, undoSearchReplace } from './saved-content'
 
 describe('the file as Cline saved it', () => {
   it('reads <final_file_content> whole, an empty file included, and nothing from a result without it', () => {
@@ -39,5 +39,12 @@ describe('the file as Cline saved it', () => {
     const { records: out } = withCheckpointEdits(records, [{ from: 'c0', to: 'c1' }], repository, '/w')
     expect(out.map((record) => record.kind)).toEqual(['message', 'file-edit'])
     expect(out[1]).toMatchObject({ path: 'NOTES.md', before: 'old\n', after: 'new\n' })
+  })
+})
+
+describe('an apply_patch result', () => {
+  it('names each file as saved, and the files it deleted', () => {
+    const result = 'Successfully applied patch to the following files:\n\n<final_file_content path="src/a.ts">\nexport const a = 1\n\n</final_file_content>\n\nsrc/old.ts: [deleted]'
+    expect(patchedFilesOf(result)).toEqual([{ path: 'src/a.ts', after: 'export const a = 1\n' }, { path: 'src/old.ts', after: null }])
   })
 })

@@ -18,6 +18,27 @@ export function savedContentOf(result: string): string | null {
   return end < start ? null : result.slice(start, end)
 }
 
+/** One file of an `apply_patch` result: its content as saved, or null when the patch deleted it. */
+export interface PatchedFile {
+  path: string
+  after: string | null
+}
+
+/**
+ * The files an `apply_patch` result names (Cline 3.x `ApplyPatchHandler`): after "Successfully
+ * applied patch to the following files:", a `<final_file_content path="…">` block per file
+ * changed, `<path>: [deleted]` per file removed.
+ */
+export function patchedFilesOf(result: string): PatchedFile[] {
+  const files: PatchedFile[] = []
+  const pattern = /<final_file_content path="([^"\n]*)">\n([\s\S]*?)\n<\/final_file_content>|^(.+): \[deleted\]$/gm
+  for (let match = pattern.exec(result); match; match = pattern.exec(result)) {
+    if (match[1] !== undefined) files.push({ path: match[1], after: match[2] ?? '' })
+    else if (match[3] !== undefined) files.push({ path: match[3].trim(), after: null })
+  }
+  return files
+}
+
 /**
  * The file before a `replace_in_file`, from the file as saved: each REPLACE text put back as its
  * SEARCH text, in order. Undefined when a block cannot be undone exactly (a block that only deleted

@@ -1,7 +1,7 @@
 import { blocksOf } from './assistant-records'
 import { editOf, shellCommandsOf, type ToolCall } from './file-edits'
 import type { TaskContext } from './task-context'
-import { readContentOf, savedContentOf, undoSearchReplace } from './saved-content'
+import { fileKey, patchedFilesOf, readContentOf, savedContentOf, undoSearchReplace } from './saved-content'
 import { toolResultHeader } from './xml-tools'
 
 /** The words the user typed, as Cline and its forks wrap them in a user message. */
@@ -98,6 +98,7 @@ function fileResult(context: TaskContext, index: number, call: ToolCall, content
   const created = /<operation>created<\/operation>|"operation":\s*"created"|File created successfully at:/.test(content) || uiCreated === true
   const saved = path !== undefined && WRITE_TOOLS.has(call.name) ? savedContentOf(content) : null
   if (path !== undefined && saved !== null) return savedWrite(context, index, call, path, saved, created)
+  if (call.name === 'apply_patch') return patchResult(context, index, call, content)
   const edit = editOf(call, index, created, context.knownFiles)
   if (edit) context.records.push(edit)
   context.records.push(...shellCommandsOf(call, index))
@@ -117,6 +118,29 @@ function savedWrite(context: TaskContext, index: number, call: ToolCall, path: s
     return
   }
   context.records.push({ kind: 'file-edit', offset: index, toolCallId: call.id, path, before, after: saved })
+}
+
+/**
+ * `apply_patch` (Codex's patch format): each file the result gives as saved is journaled, new
+ * (`*** Add File:`) or from what the task showed of it last; the others, and a result that names
+ * no file (Cline 4 keeps none), are reported.
+ */
+function patchResult(context: TaskContext, index: number, call: ToolCall, content: string): void {
+  const patch = typeof call.input.input === 'string' ? call.input.input : typeof call.input.patch === 'string' ? call.input.patch : ''
+  const added = new Set([...patch.matchAll(/^\*\*\* Add File: (.+)$/gm)].map((match) => fileKey(context.cwd, (match[1] as string).trim())))
+  const files = patchedFilesOf(content)
+  if (files.length === 0) {
+    context.records.push({ kind: 'change-not-captured', offset: index, toolCallId: call.id, tool: call.name, path: null, reason: 'the apply_patch result gives no file as saved' })
+    return
+  }
+  for (const file of files) {
+    const before = added.has(fileKey(context.cwd, file.path)) ? null : context.knownFiles.get(file.path)
+    if (file.after === null) context.knownFiles.delete(file.path)
+    else context.knownFiles.set(file.path, file.after)
+    if (before === undefined) {
+      context.records.push({ kind: 'change-not-captured', offset: index, toolCallId: call.id, tool: call.name, path: file.path, reason: 'Cline keeps the file only as saved; its content before this patch is not known' })
+    } else context.records.push({ kind: 'file-edit', offset: index, toolCallId: call.id, path: file.path, before, after: file.after })
+  }
 }
 
 function callPath(call: ToolCall): string | undefined {
