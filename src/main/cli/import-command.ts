@@ -62,6 +62,7 @@ export async function importCommand(
     if (marked > 0) options.io.out(`${marked} imported file${marked === 1 ? ' was' : 's were'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} since: ${marked === 1 ? 'its sessions are' : 'their sessions are'} kept, marked (retrace doctor counts them).`)
     if (cleared > 0) options.io.out(`${cleared} file${cleared === 1 ? '' : 's'} found deleted before ${cleared === 1 ? 'is' : 'are'} back.`)
     printUnplaced(options.io, report.unplaced)
+    printReadOnly(options.io, report.readOnly)
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
@@ -116,9 +117,17 @@ function printUnplaced(io: Output, unplaced: WorkspaceImportReport['unplaced']):
   }
 }
 
+/** The folders --all imported read-only (a home or system folder), how many sessions each, and why. */
+function printReadOnly(io: Output, readOnly: WorkspaceImportReport['readOnly']): void {
+  for (const folder of readOnly) {
+    io.out(`${folder.sessions} session${folder.sessions === 1 ? '' : 's'} recorded in ${folder.cwd} imported read-only (browse, search, export, fork without files; never rewound):`)
+    io.out(`  ${folder.reason}`)
+  }
+}
+
 /** The sessions --all did not take, by recorded folder, with the reason and their files. */
 function printRefused(io: Output, refused: WorkspaceImportReport['refused']): void {
-  const count = refused.reduce((sum, folder) => sum + folder.sessions.length, 0)
+  const count = refused.reduce((sum, folder) => sum + new Set(folder.sessions.map((session) => `${session.source}\0${session.sessionId}`)).size, 0)
   if (count === 0) return
   io.out(`${count} session${count === 1 ? ' was' : 's were'} not imported:`)
   for (const folder of refused) {
