@@ -1,5 +1,6 @@
 import { blocksOf } from './assistant-records'
 import { editOf, shellCommandsOf, type ToolCall } from './file-edits'
+import { clineFileTools } from './file-tools'
 import type { TaskContext } from './task-context'
 import { fileKey, patchedFilesOf, readContentOf, savedContentOf, undoSearchReplace } from './saved-content'
 import { toolResultHeader } from './xml-tools'
@@ -101,6 +102,11 @@ function fileResult(context: TaskContext, index: number, call: ToolCall, content
   if (call.name === 'apply_patch') return patchResult(context, index, call, content)
   const edit = editOf(call, index, created, context.knownFiles)
   if (edit) context.records.push(edit)
+  // A tool that writes files whose call gives nothing to journal (Roo's insert_content, a diff
+  // with no complete block…): reported, never dropped.
+  else if (clineFileTools.writes.includes(call.name)) {
+    context.records.push({ kind: 'change-not-captured', offset: index, toolCallId: call.id, tool: call.name, path: path ?? null, reason: 'its call gives no content Retrace can journal' })
+  }
   context.records.push(...shellCommandsOf(call, index))
 }
 

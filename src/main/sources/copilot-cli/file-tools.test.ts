@@ -25,3 +25,24 @@ describe('Copilot CLI\'s file tools', () => {
     expect(calls.filter((id) => !accounted.has(id ?? null))).toEqual([])
   })
 })
+
+describe('a Copilot CLI write the importer cannot journal', () => {
+  it('is reported as not captured: str_replace_editor insert (not view), an apply_patch that does not parse', () => {
+    const parser = createCopilotParser()
+    const line = (type: string, data: object, id: string) => JSON.stringify({ type, data, id, timestamp: '2026-07-02T09:11:00.000Z', parentId: null })
+    const requests = [
+      { toolCallId: 'c-insert', name: 'str_replace_editor', arguments: { command: 'insert', path: '/w/a.md', insert_line: 1, new_str: '# A' } },
+      { toolCallId: 'c-view', name: 'str_replace_editor', arguments: { command: 'view', path: '/w/a.md' } },
+      { toolCallId: 'c-patch', name: 'apply_patch', arguments: { input: 'not a patch' } }
+    ]
+    const records = [
+      line('user.message', { content: 'add a header' }, 'u1'),
+      line('assistant.message', { content: '', toolRequests: requests }, 'a1'),
+      ...requests.map((request, i) => line('tool.execution_complete', { toolCallId: request.toolCallId, success: true, result: { content: 'ok' } }, `r${i}`))
+    ].flatMap((text, offset) => parser.feed(text, offset))
+    expect(records.filter((record) => record.kind === 'change-not-captured').map((record) => record.kind === 'change-not-captured' && [record.toolCallId, record.path, record.reason])).toEqual([
+      ['c-insert', '/w/a.md', 'its call gives no content Retrace can journal'],
+      ['c-patch', null, 'its patch does not parse']
+    ])
+  })
+})
