@@ -84,6 +84,7 @@ function printElsewhere(io: Output, elsewhere: SpreadReport): void {
   const moved = elsewhere.workspaces.reduce((sum, item) => sum + item.sessions, 0)
   if (elsewhere.workspaces.length > 0) io.out(`${moved} session${moved === 1 ? '' : 's'} of other folders went into their own workspace${elsewhere.workspaces.length === 1 ? '' : 's'}:`)
   for (const item of elsewhere.workspaces) io.out(`  ${item.path}  ${item.sessions} new`)
+  for (const item of elsewhere.readOnly) io.out(`${item.sessions} session${item.sessions === 1 ? '' : 's'} recorded in ${item.path} imported read-only (never rewound): ${item.reason}`)
   for (const item of elsewhere.refused) io.out(`${item.sessions} session${item.sessions === 1 ? '' : 's'} not imported: ${item.reason}`)
 }
 
