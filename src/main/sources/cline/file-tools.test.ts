@@ -7,12 +7,18 @@ import { taskRecords } from './task-records'
 import { readUiMessages } from './ui-messages'
 
 describe('Cline\'s file tools', () => {
-  it('end each write of the fixture tasks as a journaled change or a change reported not captured', () => {
+  it('end each write of the fixture tasks (Cline\'s and Roo Code\'s) as a journaled change or a change reported not captured', () => {
     const tools = clineAdapter.fileTools
     expect(tools).toBeDefined()
     const writes = new Set(tools?.writes)
     expect([...writes].filter((name) => tools?.reads.includes(name) || tools?.shell.includes(name))).toEqual([])
-    const tasks = [join('cline-auto-approve', 'saoudrizwan.claude-dev', 'tasks', '1769100000000'), join('cline-writer', 'saoudrizwan.claude-dev', 'tasks', '1764791864800')]
+    const roo = join('roo-writer', 'rooveterinaryinc.roo-cline', 'tasks')
+    const tasks = [
+      join('cline-auto-approve', 'saoudrizwan.claude-dev', 'tasks', '1769100000000'),
+      join('cline-writer', 'saoudrizwan.claude-dev', 'tasks', '1764791864800'),
+      join(roo, '019c8a10-5e2b-7a31-9f00-3c1d2e4f5a61'),
+      join(roo, '019c8a12-77d0-7b42-8e11-4d2e3f506b72')
+    ]
     for (const task of tasks) {
       const records = readTaskFolder(join(FIXTURES, 'cline', task)).sessions[0]?.records ?? []
       const calls = records.flatMap((record) => (record.kind === 'message' && record.role === 'tool_call' && writes.has(record.toolName ?? '') ? [record.toolCallId] : []))
