@@ -1,3 +1,4 @@
+import { whyNotAWorkspace } from '../journal/protected-folders'
 import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
@@ -75,6 +76,8 @@ export async function importCommand(
   const workspace = runtime.store.workspaces.get(workspaceId)
   if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
   options.io.out(`${workspace?.path ?? ''}`)
+  const readOnly = workspace ? whyNotAWorkspace(workspace.path, { homes: [runtime.imports.environment.HOME] }) : null
+  if (readOnly) options.io.out(`Read-only (browse, search, export, fork without files; never rewound): ${readOnly}`)
   printReport(options.io, report)
   if (elsewhere) printElsewhere(options.io, elsewhere)
 }

@@ -87,7 +87,7 @@ describe('histories recorded in the home folder', () => {
     expect((await call('sessions.list', { workspaceId })).items.map((entry) => entry.title).sort()).toEqual(['configure the linter for me', 'configure the linter for me (branch at turn 2)', 'what is in this container?'])
   })
 
-  it('retrace import --all and retrace workspaces say they are read-only, why, and how many sessions', async () => {
+  it('retrace import --all, retrace workspaces and retrace import PATH say they are read-only, why, and how many sessions', async () => {
     const { runCli } = await import('../cli/main')
     const out: string[] = []
     const io = { out: (text: string) => out.push(text), err: () => undefined }
@@ -103,5 +103,8 @@ describe('histories recorded in the home folder', () => {
     const listing = out.join('\n')
     expect(listing).toMatch(new RegExp(`read-only\\s.*${home.replaceAll('/', '\\/')}`))
     expect(listing).toContain('1 read-only (a home or system folder: browsable, never rewound)')
+    out.length = 0
+    expect(await runCli(['import', home, '--data-dir', dataDir], io, env)).toBe(0)
+    expect(out.join('\n')).toContain(`Read-only (browse, search, export, fork without files; never rewound): Retrace does not use "${home}" as a workspace: it is your home folder.`)
   })
 })
