@@ -23,9 +23,16 @@ export function copilotRoots(env: NodeJS.ProcessEnv): string[] {
   return [...new Set(roots)]
 }
 
+/** The shape of the facts discovery keeps (a store's older ones, without the repository root or the name, are read again). */
+const FACTS_VERSION = 2
+
 interface SessionFacts {
+  v?: number
   id: string | null
+  /** Where the session belongs: its repository's root, else the folder it started in. */
   cwd: string | null
+  /** The folder it started in, when that is not `cwd` (a subfolder of the repository). */
+  startedIn?: string
   startedAt?: number
   title?: string
 }
@@ -35,7 +42,20 @@ interface SessionFacts {
  * folder added as this source's history may be the Copilot home itself: its `session-state` too.
  */
 export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
-  const files: HistoryFile[] = []
+  return (await discoverSessions(roots, signal, cache)).map(({ file }) => file)
+}
+
+/**
+ * The sessions of a workspace: those placed in it (their repository's root, else their folder,
+ * inside it) and those started in a folder inside it, though placed in a repository above it.
+ */
+export async function discoverCopilotWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  const inside = (folder: string | null) => folder !== null && isWithin(folder, workspacePath)
+  return (await discoverSessions(roots, signal, cache)).filter(({ file, startedIn }) => inside(file.cwd) || inside(startedIn)).map(({ file }) => file)
+}
+
+async function discoverSessions(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<{ file: HistoryFile; startedIn: string | null }[]> {
+  const found: { file: HistoryFile; startedIn: string | null }[] = []
   const folders = roots.flatMap((root) => (basename(root) === 'session-state' ? [root] : [root, join(root, 'session-state')]))
   for (const root of folders) {
     for (const entry of await listDir(root)) {
@@ -44,17 +64,14 @@ export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal
       const path = entry.isDirectory() ? join(folder, 'events.jsonl') : entry.isFile() && LEGACY_FILE.test(entry.name) ? folder : null
       if (path === null) continue
       const read = () => sessionFacts(path, entry.isDirectory() ? folder : null)
-      const facts = await (cache ? cache.facts(path, read) : read())
+      const facts = await (cache ? cache.facts(path, read, (known) => known === null || known.v === FACTS_VERSION) : read())
       if (!facts) continue
       const sessionId = facts.id ?? basename(entry.name, '.jsonl')
-      files.push({ source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}), ...(facts.title ? { title: facts.title } : {}) })
+      const file: HistoryFile = { source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}), ...(facts.title ? { title: facts.title } : {}) }
+      found.push({ file, startedIn: facts.startedIn ?? facts.cwd })
     }
   }
-  return files
-}
-
-export async function discoverCopilotWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
-  return (await discoverCopilotFiles(roots, signal, cache)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
+  return found
 }
 
 /**
@@ -77,8 +94,9 @@ async function sessionFacts(path: string, folder: string | null): Promise<Sessio
   const cwd = yaml.cwd ?? (typeof context.cwd === 'string' ? context.cwd : null)
   const gitRoot = yaml.git_root ?? (typeof context.gitRoot === 'string' ? context.gitRoot : undefined)
   return {
+    v: FACTS_VERSION,
     id: typeof data.sessionId === 'string' ? data.sessionId : (yaml.id ?? null),
-    cwd: cwd !== null && gitRoot !== undefined && isRepositoryOf(gitRoot, cwd) ? gitRoot : cwd,
+    ...(cwd !== null && gitRoot !== undefined && isRepositoryOf(gitRoot, cwd) && resolve(gitRoot) !== resolve(cwd) ? { cwd: gitRoot, startedIn: cwd } : { cwd }),
     ...(Number.isNaN(startedAt) ? {} : { startedAt }),
     ...(yaml.name ? { title: yaml.name } : {})
   }

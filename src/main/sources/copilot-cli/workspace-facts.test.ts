@@ -1,14 +1,19 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from '../testing/claude-home'
 import { contractCaller, importTestbed } from '../testing/import-testbed'
+import { openStore } from '../../store/store'
+import { DiscoveryCache } from '../discovery-cache'
+import { discoverCopilotFiles } from './discover'
 import { createCopilotParser } from './parser'
 
 // The writer-built session (fixtures/copilot-cli/PROVENANCE.txt), in a COPILOT_HOME of its own.
 const FIXTURE = join(FIXTURES, 'copilot-cli', 'writer-1.0', 'session-state')
 const MAIN = '5d0f4b7e-2c41-4f7a-9a55-0c9e3f6b1a21'
 const RECORDED_CWD = '/home/dev/notes-app'
+const tempDirectory = () => mkdtempSync(join(tmpdir(), 'retrace-copilot-cache-'))
 
 describe('what Copilot CLI says of a session besides its events', () => {
   const { tempDir, runtime } = importTestbed('retrace-copilot-facts-')
@@ -47,6 +52,32 @@ describe('what Copilot CLI says of a session besides its events', () => {
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
     // TODO.md, at the repository's root, created then edited.
     expect(report).toMatchObject({ fileChanges: 2, changesNotJournaled: [] })
+    // The subfolder opened as a workspace of its own still shows the session started in it.
+    const subfolder = await call('workspaces.open', { path: cwd })
+    expect(await call('imports.run', { workspaceId: subfolder.id, sources: ['copilot-cli'] })).toMatchObject({ sessions: 2 })
+  })
+})
+
+describe('what discovery kept of a Copilot CLI session before', () => {
+  it('is read again, so a store made by an earlier version gets the name and the repository root', async () => {
+    const dir = tempDirectory()
+    const folder = join(dir, 'session-state', MAIN)
+    mkdirSync(folder, { recursive: true })
+    cpSync(join(FIXTURE, MAIN), folder, { recursive: true })
+    writeFileSync(join(folder, 'workspace.yaml'), 'id: x\ncwd: /home/dev/notes-app/packages/app\ngit_root: /home/dev/notes-app\nname: Tidy the TODO list\n')
+    const store = openStore(join(dir, 'data'))
+    try {
+      const path = join(folder, 'events.jsonl')
+      // Facts as an earlier version kept them: the folder the session started in, no name.
+      const earlier = new DiscoveryCache(store.discoveredFiles)
+      await earlier.facts(path, () => Promise.resolve({ id: MAIN, cwd: '/home/dev/notes-app/packages/app' }))
+      earlier.save()
+      const [file] = await discoverCopilotFiles([join(dir, 'session-state')], undefined, new DiscoveryCache(store.discoveredFiles))
+      expect(file).toMatchObject({ cwd: '/home/dev/notes-app', title: 'Tidy the TODO list' })
+    } finally {
+      store.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
