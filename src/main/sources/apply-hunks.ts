@@ -1,7 +1,7 @@
 /**
- * Apply the hunks of a Codex `*** Update File:` section (lines starting with ` `, `-`, `+`,
- * hunks separated by `@@` lines) to a file's text. Each hunk's old lines are searched from where
- * the previous hunk ended, first exactly, then ignoring trailing whitespace (as Codex's own
+ * Apply the hunks of a patch to a file's text: a Codex `*** Update File:` section (lines starting
+ * with ` `, `-`, `+`, hunks separated by `@@` lines) or a unified diff (OpenCode's `filediff.patch`).
+ * Each hunk's old lines are searched from where the previous hunk ended, first exactly, then ignoring trailing whitespace (as Codex's own
  * apply_patch does). Returns null when a hunk does not fit: the result would be a guess.
  */
 export function applyHunks(before: string, patch: string): string | null {
@@ -29,10 +29,52 @@ interface Hunk {
   new: string[]
 }
 
+/** A unified diff's hunk header, `@@ -12,8 +12,14 @@`: the counts of old and new lines that follow (1 when left out). */
+const UNIFIED_HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/
+
+/**
+ * The hunks of a patch. In a unified diff (a hunk header with line counts) a hunk's body is
+ * exactly as many lines as its header counts: what lies outside (the `Index:`, `====`, `---`
+ * and `+++` file header jsdiff and git write before the first hunk, or between files) is not
+ * content, even where it starts with `-` or `+`, and a removed line reading `-- …` inside a hunk
+ * is. Codex hunks (bare `@@` separators, no header) are read line by line.
+ */
 function parseHunks(patch: string): Hunk[] {
   const hunks: Hunk[] = []
   let current: Hunk | null = null
-  for (const line of patch.replace(/\n+$/, '').split('\n')) {
+  // Lines still due in the current unified hunk; null outside a unified diff's hunk.
+  let due: { old: number; new: number } | null = null
+  const lines = patch.replace(/\n+$/, '').split('\n')
+  const unified = lines.some((line) => UNIFIED_HUNK.test(line))
+  for (const line of lines) {
+    const header = unified ? UNIFIED_HUNK.exec(line) : null
+    if (header) {
+      due = { old: Number(header[1] ?? 1), new: Number(header[2] ?? 1) }
+      current = { old: [], new: [] }
+      hunks.push(current)
+      continue
+    }
+    if (unified) {
+      if (!due || !current || (due.old <= 0 && due.new <= 0)) continue
+      if (line.startsWith('\\')) continue // "\ No newline at end of file"
+      const marker = line === '' ? ' ' : line[0]
+      const text = line.slice(1)
+      if (marker === ' ' && due.old > 0 && due.new > 0) {
+        current.old.push(text)
+        current.new.push(text)
+        due.old -= 1
+        due.new -= 1
+      } else if (marker === '-' && due.old > 0) {
+        current.old.push(text)
+        due.old -= 1
+      } else if (marker === '+' && due.new > 0) {
+        current.new.push(text)
+        due.new -= 1
+      } else {
+        due = null // not what the header counted: the hunk ends here
+      }
+      continue
+    }
     if (line.startsWith('@@') || line.startsWith('*** End of File')) {
       current = null
       continue
