@@ -65,3 +65,28 @@ describe('OpenCode messages as records', () => {
     expect(records.find((record) => record.kind === 'file-edit')).toMatchObject({ toolCallId: 'c1', path: '/w/a.ts', patch: '@@ -1 +1 @@\n-a\n+b\n' })
   })
 })
+
+describe('a command the user ran with !', () => {
+  // As SessionPrompt.shell writes it: a user message holding only a synthetic text part, then an
+  // assistant message (no model call: zero tokens, cost 0) with the `bash` tool part.
+  const shell = [
+    message('msg_1', { role: 'user', agent: 'build', model: { providerID: 'opencode', modelID: 'kimi' } }, [{ type: 'text', text: 'The following tool was executed by the user', synthetic: true }]),
+    message('msg_2', { role: 'assistant', parentID: 'msg_1', mode: 'build', cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, modelID: 'kimi', providerID: 'opencode' }, [
+      { type: 'tool', tool: 'bash', callID: 'c1', state: { status: 'completed', input: { command: 'git status --short' }, title: '', metadata: { output: ' M a.ts\n', description: '' }, output: ' M a.ts\n', time: { start: 11, end: 12 } } }
+    ])
+  ]
+
+  it('is the prompt of its turn, as typed, and costs nothing (no "0 in / 0 out")', () => {
+    const records = sessionRecords({ ...base, messages: shell }, { startedBy: null, parentKnown: false })
+    const messages = records.flatMap((record) => (record.kind === 'message' ? [record] : []))
+    expect(messages.map((record) => `${record.role}: ${record.content}`)).toEqual(['user: !git status --short', 'tool_call: ', 'tool_result:  M a.ts\n'])
+    expect(messages[0]).toMatchObject({ startsTurn: true })
+    expect(messages.filter((record) => record.usage !== undefined)).toEqual([])
+    expect(records.find((record) => record.kind === 'shell-command')).toMatchObject({ toolCallId: 'c1', command: 'git status --short' })
+  })
+
+  it('a prompt of synthetic text alone that no bash call answers stays as it was', () => {
+    const records = sessionRecords({ ...base, messages: [shell[0] as OpenCodeMessage] }, { startedBy: null, parentKnown: false })
+    expect(records.find((record) => record.kind === 'message')).toMatchObject({ role: 'user', content: '' })
+  })
+})
