@@ -14,6 +14,10 @@ export interface GraphCheckpoint {
   source: string | null
   /** The `messages` channel at this checkpoint (the whole conversation so far); null when it could not be read. */
   messages: ChatMessage[] | null
+  /** Whether the state has a `messages` channel at all (a graph may keep its conversation elsewhere, or none). */
+  hasMessages: boolean
+  /** The state's own channels (`channel_values`, LangGraph's internal ones left out): what a thread without messages holds. */
+  channels: string[]
   /** Why this checkpoint could not be read, when it could not. */
   problem: string | null
 }
@@ -29,6 +33,9 @@ export interface CheckpointDb {
   /** What could not be read (whole database, a checkpoint, unknown extension types): for the import report. */
   problems: string[]
 }
+
+/** LangGraph's own channels: `__start__`, `__pregel_tasks`, `branch:to:<node>`, `start:<node>` (older versions). */
+const INTERNAL_CHANNEL = /^(__|branch:|start:)/
 
 const REQUIRED_COLUMNS = ['thread_id', 'checkpoint_id', 'parent_checkpoint_id', 'type', 'checkpoint', 'metadata']
 
@@ -91,7 +98,7 @@ interface Row {
 }
 
 function checkpointOf(row: Row, unknownExt: Set<number>): GraphCheckpoint {
-  const base: GraphCheckpoint = { id: row.checkpoint_id, parentId: row.parent_checkpoint_id, ts: null, step: null, source: null, messages: null, problem: null }
+  const base: GraphCheckpoint = { id: row.checkpoint_id, parentId: row.parent_checkpoint_id, ts: null, step: null, source: null, messages: null, hasMessages: false, channels: [], problem: null }
   try {
     const metadata = decodeMetadata(row.metadata, unknownExt)
     base.step = typeof metadata.step === 'number' ? metadata.step : null
@@ -100,9 +107,12 @@ function checkpointOf(row: Row, unknownExt: Set<number>): GraphCheckpoint {
     base.problem = `its metadata cannot be decoded (${(error as Error).message})`
   }
   try {
-    const state = decodeStored(row.type, row.checkpoint, unknownExt) as { ts?: unknown; channel_values?: { messages?: unknown } } | null
+    const state = decodeStored(row.type, row.checkpoint, unknownExt) as { ts?: unknown; channel_values?: Record<string, unknown> & { messages?: unknown } } | null
     base.ts = typeof state?.ts === 'string' ? state.ts : null
-    const raw = state?.channel_values?.messages
+    const values = state?.channel_values ?? {}
+    base.channels = Object.keys(values).filter((name) => !INTERNAL_CHANNEL.test(name))
+    base.hasMessages = 'messages' in values
+    const raw = values.messages
     base.messages = Array.isArray(raw) ? raw.map(chatMessage).filter((message): message is ChatMessage => message !== null) : []
   } catch (error) {
     base.problem = error instanceof UnsupportedSerialization ? `skipped: ${error.message}` : `cannot be decoded (${(error as Error).message})`

@@ -6,16 +6,39 @@ import { FIXTURES } from '../testing/claude-home'
 import { contractCaller, importTestbed } from '../testing/import-testbed'
 
 const TRAVAI = join(FIXTURES, 'langgraph/travai/checkpoints.sqlite')
+const CHATGPT_CLONE = join(FIXTURES, 'langgraph/chatgpt-clone/checkpoints.sqlite')
+const EMAIL = join(FIXTURES, 'langgraph/email-assistant/checkpoints.sqlite')
 
 describe('importing a LangGraph checkpoint database', () => {
   const { tempDir, runtime } = importTestbed('retrace-langgraph-')
 
-  function project(): string {
+  function project(database = TRAVAI): string {
     const root = join(tempDir(), 'travai')
     mkdirSync(root)
-    copyFileSync(TRAVAI, join(root, 'checkpoints.sqlite'))
+    copyFileSync(database, join(root, 'checkpoints.sqlite'))
     return root
   }
+
+  it('reports each thread whose state keeps no messages channel, by database and thread, instead of dropping it', async () => {
+    const call = contractCaller(runtime({}))
+    // A chat app keeping its conversation in `input` and `output` (fixtures/langgraph/chatgpt-clone/PROVENANCE.txt).
+    const root = project(CHATGPT_CLONE)
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    expect(report.sessions).toBe(0)
+    // What each thread's checkpoints hold: a35da41d and e0069b27 never got an answer, fabdd6f4 failed before its input was kept.
+    const holds: Record<string, string> = { '5aec4175': 'input, output', '804e4ab2': 'input, output', '9bc896ae': 'input, output', a35da41d: 'input', ac95d809: 'input, output', bca40f02: 'input, output', caf5fcda: 'input, output', e0069b27: 'input', f08d812d: 'input, output', fabdd6f4: '', sasish: 'input, output' }
+    expect(report.skipped.map((skip) => skip.reason)).toEqual(
+      Object.entries(holds).map(([thread, channels]) => `checkpoints.sqlite: thread ${thread} keeps no messages channel (${channels ? `its state holds ${channels}` : 'its state holds no channel of its own'}): no conversation to show; not imported`)
+    )
+    expect(report.skipped.every((skip) => skip.file === join(root, 'checkpoints.sqlite'))).toBe(true)
+
+    // An email triage graph: plain fields, no conversation at all.
+    const email = contractCaller(runtime({}))
+    const other = await email('workspaces.open', { path: project(EMAIL) })
+    const reasons = (await email('imports.run', { workspaceId: other.id, sources: ['langgraph'] })).skipped.map((skip) => skip.reason)
+    expect(reasons).toEqual([expect.stringMatching(/^checkpoints\.sqlite: thread thread-1 keeps no messages channel \(its state holds [a-z_, ]+\)/) as string])
+  })
 
   it('makes each thread a session: turns from the prompts, tool calls paired with results, usage and model', async () => {
     const rt = runtime({})

@@ -23,7 +23,7 @@ export interface ThreadSession {
  */
 export function threadSessions(thread: GraphThread): ThreadSession[] {
   const { checkpoints } = thread
-  if (checkpoints.length === 0) return []
+  if (checkpoints.length === 0 || withoutMessages(thread)) return []
   const byId = new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint]))
   const hasChild = new Set(checkpoints.map((checkpoint) => checkpoint.parentId).filter((id): id is string => id !== null))
   // Checkpoint ids sort by time: the newest leaf is the thread's present.
@@ -50,6 +50,17 @@ export function threadSessions(thread: GraphThread): ThreadSession[] {
     sessions.push(sessionOf(`${thread.threadId}@${leaf.id}`, line, forkedFrom))
   }
   return sessions
+}
+
+/**
+ * The state's channels when no checkpoint of the thread has a `messages` channel (a graph keeping
+ * its conversation under another name, or plain fields): there is no transcript to show. Null when
+ * the thread has messages, or none of its checkpoints could be read (reported as such already).
+ */
+export function withoutMessages(thread: GraphThread): string[] | null {
+  const read = thread.checkpoints.filter((checkpoint) => checkpoint.problem === null)
+  if (read.length === 0 || read.some((checkpoint) => checkpoint.hasMessages)) return null
+  return [...new Set(read.flatMap((checkpoint) => checkpoint.channels))].sort()
 }
 
 function sessionOf(key: string, line: GraphCheckpoint[], forkedFrom: ThreadSession['forkedFrom']): ThreadSession {
