@@ -8,6 +8,7 @@ import { contractCaller, importTestbed } from '../testing/import-testbed'
 const TRAVAI = join(FIXTURES, 'langgraph/travai/checkpoints.sqlite')
 const CHATGPT_CLONE = join(FIXTURES, 'langgraph/chatgpt-clone/checkpoints.sqlite')
 const EMAIL = join(FIXTURES, 'langgraph/email-assistant/checkpoints.sqlite')
+const EEV_AI = join(FIXTURES, 'conformance/eev-ai-langgraph/project/checkpoints.sqlite')
 
 describe('importing a LangGraph checkpoint database', () => {
   const { tempDir, runtime } = importTestbed('retrace-langgraph-')
@@ -133,5 +134,27 @@ describe('importing a LangGraph checkpoint database', () => {
     expect(report.sessions).toBe(3)
     const listed = report.skipped.filter((skip) => skip.reason.includes(String(broken.checkpoint_id)))
     expect(listed).toEqual([{ file: join(root, 'checkpoints.sqlite'), offset: 0, reason: expect.stringMatching(/^thread 830d.*cannot be decoded/) as string }])
+  })
+
+  it('shows a step that failed (an __error__ write) in the turn it failed in', async () => {
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: project(EEV_AI) })
+    await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    // Thread "1", the one of 25 turns, holds the database's 4 __error__ writes (fixtures/conformance/eev-ai-langgraph).
+    const thread = (await call('sessions.list', { workspaceId: workspace.id })).items.find((session) => session.turnCount === 25)
+    const items = (await call('transcript.page', { sessionId: thread?.id ?? '', transcript: 'display', limit: 500 })).items
+    const failures: [number, string][] = []
+    let turn = 0
+    for (const item of items) {
+      if (item.role === 'user') turn += 1
+      else if (item.role === 'system' && item.content.startsWith('LangGraph: a step failed')) failures.push([turn, item.content.split('\n')[0]?.slice(0, 60) ?? ''])
+    }
+    // The turns whose checkpoint the failed step started from: its human messages number 12, 13, 14 and 23.
+    expect(failures).toEqual([
+      [12, 'LangGraph: a step failed: NotImplementedError("Unsupported m'],
+      [13, 'LangGraph: a step failed: NotImplementedError("Unsupported m'],
+      [14, 'LangGraph: a step failed: NotImplementedError("Unsupported m'],
+      [23, 'LangGraph: a step failed: RateLimitError("Error code: 429 - ']
+    ])
   })
 })

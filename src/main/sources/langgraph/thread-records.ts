@@ -79,11 +79,40 @@ function sessionOf(key: string, line: GraphCheckpoint[], forkedFrom: ThreadSessi
   // A checkpoint that cannot be read is the database's problem, reported once by readCheckpointDb;
   // not again here, for each session whose line holds it.
   const firstSeen = firstAppearance(line)
-  for (const message of latest ? messagesOf(latest) : []) records.push(...messageRecords(message, at, firstSeen.get(message.id ?? '')))
+  const messages = latest ? messagesOf(latest) : []
+  const failures = stepFailures(line, messages)
+  for (const failure of failures.get(-1) ?? []) records.push(failure(at))
+  messages.forEach((message, index) => {
+    records.push(...messageRecords(message, at, firstSeen.get(message.id ?? '')))
+    for (const failure of failures.get(index) ?? []) records.push(failure(at))
+  })
   const fingerprint = createHash('sha256')
     .update(line.map((checkpoint) => checkpoint.id).join(','))
     .digest('hex')
   return { key, fingerprint, forkedFrom, startedAt, records }
+}
+
+/**
+ * The steps of the line that raised (`__error__` writes on the checkpoint they ran from), by the
+ * index of the last message that checkpoint held (-1: none): shown right after it, in the turn
+ * that failed, at the checkpoint's time.
+ */
+function stepFailures(line: GraphCheckpoint[], messages: ChatMessage[]): Map<number, ((at: () => number) => SourceRecord)[]> {
+  const failures = new Map<number, ((at: () => number) => SourceRecord)[]>()
+  for (const checkpoint of line) {
+    if (checkpoint.errors.length === 0) continue
+    const held = checkpoint.messages ?? []
+    const last = held.at(-1)
+    const byId = last?.id ? messages.findIndex((message) => message.id === last.id) : -1
+    const index = Math.min(byId >= 0 ? byId : held.length - 1, messages.length - 1)
+    const createdAt = timeOf(checkpoint)
+    const list = failures.get(index) ?? []
+    checkpoint.errors.forEach((error, n) => {
+      list.push((at) => ({ kind: 'message', offset: at(), uid: `${checkpoint.id}#error${n}`, parentUid: null, agentId: null, startsTurn: false, role: 'system', content: `LangGraph: a step failed: ${error}`, ...(createdAt !== undefined ? { createdAt } : {}) }))
+    })
+    failures.set(index, list)
+  }
+  return failures
 }
 
 /** When each message first appeared on the line: the time of the checkpoint that first holds it. */
