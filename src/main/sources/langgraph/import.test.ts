@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { encode } from '@msgpack/msgpack'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from '../testing/claude-home'
@@ -156,5 +157,34 @@ describe('importing a LangGraph checkpoint database', () => {
       [14, 'LangGraph: a step failed: NotImplementedError("Unsupported m'],
       [23, 'LangGraph: a step failed: RateLimitError("Error code: 429 - ']
     ])
+  })
+
+  it('dates a message without an id by the checkpoint that first held it, never by the import', async () => {
+    const root = project()
+    // A graph whose state is a plain list (no add_messages reducer) keeps the dicts it was given:
+    // no ids. Three steps of such a thread, saved as the saver saves any state (msgpack).
+    const db = new Database(join(root, 'checkpoints.sqlite'))
+    const template = db.prepare("SELECT metadata FROM checkpoints WHERE thread_id LIKE '830d%' ORDER BY checkpoint_id LIMIT 1").get() as { metadata: Buffer }
+    const insert = db.prepare("INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES ('plain-dicts', '', ?, ?, 'msgpack', ?, ?)")
+    const said = [{ role: 'user', content: 'Plan a day in Kyoto' }, { role: 'assistant', content: 'Morning: Fushimi Inari.' }, { role: 'user', content: 'And the evening?' }, { role: 'assistant', content: 'Gion.' }]
+    const steps = [['1f000000-0000-6000-8000-000000000001', '2025-03-01T09:00:00.000000+00:00', 1], ['1f000000-0000-6000-8000-000000000002', '2025-03-01T09:00:05.123456+00:00', 2], ['1f000000-0000-6000-8000-000000000003', '2025-03-01T09:10:00.000000+00:00', 4]] as const
+    steps.forEach(([id, ts, count], index) => {
+      const state = { v: 4, ts, id, channel_values: { messages: said.slice(0, count) }, channel_versions: {}, versions_seen: {} }
+      insert.run(id, index === 0 ? null : steps[index - 1]?.[0], Buffer.from(encode(state)), template.metadata)
+    })
+    db.close()
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    const session = (await call('sessions.list', { workspaceId: workspace.id })).items.find((found) => found.title === 'Plan a day in Kyoto')
+    const items = (await call('transcript.page', { sessionId: session?.id ?? '', transcript: 'display', limit: 50 })).items
+    const at = (ts: string) => Date.parse(ts)
+    expect(items.map((item) => [item.content, item.createdAt])).toEqual([
+      ['Plan a day in Kyoto', at('2025-03-01T09:00:00Z')],
+      ['Morning: Fushimi Inari.', at('2025-03-01T09:00:05.123Z')],
+      ['And the evening?', at('2025-03-01T09:10:00Z')],
+      ['Gion.', at('2025-03-01T09:10:00Z')]
+    ])
+    expect(session?.updatedAt).toBe(at('2025-03-01T09:10:00Z'))
   })
 })

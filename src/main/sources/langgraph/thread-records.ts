@@ -82,8 +82,9 @@ function sessionOf(key: string, line: GraphCheckpoint[], forkedFrom: ThreadSessi
   const messages = latest ? messagesOf(latest) : []
   const failures = stepFailures(line, messages)
   for (const failure of failures.get(-1) ?? []) records.push(failure(at))
+  const lastTime = [...line].reverse().map(timeOf).find((time) => time !== undefined)
   messages.forEach((message, index) => {
-    records.push(...messageRecords(message, at, firstSeen.get(message.id ?? '')))
+    records.push(...messageRecords(message, at, firstSeen.get(messageKey(message, index)) ?? lastTime))
     for (const failure of failures.get(index) ?? []) records.push(failure(at))
   })
   const fingerprint = createHash('sha256')
@@ -115,15 +116,26 @@ function stepFailures(line: GraphCheckpoint[], messages: ChatMessage[]): Map<num
   return failures
 }
 
-/** When each message first appeared on the line: the time of the checkpoint that first holds it. */
+/**
+ * When each message first appeared on the line: the time (`ts`) of the checkpoint that first holds
+ * it. A message without an id (a plain dict in a state without the add_messages reducer) is known
+ * by its place and what it says; one found nowhere takes the line's last time, never the import's.
+ */
 function firstAppearance(line: GraphCheckpoint[]): Map<string, number> {
   const seen = new Map<string, number>()
   for (const checkpoint of line) {
     const time = timeOf(checkpoint)
     if (time === undefined) continue
-    for (const message of checkpoint.messages ?? []) if (message.id && !seen.has(message.id)) seen.set(message.id, time)
+    for (const [index, message] of (checkpoint.messages ?? []).entries()) {
+      const key = messageKey(message, index)
+      if (!seen.has(key)) seen.set(key, time)
+    }
   }
   return seen
+}
+
+function messageKey(message: ChatMessage, index: number): string {
+  return message.id ?? `#${index}\n${message.role}\n${message.text}`
 }
 
 function messagesOf(checkpoint: GraphCheckpoint): ChatMessage[] {
