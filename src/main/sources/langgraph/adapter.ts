@@ -2,7 +2,7 @@ import { basename } from 'node:path'
 import type { SnapshotSourceAdapter } from '../adapter'
 import { readCheckpointDb } from './checkpoint-db'
 import { discoverLangGraphFiles, discoverLangGraphWorkspace, langGraphRoots } from './discover'
-import { threadSessions, withoutMessages } from './thread-records'
+import { threadOrigins, threadSessions, withoutMessages } from './thread-records'
 
 /** LangGraph SqliteSaver / AsyncSqliteSaver checkpoint databases: each thread a session, time travel as branches. */
 export const langGraphAdapter: SnapshotSourceAdapter = {
@@ -21,6 +21,7 @@ export const langGraphAdapter: SnapshotSourceAdapter = {
       const holds = channels.length > 0 ? `its state holds ${channels.join(', ')}` : 'its state holds no channel of its own'
       return [`${basename(file.path)}: thread ${thread.threadId} keeps no messages channel (${holds}): no conversation to show; not imported`]
     })
-    return { sessions: db.threads.flatMap(threadSessions), problems: [...db.problems, ...untold] }
+    const origins = threadOrigins(db.threads)
+    return { sessions: db.threads.flatMap((thread) => threadSessions(thread, origins.get(thread.threadId) ?? null)), problems: [...db.problems, ...untold] }
   }
 }

@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { encode } from '@msgpack/msgpack'
+import { decode, encode } from '@msgpack/msgpack'
 import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from '../testing/claude-home'
@@ -186,5 +186,43 @@ describe('importing a LangGraph checkpoint database', () => {
       ['Gion.', at('2025-03-01T09:10:00Z')]
     ])
     expect(session?.updatedAt).toBe(at('2025-03-01T09:10:00Z'))
+  })
+
+  it('links a thread started from another thread\'s state to it, at its fork turn, instead of repeating its turns', async () => {
+    const root = project()
+    // A thread copied from another (LangGraph Platform's threads.copy, or an app copying a state
+    // into a new thread): the first ten checkpoints of thread 830d… again under a new thread id,
+    // the same messages (the same ids), then a prompt of its own.
+    const db = new Database(join(root, 'checkpoints.sqlite'))
+    const rows = db.prepare("SELECT * FROM checkpoints WHERE thread_id LIKE '830d%' AND checkpoint_ns = '' ORDER BY checkpoint_id").all() as Record<string, unknown>[]
+    const insert = db.prepare("INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES ('copied-thread', '', ?, ?, ?, ?, ?)")
+    const copied = rows.slice(0, 10)
+    const id = (index: number) => `${String(copied[index]?.checkpoint_id)}-copy`
+    copied.forEach((row, index) => insert.run(id(index), index === 0 ? null : id(index - 1), row.type, row.checkpoint, row.metadata))
+    const last = copied.at(-1) as Record<string, unknown>
+    const state = decode(last.checkpoint as Buffer) as { ts: string; channel_values: { messages: unknown[] } }
+    const shared = state.channel_values.messages.length
+    state.channel_values.messages.push({ role: 'user', content: 'Now plan the same trip for two weeks', id: 'copied-thread-own-prompt' })
+    insert.run(`${id(9)}-own`, id(9), last.type, Buffer.from(encode(state)), last.metadata)
+    db.close()
+
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    expect(report.sessions).toBe(3)
+    const tree = await call('sessions.tree', { workspaceId: workspace.id })
+    const sessions = (await call('sessions.list', { workspaceId: workspace.id })).items
+    const original = sessions.find((session) => session.turnCount === 4 && session.kind === 'main')
+    const copy = tree.nodes.find((node) => node.kind === 'branch')
+    expect(copy?.parentId).toBe(original?.id)
+    const items = (await call('transcript.page', { sessionId: copy?.id ?? '', transcript: 'display', limit: 500 })).items
+    // The original's messages up to the fork, then its own prompt: nothing repeated as its own.
+    const before = (await call('transcript.page', { sessionId: original?.id ?? '', transcript: 'display', limit: 500 })).items
+    const strip = (list: typeof items) => list.map((item) => [item.role, item.content])
+    expect(strip(items.slice(0, -1))).toEqual(strip(before.slice(0, items.length - 1)))
+    expect(items.filter((item) => item.seq >= (copy?.forkSeq ?? 0)).map((item) => item.content)).toEqual(['Now plan the same trip for two weeks'])
+    expect(shared).toBeGreaterThan(0)
+    // Still two main sessions: the copy is not a third.
+    expect(tree.nodes.filter((node) => node.kind === 'main')).toHaveLength(2)
   })
 })

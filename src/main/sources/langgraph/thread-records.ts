@@ -21,7 +21,7 @@ export interface ThreadSession {
  * opens a turn. Checkpoints sharing a parent are time travel: the line ending in the newest
  * checkpoint is the thread's session, and every other line a branch forked where it left it.
  */
-export function threadSessions(thread: GraphThread): ThreadSession[] {
+export function threadSessions(thread: GraphThread, origin: ThreadSession['forkedFrom'] = null): ThreadSession[] {
   const { checkpoints } = thread
   if (checkpoints.length === 0 || withoutMessages(thread)) return []
   const byId = new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint]))
@@ -41,15 +41,64 @@ export function threadSessions(thread: GraphThread): ThreadSession[] {
   if (!main) return []
   const mainLine = lineOf(main)
   const mainIds = new Set(mainLine.map((checkpoint) => checkpoint.id))
-  const sessions = [sessionOf(thread.threadId, mainLine, null)]
+  const sessions = [sessionOf(thread.threadId, mainLine, origin)]
   for (const leaf of others) {
     const line = lineOf(leaf)
     const shared = line.filter((checkpoint) => mainIds.has(checkpoint.id)).at(-1)
     const sharedMessages = shared ? messagesOf(shared) : []
-    const forkedFrom = { sessionId: thread.threadId, messageUid: sharedMessages.at(-1)?.id ?? null }
+    const lastShared = sharedMessages.at(-1)
+    const forkedFrom = { sessionId: thread.threadId, messageUid: lastShared ? lastRecordUid(lastShared) : null }
     sessions.push(sessionOf(`${thread.threadId}@${leaf.id}`, line, forkedFrom))
   }
   return sessions
+}
+
+/**
+ * Threads started from another thread's state (LangGraph Platform's `threads.copy`, an app
+ * copying a state into a new thread): their conversation begins with the other thread's
+ * messages, the same ids. Each such thread → where it forks from the one it shares the most
+ * leading messages with, among those started before it (or, started together, holding fewer
+ * messages): the last message they share. The session then hangs below that thread as a branch
+ * at its fork turn, instead of repeating those turns as its own.
+ */
+export function threadOrigins(threads: GraphThread[]): Map<string, { sessionId: string; messageUid: string }> {
+  const lines = threads.flatMap((thread) => {
+    const main = mainLineOf(thread)
+    const latest = main ? [...main].reverse().find((checkpoint) => checkpoint.messages !== null) : undefined
+    const messages = latest?.messages ?? []
+    const ids = messages.map((message) => message.id)
+    return main && ids.length > 0 ? [{ thread, start: main[0]?.id ?? '', ids, messages, own: new Set(ids.filter((id): id is string => id !== null)) }] : []
+  })
+  const before = (a: (typeof lines)[number], b: (typeof lines)[number]) => (a.start < b.start ? -1 : a.start > b.start ? 1 : a.ids.length - b.ids.length)
+  const ordered = [...lines].sort(before)
+  const origins = new Map<string, { sessionId: string; messageUid: string }>()
+  ordered.forEach((line, index) => {
+    let best: { sessionId: string; messageUid: string; shared: number } | null = null
+    for (const other of ordered.slice(0, index)) {
+      let shared = 0
+      while (shared < line.ids.length && line.ids[shared] !== null && other.own.has(line.ids[shared] as string)) shared += 1
+      const last = line.messages[shared - 1]
+      const uid = last ? lastRecordUid(last) : null
+      if (shared > 0 && uid && (!best || shared > best.shared)) best = { sessionId: other.thread.threadId, messageUid: uid, shared }
+    }
+    if (best) origins.set(line.thread.threadId, { sessionId: best.sessionId, messageUid: best.messageUid })
+  })
+  return origins
+}
+
+/** The line of a thread's newest leaf: its session's checkpoints, oldest first. */
+function mainLineOf(thread: GraphThread): GraphCheckpoint[] | null {
+  const byId = new Map(thread.checkpoints.map((checkpoint) => [checkpoint.id, checkpoint]))
+  const hasChild = new Set(thread.checkpoints.map((checkpoint) => checkpoint.parentId).filter((id): id is string => id !== null))
+  const leaf = thread.checkpoints.filter((checkpoint) => !hasChild.has(checkpoint.id)).sort((a, b) => (a.id < b.id ? 1 : -1))[0]
+  if (!leaf) return null
+  const line: GraphCheckpoint[] = []
+  const seen = new Set<string>()
+  for (let at: GraphCheckpoint | undefined = leaf; at && !seen.has(at.id); at = at.parentId ? byId.get(at.parentId) : undefined) {
+    seen.add(at.id)
+    line.unshift(at)
+  }
+  return line
 }
 
 /**
@@ -134,6 +183,18 @@ function firstAppearance(line: GraphCheckpoint[]): Map<string, number> {
   return seen
 }
 
+/** The uid of a message's `n`th record (see messageRecords). */
+function recordUid(message: ChatMessage, n: number): string | null {
+  return message.id === null || n === 0 ? message.id : `${message.id}#${n}`
+}
+
+/** The uid of a message's last record: where a fork that shares the message leaves it. */
+export function lastRecordUid(message: ChatMessage): string | null {
+  if (message.role !== 'assistant') return message.id
+  const count = (message.reasoning ? 1 : 0) + (message.text || message.toolCalls.length === 0 ? 1 : 0) + message.toolCalls.length
+  return recordUid(message, count - 1)
+}
+
 function messageKey(message: ChatMessage, index: number): string {
   return message.id ?? `#${index}\n${message.role}\n${message.text}`
 }
@@ -173,13 +234,10 @@ function messageRecords(message: ChatMessage, at: () => number, createdAt: numbe
       const records: SourceRecord[] = []
       const usage = message.usage ? { ...message.usage } : undefined
       const model = message.model ? { model: message.model } : {}
-      // The uid goes on the first record only: a fork's shared prefix is recognised by it.
-      let uid = message.id
-      const take = () => {
-        const taken = uid
-        uid = null
-        return taken
-      }
+      // Each record of the response has a uid of its own (the message id, then `<id>#1`, `#2`…):
+      // a fork's shared prefix is recognised by them, down to its last tool call.
+      let taken = 0
+      const take = () => recordUid(message, taken++)
       if (message.reasoning) records.push({ kind: 'message', offset: at(), ...base, uid: take(), startsTurn: false, role: 'reasoning', content: message.reasoning, ...model })
       // The response's usage goes on its first visible record: the answer, or its first tool call.
       let unspent = usage
