@@ -90,3 +90,30 @@ describe('a command the user ran with !', () => {
     expect(records.find((record) => record.kind === 'message')).toMatchObject({ role: 'user', content: '' })
   })
 })
+
+describe('every OpenCode call that changes files is a change or a change not captured', () => {
+  const call = (tool: string, state: Record<string, unknown>) => sessionRecords(
+    { ...base, messages: [message('msg_1', { role: 'user' }, [{ type: 'text', text: 'go' }]), message('msg_2', { role: 'assistant' }, [{ type: 'tool', callID: 'c1', tool, state }])] },
+    { startedBy: null, parentKnown: false }
+  ).filter((record) => record.kind === 'file-edit' || record.kind === 'change-not-captured')
+
+  it('multiedit: each of its edits, in order (metadata.results, one edit metadata each)', () => {
+    const results = [{ filediff: { file: '/w/a.ts', before: 'a\n', after: 'b\n' } }, { filediff: { file: '/w/a.ts', before: 'b\n', after: 'c\n' } }]
+    expect(call('multiedit', { status: 'completed', input: { filePath: '/w/a.ts', edits: [] }, output: '', metadata: { results } })).toMatchObject([
+      { kind: 'file-edit', toolCallId: 'c1', path: '/w/a.ts', before: 'a\n', after: 'b\n' },
+      { kind: 'file-edit', toolCallId: 'c1', path: '/w/a.ts', before: 'b\n', after: 'c\n' }
+    ])
+  })
+
+  it('an edit that kept neither content nor patch, and a write cut off before its result, are reported with why', () => {
+    expect(call('edit', { status: 'completed', input: { filePath: '/w/a.ts', oldString: 'a', newString: 'b' }, output: '', metadata: { diagnostics: {} } })).toEqual([
+      { kind: 'change-not-captured', offset: expect.any(Number) as number, toolCallId: 'c1', tool: 'edit', path: '/w/a.ts', reason: 'OpenCode kept neither the file before and after nor a patch for this call' }
+    ])
+    expect(call('write', { status: 'running', input: { filePath: '/w/b.md', content: 'x' }, time: { start: 1 } })).toMatchObject([
+      { kind: 'change-not-captured', tool: 'write', path: '/w/b.md', reason: 'the call was cut off before OpenCode kept its result: whether it changed the file is not known' }
+    ])
+    // One that failed changed nothing: nothing to account for.
+    expect(call('edit', { status: 'error', input: { filePath: '/w/a.ts' }, error: 'Error: oldString not found' })).toEqual([])
+    expect(call('read', { status: 'completed', input: { filePath: '/w/a.ts' }, output: 'a' })).toEqual([])
+  })
+})
