@@ -2,6 +2,7 @@ import { basename } from 'node:path'
 import type { SnapshotSourceAdapter } from '../adapter'
 import { readCheckpointDb } from './checkpoint-db'
 import { discoverLangGraphFiles, discoverLangGraphWorkspace, langGraphRoots } from './discover'
+import { langGraphFileTools } from './file-tools'
 import { threadOrigins, threadSessions, withoutMessages } from './thread-records'
 
 /** LangGraph SqliteSaver / AsyncSqliteSaver checkpoint databases: each thread a session, time travel as branches. */
@@ -9,6 +10,7 @@ export const langGraphAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'langgraph',
   label: 'LangGraph',
+  fileTools: langGraphFileTools,
   roots: langGraphRoots,
   discoverAll: discoverLangGraphFiles,
   discover: discoverLangGraphWorkspace,

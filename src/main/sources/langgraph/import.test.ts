@@ -225,4 +225,27 @@ describe('importing a LangGraph checkpoint database', () => {
     // Still two main sessions: the copy is not a third.
     expect(tree.nodes.filter((node) => node.kind === 'main')).toHaveLength(2)
   })
+
+  it('reports each call of a file-writing tool as a change not captured, and a shell tool\'s call as its command', async () => {
+    const root = project()
+    // A graph given LangChain's FileManagementToolkit and ShellTool: its AI message asks for
+    // write_file, move_file, read_file and terminal. Kept as plain dicts (no add_messages reducer).
+    const db = new Database(join(root, 'checkpoints.sqlite'))
+    const template = db.prepare("SELECT metadata FROM checkpoints WHERE thread_id LIKE '830d%' ORDER BY checkpoint_id LIMIT 1").get() as { metadata: Buffer }
+    const calls = [
+      { name: 'write_file', args: { file_path: 'notes/plan.md', text: '# Plan', append: false }, id: 'call_w' },
+      { name: 'move_file', args: { source_path: 'a.txt', destination_path: 'b.txt' }, id: 'call_m' },
+      { name: 'read_file', args: { file_path: 'notes/plan.md' }, id: 'call_r' },
+      { name: 'terminal', args: { commands: ['ls -la', 'git status'] }, id: 'call_t' }
+    ]
+    const messages = [{ role: 'user', content: 'Write the plan down' }, { role: 'assistant', content: '', tool_calls: calls }]
+    const state = { v: 4, ts: '2025-03-02T10:00:00.000000+00:00', id: '1f000000-0000-6000-8000-0000000000aa', channel_values: { messages }, channel_versions: {}, versions_seen: {} }
+    db.prepare("INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES ('with-files', '', ?, NULL, 'msgpack', ?, ?)").run(state.id, Buffer.from(encode(state)), template.metadata)
+    db.close()
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
+    const why = "LangGraph keeps the call's arguments and the tool's answer, not the file before or after it"
+    expect(report.changesNotJournaled.map((entry) => entry.reason)).toEqual([`file change not captured (${why}): notes/plan.md`, `file change not captured (${why}): b.txt`])
+  })
 })

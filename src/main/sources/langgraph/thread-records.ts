@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { SourceRecord } from '../records'
 import type { GraphCheckpoint, GraphThread } from './checkpoint-db'
+import { langGraphFileTools, shellCommand, writtenPath } from './file-tools'
 import type { ChatMessage } from './messages'
 
 /** One session made from a LangGraph thread: its main line, or a branch time travel started. */
@@ -183,6 +184,19 @@ function firstAppearance(line: GraphCheckpoint[]): Map<string, number> {
   return seen
 }
 
+/**
+ * What a tool call did to files, as far as a checkpoint tells: a writing tool's call is a change
+ * not captured (its arguments are kept, not the file), a shell tool's a shell command.
+ */
+function fileAccounting(call: ChatMessage['toolCalls'][number], at: () => number): SourceRecord[] {
+  const callId = call.id || null
+  if (langGraphFileTools.writes.includes(call.name)) {
+    return [{ kind: 'change-not-captured', offset: at(), toolCallId: callId, tool: call.name, path: writtenPath(call.args), reason: 'LangGraph keeps the call\'s arguments and the tool\'s answer, not the file before or after it' }]
+  }
+  const command = langGraphFileTools.shell.includes(call.name) ? shellCommand(call.args) : null
+  return command !== null && callId !== null ? [{ kind: 'shell-command', offset: at(), toolCallId: callId, command }] : []
+}
+
 /** The uid of a message's `n`th record (see messageRecords). */
 function recordUid(message: ChatMessage, n: number): string | null {
   return message.id === null || n === 0 ? message.id : `${message.id}#${n}`
@@ -251,6 +265,7 @@ function messageRecords(message: ChatMessage, at: () => number, createdAt: numbe
       }
       for (const call of message.toolCalls) {
         records.push({ kind: 'message', offset: at(), ...base, uid: take(), startsTurn: false, role: 'tool_call', content: '', toolName: call.name, toolCallId: call.id, toolInput: call.args, ...model, ...spend() })
+        records.push(...fileAccounting(call, at))
       }
       return records
     }
