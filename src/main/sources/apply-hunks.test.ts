@@ -42,4 +42,22 @@ describe('applying the hunks of a unified diff', () => {
   it('still reads Codex hunks (no counts, no header)', () => {
     expect(applyHunks('a\nb\nc\n', '@@\n a\n-b\n+B\n c')).toBe('a\nB\nc\n')
   })
+
+  it('puts back the indentation OpenCode\'s trimDiff took off every line of its patch', () => {
+    // OpenCode's edit tool stores trimDiff(createTwoFilesPatch(…)): the indentation every
+    // non-blank line of the hunks shares (here 4 spaces) is cut from all of them.
+    const lines = ['class Http {', '    async get(url) {', '        const response = await fetch(url)', '        if (!response.ok) throw new Error(url)', '        log(response.status)', '        return response', '    }', '', '    async head(url) {', '        return fetch(url, { method: "HEAD" })', '    }', '}', '']
+    const before = lines.join('\n')
+    const after = before.replace('        log(response.status)\n', '        log(response.status)\n        metrics.count(url)\n')
+    const untrimmed = createTwoFilesPatch('/w/http.js', '/w/http.js', before, after)
+    const isContent = (line: string) => /^[ +-]/.test(line) && !/^(---|\+\+\+)/.test(line)
+    const shared = Math.min(...untrimmed.split('\n').filter((line) => isContent(line) && line.slice(1).trim() !== '').map((line) => /^\s*/.exec(line.slice(1))?.[0].length ?? 0))
+    expect(shared).toBe(4)
+    const trimmed = untrimmed.split('\n').map((line) => (isContent(line) ? line[0] + line.slice(1 + shared) : line)).join('\n')
+    expect(trimmed).toContain('\n async get(url) {\n')
+    expect(applyHunks(before, untrimmed)).toBe(after)
+    expect(applyHunks(before, trimmed)).toBe(after)
+    // Not a guess: lines that match only with different indentations do not fit.
+    expect(applyHunks(before.replace('        return response', '      return response'), trimmed)).toBeNull()
+  })
 })

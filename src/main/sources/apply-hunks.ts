@@ -1,8 +1,9 @@
 /**
  * Apply the hunks of a patch to a file's text: a Codex `*** Update File:` section (lines starting
  * with ` `, `-`, `+`, hunks separated by `@@` lines) or a unified diff (OpenCode's `filediff.patch`).
- * Each hunk's old lines are searched from where the previous hunk ended, first exactly, then ignoring trailing whitespace (as Codex's own
- * apply_patch does). Returns null when a hunk does not fit: the result would be a guess.
+ * Each hunk's old lines are searched from where the previous hunk ended, first exactly, then
+ * ignoring trailing whitespace (as Codex's own apply_patch does), then with the indentation OpenCode
+ * cut off (see find). Returns null when a hunk does not fit: the result would be a guess.
  */
 export function applyHunks(before: string, patch: string): string | null {
   const hadFinalNewline = before.endsWith('\n')
@@ -16,10 +17,12 @@ export function applyHunks(before: string, patch: string): string | null {
       cursor = lines.length
       continue
     }
-    const at = find(lines, hunk.old, cursor)
-    if (at === -1) return null
-    lines.splice(at, hunk.old.length, ...hunk.new)
-    cursor = at + hunk.new.length
+    const found = find(lines, hunk.old, cursor)
+    if (!found) return null
+    // Lines that lost their common indentation get it back (blank ones stay as they were written).
+    const added = found.indent ? hunk.new.map((text) => (text.trim() === '' ? text : found.indent + text)) : hunk.new
+    lines.splice(found.at, hunk.old.length, ...added)
+    cursor = found.at + added.length
   }
   return lines.join('\n') + (hadFinalNewline || lines.length > 0 ? '\n' : '')
 }
@@ -92,13 +95,28 @@ function parseHunks(patch: string): Hunk[] {
   return hunks.filter((hunk) => hunk.old.length > 0 || hunk.new.length > 0)
 }
 
-function find(lines: string[], block: string[], from: number): number {
+/**
+ * Where a hunk's old lines are, searched from `from` then from the top: exactly, then ignoring
+ * trailing whitespace, then (OpenCode's `trimDiff`, which cuts the indentation all lines of a
+ * patch share) with one same whitespace prefix before every non-blank line: `indent` is that prefix.
+ */
+function find(lines: string[], block: string[], from: number): { at: number; indent: string } | null {
   for (const same of [(a: string, b: string) => a === b, (a: string, b: string) => a.trimEnd() === b.trimEnd()]) {
     for (const start of [from, 0]) {
       for (let i = start; i + block.length <= lines.length; i += 1) {
-        if (block.every((text, k) => same(lines[i + k] ?? '', text))) return i
+        if (block.every((text, k) => same(lines[i + k] ?? '', text))) return { at: i, indent: '' }
       }
     }
   }
-  return -1
+  const anchor = block.findIndex((text) => text.trim() !== '')
+  if (anchor === -1) return null
+  for (const start of [from, 0]) {
+    for (let i = start; i + block.length <= lines.length; i += 1) {
+      const line = lines[i + anchor] ?? ''
+      const indent = line.slice(0, line.length - (block[anchor] ?? '').length)
+      if (indent === '' || indent.trim() !== '' || !line.endsWith(block[anchor] ?? '')) continue
+      if (block.every((text, k) => (text.trim() === '' ? (lines[i + k] ?? '').trim() === '' : lines[i + k] === indent + text))) return { at: i, indent }
+    }
+  }
+  return null
 }
