@@ -2,7 +2,7 @@ import type { Usage } from '../../../shared/contract'
 import type { Attachment, SessionMetaRecord, SourceRecord } from '../records'
 import { isRecord } from '../plain-data'
 import { text, type OpenCodeMessage, type OpenCodeSession } from './model'
-import { stepPatches, type SnapshotLookup } from './patch-files'
+import { patchOnlyEditBases, stepPatches, type SnapshotLookup } from './patch-files'
 import { toolRecords, type Draft } from './tool-records'
 
 /** What a session's records need from the rest of the store. */
@@ -126,7 +126,16 @@ function assistantRecords(message: OpenCodeMessage, snapshots: SnapshotLookup | 
       drafts.push({ ...base, uid: id, role: 'system', content: `OpenCode retried the model call (attempt ${String(data.attempt)}): ${errorText(data.error)}` })
     }
   }
-  if (snapshots) drafts.push(...snapshotEdits(message, drafts, snapshots))
+  if (snapshots) {
+    // A patch-only edit, first of its file in its step, patches the file as the step's snapshot holds it.
+    const bases = patchOnlyEditBases(message.parts)
+    for (const draft of drafts) {
+      const base = draft.kind === 'file-edit' && draft.before === undefined && draft.toolCallId ? bases.get(draft.toolCallId) : undefined
+      const before = base ? snapshots(base.tree, base.file) : undefined
+      if (draft.kind === 'file-edit' && before !== undefined) draft.before = before
+    }
+    drafts.push(...snapshotEdits(message, drafts, snapshots))
+  }
   if (isRecord(info.error)) drafts.push({ ...base, uid: `${message.id}#error`, role: 'system', content: `OpenCode: ${errorText(info.error)}` })
   // The message's model, tokens and cost go on its first record (one with nothing to show is made for them).
   let first = drafts.find((draft) => draft.kind === 'message')
