@@ -57,7 +57,8 @@ describe('folders added to a workspace as a source\'s history', () => {
     expect((await call('sessions.list', { workspaceId: idOf('/') ?? 0 })).items.map((session) => session.title)).toEqual(['At the root of the disk'])
     expect((await call('workspaces.get', { workspaceId: idOf('/') ?? 0 })).readOnly).toContain('the root of a disk')
     const spotter = added.elsewhere.workspaces.find((item) => item.path === RECORDED.spotter)
-    expect((await call('sessions.list', { workspaceId: spotter?.id ?? 0 })).items).toHaveLength(3)
+    // Three stored, the /compact agent among them (listed with the warm-ups, R56).
+    expect((await call('sessions.list', { workspaceId: spotter?.id ?? 0, includeWarmups: true })).items).toHaveLength(3)
 
     // Each workspace follows the folder for its own sessions: imported again, nothing moves or doubles.
     expect((await call('workspaces.sourceFolders', { workspaceId: spotter?.id ?? 0 })).items.map((folder) => folder.path)).toEqual([copy])
@@ -120,7 +121,7 @@ describe('a copy of the agent folder added to one workspace, holding sessions an
     const call = contractCaller(runtime({ claude: roots.claude }))
     const spotter = await call('workspaces.open', { path: RECORDED.spotter })
     await call('imports.run', { workspaceId: spotter.id })
-    const counts = async () => (await call('sessions.list', { workspaceId: spotter.id })).items.map((item) => item.messageCount).sort()
+    const counts = async () => (await call('sessions.list', { workspaceId: spotter.id, includeWarmups: true })).items.map((item) => item.messageCount).sort()
     const before = await counts()
     expect(before).toHaveLength(3)
 

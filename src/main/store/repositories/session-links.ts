@@ -10,6 +10,7 @@ const IS_WARMUP_AGENT = `s.kind = 'sub-agent' AND s.message_count > 0
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'tool_call')
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'user' AND m.content <> '${WARMUP_PROMPT}')`
 
+// (A session without a source id makes the LIKE below NULL, hence the coalesce above.)
 // Claude Code's /compact runs as an agent of its own (`agent-acompact-<hex>.jsonl`, 2.1.x): a
 // summary request and the summary, which the session holds as its compaction already. Kept
 // (its tokens were spent) and hidden with the warm-ups.
@@ -48,7 +49,7 @@ export class SessionLinkRepository {
          AND parent_id IS NULL AND id <> @parentRowId`
     )
     this.redepthStmt = db.prepare(REDEPTH_DESCENDANTS)
-    this.refreshStmt = db.prepare(`UPDATE sessions AS s SET warmup = ((${IS_WARMUP_AGENT}) OR (${IS_COMPACTION_AGENT}) OR (${IS_CODEX_TITLE_RUN}) OR (${IS_WARMUP_SHELL})) WHERE s.id = ?`)
+    this.refreshStmt = db.prepare(`UPDATE sessions AS s SET warmup = coalesce((${IS_WARMUP_AGENT}) OR (${IS_COMPACTION_AGENT}) OR (${IS_CODEX_TITLE_RUN}) OR (${IS_WARMUP_SHELL}), 0) WHERE s.id = ?`)
     this.countWarmupsStmt = db.prepare('SELECT count(*) AS n FROM sessions WHERE workspace_id = ? AND warmup = 1')
     this.countWarmupsOfSourceStmt = db.prepare('SELECT count(*) AS n FROM sessions WHERE workspace_id = ? AND source = ? AND warmup = 1')
     this.holdingStmt = db.prepare(
