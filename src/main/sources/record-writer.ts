@@ -19,6 +19,7 @@ import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
 import { isReadOnlyCommand } from './read-only-command'
 import { accountFor, accountOf, NO_CHANGE_IN_RESULT, NO_RESULT, UNKNOWN_TOOL } from './call-accounting'
 import { fileToolsOf } from './file-tools'
+import { applyStringEdits } from './string-edits'
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
 /** Backup file names are `<16 hex>@v<N>`; anything else is not read (it could name another file). */
@@ -48,7 +49,8 @@ export class RecordWriter {
 
   constructor(
     private readonly deps: ImportDeps,
-    private readonly workspace: { id: number; path: string },
+    /** `readOnly`: why the workspace is never rewound (a home or system folder): nothing is journaled there. */
+    private readonly workspace: { id: number; path: string; readOnly?: string },
     private readonly file: HistoryFile,
     readonly state: FileImportState,
     private readonly report: ImportReport,
@@ -287,6 +289,7 @@ export class RecordWriter {
 
   /** A snapshot replaces the turn's backups; a delta only adds files the snapshot lacked. */
   private applyBackups(record: FileBackupsRecord): void {
+    if (this.workspace.readOnly) return
     if (record.mode === 'snapshot') this.state.backups = {}
     if (record.messageUid !== this.state.backupsMessageUid) {
       this.state.backupsMessageUid = record.messageUid
@@ -306,6 +309,8 @@ export class RecordWriter {
   private applyEdit(record: FileEditRecord): void {
     const session = this.state.sessionUid
     if (!session) return this.notCaptured(record, 'before any message', `file change before any message: ${record.path}`)
+    // Never kept: a rewind there could write into the account's or the system's files.
+    if (this.workspace.readOnly) return this.notCaptured(record, 'the workspace is a home or system folder, never rewound', `file change not journaled (the workspace is a home or system folder, never rewound): ${record.path}`)
     const path = this.relPath(record.path)
     if (path === null) return this.notCaptured(record, 'outside the workspace', `file change outside the workspace, not journaled: ${record.path}`)
     const writer = this.sessions.writer(session)
@@ -327,6 +332,11 @@ export class RecordWriter {
       const patched = applyHunks(known.content.toString('utf8'), record.patch)
       if (patched === null) return this.notCaptured(record, 'the patch does not apply to the known content', `file change not captured (the patch does not apply to the known content): ${record.path}`)
       after = Buffer.from(patched)
+      if (observed === 'tool') observed = 'patch'
+    } else if (record.edits !== undefined) {
+      const edited = applyStringEdits(known.content === null ? '' : known.content.toString('utf8'), record.edits)
+      if (edited === null) return this.notCaptured(record, "the edit's old text is not once in the known content", `file change not captured (the edit's old text is not once in the known content): ${record.path}`)
+      after = Buffer.from(edited)
       if (observed === 'tool') observed = 'patch'
     } else {
       return this.notCaptured(record, 'no content after the edit', `file change not captured (no content after the edit): ${record.path}`)
@@ -453,7 +463,15 @@ export class RecordWriter {
 
   /** A change or entry names its call: the call is accounted for (and its provisional entry, if settled, taken back). */
   private accounted(writer: SessionWriter, toolCallId: string | null, path: string | null): void {
-    if (toolCallId !== null) this.changedCalls.add(toolCallId)
+    if (toolCallId !== null) {
+      this.changedCalls.add(toolCallId)
+      const retracted = this.deps.store.notCaptured.retractCopies({ workspaceId: this.workspace.id, source: this.file.source, exceptRowId: writer.rowId, toolCallId }, [NO_RESULT, NO_CHANGE_IN_RESULT])
+      // Said in this import's report too: taken back there as well.
+      for (const { file, offset } of retracted) {
+        const index = this.report.changesNotJournaled.findIndex((line) => line.file === file && line.offset === offset && (line.reason.includes(NO_RESULT) || line.reason.includes(NO_CHANGE_IN_RESULT)))
+        if (index !== -1) this.report.changesNotJournaled.splice(index, 1)
+      }
+    }
     const samePath = (a: string, b: string) => (this.relPath(a) ?? a) === (this.relPath(b) ?? b)
     const settled = accountFor(this.state, writer.id, toolCallId, path, samePath)
     if (settled === null) return
@@ -472,7 +490,10 @@ export class RecordWriter {
     for (const [uid, calls] of Object.entries(this.state.pendingWrites)) {
       const session = this.deps.store.sessions.get(uid)
       for (const [id, call] of Object.entries(calls)) {
-        if (session) {
+        // A call the source repeats in another session (a branch's copied prefix, a trunk ending
+        // with a merged branch) is accounted for once, where its change or entry is.
+        const elsewhere = session !== undefined && this.deps.store.notCaptured.accountedElsewhere({ workspaceId: this.workspace.id, source: this.file.source, exceptRowId: session.rowId, toolCallId: id })
+        if (session && !elsewhere) {
           this.deps.store.notCaptured.add(session.rowId, { turn: call.turn, tool: call.tool, path: call.path === null ? null : (this.relPath(call.path) ?? call.path), reason: call.result ? NO_CHANGE_IN_RESULT : NO_RESULT, toolCallId: id, sourceFile: call.file, sourceOffset: call.offset })
           this.report.changesNotJournaled.push({ file: call.file, offset: call.offset, reason: `file change not captured (${call.result ? NO_CHANGE_IN_RESULT : NO_RESULT}): ${call.path ?? `${call.tool} call`}` })
           ;(this.state.settledWrites[uid] ??= []).push(id)

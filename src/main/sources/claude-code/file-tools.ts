@@ -1,17 +1,14 @@
 import type { FileTools } from '../adapter'
+import { WRITE_TOOLS } from './call-edits'
 
 /**
- * Claude Code's tools by the names its transcripts give them (its tool list, the fixtures'
- * transcripts). `reads` holds every tool that changes no file: lookups, plans, questions,
- * sub-agents (their own files account for their edits), background shells' output.
+ * Claude Code's tools by the names its transcripts give them (its tool list: the SDK's
+ * `sdk-tools.d.ts` and the `deferred_tools_delta` attachments of 2.1.x files). Write / Edit /
+ * MultiEdit / NotebookEdit change files (call-edits.ts, tool-results.ts); Bash runs commands.
+ * The rest read, ask, plan or start agents (whose own files are imported as sessions).
  */
-export const fileTools: FileTools = {
-  writes: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'],
-  reads: [
-    'Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'Task', 'Agent',
-    'ExitPlanMode', 'EnterPlanMode', 'AskUserQuestion', 'BashOutput', 'KillShell', 'KillBash', 'Skill', 'SlashCommand',
-    'StructuredOutput', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TaskGet',
-    'TaskOutput', 'TaskStop', 'SendMessage', 'TeamCreate', 'TeamDelete', 'Workflow', 'ToolSearch'
-  ],
+export const CLAUDE_CODE_FILE_TOOLS: FileTools = {
+  writes: WRITE_TOOLS,
+  reads: ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'ToolSearch', 'LSP', 'TodoWrite', 'TodoRead', 'Task', 'Agent', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TaskOutput', 'TaskStop', 'SendMessage', 'TeamCreate', 'TeamDelete', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'Skill', 'SlashCommand', 'BashOutput', 'KillShell', 'KillBash', 'Monitor', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'CronCreate', 'CronDelete', 'CronList', 'PushNotification', 'RemoteTrigger', 'Workflow', 'StructuredOutput'],
   shell: ['Bash', 'PowerShell']
 }

@@ -1,13 +1,13 @@
 import type { FileTools } from '../adapter'
 
-/** Cline's and Roo Code's tools (their XML tool names, and the Cline SDK's), from their sources and the fixtures. */
-export const fileTools: FileTools = {
-  writes: ['write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_and_replace', 'editor', 'apply_patch', 'new_rule', 'edit_file'],
-  reads: [
-    'read_file', 'read_files', 'list_files', 'list_code_definition_names', 'search_files', 'codebase_search', 'browser_action',
-    'use_mcp_tool', 'access_mcp_resource', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'act_mode_respond',
-    'new_task', 'load_mcp_documentation', 'web_fetch', 'web_search', 'switch_mode', 'fetch_instructions', 'update_todo_list',
-    'condense', 'summarize_task', 'report_bug', 'focus_chain', 'generate_explanation', 'run_slash_command', 'use_skill'
-  ],
+/**
+ * Cline's tools by what they do to files, from its source: Cline 3.x `ClineDefaultTool`
+ * (src/shared/tools.ts; write_to_file, replace_in_file and new_rule share WriteToFileToolHandler),
+ * Cline 4's SDK `DefaultToolNames` (sdk/packages/core/src/extensions/tools/constants.ts), and the
+ * tools Roo Code and Kilo Code add (xml-tools.ts lists the names their XML calls use).
+ */
+export const clineFileTools: FileTools = {
+  writes: ['write_to_file', 'replace_in_file', 'new_rule', 'apply_patch', 'editor', 'apply_diff', 'insert_content', 'search_and_replace', 'generate_image', 'edit_file'],
+  reads: ['read_file', 'search_files', 'list_files', 'list_code_definition_names', 'read_files', 'search_codebase', 'codebase_search', 'fetch_instructions', 'browser_action', 'use_mcp_tool', 'access_mcp_resource', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'act_mode_respond', 'new_task', 'load_mcp_documentation', 'web_fetch', 'web_search', 'switch_mode', 'update_todo_list', 'condense', 'summarize_task', 'report_bug', 'focus_chain', 'generate_explanation', 'run_slash_command', 'use_skill'],
   shell: ['execute_command', 'run_commands']
 }

@@ -1,8 +1,14 @@
 import type { FileTools } from '../adapter'
 
-/** Code Buddy's tools as its sessions name them. `str_replace_editor`'s `view` reads (R43's pipeline skips it). */
+/**
+ * Code Buddy's core tools (phuetz/code-buddy, src/codebuddy/tool-definitions/core-tools.ts,
+ * `CORE_TOOLS` and the Morph `edit_file`): create_file / write_file write `content` whole;
+ * str_replace_editor / patch replace `old_str` with `new_str`; apply_patch takes a
+ * `*** Begin Patch` text; edit_file hands a sketch to another model. Names only were read (the
+ * project is under the Business Source License).
+ */
 export const fileTools: FileTools = {
-  writes: ['str_replace_editor', 'create_file', 'edit_file', 'write_file', 'multi_edit'],
-  reads: ['view_file', 'search', 'list_files', 'read_file', 'web_search', 'web_fetch', 'todo', 'update_todo', 'task'],
-  shell: ['bash']
+  writes: ['create_file', 'write_file', 'str_replace_editor', 'patch', 'apply_patch', 'edit_file', 'multi_edit'],
+  reads: ['view_file', 'read_file', 'list_directory', 'search', 'list_files', 'web_search', 'web_fetch', 'todo', 'update_todo', 'task'],
+  shell: ['bash', 'terminal', 'interactive_shell']
 }

@@ -1,13 +1,13 @@
 import type { FileTools } from '../adapter'
 
-/** Codex CLI's tools as its rollouts name them (function_call / custom_tool_call / local_shell_call). */
-export const fileTools: FileTools = {
+/**
+ * Codex's tools by the names its rollouts give them (codex-rs `tools/spec.rs`, seen in the real
+ * rollouts of fixtures/codex and fixtures/conformance). `apply_patch` changes files (as a
+ * function or a custom tool); the shell tools run commands, `write_stdin` types into one already
+ * running, and `js` (the Desktop app's JavaScript runner) runs code that may write files. The rest plan, look, search or talk to other agents.
+ */
+export const CODEX_FILE_TOOLS: FileTools = {
   writes: ['apply_patch'],
-  reads: [
-    'update_plan', 'web_search', 'view_image', 'spawn_agent', 'send_input', 'wait', 'close_agent', 'resume_agent',
-    'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'request_user_input', 'js', 'read_file',
-    'list_dir', 'grep_files'
-  ],
-  // write_stdin feeds a running exec_command session: what it changes is that command's.
-  shell: ['shell', 'exec_command', 'local_shell', 'local_shell_call', 'container.exec', 'shell_command', 'write_stdin', 'unified_exec']
+  reads: ['update_plan', 'view_image', 'web_search', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'spawn_agent', 'send_input', 'wait', 'close_agent', 'read_thread_terminal', 'resume_agent', 'request_user_input', 'read_file', 'list_dir', 'grep_files'],
+  shell: ['shell', 'local_shell', 'shell_command', 'exec_command', 'write_stdin', 'container.exec', 'js', 'local_shell_call', 'unified_exec']
 }

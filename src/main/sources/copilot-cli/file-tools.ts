@@ -1,11 +1,14 @@
 import type { FileTools } from '../adapter'
 
-/** GitHub Copilot CLI's tools as its session events name them. `str_replace_editor`'s `view` reads (R43's pipeline skips it). */
-export const fileTools: FileTools = {
+/**
+ * Copilot CLI's tools by what they do to files, as its writer names them (@github/copilot 1.0.x;
+ * fixtures/copilot-cli/PROVENANCE.txt): `create` and `edit` (and the older `str_replace_editor`,
+ * whose `command` says which) write one file, `apply_patch` (GPT models) several; `view`, `grep`
+ * and `glob` only read; `bash` and `powershell` run commands, `write_bash` / `write_powershell`
+ * type into one running.
+ */
+export const copilotFileTools: FileTools = {
   writes: ['create', 'edit', 'str_replace_editor', 'apply_patch'],
-  reads: [
-    'view', 'glob', 'grep', 'task', 'report_intent', 'fetch', 'web_fetch', 'web_search', 'think', 'update_todo',
-    'read_bash', 'list_bash', 'stop_bash', 'read_powershell', 'list_powershell', 'stop_powershell', 'ask_user', 'skill'
-  ],
+  reads: ['view', 'grep', 'glob', 'task', 'report_intent', 'fetch', 'web_fetch', 'web_search', 'think', 'update_todo', 'read_bash', 'list_bash', 'stop_bash', 'read_powershell', 'list_powershell', 'stop_powershell', 'ask_user', 'skill'],
   shell: ['bash', 'powershell', 'write_bash', 'write_powershell']
 }

@@ -1,8 +1,16 @@
 import type { FileTools } from '../adapter'
 
-/** y-agent's tools as its store's messages name them; its own file journal gives their changes. */
+/**
+ * y-agent's built-in tools (gorgiaxx/y-agent, crates/y-tools/src/builtin/*.rs: `ToolName::from_string`),
+ * under both namings its builds used: the snake_case of March 2026 (the build whose store is
+ * fixtures/y-agent/gorgiaxx-y-agent-5049ba5f: file_write, file_read, file_list, file_search,
+ * shell_exec, tool_search) and the PascalCase of later builds. y-agent journals what its file
+ * tools overwrite (file_journal_entries); a write tool's call is rewindable through that entry.
+ * Task / AgentSwarm start sub-agents, whose sessions hold their own calls; Plan, Loop, Workflow*,
+ * Schedule* and the Agent/Tool/Skill management tools change y-agent's own store, not files.
+ */
 export const fileTools: FileTools = {
-  writes: ['file_write', 'file_create', 'file_edit', 'file_move', 'file_delete', 'file_patch'],
-  reads: ['file_read', 'file_list', 'file_search', 'delegate_task', 'web_fetch', 'web_search'],
-  shell: ['shell', 'bash', 'exec']
+  writes: ['FileWrite', 'FileEdit', 'file_write', 'file_create', 'file_edit', 'file_move', 'file_delete', 'file_patch'],
+  reads: ['FileRead', 'Glob', 'Grep', 'file_read', 'file_list', 'file_search', 'ToolSearch', 'tool_search', 'WebFetch', 'KnowledgeSearch', 'AskUser', 'Plan', 'Loop', 'Task', 'AgentSwarm', 'Browser', 'LspDefinition', 'LspReferences', 'LspHover', 'LspDocumentSymbols', 'LspWorkspaceSymbols', 'LspDiagnostics', 'delegate_task', 'web_fetch', 'web_search'],
+  shell: ['ShellExec', 'shell_exec', 'shell', 'bash', 'exec']
 }

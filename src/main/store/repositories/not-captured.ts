@@ -23,6 +23,8 @@ export class NotCapturedRepository {
   private readonly forCallStmt
   private readonly deleteForCallStmt
   private readonly toolCallIdsStmt
+  private readonly elsewhereStmt
+  private readonly retractCopiesStmt
 
   constructor(db: Db) {
     this.insertStmt = db.prepare(
@@ -38,6 +40,17 @@ export class NotCapturedRepository {
     this.deleteAfterStmt = db.prepare('DELETE FROM not_captured_changes WHERE session_id = ? AND turn > ?')
     this.forCallStmt = db.prepare('SELECT 1 FROM not_captured_changes WHERE session_id = ? AND tool_call_id = ? LIMIT 1')
     this.deleteForCallStmt = db.prepare('DELETE FROM not_captured_changes WHERE session_id = ? AND tool_call_id = ? AND reason = ?')
+    const sameSourceElsewhere = `session_id != @exceptRowId AND session_id IN (SELECT id FROM sessions WHERE workspace_id = @workspaceId AND source = @source)`
+    this.elsewhereStmt = db.prepare(
+      `SELECT 1 FROM not_captured_changes WHERE tool_call_id = @toolCallId AND ${sameSourceElsewhere}
+       UNION ALL SELECT 1 FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
+       WHERE e.tool_call_id = @toolCallId AND s.session_id != @exceptRowId AND s.session_id IN (SELECT id FROM sessions WHERE workspace_id = @workspaceId AND source = @source)
+       LIMIT 1`
+    )
+    this.retractCopiesStmt = db.prepare(
+      `DELETE FROM not_captured_changes WHERE tool_call_id = @toolCallId AND reason IN (@reasonA, @reasonB) AND ${sameSourceElsewhere}
+       RETURNING source_file, source_offset`
+    )
     this.toolCallIdsStmt = db.prepare('SELECT tool_call_id FROM not_captured_changes WHERE session_id = ? AND tool_call_id IS NOT NULL')
   }
 
@@ -57,6 +70,20 @@ export class NotCapturedRepository {
   /** Take back a call's entry of one reason (its result arrived after all: a live import's later chunk). */
   retractCall(sessionRowId: number, toolCallId: string, reason: string): boolean {
     return this.deleteForCallStmt.run(sessionRowId, toolCallId, reason).changes > 0
+  }
+
+  /**
+   * Whether another session of the same workspace and source accounts for the call (an entry or
+   * a journaled change): the source repeated the call there (a branch's copied prefix, a trunk
+   * ending with a merged branch), so it is that session's.
+   */
+  accountedElsewhere(call: { workspaceId: number; source: string; exceptRowId: number; toolCallId: string }): boolean {
+    return this.elsewhereStmt.get(call) !== undefined
+  }
+
+  /** Take back the provisional entries (`reasons`) other sessions of the source hold for a call now accounted for. */
+  retractCopies(call: { workspaceId: number; source: string; exceptRowId: number; toolCallId: string }, reasons: [string, string]): { file: string | null; offset: number | null }[] {
+    return (this.retractCopiesStmt.all({ ...call, reasonA: reasons[0], reasonB: reasons[1] }) as { source_file: string | null; source_offset: number | null }[]).map((row) => ({ file: row.source_file, offset: row.source_offset }))
   }
 
   /** The tool call ids of a session's entries (the accounting check). */
