@@ -61,7 +61,7 @@ function addRecorded(listing: WorkspaceListing, files: FoundFile[]): void {
     const paths = pathsBySource.get(file.source) ?? new Set<string>()
     paths.add(file.path)
     pathsBySource.set(file.source, paths)
-    const modified = adapter.kind === 'snapshot' ? modifiedAt(file.path) : lastActivityOf(file.path)
+    const modified = file.lastActivityAt ?? (adapter.kind === 'snapshot' ? modifiedAt(file.path) : lastActivityOf(file.path))
     if (modified !== null && modified > (listing.lastActivityAt ?? 0)) listing.lastActivityAt = modified
   }
   for (const [source, paths] of pathsBySource) {
