@@ -31,6 +31,7 @@ describe('every change accounted for, on every real fixture (R42, R43)', () => {
     const roots = await everyFixtureRoot(tempDir())
     const unaccounted: string[] = []
     const wrongFigures: string[] = []
+    const doubled: string[] = []
     const missingLists = new Set<string>()
     const checked = new Map<string, number>()
     const sources = new Set<string>()
@@ -56,6 +57,12 @@ describe('every change accounted for, on every real fixture (R42, R43)', () => {
         `SELECT 1 FROM not_captured_changes n JOIN sessions s ON s.id = n.session_id WHERE n.tool_call_id = @id AND s.source = @source
          UNION ALL SELECT 1 FROM journal_entries e JOIN journal_scopes j ON j.id = e.scope_id JOIN sessions s ON s.id = j.session_id WHERE e.tool_call_id = @id AND s.source = @source LIMIT 1`
       )
+      // Exactly one: a call's path not both journaled and reported, nor reported twice.
+      const twice = db.prepare(
+        `SELECT n.tool_call_id AS id, n.path AS path, n.tool AS tool FROM not_captured_changes n WHERE n.session_id = @session AND n.tool_call_id IS NOT NULL AND n.path IS NOT NULL
+           AND (EXISTS (SELECT 1 FROM journal_entries e JOIN journal_scopes j ON j.id = e.scope_id WHERE j.session_id = n.session_id AND e.tool_call_id = n.tool_call_id AND e.path = CAST(n.path AS BLOB))
+             OR (SELECT count(*) FROM not_captured_changes o WHERE o.session_id = n.session_id AND o.tool_call_id = n.tool_call_id AND o.path = n.path) > 1)`
+      )
       const entries = db.prepare("SELECT count(*) AS n FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id WHERE s.session_id = ? AND s.kind = 'turn'")
       for (const session of sessions) {
         sources.add(session.source)
@@ -76,6 +83,9 @@ describe('every change accounted for, on every real fixture (R42, R43)', () => {
           if (row.tool_call_id !== null && accountedInSource.get({ id: row.tool_call_id, source: session.source }) !== undefined) continue
           unaccounted.push(`${session.source} (fixtures/${root.fixture}): ${tool} call ${row.tool_call_id ?? '(no id)'} in turn ${row.turn}`)
         }
+        for (const row of twice.all({ session: session.id }) as { id: string; path: string; tool: string }[]) {
+          doubled.push(`${session.source} (fixtures/${root.fixture}): ${row.tool} call ${row.id} on ${row.path} accounted for twice`)
+        }
         const summary = rt.store.sessions.get(session.uid)
         const recorded = (entries.get(session.id) as { n: number }).n
         const notCaptured = rt.store.notCaptured.list(session.id).length
@@ -90,6 +100,7 @@ describe('every change accounted for, on every real fixture (R42, R43)', () => {
     expect(sources.size).toBeGreaterThanOrEqual(SOURCE_NAMES.length - 3)
     expect(wrongFigures).toEqual([])
     expect(unaccounted).toEqual([])
+    expect([...new Set(doubled)]).toEqual([])
     expect(checked.size).toBeGreaterThan(0)
   }, 600_000)
 })
