@@ -1,3 +1,5 @@
+import { coverageLabel, sumCoverage } from '../../shared/coverage'
+import type { RewindCoverage } from '../../shared/contract'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
@@ -38,6 +40,18 @@ export async function watchAllCommand(runtime: Runtime, options: { intervalMs: n
   })
 }
 
+/** What a rewind can put back of a workspace's sessions, warm-ups too: their coverage summed. */
+function coverageOfWorkspace(runtime: Runtime, workspaceId: number): RewindCoverage {
+  const parts: RewindCoverage[] = []
+  let cursor: string | null = null
+  do {
+    const page = runtime.store.sessions.list({ workspaceId, includeWarmups: true, cursor, limit: 500 })
+    parts.push(...page.items.map((session) => session.coverage))
+    cursor = page.nextCursor
+  } while (cursor)
+  return sumCoverage(parts)
+}
+
 /**
  * `retrace import [WORKSPACE | --all] [--source …] [--json]`: bring in the agents' sessions.
  * Only bytes added since the last import are read, so running it twice adds nothing.
@@ -51,7 +65,7 @@ export async function importCommand(
   const common = { ...(sources ? { sources } : {}), ...(progress ? { onProgress: progress } : {}) }
   if (options.all) {
     const report = await runtime.imports.importAll(common)
-    const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path) }))
+    const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path), coverage: coverageOfWorkspace(runtime, workspace.id) }))
     if (options.json) return options.io.out(JSON.stringify({ ...report, workspaces }, null, 2))
     const missing = workspaces.filter((workspace) => !workspace.folderExists).length
     options.io.out(
@@ -74,11 +88,13 @@ export async function importCommand(
   const adapter = SOURCE_ADAPTERS.find((candidate) => candidate.name === options.source)
   const elsewhere = folder !== null && adapter ? await runtime.imports.spreadSourceFolder(workspaceId, adapter, folder, common) : null
   const workspace = runtime.store.workspaces.get(workspaceId)
-  if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
+  const coverage = coverageOfWorkspace(runtime, workspaceId)
+  if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, coverage, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
   options.io.out(`${workspace?.path ?? ''}`)
   const readOnly = workspace ? whyNotAWorkspace(workspace.path, { homes: [runtime.imports.environment.HOME] }) : null
   if (readOnly) options.io.out(`Read-only (browse, search, export, fork without files; never rewound): ${readOnly}`)
   printReport(options.io, report)
+  if (coverage.recorded + coverage.notCaptured + coverage.uncapturedCommands > 0) options.io.out(`Rewind coverage of its sessions: ${coverageLabel(coverage)} (retrace changes <session> lists what is not).`)
   if (elsewhere) printElsewhere(options.io, elsewhere)
 }
 

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises'
 import { RetraceError } from '../../shared/contract'
 import { SHELL_CAPTURE_HINT } from '../../shared/shell-capture'
+import { coverageLabel, EMPTY_COVERAGE } from '../../shared/coverage'
 import type { CliCall } from './call'
 import type { Output } from './commands'
 import { table } from './format'
@@ -11,14 +12,24 @@ export type ConflictChoice = 'skip' | 'overwrite' | 'keep-both'
 
 const pathIdOf = (path: string) => Buffer.from(path, 'utf8').toString('base64')
 
-/** `retrace changes <session-id> [--turn N]`: the files each turn changed. */
+/**
+ * `retrace changes <session-id> [--turn N]`: the files each turn changed, the changes it made
+ * that are not captured (with why), and how much of it a rewind can put back.
+ */
 export async function changesCommand(call: CliCall, options: { sessionId: string; turn: number | undefined; json: boolean; io: Output }): Promise<void> {
   const session = await call('sessions.get', { sessionId: options.sessionId })
   const turns = options.turn !== undefined ? [options.turn] : Array.from({ length: session.turnCount }, (_, i) => i + 1)
-  const uncaptured = new Map(session.checkpoints.map((c) => [c.turn, c.uncapturedCommands]))
+  const checkpoints = new Map(session.checkpoints.map((c) => [c.turn, c]))
   const result = []
   for (const turn of turns) {
-    result.push({ turn, changes: (await call('changes.ofTurn', { sessionId: session.id, turn })).items, uncapturedCommands: uncaptured.get(turn) ?? 0 })
+    const checkpoint = checkpoints.get(turn)
+    result.push({
+      turn,
+      changes: (await call('changes.ofTurn', { sessionId: session.id, turn })).items,
+      uncapturedCommands: checkpoint?.uncapturedCommands ?? 0,
+      notCaptured: checkpoint?.notCaptured ?? [],
+      coverage: checkpoint?.coverage ?? { ...EMPTY_COVERAGE, agentKeepsNoContent: session.coverage.agentKeepsNoContent }
+    })
   }
   if (options.json) return options.io.out(JSON.stringify(result, null, 2))
   const rows = result.flatMap(({ turn, changes }) =>
@@ -32,6 +43,13 @@ export async function changesCommand(call: CliCall, options: { sessionId: string
     options.io.out(`Turn ${turn} ran ${uncapturedCommands} shell command${uncapturedCommands === 1 ? '' : 's'} whose file changes were not captured.`)
   }
   if (uncapturedTurns.length > 0) options.io.out(SHELL_CAPTURE_HINT)
+  const notCaptured = result.flatMap((r) => r.notCaptured)
+  if (notCaptured.length > 0) {
+    options.io.out(`Not captured (${notCaptured.length}; a rewind leaves these as they are):`)
+    options.io.out(table(['turn', 'tool', 'path', 'why'], notCaptured.map((c) => [String(c.turn), c.tool, c.path ?? '', c.reason])))
+  }
+  const coverage = options.turn !== undefined ? result[0]?.coverage : session.coverage
+  if (coverage) options.io.out(`Rewind coverage${options.turn !== undefined ? ` of turn ${options.turn}` : ''}: ${coverageLabel(coverage)}.`)
 }
 
 /** `retrace diff <session-id> --turn N --file PATH`: what turn N did to one file. */

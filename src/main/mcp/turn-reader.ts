@@ -1,8 +1,9 @@
 import { z } from 'zod'
-import { FileChangeSchema, MessageSchema, RetraceError, SessionIdSchema, SourceIdSchema, type Message, type MethodOutput } from '../../shared/contract'
+import { FileChangeSchema, MessageSchema, NotCapturedChangeSchema, RetraceError, RewindCoverageSchema, SessionIdSchema, SourceIdSchema, type Message, type MethodOutput } from '../../shared/contract'
 import type { CliCall } from '../cli/call'
 import { formatTime } from '../cli/format'
 import { cut } from './context'
+import { coverageLabel, EMPTY_COVERAGE } from '../../shared/coverage'
 
 /** Long prompts, answers and tool results are cut: a model reads this, and its context is finite. */
 const MAX_TEXT = 16_000
@@ -33,7 +34,11 @@ export const TurnSchema = z.object({
   ),
   filesChanged: z.array(FileChangeSchema.pick({ path: true, op: true, from: true, added: true, removed: true, observed: true })),
   /** Shell commands that may have changed files no tool reported (imported sessions). */
-  uncapturedCommands: z.number().int().nonnegative()
+  uncapturedCommands: z.number().int().nonnegative(),
+  /** File changes the agent's history shows that Retrace could not journal, with why (R42). */
+  notCaptured: z.array(NotCapturedChangeSchema.omit({ turn: true })),
+  /** How much of the turn a rewind can put back. */
+  coverage: RewindCoverageSchema
 })
 export type Turn = z.infer<typeof TurnSchema>
 
@@ -46,6 +51,7 @@ export async function readTurn(call: CliCall, sessionId: string, turn: number): 
   const messages = await messagesOfTurn(call, sessionId, turn)
   const results = new Map(messages.filter((m) => m.role === 'tool_result' && m.toolCallId !== null).map((m) => [m.toolCallId, m]))
   const changes = await call('changes.ofTurn', { sessionId, turn })
+  const checkpoint = session.checkpoints.find((c) => c.turn === turn)
   const joined = (role: Message['role']) => cut(messages.filter((m) => m.role === role).map((m) => m.content.trim()).filter(Boolean).join('\n\n'), MAX_TEXT)
   return {
     sessionId,
@@ -63,7 +69,9 @@ export async function readTurn(call: CliCall, sessionId: string, turn: number): 
         return { name: m.toolName ?? '?', input: boundedInput(m.toolInput), isError: m.isError || (result?.isError ?? false), result: result ? cut(result.content, MAX_TOOL_RESULT) : null }
       }),
     filesChanged: changes.items.map(({ path, op, from, added, removed, observed }) => ({ path, op, from, added, removed, observed })),
-    uncapturedCommands: session.checkpoints.find((checkpoint) => checkpoint.turn === turn)?.uncapturedCommands ?? 0
+    uncapturedCommands: checkpoint?.uncapturedCommands ?? 0,
+    notCaptured: (checkpoint?.notCaptured ?? []).map(({ tool, path, reason }) => ({ tool, path, reason })),
+    coverage: checkpoint?.coverage ?? { ...EMPTY_COVERAGE, agentKeepsNoContent: session.coverage.agentKeepsNoContent }
   }
 }
 
@@ -103,6 +111,9 @@ export function turnText(turn: Turn): string {
     lines.push(`  ${change.op} ${change.from ? `${change.from.path} → ` : ''}${change.path} (${lineCounts}, seen by ${change.observed})`)
   }
   if (turn.uncapturedCommands > 0) lines.push(`  and ${turn.uncapturedCommands} shell command${turn.uncapturedCommands === 1 ? '' : 's'} whose file changes were not captured`)
+  if (turn.notCaptured.length > 0) lines.push('', `Not captured (${turn.notCaptured.length}; a rewind leaves these as they are):`)
+  for (const change of turn.notCaptured) lines.push(`  ${change.tool} ${change.path ?? '(no path)'}: ${change.reason}`)
+  lines.push('', `Rewind coverage: ${coverageLabel(turn.coverage)}.`)
   return lines.join('\n')
 }
 

@@ -44,7 +44,8 @@ describe('Claude Code turns whose edits were all made through Bash', () => {
       'No file changes recorded for "' + detail.title + '".',
       'Turn 1 ran 1 shell command whose file changes were not captured.',
       'Turn 2 ran 3 shell commands whose file changes were not captured.',
-      SHELL_CAPTURE_HINT
+      SHELL_CAPTURE_HINT,
+      'Rewind coverage: 0 of 4 recorded.'
     ])
   })
 })

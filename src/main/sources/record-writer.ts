@@ -14,9 +14,11 @@ import { applyHunks } from './apply-hunks'
 import { openBackupFile } from './claude-code/backup-file'
 import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
-import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
+import type { ChangeNotCapturedRecord, CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
 import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
 import { isReadOnlyCommand } from './read-only-command'
+import { accountFor, accountOf, NO_CHANGE_IN_RESULT, NO_RESULT, UNKNOWN_TOOL } from './call-accounting'
+import { fileToolsOf } from './file-tools'
 import { applyStringEdits } from './string-edits'
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
@@ -40,6 +42,10 @@ export class RecordWriter {
   private readingFrom: string
   private readonly summaries: SummaryTitles
   private readonly kept: KeptMessages
+  /** Tool call id → tool name, of the calls this writer appended (what a later edit record names). */
+  private readonly toolNames = new Map<string, string>()
+  /** Calls a change or entry named in this run (one that comes before its call's own record is not left pending). */
+  private readonly changedCalls = new Set<string>()
 
   constructor(
     private readonly deps: ImportDeps,
@@ -129,7 +135,7 @@ export class RecordWriter {
    * checkpoint too (rewindable, and carrying its count of uncaptured shell commands). Lines
    * appended later to the same turn still join it. Then count shell commands on checkpoints.
    */
-  finish(): void {
+  finish(options: { settleCalls?: boolean } = {}): void {
     // Messages kept while the file was read again were found there again: the window shows it.
     if (this.kept.takeChanged()) this.deps.recorder.announce(this.workspace.id, ...sessionUidsOf(this.state))
     this.sessions.flushProgress()
@@ -141,6 +147,8 @@ export class RecordWriter {
       // As a rewind marks a checkpoint it cannot restore (RewindService.invalidate).
       if (session) this.deps.store.checkpoints.invalidate(session.rowId, turn)
     }
+    // Only once the file is read to its end: a call's result may be in the next chunk.
+    if (options.settleCalls !== false) this.settleWrites()
     for (const [uid, turns] of Object.entries(this.state.uncaptured)) {
       const session = this.deps.store.sessions.get(uid)
       for (const [turn, commands] of Object.entries(turns)) {
@@ -166,7 +174,7 @@ export class RecordWriter {
 
   private applyRecord(record: SourceRecord): void {
     // A fork's copy of its parent's lines: the parent's edits and commands are not the fork's.
-    if (record.offset === this.copiedLineOffset && (record.kind === 'file-edit' || record.kind === 'shell-command' || record.kind === 'sub-agent-link')) return
+    if (record.offset === this.copiedLineOffset && (record.kind === 'file-edit' || record.kind === 'shell-command' || record.kind === 'sub-agent-link' || record.kind === 'change-not-captured')) return
     switch (record.kind) {
       case 'session-meta':
         return this.applyMeta(record)
@@ -188,7 +196,7 @@ export class RecordWriter {
         // `ls`, `git status`, `grep`…: nothing a rewind would miss.
         return isReadOnlyCommand(record.command) ? undefined : this.countShellCommand()
       case 'change-not-captured':
-        return this.notJournaled(record.offset, `file change not captured (${record.reason}): ${record.path ?? `${record.tool} call`}`)
+        return this.notCaptured(record, record.reason, `file change not captured (${record.reason}): ${record.path ?? `${record.tool} call`}`)
       case 'skipped':
         return this.skip(record.offset, record.reason)
       case 'usage':
@@ -264,6 +272,8 @@ export class RecordWriter {
       sourceRef: { file: this.readingFrom, offset: record.offset },
       ...(record.uid ? { sourceUid: record.uid } : {})
     })
+    if (record.role === 'tool_call' && record.toolCallId && record.toolName) this.toolNames.set(record.toolCallId, record.toolName)
+    if (record.role === 'tool_call' || record.role === 'tool_result') this.accountCall(uid, record)
     if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.sessions.writer(uid).turn })
     this.report.messages += 1
     if (record.role === 'tool_call') this.report.toolCalls += 1
@@ -298,45 +308,49 @@ export class RecordWriter {
 
   private applyEdit(record: FileEditRecord): void {
     const session = this.state.sessionUid
-    if (!session) return this.notJournaled(record.offset, `file change before any message: ${record.path}`)
+    if (!session) return this.notCaptured(record, 'before any message', `file change before any message: ${record.path}`)
     // Never kept: a rewind there could write into the account's or the system's files.
-    if (this.workspace.readOnly) return this.notJournaled(record.offset, `file change not journaled (the workspace is a home or system folder, never rewound): ${record.path}`)
+    if (this.workspace.readOnly) return this.notCaptured(record, 'the workspace is a home or system folder, never rewound', `file change not journaled (the workspace is a home or system folder, never rewound): ${record.path}`)
     const path = this.relPath(record.path)
-    if (path === null) return this.notJournaled(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
+    if (path === null) return this.notCaptured(record, 'outside the workspace', `file change outside the workspace, not journaled: ${record.path}`)
     const writer = this.sessions.writer(session)
-    if (writer.turn === 0) return this.notJournaled(record.offset, `file change before the first prompt: ${record.path}`)
+    if (writer.turn === 0) return this.notCaptured(record, 'before the first prompt', `file change before the first prompt: ${record.path}`)
     if (record.fromPath !== undefined) {
       const from = this.relPath(record.fromPath)
       const fromContent = from === null ? undefined : this.knownContent(from)
       if (from !== null && fromContent?.content) {
-        this.journal(writer, from, fromContent.content, null, fromContent.observed)
+        this.journal(writer, from, fromContent.content, null, fromContent.observed, record.toolCallId)
       }
     }
     const known = record.before === undefined ? this.knownContent(path) : { content: toBuffer(record.before), observed: 'tool' as const }
-    if (known === undefined) return this.notJournaled(record.offset, `file change not captured (its earlier content is unknown): ${record.path}`)
+    if (known === undefined) return this.notCaptured(record, 'its earlier content is unknown', `file change not captured (its earlier content is unknown): ${record.path}`)
     let after: Buffer | null
     let observed: 'tool' | 'patch' | 'backup' = known.observed
     if (record.after !== undefined) {
       after = toBuffer(record.after)
     } else if (record.patch !== undefined && known.content !== null) {
       const patched = applyHunks(known.content.toString('utf8'), record.patch)
-      if (patched === null) return this.notJournaled(record.offset, `file change not captured (the patch does not apply to the known content): ${record.path}`)
+      if (patched === null) return this.notCaptured(record, 'the patch does not apply to the known content', `file change not captured (the patch does not apply to the known content): ${record.path}`)
       after = Buffer.from(patched)
       if (observed === 'tool') observed = 'patch'
     } else if (record.edits !== undefined) {
       const edited = applyStringEdits(known.content === null ? '' : known.content.toString('utf8'), record.edits)
-      if (edited === null) return this.notJournaled(record.offset, `file change not captured (the edit's old text is not once in the known content): ${record.path}`)
+      if (edited === null) return this.notCaptured(record, "the edit's old text is not once in the known content", `file change not captured (the edit's old text is not once in the known content): ${record.path}`)
       after = Buffer.from(edited)
       if (observed === 'tool') observed = 'patch'
     } else {
-      return this.notJournaled(record.offset, `file change not captured (no content after the edit): ${record.path}`)
+      return this.notCaptured(record, 'no content after the edit', `file change not captured (no content after the edit): ${record.path}`)
     }
-    this.journal(writer, path, known.content, after, observed)
+    this.journal(writer, path, known.content, after, observed, record.toolCallId)
   }
 
-  private journal(writer: SessionWriter, path: string, before: Buffer | null, after: Buffer | null, observed: 'tool' | 'patch' | 'backup'): void {
+  private journal(writer: SessionWriter, path: string, before: Buffer | null, after: Buffer | null, observed: 'tool' | 'patch' | 'backup', toolCallId: string | null): void {
     if (before !== null && after !== null && before.equals(after)) return
-    writer.recordFileChange({ path, before, after, observed })
+    // A change whose record names no call (y-agent's journal of a trace without one) is the
+    // change of the session's waiting call of the same path, if any.
+    const callId = toolCallId ?? this.waitingCallOf(writer.id, path)
+    writer.recordFileChange({ path, before, after, observed, toolCallId: callId })
+    this.accounted(writer, callId, path)
     this.state.lastContent[path] = after === null ? null : sha256(after)
     if (!this.state.editedThisTurn.includes(path)) this.state.editedThisTurn.push(path)
     this.report.fileChanges += 1
@@ -382,6 +396,119 @@ export class RecordWriter {
   /** A file change its line records that could not be journaled: the line itself was imported, so it is not a skipped line. */
   private notJournaled(offset: number, reason: string): void {
     this.report.changesNotJournaled.push({ file: this.readingFrom, offset, reason })
+  }
+
+  /**
+   * A change the agent's history shows that cannot be journaled: in the import report, and kept
+   * against the session's current turn (R42), so the turn says what a rewind leaves in place.
+   * Before any prompt it goes to the first turn, the earliest a rewind can go back to. Before any
+   * session there is nothing to keep it on: the report alone says it.
+   */
+  private notCaptured(record: FileEditRecord | ChangeNotCapturedRecord, reason: string, reportReason: string): void {
+    this.notJournaled(record.offset, reportReason)
+    const uid = this.state.sessionUid
+    if (!uid) return
+    const writer = this.sessions.writer(uid)
+    const tool = record.kind === 'change-not-captured' ? record.tool : this.toolOf(writer.rowId, record.toolCallId)
+    this.keepNotCaptured(writer, { turn: writer.turn, tool, path: record.path, reason, toolCallId: record.toolCallId, offset: record.offset })
+    this.accounted(writer, record.toolCallId, record.path)
+  }
+
+  private keepNotCaptured(writer: SessionWriter, entry: { turn: number; tool: string; path: string | null; reason: string; toolCallId: string | null; offset: number; file?: string }): void {
+    this.deps.store.notCaptured.add(writer.rowId, {
+      turn: Math.max(1, entry.turn),
+      tool: entry.tool,
+      path: entry.path === null ? null : (this.relPath(entry.path) ?? entry.path),
+      reason: entry.reason,
+      toolCallId: entry.toolCallId,
+      sourceFile: entry.file ?? this.readingFrom,
+      sourceOffset: entry.offset
+    })
+  }
+
+  /**
+   * The accounting rule's part in the pipeline (R43), whatever the source: a call of a tool in
+   * none of its file-tools lists whose input names a path is reported at once; a `writes` call
+   * waits for its change or entry (`settleWrites`); a failed result means nothing changed.
+   */
+  private accountCall(uid: string, record: MessageRecord): void {
+    const tools = fileToolsOf(this.file.source)
+    const id = record.toolCallId ?? null
+    if (!tools) return
+    const pending = this.state.pendingWrites[uid]
+    if (record.role === 'tool_result') {
+      const call = id === null ? undefined : pending?.[id]
+      if (!call || id === null || !pending) return
+      if (record.isError) delete pending[id]
+      else call.result = true
+      return
+    }
+    const account = accountOf(tools, record)
+    const writer = this.sessions.writer(uid)
+    if (account.kind === 'unknown') {
+      const more = account.paths.length > 1 ? ` (and ${account.paths.length - 1} more paths)` : ''
+      this.notJournaled(record.offset, `file change not captured (${UNKNOWN_TOOL}): ${record.toolName ?? 'tool'} call naming ${account.paths[0] ?? ''}${more}`)
+      this.keepNotCaptured(writer, { turn: writer.turn, tool: `unknown tool "${record.toolName ?? ''}"`, path: account.paths[0] ?? null, reason: `${UNKNOWN_TOOL}${more}`, toolCallId: id, offset: record.offset })
+      return
+    }
+    if (account.kind !== 'pending' || id === null || this.changedCalls.has(id)) return
+    ;(this.state.pendingWrites[uid] ??= {})[id] = { turn: Math.max(1, writer.turn), tool: record.toolName ?? '', path: account.path, result: false, file: this.readingFrom, offset: record.offset }
+  }
+
+  private waitingCallOf(uid: string, path: string): string | null {
+    const calls = this.state.pendingWrites[uid]
+    const match = calls ? Object.entries(calls).find(([, call]) => call.path !== null && this.relPath(call.path) === path) : undefined
+    return match?.[0] ?? null
+  }
+
+  /** A change or entry names its call: the call is accounted for (and its provisional entry, if settled, taken back). */
+  private accounted(writer: SessionWriter, toolCallId: string | null, path: string | null): void {
+    if (toolCallId !== null) {
+      this.changedCalls.add(toolCallId)
+      const retracted = this.deps.store.notCaptured.retractCopies({ workspaceId: this.workspace.id, source: this.file.source, exceptRowId: writer.rowId, toolCallId }, [NO_RESULT, NO_CHANGE_IN_RESULT])
+      // Said in this import's report too: taken back there as well.
+      for (const { file, offset } of retracted) {
+        const index = this.report.changesNotJournaled.findIndex((line) => line.file === file && line.offset === offset && (line.reason.includes(NO_RESULT) || line.reason.includes(NO_CHANGE_IN_RESULT)))
+        if (index !== -1) this.report.changesNotJournaled.splice(index, 1)
+      }
+    }
+    const samePath = (a: string, b: string) => (this.relPath(a) ?? a) === (this.relPath(b) ?? b)
+    const settled = accountFor(this.state, writer.id, toolCallId, path, samePath)
+    if (settled === null) return
+    this.deps.store.notCaptured.retractCall(writer.rowId, settled, NO_RESULT)
+    this.deps.store.notCaptured.retractCall(writer.rowId, settled, NO_CHANGE_IN_RESULT)
+  }
+
+  /**
+   * What the file holds is all read: each `writes` call still waiting is not captured, because
+   * its result never came or carried no change. A live import settles at the end of what is
+   * written so far, and takes the entry back when the result comes in a later increment (the
+   * call stays listed in `settledWrites`): at every moment the turn says what a rewind would
+   * leave, and a call still running is indeed not rewindable yet.
+   */
+  private settleWrites(): void {
+    for (const [uid, calls] of Object.entries(this.state.pendingWrites)) {
+      const session = this.deps.store.sessions.get(uid)
+      for (const [id, call] of Object.entries(calls)) {
+        // A call the source repeats in another session (a branch's copied prefix, a trunk ending
+        // with a merged branch) is accounted for once, where its change or entry is.
+        const elsewhere = session !== undefined && this.deps.store.notCaptured.accountedElsewhere({ workspaceId: this.workspace.id, source: this.file.source, exceptRowId: session.rowId, toolCallId: id })
+        if (session && !elsewhere) {
+          this.deps.store.notCaptured.add(session.rowId, { turn: call.turn, tool: call.tool, path: call.path === null ? null : (this.relPath(call.path) ?? call.path), reason: call.result ? NO_CHANGE_IN_RESULT : NO_RESULT, toolCallId: id, sourceFile: call.file, sourceOffset: call.offset })
+          this.report.changesNotJournaled.push({ file: call.file, offset: call.offset, reason: `file change not captured (${call.result ? NO_CHANGE_IN_RESULT : NO_RESULT}): ${call.path ?? `${call.tool} call`}` })
+          ;(this.state.settledWrites[uid] ??= []).push(id)
+        }
+        delete calls[id]
+      }
+      delete this.state.pendingWrites[uid]
+    }
+  }
+
+  /** The tool a file edit's call named, as the agent names it ("file edit" when its call is unknown). */
+  private toolOf(sessionRowId: number, toolCallId: string | null): string {
+    const known = toolCallId === null ? undefined : this.toolNames.get(toolCallId)
+    if (known) return known
+    return (toolCallId === null ? null : this.deps.store.messages.toolOfCall(sessionRowId, toolCallId)) ?? 'file edit'
   }
 }
 

@@ -9,12 +9,6 @@ import { WRITE_TOOLS } from './call-edits'
  */
 export const CLAUDE_CODE_FILE_TOOLS: FileTools = {
   writes: WRITE_TOOLS,
-  reads: [
-    'Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'ToolSearch', 'LSP',
-    'TodoWrite', 'TodoRead', 'Task', 'Agent', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TaskOutput', 'TaskStop',
-    'SendMessage', 'TeamCreate', 'TeamDelete', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'Skill', 'SlashCommand',
-    'BashOutput', 'KillShell', 'KillBash', 'Monitor', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'CronCreate', 'CronDelete',
-    'CronList', 'PushNotification', 'RemoteTrigger', 'Workflow'
-  ],
-  shell: ['Bash']
+  reads: ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead', 'WebFetch', 'WebSearch', 'ToolSearch', 'LSP', 'TodoWrite', 'TodoRead', 'Task', 'Agent', 'TaskCreate', 'TaskGet', 'TaskList', 'TaskUpdate', 'TaskOutput', 'TaskStop', 'SendMessage', 'TeamCreate', 'TeamDelete', 'AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode', 'Skill', 'SlashCommand', 'BashOutput', 'KillShell', 'KillBash', 'Monitor', 'ListMcpResourcesTool', 'ReadMcpResourceTool', 'CronCreate', 'CronDelete', 'CronList', 'PushNotification', 'RemoteTrigger', 'Workflow', 'StructuredOutput'],
+  shell: ['Bash', 'PowerShell']
 }

@@ -7,15 +7,7 @@ import type { FileTools } from '../adapter'
  * tools Roo Code and Kilo Code add (xml-tools.ts lists the names their XML calls use).
  */
 export const clineFileTools: FileTools = {
-  writes: [
-    'write_to_file', 'replace_in_file', 'new_rule', 'apply_patch',
-    'editor',
-    'apply_diff', 'insert_content', 'search_and_replace', 'generate_image'
-  ],
-  reads: [
-    'read_file', 'search_files', 'list_files', 'list_code_definition_names',
-    'read_files', 'search_codebase',
-    'codebase_search', 'fetch_instructions'
-  ],
+  writes: ['write_to_file', 'replace_in_file', 'new_rule', 'apply_patch', 'editor', 'apply_diff', 'insert_content', 'search_and_replace', 'generate_image', 'edit_file'],
+  reads: ['read_file', 'search_files', 'list_files', 'list_code_definition_names', 'read_files', 'search_codebase', 'codebase_search', 'fetch_instructions', 'browser_action', 'use_mcp_tool', 'access_mcp_resource', 'ask_followup_question', 'attempt_completion', 'plan_mode_respond', 'act_mode_respond', 'new_task', 'load_mcp_documentation', 'web_fetch', 'web_search', 'switch_mode', 'update_todo_list', 'condense', 'summarize_task', 'report_bug', 'focus_chain', 'generate_explanation', 'run_slash_command', 'use_skill'],
   shell: ['execute_command', 'run_commands']
 }

@@ -8,7 +8,7 @@ import type { FileTools } from '../adapter'
  * project is under the Business Source License).
  */
 export const fileTools: FileTools = {
-  writes: ['create_file', 'write_file', 'str_replace_editor', 'patch', 'apply_patch', 'edit_file'],
-  reads: ['view_file', 'read_file', 'list_directory'],
+  writes: ['create_file', 'write_file', 'str_replace_editor', 'patch', 'apply_patch', 'edit_file', 'multi_edit'],
+  reads: ['view_file', 'read_file', 'list_directory', 'search', 'list_files', 'web_search', 'web_fetch', 'todo', 'update_todo', 'task'],
   shell: ['bash', 'terminal', 'interactive_shell']
 }

@@ -8,9 +8,6 @@ import type { FileTools } from '../adapter'
  */
 export const CODEX_FILE_TOOLS: FileTools = {
   writes: ['apply_patch'],
-  reads: [
-    'update_plan', 'view_image', 'web_search', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource',
-    'spawn_agent', 'send_input', 'wait', 'close_agent', 'read_thread_terminal'
-  ],
-  shell: ['shell', 'local_shell', 'shell_command', 'exec_command', 'write_stdin', 'container.exec', 'js']
+  reads: ['update_plan', 'view_image', 'web_search', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'spawn_agent', 'send_input', 'wait', 'close_agent', 'read_thread_terminal', 'resume_agent', 'request_user_input', 'read_file', 'list_dir', 'grep_files'],
+  shell: ['shell', 'local_shell', 'shell_command', 'exec_command', 'write_stdin', 'container.exec', 'js', 'local_shell_call', 'unified_exec']
 }

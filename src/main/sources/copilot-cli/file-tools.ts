@@ -9,6 +9,6 @@ import type { FileTools } from '../adapter'
  */
 export const copilotFileTools: FileTools = {
   writes: ['create', 'edit', 'str_replace_editor', 'apply_patch'],
-  reads: ['view', 'grep', 'glob'],
+  reads: ['view', 'grep', 'glob', 'task', 'report_intent', 'fetch', 'web_fetch', 'web_search', 'think', 'update_todo', 'read_bash', 'list_bash', 'stop_bash', 'read_powershell', 'list_powershell', 'stop_powershell', 'ask_user', 'skill'],
   shell: ['bash', 'powershell', 'write_bash', 'write_powershell']
 }

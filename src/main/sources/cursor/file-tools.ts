@@ -10,13 +10,9 @@ import type { ChangeNotCapturedRecord } from '../records'
  * readers cited in its PROVENANCE files show them.
  */
 export const cursorFileTools: FileTools = {
-  writes: ['edit_file_v2', 'edit_file', 'search_replace', 'write', 'write_file', 'create_file', 'delete_file', 'apply_patch', 'Write', 'Edit', 'MultiEdit', 'StrReplace', 'Delete', 'ApplyPatch'],
-  reads: [
-    'read_file_v2', 'read_file', 'grep', 'grep_search', 'ripgrep_raw_search', 'glob_file_search', 'codebase_search', 'file_search', 'list_dir', 'list_dir_v2',
-    'web_search', 'fetch_rules', 'read_lints', 'todo_write', 'task_v2', 'task',
-    'Read', 'Grep', 'Glob', 'LS', 'SemanticSearch', 'WebSearch', 'WebFetch', 'Task', 'TodoWrite', 'AskQuestion', 'UpdateCurrentStep'
-  ],
-  shell: ['run_terminal_command_v2', 'run_terminal_cmd', 'Shell']
+  writes: ['edit_file_v2', 'edit_file', 'search_replace', 'write', 'write_file', 'create_file', 'delete_file', 'apply_patch', 'Write', 'Edit', 'MultiEdit', 'StrReplace', 'Delete', 'ApplyPatch', 'edit_notebook', 'reapply', 'EditNotebook'],
+  reads: ['read_file_v2', 'read_file', 'grep', 'grep_search', 'ripgrep_raw_search', 'glob_file_search', 'codebase_search', 'file_search', 'list_dir', 'list_dir_v2', 'web_search', 'fetch_rules', 'read_lints', 'todo_write', 'task_v2', 'task', 'Read', 'Grep', 'Glob', 'LS', 'SemanticSearch', 'WebSearch', 'WebFetch', 'Task', 'TodoWrite', 'AskQuestion', 'UpdateCurrentStep', 'create_plan', 'mcp', 'ReadLints', 'ListDir', 'CreatePlan'],
+  shell: ['run_terminal_command_v2', 'run_terminal_cmd', 'Shell', 'Bash', 'terminal']
 }
 
 /** Where Cursor's file tools name the file they write. */

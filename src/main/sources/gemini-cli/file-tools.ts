@@ -9,35 +9,7 @@ import type { FileTools } from '../adapter'
  * change nothing themselves: the sub-agent's own recording holds its calls.
  */
 export const fileTools: FileTools = {
-  writes: ['write_file', 'replace', 'save_memory'],
-  reads: [
-    'read_file',
-    'read_many_files',
-    'list_directory',
-    'glob',
-    'grep_search',
-    'search_file_content',
-    'google_web_search',
-    'web_fetch',
-    'write_todos',
-    'get_internal_docs',
-    'activate_skill',
-    'ask_user',
-    'enter_plan_mode',
-    'exit_plan_mode',
-    'update_topic',
-    'complete_task',
-    'read_mcp_resource',
-    'list_mcp_resources',
-    'tracker_create_task',
-    'tracker_update_task',
-    'tracker_get_task',
-    'tracker_list_tasks',
-    'tracker_add_dependency',
-    'tracker_visualize',
-    'invoke_agent',
-    'delegate_to_agent',
-    'codebase_investigator'
-  ],
+  writes: ['write_file', 'replace', 'save_memory', 'edit', 'smart_edit'],
+  reads: ['read_file', 'read_many_files', 'list_directory', 'glob', 'grep_search', 'search_file_content', 'google_web_search', 'web_fetch', 'write_todos', 'get_internal_docs', 'activate_skill', 'ask_user', 'enter_plan_mode', 'exit_plan_mode', 'update_topic', 'complete_task', 'read_mcp_resource', 'list_mcp_resources', 'tracker_create_task', 'tracker_update_task', 'tracker_get_task', 'tracker_list_tasks', 'tracker_add_dependency', 'tracker_visualize', 'invoke_agent', 'delegate_to_agent', 'codebase_investigator', 'grep'],
   shell: ['run_shell_command']
 }

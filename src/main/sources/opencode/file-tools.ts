@@ -10,6 +10,6 @@ import type { FileTools } from '../adapter'
  */
 export const openCodeFileTools: FileTools = {
   writes: ['edit', 'write', 'multiedit', 'apply_patch', 'patch'],
-  reads: ['read', 'glob', 'grep', 'list', 'ls', 'codesearch', 'webfetch', 'websearch', 'todowrite', 'todoread', 'task', 'skill', 'question', 'lsp', 'plan_enter', 'plan_exit', 'reload', 'invalid'],
+  reads: ['read', 'glob', 'grep', 'list', 'ls', 'codesearch', 'webfetch', 'websearch', 'todowrite', 'todoread', 'task', 'skill', 'question', 'lsp', 'plan_enter', 'plan_exit', 'reload', 'invalid', 'batch'],
   shell: ['bash']
 }

@@ -10,30 +10,7 @@ import type { FileTools } from '../adapter'
  * Schedule* and the Agent/Tool/Skill management tools change y-agent's own store, not files.
  */
 export const fileTools: FileTools = {
-  writes: ['FileWrite', 'FileEdit', 'file_write'],
-  reads: [
-    'FileRead',
-    'Glob',
-    'Grep',
-    'file_read',
-    'file_list',
-    'file_search',
-    'ToolSearch',
-    'tool_search',
-    'WebFetch',
-    'KnowledgeSearch',
-    'AskUser',
-    'Plan',
-    'Loop',
-    'Task',
-    'AgentSwarm',
-    'Browser',
-    'LspDefinition',
-    'LspReferences',
-    'LspHover',
-    'LspDocumentSymbols',
-    'LspWorkspaceSymbols',
-    'LspDiagnostics'
-  ],
-  shell: ['ShellExec', 'shell_exec']
+  writes: ['FileWrite', 'FileEdit', 'file_write', 'file_create', 'file_edit', 'file_move', 'file_delete', 'file_patch'],
+  reads: ['FileRead', 'Glob', 'Grep', 'file_read', 'file_list', 'file_search', 'ToolSearch', 'tool_search', 'WebFetch', 'KnowledgeSearch', 'AskUser', 'Plan', 'Loop', 'Task', 'AgentSwarm', 'Browser', 'LspDefinition', 'LspReferences', 'LspHover', 'LspDocumentSymbols', 'LspWorkspaceSymbols', 'LspDiagnostics', 'delegate_task', 'web_fetch', 'web_search'],
+  shell: ['ShellExec', 'shell_exec', 'shell', 'bash', 'exec']
 }
