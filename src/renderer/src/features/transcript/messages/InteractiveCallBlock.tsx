@@ -1,5 +1,5 @@
 import type { Message } from '../../../../../shared/contract'
-import { cardSummary, chosenOptions, outcomeLabel, todoProgress, type AskedQuestion, type InteractiveCard, type TodoItem } from '../../../../../shared/interactive-tools'
+import { cardSummary, chosenOptions, outcomeLabel, type AskedQuestion, type InteractiveCard, type TodoItem } from '../../../../../shared/interactive-tools'
 import { useDisclosure } from '../../../ui/disclosure'
 import { Markdown } from '../markdown/Markdown'
 
@@ -72,9 +72,11 @@ function Question({ question }: { question: AskedQuestion }) {
                 <span className="option-mark" aria-hidden="true">
                   {isChosen ? '●' : '○'}
                 </span>
-                {isChosen ? <span className="visually-hidden">chosen: </span> : null}
-                <span className="option-label">{option.label}</span>
-                {option.description ? <span className="option-description"> — {option.description}</span> : null}
+                <span className="option-text">
+                  {isChosen ? <span className="visually-hidden">chosen: </span> : null}
+                  <span className="option-label">{option.label}</span>
+                  {option.description ? <span className="option-description"> — {option.description}</span> : null}
+                </span>
               </li>
             )
           })}
@@ -110,7 +112,6 @@ const TODO_SPOKEN: Record<TodoItem['status'], string> = { pending: 'to do', in_p
 function TodoBody({ todos }: { todos: TodoItem[] }) {
   return (
     <div className="todo-card" data-testid="todo-card">
-      <div className="tool-section-label">{todoProgress(todos)}</div>
       <ul className="todo-list">
         {todos.map((todo, index) => (
           <li key={index} data-testid="todo-item" data-status={todo.status} className={`todo todo-${todo.status}`}>
