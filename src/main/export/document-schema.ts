@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import {
   CheckpointSchema,
+  NotCapturedChangeSchema,
+  RewindCoverageSchema,
   FileChangeSchema,
   FileVersionSchema,
   MessageSchema,
@@ -105,6 +107,12 @@ export const ExportTreeSchema = z
   })
   .strict()
 
+/** A checkpoint as exported; documents exported before migration 023 have no not-captured changes or coverage. */
+const ExportCheckpointSchema = CheckpointSchema.extend({
+  notCaptured: z.array(NotCapturedChangeSchema.strict()).optional(),
+  coverage: RewindCoverageSchema.strict().optional()
+}).strict()
+
 export const ExportDocumentSchema = z
   .object({
     session: ExportSessionSchema,
@@ -112,7 +120,7 @@ export const ExportDocumentSchema = z
     tree: ExportTreeSchema,
     /** The display transcript, every message, in seq order (`inContext` marks what the model still saw). */
     messages: z.array(ExportMessageSchema),
-    checkpoints: z.array(CheckpointSchema.strict()),
+    checkpoints: z.array(ExportCheckpointSchema),
     /** Every file change of the session's turns, in turn then journal order. */
     fileChanges: z.array(ExportFileChangeSchema),
     /** With files: the content of every version a change names, by its recorded sha256. */

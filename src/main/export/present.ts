@@ -1,4 +1,4 @@
-import type { Checkpoint, Usage } from '../../shared/contract'
+import type { Usage } from '../../shared/contract'
 import type { ExportDocument, ExportFileChange, ExportMessage } from './document-schema'
 import type { ExportMeta } from './export-meta'
 import { ROLE_LABELS } from '../transcripts/role-labels'
@@ -14,7 +14,7 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export interface TurnView {
   turn: number
   items: TurnItem[]
-  checkpoint: Checkpoint | null
+  checkpoint: ExportDocument['checkpoints'][number] | null
   changes: ExportFileChange[]
   /** The turn's first user prompt, for the table of contents. */
   prompt: string | null

@@ -14,6 +14,8 @@ export interface ToolFileChange {
   modeBefore?: number
   modeAfter?: number
   observed?: Observed
+  /** The agent's tool call that made it (imports). */
+  toolCallId?: string | null
 }
 
 export const DEFAULT_FILE_MODE = 0o644
@@ -52,7 +54,8 @@ export class FileJournal {
         fromPath: null,
         before,
         after,
-        observed: change.observed ?? 'tool'
+        observed: change.observed ?? 'tool',
+        toolCallId: change.toolCallId ?? null
       })
     })
   }

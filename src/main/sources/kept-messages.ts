@@ -14,7 +14,7 @@ import type { KeptMessage } from '../store/repositories/messages'
  */
 
 /** What a line's records do besides its messages: done once, when the line is new. */
-const DONE_WITH_THE_LINE = new Set<SourceRecord['kind']>(['file-edit', 'shell-command', 'usage', 'agent-rewind', 'sub-agent-link'])
+const DONE_WITH_THE_LINE = new Set<SourceRecord['kind']>(['file-edit', 'change-not-captured', 'shell-command', 'usage', 'agent-rewind', 'sub-agent-link'])
 
 type Read = MessageRecord | CompactionRecord
 

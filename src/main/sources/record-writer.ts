@@ -14,7 +14,7 @@ import { applyHunks } from './apply-hunks'
 import { openBackupFile } from './claude-code/backup-file'
 import { isWithin } from './files'
 import { TITLE_RANK, type FileImportState } from './import-state'
-import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
+import type { ChangeNotCapturedRecord, CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
 import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
 import { isReadOnlyCommand } from './read-only-command'
 
@@ -39,6 +39,8 @@ export class RecordWriter {
   private readingFrom: string
   private readonly summaries: SummaryTitles
   private readonly kept: KeptMessages
+  /** Tool call id → tool name, of the calls this writer appended (what a later edit record names). */
+  private readonly toolNames = new Map<string, string>()
 
   constructor(
     private readonly deps: ImportDeps,
@@ -164,7 +166,7 @@ export class RecordWriter {
 
   private applyRecord(record: SourceRecord): void {
     // A fork's copy of its parent's lines: the parent's edits and commands are not the fork's.
-    if (record.offset === this.copiedLineOffset && (record.kind === 'file-edit' || record.kind === 'shell-command' || record.kind === 'sub-agent-link')) return
+    if (record.offset === this.copiedLineOffset && (record.kind === 'file-edit' || record.kind === 'shell-command' || record.kind === 'sub-agent-link' || record.kind === 'change-not-captured')) return
     switch (record.kind) {
       case 'session-meta':
         return this.applyMeta(record)
@@ -186,7 +188,7 @@ export class RecordWriter {
         // `ls`, `git status`, `grep`…: nothing a rewind would miss.
         return isReadOnlyCommand(record.command) ? undefined : this.countShellCommand()
       case 'change-not-captured':
-        return this.notJournaled(record.offset, `file change not captured (${record.reason}): ${record.path ?? `${record.tool} call`}`)
+        return this.notCaptured(record, record.reason, `file change not captured (${record.reason}): ${record.path ?? `${record.tool} call`}`)
       case 'skipped':
         return this.skip(record.offset, record.reason)
       case 'usage':
@@ -262,6 +264,7 @@ export class RecordWriter {
       sourceRef: { file: this.readingFrom, offset: record.offset },
       ...(record.uid ? { sourceUid: record.uid } : {})
     })
+    if (record.role === 'tool_call' && record.toolCallId && record.toolName) this.toolNames.set(record.toolCallId, record.toolName)
     if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.sessions.writer(uid).turn })
     this.report.messages += 1
     if (record.role === 'tool_call') this.report.toolCalls += 1
@@ -295,38 +298,38 @@ export class RecordWriter {
 
   private applyEdit(record: FileEditRecord): void {
     const session = this.state.sessionUid
-    if (!session) return this.notJournaled(record.offset, `file change before any message: ${record.path}`)
+    if (!session) return this.notCaptured(record, 'before any message', `file change before any message: ${record.path}`)
     const path = this.relPath(record.path)
-    if (path === null) return this.notJournaled(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
+    if (path === null) return this.notCaptured(record, 'outside the workspace', `file change outside the workspace, not journaled: ${record.path}`)
     const writer = this.sessions.writer(session)
-    if (writer.turn === 0) return this.notJournaled(record.offset, `file change before the first prompt: ${record.path}`)
+    if (writer.turn === 0) return this.notCaptured(record, 'before the first prompt', `file change before the first prompt: ${record.path}`)
     if (record.fromPath !== undefined) {
       const from = this.relPath(record.fromPath)
       const fromContent = from === null ? undefined : this.knownContent(from)
       if (from !== null && fromContent?.content) {
-        this.journal(writer, from, fromContent.content, null, fromContent.observed)
+        this.journal(writer, from, fromContent.content, null, fromContent.observed, record.toolCallId)
       }
     }
     const known = record.before === undefined ? this.knownContent(path) : { content: toBuffer(record.before), observed: 'tool' as const }
-    if (known === undefined) return this.notJournaled(record.offset, `file change not captured (its earlier content is unknown): ${record.path}`)
+    if (known === undefined) return this.notCaptured(record, 'its earlier content is unknown', `file change not captured (its earlier content is unknown): ${record.path}`)
     let after: Buffer | null
     let observed: 'tool' | 'patch' | 'backup' = known.observed
     if (record.after !== undefined) {
       after = toBuffer(record.after)
     } else if (record.patch !== undefined && known.content !== null) {
       const patched = applyHunks(known.content.toString('utf8'), record.patch)
-      if (patched === null) return this.notJournaled(record.offset, `file change not captured (the patch does not apply to the known content): ${record.path}`)
+      if (patched === null) return this.notCaptured(record, 'the patch does not apply to the known content', `file change not captured (the patch does not apply to the known content): ${record.path}`)
       after = Buffer.from(patched)
       if (observed === 'tool') observed = 'patch'
     } else {
-      return this.notJournaled(record.offset, `file change not captured (no content after the edit): ${record.path}`)
+      return this.notCaptured(record, 'no content after the edit', `file change not captured (no content after the edit): ${record.path}`)
     }
-    this.journal(writer, path, known.content, after, observed)
+    this.journal(writer, path, known.content, after, observed, record.toolCallId)
   }
 
-  private journal(writer: SessionWriter, path: string, before: Buffer | null, after: Buffer | null, observed: 'tool' | 'patch' | 'backup'): void {
+  private journal(writer: SessionWriter, path: string, before: Buffer | null, after: Buffer | null, observed: 'tool' | 'patch' | 'backup', toolCallId: string | null): void {
     if (before !== null && after !== null && before.equals(after)) return
-    writer.recordFileChange({ path, before, after, observed })
+    writer.recordFileChange({ path, before, after, observed, toolCallId })
     this.state.lastContent[path] = after === null ? null : sha256(after)
     if (!this.state.editedThisTurn.includes(path)) this.state.editedThisTurn.push(path)
     this.report.fileChanges += 1
@@ -372,6 +375,37 @@ export class RecordWriter {
   /** A file change its line records that could not be journaled: the line itself was imported, so it is not a skipped line. */
   private notJournaled(offset: number, reason: string): void {
     this.report.changesNotJournaled.push({ file: this.readingFrom, offset, reason })
+  }
+
+  /**
+   * A change the agent's history shows that cannot be journaled: in the import report, and kept
+   * against the session's current turn (R42), so the turn says what a rewind leaves in place.
+   * Before any prompt it goes to the first turn, the earliest a rewind can go back to. Before any
+   * session there is nothing to keep it on: the report alone says it.
+   */
+  private notCaptured(record: FileEditRecord | ChangeNotCapturedRecord, reason: string, reportReason: string): void {
+    this.notJournaled(record.offset, reportReason)
+    const uid = this.state.sessionUid
+    if (!uid) return
+    const writer = this.sessions.writer(uid)
+    const tool = record.kind === 'change-not-captured' ? record.tool : this.toolOf(writer.rowId, record.toolCallId)
+    const path = record.path === null ? null : (this.relPath(record.path) ?? record.path)
+    this.deps.store.notCaptured.add(writer.rowId, {
+      turn: Math.max(1, writer.turn),
+      tool,
+      path,
+      reason,
+      toolCallId: record.toolCallId,
+      sourceFile: this.readingFrom,
+      sourceOffset: record.offset
+    })
+  }
+
+  /** The tool a file edit's call named, as the agent names it ("file edit" when its call is unknown). */
+  private toolOf(sessionRowId: number, toolCallId: string | null): string {
+    const known = toolCallId === null ? undefined : this.toolNames.get(toolCallId)
+    if (known) return known
+    return (toolCallId === null ? null : this.deps.store.messages.toolOfCall(sessionRowId, toolCallId)) ?? 'file edit'
   }
 }
 

@@ -5,6 +5,7 @@ import { prepareDataFolder } from './data-folder'
 import { privateFile } from './private-files'
 import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
+import { NotCapturedRepository } from './repositories/not-captured'
 import { MessageRepository } from './repositories/messages'
 import { DiscoveredFileRepository } from './repositories/discovered-files'
 import { FileStateRepository } from './repositories/file-states'
@@ -38,6 +39,8 @@ export interface Store {
   readonly sessions: SessionRepository
   readonly messages: MessageRepository
   readonly checkpoints: CheckpointRepository
+  /** File changes agents' histories show that could not be journaled, per turn (the accounting rule). */
+  readonly notCaptured: NotCapturedRepository
   /** Rewinds of files, and what start-up recovery did with interrupted ones. */
   readonly rewinds: RewindRepository
   /** Lines of an agent's history split off a session (in-agent rewinds). */
@@ -103,12 +106,14 @@ export function openStore(dataDir: string): Store {
   for (const file of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) privateFile(file)
   const walCheckpoints = new WalCheckpoints(db)
   const pricing = new SessionPricing(db)
+  const notCaptured = new NotCapturedRepository(db)
   const store: Store = {
     dataDir,
     workspaces: new WorkspaceRepository(db),
     sessions: new SessionRepository(db),
     messages: new MessageRepository(db),
-    checkpoints: new CheckpointRepository(db),
+    checkpoints: new CheckpointRepository(db, notCaptured),
+    notCaptured,
     rewinds: new RewindRepository(db),
     splits: new SessionSplitRepository(db, pricing),
     pricing,

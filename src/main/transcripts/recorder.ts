@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { RetraceError, type Checkpoint } from '../../shared/contract'
+import { EMPTY_COVERAGE } from '../../shared/coverage'
 import type { ChangeFeed } from '../events/change-feed'
 import type { FileJournal } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
@@ -194,7 +195,7 @@ export class Recorder implements WriterOwner {
     if (checkpoint) return checkpoint
     if (turn === session.turnCount && turn > 0) {
       // The open last turn has no checkpoint yet; its start is still known.
-      return { turn, messagesBefore: this.turnStart(session, turn), invalidated: false, uncapturedCommands: 0, createdAt: this.now() }
+      return { turn, messagesBefore: this.turnStart(session, turn), invalidated: false, uncapturedCommands: 0, notCaptured: [], coverage: EMPTY_COVERAGE, createdAt: this.now() }
     }
     throw new RetraceError('NOT_FOUND', `Session "${session.title}" has no turn ${turn} (it has ${session.turnCount}).`)
   }

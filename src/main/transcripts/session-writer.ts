@@ -1,4 +1,5 @@
 import { RetraceError, type Checkpoint, type SourceRef } from '../../shared/contract'
+import { EMPTY_COVERAGE } from '../../shared/coverage'
 import type { FileJournal, ToolFileChange } from '../journal/file-journal'
 import type { SessionRecord } from '../store/repositories/sessions'
 import type { Store } from '../store/store'
@@ -205,7 +206,7 @@ export class SessionWriter {
     const createdAt = this.state.lastActivityAt
     this.store.checkpoints.create({ sessionRowId: this.state.rowId, turn: this.state.turn, messagesBefore: this.state.turnStartSeq, createdAt })
     this.state.turnOpen = false
-    return { turn: this.state.turn, messagesBefore: this.state.turnStartSeq, invalidated: false, uncapturedCommands: 0, createdAt }
+    return { turn: this.state.turn, messagesBefore: this.state.turnStartSeq, invalidated: false, uncapturedCommands: 0, notCaptured: [], coverage: EMPTY_COVERAGE, createdAt }
   }
 
   /**

@@ -62,6 +62,28 @@ export const SessionMergedSchema = z.object({
 })
 export type SessionMerged = z.infer<typeof SessionMergedSchema>
 
+/** A file change the agent's history shows that Retrace could not journal (docs/reliability.md R42). */
+export const NotCapturedChangeSchema = z.object({
+  turn: z.number().int().positive(),
+  /** The tool as the agent names it (`write_to_file`, `NotebookEdit`), or `unknown tool "x"`. */
+  tool: z.string(),
+  /** Workspace-relative when inside the workspace, else as the agent wrote it; null when unknown. */
+  path: z.string().nullable(),
+  /** Why: "the agent keeps no file content", "the patch does not apply to the known content"… */
+  reason: z.string()
+})
+export type NotCapturedChange = z.infer<typeof NotCapturedChangeSchema>
+
+/** How much of a session or turn a rewind can put back. */
+export const RewindCoverageSchema = z.object({
+  recorded: z.number().int().nonnegative(), // journaled changes (rewindable)
+  notCaptured: z.number().int().nonnegative(), // NotCapturedChange entries
+  uncapturedCommands: z.number().int().nonnegative(), // shell commands whose changes no scan saw
+  /** The agent keeps no file content at all (by its format): nothing it changed can be rewound. */
+  agentKeepsNoContent: z.boolean()
+})
+export type RewindCoverage = z.infer<typeof RewindCoverageSchema>
+
 export const SessionSummarySchema = z.object({
   id: SessionIdSchema,
   workspaceId: WorkspaceIdSchema,
@@ -117,7 +139,9 @@ export const SessionSummarySchema = z.object({
    * some of `usage.costUsd`; null when the whole cost is what the source recorded, or unknown.
    */
   costPricedOn: z.string().nullable(),
-  usage: UsageSchema
+  usage: UsageSchema,
+  /** How much of the session a rewind can put back: its turns' coverage summed. */
+  coverage: RewindCoverageSchema
 })
 export type SessionSummary = z.infer<typeof SessionSummarySchema>
 
@@ -138,6 +162,10 @@ export const CheckpointSchema = z.object({
   invalidated: z.boolean(),
   /** Shell commands the turn ran whose file changes no workspace scan saw (imported sessions). */
   uncapturedCommands: z.number().int().nonnegative(),
+  /** The turn's file changes the agent's history shows but Retrace could not journal, with why. */
+  notCaptured: z.array(NotCapturedChangeSchema),
+  /** How much of the turn a rewind can put back. */
+  coverage: RewindCoverageSchema,
   createdAt: Timestamp
 })
 export type Checkpoint = z.infer<typeof CheckpointSchema>

@@ -14,3 +14,14 @@ export const ImportSourceSchema = z.enum(IMPORT_SOURCES)
 export function isImportSource(name: string): name is ImportSource {
   return (IMPORT_SOURCES as readonly string[]).includes(name)
 }
+
+/**
+ * Sources whose format never carries file content (docs/reliability.md R44): nothing their agent
+ * changed can be journaled from its history, so their sessions say "this agent keeps no file
+ * content" rather than "0 of N recorded". Each such adapter says so too (`keepsNoFileContent`).
+ */
+export const SOURCES_KEEPING_NO_FILE_CONTENT: readonly ImportSource[] = []
+
+export function keepsNoFileContent(source: string): boolean {
+  return (SOURCES_KEEPING_NO_FILE_CONTENT as readonly string[]).includes(source)
+}

@@ -29,7 +29,11 @@ export interface JournalEntry {
   createdAt: number
 }
 
-export type NewEntry = Omit<JournalEntry, 'id' | 'createdAt'> & { createdAt?: number }
+export type NewEntry = Omit<JournalEntry, 'id' | 'createdAt'> & {
+  createdAt?: number
+  /** The agent's tool call that made the change (an imported one), so each call's outcome can be found. */
+  toolCallId?: string | null
+}
 
 export interface Scope {
   id: number
@@ -66,6 +70,7 @@ export class JournalRepository {
   private readonly scopeStmt
   private readonly closeScopeStmt
   private readonly insertEntryStmt
+  private readonly journaledCallsStmt
   private readonly entriesOfScopeStmt
   private readonly sessionEntriesStmt
   private readonly pathHistoryStmt
@@ -82,9 +87,9 @@ export class JournalRepository {
     this.closeScopeStmt = db.prepare("UPDATE journal_scopes SET status = 'closed', closed_at = ? WHERE id = ?")
     this.insertEntryStmt = db.prepare(
       `INSERT INTO journal_entries (scope_id, op, path, from_path, kind_before, kind_after, hash_before, hash_after,
-         size_before, size_after, mode_before, mode_after, observed, created_at)
+         size_before, size_after, mode_before, mode_after, observed, created_at, tool_call_id)
        VALUES (@scopeId, @op, @path, @fromPath, @kindBefore, @kindAfter, @hashBefore, @hashAfter,
-         @sizeBefore, @sizeAfter, @modeBefore, @modeAfter, @observed, @createdAt)`
+         @sizeBefore, @sizeAfter, @modeBefore, @modeAfter, @observed, @createdAt, @toolCallId)`
     )
     this.entriesOfScopeStmt = db.prepare('SELECT * FROM journal_entries WHERE scope_id = ? ORDER BY id')
     this.sessionEntriesStmt = db.prepare(
@@ -109,6 +114,10 @@ export class JournalRepository {
     this.lastChangedTurnStmt = db.prepare(
       `SELECT MAX(s.turn) AS turn FROM journal_scopes s
        WHERE s.session_id = ? AND s.kind = 'turn' AND EXISTS (SELECT 1 FROM journal_entries e WHERE e.scope_id = s.id)`
+    )
+    this.journaledCallsStmt = db.prepare(
+      `SELECT DISTINCT e.tool_call_id FROM journal_scopes s JOIN journal_entries e ON e.scope_id = s.id
+       WHERE s.session_id = ? AND s.kind = 'turn' AND e.tool_call_id IS NOT NULL`
     )
     this.recordedStmt = db.prepare(
       `SELECT 1 FROM journal_entries e JOIN journal_scopes s ON s.id = e.scope_id
@@ -160,9 +169,15 @@ export class JournalRepository {
         modeBefore: entry.before?.mode ?? null,
         modeAfter: entry.after?.mode ?? null,
         observed: entry.observed,
-        createdAt: entry.createdAt ?? Date.now()
+        createdAt: entry.createdAt ?? Date.now(),
+        toolCallId: entry.toolCallId ?? null
       }).lastInsertRowid
     )
+  }
+
+  /** The tool calls a session's turns journaled changes of, each once (the accounting check). */
+  journaledToolCalls(sessionRowId: number): string[] {
+    return (this.journaledCallsStmt.all(sessionRowId) as { tool_call_id: string }[]).map((row) => row.tool_call_id)
   }
 
   /** Whether a journal entry of the workspace recorded the version `hash` (before or after a change). */

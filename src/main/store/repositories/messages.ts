@@ -124,6 +124,7 @@ export class MessageRepository {
   private readonly addUsageStmt
   private readonly latestOfRoleStmt
   private readonly byToolCallStmt
+  private readonly toolOfCallStmt
   private readonly countFromStmt
   private readonly leaveContextStmt
   private readonly inContextIdsStmt
@@ -163,6 +164,7 @@ export class MessageRepository {
     this.rowsFromStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq`)
     this.bySourceUidStmt = db.prepare('SELECT id, seq, turn, role, created_at AS createdAt FROM messages WHERE session_id = ? AND source_uid = ? ORDER BY seq LIMIT 1')
     this.attachmentStmt = db.prepare('INSERT INTO message_attachments (message_id, media_type, name, data) VALUES (?, ?, ?, ?)')
+    this.toolOfCallStmt = db.prepare("SELECT tool_name FROM messages WHERE session_id = ? AND tool_call_id = ? AND role = 'tool_call' ORDER BY seq LIMIT 1")
     this.byToolCallStmt = db.prepare("SELECT seq FROM messages WHERE session_id = ? AND tool_call_id = ? AND role = 'tool_call' ORDER BY seq LIMIT 1")
     this.latestOfRoleStmt = db.prepare('SELECT id FROM messages WHERE session_id = ? AND role = ? ORDER BY seq DESC LIMIT 1')
     this.addUsageStmt = db.prepare(
@@ -219,6 +221,11 @@ export class MessageRepository {
   }
 
   /** The seq of the tool call with this id (where a sub-agent it started branches off). */
+  /** The tool a session's call `toolCallId` named (null: no such call). */
+  toolOfCall(sessionRowId: number, toolCallId: string): string | null {
+    return (this.toolOfCallStmt.get(sessionRowId, toolCallId) as { tool_name: string | null } | undefined)?.tool_name ?? null
+  }
+
   seqOfToolCall(sessionRowId: number, toolCallId: string): number | undefined {
     return (this.byToolCallStmt.get(sessionRowId, toolCallId) as { seq: number } | undefined)?.seq
   }

@@ -42,6 +42,7 @@ export class SessionSplitRepository {
   private readonly moveMessagesStmt
   private readonly moveCheckpointsStmt
   private readonly moveScopesStmt
+  private readonly moveNotCapturedStmt
   private readonly deepenChildrenStmt
   private readonly moveChildrenStmt
   private readonly lastCompactionStmt
@@ -62,6 +63,7 @@ export class SessionSplitRepository {
     )
     this.moveMessagesStmt = db.prepare('UPDATE messages SET session_id = @to WHERE session_id = @from AND seq >= @seq')
     this.moveCheckpointsStmt = db.prepare('UPDATE checkpoints SET session_id = @to WHERE session_id = @from AND turn >= @turn')
+    this.moveNotCapturedStmt = db.prepare('UPDATE not_captured_changes SET session_id = @to WHERE session_id = @from AND turn >= @turn')
     this.moveScopesStmt = db.prepare("UPDATE journal_scopes SET session_id = @to WHERE session_id = @from AND kind = 'turn' AND turn >= @turn")
     // Sessions started from the tail: a sub-agent at its tool call, a fork at a later turn. A
     // branch at the very same seq forks where this one does: it stays a sibling.
@@ -103,6 +105,7 @@ export class SessionSplitRepository {
     this.moveMessagesStmt.run(rows)
     this.moveCheckpointsStmt.run(rows)
     this.moveScopesStmt.run(rows)
+    this.moveNotCapturedStmt.run(rows)
     this.deepenChildrenStmt.run(rows)
     this.moveChildrenStmt.run(rows)
     // The branch: everything the session was, its usage only what the tail used.

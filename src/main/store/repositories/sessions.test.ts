@@ -58,7 +58,8 @@ describe('sessions and their tree links (sessions)', () => {
       costPricedOn: null,
       merged: null,
       contextStartSeq: 0,
-      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null }
+      usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null },
+      coverage: { recorded: 0, notCaptured: 0, uncapturedCommands: 0, agentKeepsNoContent: false }
     })
   })
 

@@ -1,4 +1,4 @@
-import { RetraceError, type ChildRef, type SessionKind, type SessionRef, type SessionSummary } from '../../../shared/contract'
+import { keepsNoFileContent, RetraceError, type ChildRef, type SessionKind, type SessionRef, type SessionSummary } from '../../../shared/contract'
 import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 import { PRICES_DATE } from '../../pricing/prices'
@@ -103,10 +103,21 @@ interface SessionRow {
   merged_at: number | null
   unmerged_count: number | null
   source_gone_at: number | null
+  recorded_count: number
+  not_captured_count: number
+  uncaptured_count: number
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
 const MIN_ID_PREFIX = 4
+
+// A session's rewind coverage, as three counts by index ranges (journal_scopes_by_session with
+// journal_entries_by_scope, not_captured_by_session, the checkpoints' unique (session_id, turn)):
+// each a covering-index count inside the list's one query, so a page costs no query per session.
+const COVERAGE_COLUMNS = `(SELECT count(*) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
+      WHERE js.session_id = s.id AND js.kind = 'turn') AS recorded_count,
+    (SELECT count(*) FROM not_captured_changes WHERE session_id = s.id) AS not_captured_count,
+    (SELECT coalesce(sum(uncaptured_commands), 0) FROM checkpoints WHERE session_id = s.id) AS uncaptured_count`
 
 // The linked sessions' ids and titles by subquery: the same plan as LEFT JOINs on the primary
 // key, but a lookup by uid is several times faster without the joins, and an import looks
@@ -127,7 +138,8 @@ const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS
     (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count,
-    (SELECT max(source_gone_at) FROM import_files WHERE session_id = s.id AND source_gone_at IS NOT NULL) AS source_gone_at
+    (SELECT max(source_gone_at) FROM import_files WHERE session_id = s.id AND source_gone_at IS NOT NULL) AS source_gone_at,
+    ${COVERAGE_COLUMNS}
   FROM sessions s`
 
 /**
@@ -400,6 +412,12 @@ function toRecord(row: SessionRow): SessionRecord {
       cacheReadTokens: row.cache_read_tokens,
       cacheWriteTokens: row.cache_write_tokens,
       costUsd: row.cost_usd
+    },
+    coverage: {
+      recorded: row.recorded_count,
+      notCaptured: row.not_captured_count,
+      uncapturedCommands: row.uncaptured_count,
+      agentKeepsNoContent: keepsNoFileContent(row.source)
     }
   }
 }
@@ -441,6 +459,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     merged: record.merged,
     sourceDeletedAt: record.sourceDeletedAt,
     costPricedOn: record.costPricedOn,
-    usage: { ...record.usage, costUsd: spentUsd(record) }
+    usage: { ...record.usage, costUsd: spentUsd(record) },
+    coverage: record.coverage
   }
 }

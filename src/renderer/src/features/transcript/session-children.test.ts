@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { ChildRef } from '../../../../shared/contract'
+import { EMPTY_COVERAGE } from '../../../../shared/coverage'
 import { branchesByTurn, childrenAt, subAgentsBySeq, subAgentsOfRow } from './session-children'
 
 const child = (id: string, kind: ChildRef['kind'], forkSeq: number | null): ChildRef => ({ id, title: id, kind, forkSeq })
-const checkpoints = [1, 2, 3].map((turn, index) => ({ turn, messagesBefore: [0, 4, 9][index] ?? 0, invalidated: false, uncapturedCommands: 0, createdAt: turn }))
+const checkpoints = [1, 2, 3].map((turn, index) => ({ turn, messagesBefore: [0, 4, 9][index] ?? 0, invalidated: false, uncapturedCommands: 0, notCaptured: [], coverage: EMPTY_COVERAGE, createdAt: turn }))
 
 describe('where children leave a session', () => {
   it('puts a branch at the turn its fork point opens in, and a sub-agent at its call', () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Checkpoint, MethodOutput } from '../../../../shared/contract'
+import { EMPTY_COVERAGE } from '../../../../shared/coverage'
 import { rewindInEffect, turnStates } from './turn-states'
 
 type Rewind = MethodOutput<'rewind.list'>['items'][number]
 
-const checkpoint = (turn: number, createdAt = turn * 100, invalidated = false): Checkpoint => ({ turn, messagesBefore: turn * 2, invalidated, uncapturedCommands: 0, createdAt })
+const checkpoint = (turn: number, createdAt = turn * 100, invalidated = false): Checkpoint => ({ turn, messagesBefore: turn * 2, invalidated, uncapturedCommands: 0, notCaptured: [], coverage: EMPTY_COVERAGE, createdAt })
 const rewind = (id: string, fields: Partial<Rewind>): Rewind => ({ id, targetTurn: null, undoOf: null, status: 'applied', createdAt: 1000, finishedAt: 1001, changed: 1, ...fields })
 const states = (turnCount: number, rewinds: Rewind[], checkpoints = Array.from({ length: turnCount }, (_, i) => checkpoint(i + 1))) =>
   Object.fromEntries(turnStates({ turnCount, checkpoints, rewinds }))
