@@ -1,5 +1,6 @@
 import { memo } from 'react'
 import { plural } from '../../lib/format'
+import { CoverageBadge } from '../../ui/CoverageBadge'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
 import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
@@ -61,6 +62,7 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <MergedBadge merged={session.merged} />
         <SourceDeletedBadge at={session.sourceDeletedAt} />
+        <CoverageBadge coverage={session.coverage} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <SourceTag className="source" source={session.source} />}

@@ -3,6 +3,7 @@ import type { SessionDetail } from '../../../../shared/contract'
 import { sourceLabel } from '../../../../shared/source-labels'
 import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
+import { CoverageBadge } from '../../ui/CoverageBadge'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
 import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
@@ -33,6 +34,7 @@ export function TranscriptHeader({ detail, tools = null, more = null }: { detail
           <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
           <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
           <SourceDeletedBadge at={detail.sourceDeletedAt} />
+          <CoverageBadge coverage={detail.coverage} entries={detail.checkpoints.flatMap((checkpoint) => checkpoint.notCaptured)} />
         </div>
         <div className="transcript-controls">
           <SessionActions detail={detail} tools={tools} more={more} />
