@@ -81,6 +81,7 @@ export function TurnFiles({
       </button>
       {open ? (
         <div id={listId} className="turn-files" data-testid="turn-files">
+          <NotCapturedChanges entries={notCaptured} />
           {uncapturedCommands > 0 ? (
             <div className="uncaptured-notice" data-testid="uncaptured-notice">
               <span aria-hidden="true">⚠ </span>
@@ -88,7 +89,6 @@ export function TurnFiles({
               <UncapturedCommands sessionId={sessionId} turn={turn} counted={uncapturedCommands} />
             </div>
           ) : null}
-          <NotCapturedChanges entries={notCaptured} />
           {rows.length > 0 ? (
             <ul className="turn-file-list" aria-label={`Files changed in turn ${turn}`}>
               {rows.map((row) => (

@@ -57,12 +57,13 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
             {continues}
           </span>
         ) : null}
+        {/* On the title's line, which gives way (ellipsis) before it: the meta line below is full. */}
+        <CoverageBadge coverage={session.coverage} />
       </div>
       <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}${session.merged ? ' is-merged' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />
         <MergedBadge merged={session.merged} />
         <SourceDeletedBadge at={session.sourceDeletedAt} />
-        <CoverageBadge coverage={session.coverage} />
         <SessionNotes session={session} />
         {/* The badge names the agent already. */}
         {session.rewoundInAgent ? null : <SourceTag className="source" source={session.source} />}

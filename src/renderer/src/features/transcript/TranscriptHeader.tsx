@@ -34,7 +34,6 @@ export function TranscriptHeader({ detail, tools = null, more = null }: { detail
           <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />
           <MergedBadge merged={detail.merged} parentTitle={detail.parent?.title ?? null} />
           <SourceDeletedBadge at={detail.sourceDeletedAt} />
-          <CoverageBadge coverage={detail.coverage} entries={detail.checkpoints.flatMap((checkpoint) => checkpoint.notCaptured)} />
         </div>
         <div className="transcript-controls">
           <SessionActions detail={detail} tools={tools} more={more} />
@@ -64,6 +63,8 @@ export function TranscriptHeader({ detail, tools = null, more = null }: { detail
         <span className="mono" data-testid="session-usage" title={usageTitle(detail)}>
           {formatUsage(detail.usage)}
         </span>
+        {/* On the facts' line, not beside the title: a title cut to a few words reads worse than a longer line. */}
+        <CoverageBadge coverage={detail.coverage} entries={detail.checkpoints.flatMap((checkpoint) => checkpoint.notCaptured)} />
       </div>
       <SessionLinks detail={detail} />
       {mode === 'context' ? (
