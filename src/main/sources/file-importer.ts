@@ -129,7 +129,7 @@ export async function importParsedFile(
         report.skipped.push({ file: file.path, offset: chunk.end, reason: incompleteLineReason(unfinished) })
         state.incompleteLineReported = chunk.end
       }
-      writer.finish()
+      writer.finish({ settleCalls: chunk.complete })
       const importFileId = imports.save({
         workspaceId: workspace.id,
         source: file.source,

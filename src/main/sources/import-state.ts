@@ -35,6 +35,14 @@ export const FileImportStateSchema = z.object({
   lastContent: z.record(z.string(), z.string().nullable()).default({}),
   /** Shell commands per session and turn not yet counted on a checkpoint (the turn is still open). */
   uncaptured: z.record(z.string(), z.record(z.string(), z.number())).default({}),
+  /**
+   * Calls of a `writes` tool (the source's file-tools list) not yet accounted for, per session
+   * and call id: settled at `finish` as not captured unless a change or an entry names them
+   * first (call-accounting.ts). `result`: a result came back (it carried no change).
+   */
+  pendingWrites: z.record(z.string(), z.record(z.string(), z.object({ turn: z.number(), tool: z.string(), path: z.string().nullable(), result: z.boolean(), file: z.string(), offset: z.number() }))).default({}),
+  /** Calls settled so, per session: a change that names one later takes its entry back. */
+  settledWrites: z.record(z.string(), z.array(z.string())).default({}),
   /** Summaries read in this file whose session was not found yet, and whether the import said so (see summary-titles.ts). */
   summaries: z.array(z.object({ leafUid: z.string(), title: z.string(), offset: z.number(), reported: z.boolean().default(true) })).default([]),
   /** Where an unfinished last line starts that was reported already (it is reported once). */

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
@@ -72,5 +72,47 @@ describe('changes not captured, stored against their turn (R42)', () => {
     // Deleting the session takes its entries along.
     rt.store.sessions.delete(rt.store.sessions.require(detail.id).rowId)
     expect(rt.store.notCaptured.list(rt.store.sessions.get(detail.id)?.rowId ?? -1)).toEqual([])
+  })
+
+  it("settles a Write whose result is not written yet as not captured, and takes it back when the result comes (R43)", async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const cwd = join(tempDir(), 'project')
+    mkdirSync(cwd, { recursive: true })
+    const file = home.session(cwd)
+    file.prompt('write a file')
+    file.write('later.txt', 'later\n', null)
+    // The agent is still running the call: its result line is not in the file yet.
+    const lines = readFileSync(file.path, 'utf8').trimEnd().split('\n')
+    const result = lines.pop() ?? ''
+    writeFileSync(file.path, `${lines.join('\n')}\n`)
+    const rt = runtime({ claude: home.root })
+    const workspaceId = rt.store.workspaces.open(cwd, 'project')
+    await rt.imports.importWorkspace(workspaceId)
+    const session = rt.store.sessions.bySourceId(workspaceId, 'claude-code', file.sessionId)
+    const rowId = session?.rowId ?? -1
+    expect(rt.store.notCaptured.list(rowId)).toEqual([{ turn: 1, tool: 'Write', path: 'later.txt', reason: "the agent's history holds no result for this call" }])
+    expect(rt.store.sessions.get(session?.id ?? '')?.coverage).toMatchObject({ recorded: 0, notCaptured: 1 })
+
+    appendFileSync(file.path, `${result}\n`)
+    await rt.imports.importWorkspace(workspaceId)
+    expect(rt.store.notCaptured.list(rowId)).toEqual([])
+    expect(rt.store.sessions.get(session?.id ?? '')?.coverage).toMatchObject({ recorded: 1, notCaptured: 0 })
+  })
+
+  it('reports a call of a tool the source does not know when its input names a file, once (R43)', async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const cwd = join(tempDir(), 'project')
+    mkdirSync(cwd, { recursive: true })
+    const file = home.session(cwd)
+    file.prompt('use the formatter')
+    file.tool('mcp__fmt__format', { target_file: join(cwd, 'src/app.ts') }, 'formatted')
+    file.tool('mcp__docs__search', { query: 'how to format src/app.ts' }, 'found')
+    const rt = runtime({ claude: home.root })
+    const workspaceId = rt.store.workspaces.open(cwd, 'project')
+    const report = await rt.imports.importWorkspace(workspaceId)
+    await rt.imports.importWorkspace(workspaceId)
+    const session = rt.store.sessions.bySourceId(workspaceId, 'claude-code', file.sessionId)
+    expect(rt.store.notCaptured.list(session?.rowId ?? -1)).toEqual([{ turn: 1, tool: 'unknown tool "mcp__fmt__format"', path: 'src/app.ts', reason: 'unknown tool, may have changed files' }])
+    expect(report.changesNotJournaled.map((entry) => entry.reason)).toEqual([`file change not captured (unknown tool, may have changed files): mcp__fmt__format call naming ${join(cwd, 'src/app.ts')}`])
   })
 })

@@ -17,6 +17,8 @@ import { TITLE_RANK, type FileImportState } from './import-state'
 import type { ChangeNotCapturedRecord, CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
 import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
 import { isReadOnlyCommand } from './read-only-command'
+import { accountFor, accountOf, NO_CHANGE_IN_RESULT, NO_RESULT, UNKNOWN_TOOL } from './call-accounting'
+import { fileToolsOf } from './file-tools'
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
 /** Backup file names are `<16 hex>@v<N>`; anything else is not read (it could name another file). */
@@ -41,6 +43,8 @@ export class RecordWriter {
   private readonly kept: KeptMessages
   /** Tool call id → tool name, of the calls this writer appended (what a later edit record names). */
   private readonly toolNames = new Map<string, string>()
+  /** Calls a change or entry named in this run (one that comes before its call's own record is not left pending). */
+  private readonly changedCalls = new Set<string>()
 
   constructor(
     private readonly deps: ImportDeps,
@@ -129,7 +133,7 @@ export class RecordWriter {
    * checkpoint too (rewindable, and carrying its count of uncaptured shell commands). Lines
    * appended later to the same turn still join it. Then count shell commands on checkpoints.
    */
-  finish(): void {
+  finish(options: { settleCalls?: boolean } = {}): void {
     // Messages kept while the file was read again were found there again: the window shows it.
     if (this.kept.takeChanged()) this.deps.recorder.announce(this.workspace.id, ...sessionUidsOf(this.state))
     this.sessions.flushProgress()
@@ -141,6 +145,8 @@ export class RecordWriter {
       // As a rewind marks a checkpoint it cannot restore (RewindService.invalidate).
       if (session) this.deps.store.checkpoints.invalidate(session.rowId, turn)
     }
+    // Only once the file is read to its end: a call's result may be in the next chunk.
+    if (options.settleCalls !== false) this.settleWrites()
     for (const [uid, turns] of Object.entries(this.state.uncaptured)) {
       const session = this.deps.store.sessions.get(uid)
       for (const [turn, commands] of Object.entries(turns)) {
@@ -265,6 +271,7 @@ export class RecordWriter {
       ...(record.uid ? { sourceUid: record.uid } : {})
     })
     if (record.role === 'tool_call' && record.toolCallId && record.toolName) this.toolNames.set(record.toolCallId, record.toolName)
+    if (record.role === 'tool_call' || record.role === 'tool_result') this.accountCall(uid, record)
     if (record.turnInvalidated && record.role === 'user') this.invalidatedTurns.push({ uid, turn: this.sessions.writer(uid).turn })
     this.report.messages += 1
     if (record.role === 'tool_call') this.report.toolCalls += 1
@@ -329,7 +336,11 @@ export class RecordWriter {
 
   private journal(writer: SessionWriter, path: string, before: Buffer | null, after: Buffer | null, observed: 'tool' | 'patch' | 'backup', toolCallId: string | null): void {
     if (before !== null && after !== null && before.equals(after)) return
-    writer.recordFileChange({ path, before, after, observed, toolCallId })
+    // A change whose record names no call (y-agent's journal of a trace without one) is the
+    // change of the session's waiting call of the same path, if any.
+    const callId = toolCallId ?? this.waitingCallOf(writer.id, path)
+    writer.recordFileChange({ path, before, after, observed, toolCallId: callId })
+    this.accounted(writer, callId, path)
     this.state.lastContent[path] = after === null ? null : sha256(after)
     if (!this.state.editedThisTurn.includes(path)) this.state.editedThisTurn.push(path)
     this.report.fileChanges += 1
@@ -389,16 +400,87 @@ export class RecordWriter {
     if (!uid) return
     const writer = this.sessions.writer(uid)
     const tool = record.kind === 'change-not-captured' ? record.tool : this.toolOf(writer.rowId, record.toolCallId)
-    const path = record.path === null ? null : (this.relPath(record.path) ?? record.path)
+    this.keepNotCaptured(writer, { turn: writer.turn, tool, path: record.path, reason, toolCallId: record.toolCallId, offset: record.offset })
+    this.accounted(writer, record.toolCallId, record.path)
+  }
+
+  private keepNotCaptured(writer: SessionWriter, entry: { turn: number; tool: string; path: string | null; reason: string; toolCallId: string | null; offset: number; file?: string }): void {
     this.deps.store.notCaptured.add(writer.rowId, {
-      turn: Math.max(1, writer.turn),
-      tool,
-      path,
-      reason,
-      toolCallId: record.toolCallId,
-      sourceFile: this.readingFrom,
-      sourceOffset: record.offset
+      turn: Math.max(1, entry.turn),
+      tool: entry.tool,
+      path: entry.path === null ? null : (this.relPath(entry.path) ?? entry.path),
+      reason: entry.reason,
+      toolCallId: entry.toolCallId,
+      sourceFile: entry.file ?? this.readingFrom,
+      sourceOffset: entry.offset
     })
+  }
+
+  /**
+   * The accounting rule's part in the pipeline (R43), whatever the source: a call of a tool in
+   * none of its file-tools lists whose input names a path is reported at once; a `writes` call
+   * waits for its change or entry (`settleWrites`); a failed result means nothing changed.
+   */
+  private accountCall(uid: string, record: MessageRecord): void {
+    const tools = fileToolsOf(this.file.source)
+    const id = record.toolCallId ?? null
+    if (!tools) return
+    const pending = this.state.pendingWrites[uid]
+    if (record.role === 'tool_result') {
+      const call = id === null ? undefined : pending?.[id]
+      if (!call || id === null || !pending) return
+      if (record.isError) delete pending[id]
+      else call.result = true
+      return
+    }
+    const account = accountOf(tools, record)
+    const writer = this.sessions.writer(uid)
+    if (account.kind === 'unknown') {
+      const more = account.paths.length > 1 ? ` (and ${account.paths.length - 1} more paths)` : ''
+      this.notJournaled(record.offset, `file change not captured (${UNKNOWN_TOOL}): ${record.toolName ?? 'tool'} call naming ${account.paths[0] ?? ''}${more}`)
+      this.keepNotCaptured(writer, { turn: writer.turn, tool: `unknown tool "${record.toolName ?? ''}"`, path: account.paths[0] ?? null, reason: `${UNKNOWN_TOOL}${more}`, toolCallId: id, offset: record.offset })
+      return
+    }
+    if (account.kind !== 'pending' || id === null || this.changedCalls.has(id)) return
+    ;(this.state.pendingWrites[uid] ??= {})[id] = { turn: Math.max(1, writer.turn), tool: record.toolName ?? '', path: account.path, result: false, file: this.readingFrom, offset: record.offset }
+  }
+
+  private waitingCallOf(uid: string, path: string): string | null {
+    const calls = this.state.pendingWrites[uid]
+    const match = calls ? Object.entries(calls).find(([, call]) => call.path !== null && this.relPath(call.path) === path) : undefined
+    return match?.[0] ?? null
+  }
+
+  /** A change or entry names its call: the call is accounted for (and its provisional entry, if settled, taken back). */
+  private accounted(writer: SessionWriter, toolCallId: string | null, path: string | null): void {
+    if (toolCallId !== null) this.changedCalls.add(toolCallId)
+    const samePath = (a: string, b: string) => (this.relPath(a) ?? a) === (this.relPath(b) ?? b)
+    const settled = accountFor(this.state, writer.id, toolCallId, path, samePath)
+    if (settled === null) return
+    this.deps.store.notCaptured.retractCall(writer.rowId, settled, NO_RESULT)
+    this.deps.store.notCaptured.retractCall(writer.rowId, settled, NO_CHANGE_IN_RESULT)
+  }
+
+  /**
+   * What the file holds is all read: each `writes` call still waiting is not captured, because
+   * its result never came or carried no change. A live import settles at the end of what is
+   * written so far, and takes the entry back when the result comes in a later increment (the
+   * call stays listed in `settledWrites`): at every moment the turn says what a rewind would
+   * leave, and a call still running is indeed not rewindable yet.
+   */
+  private settleWrites(): void {
+    for (const [uid, calls] of Object.entries(this.state.pendingWrites)) {
+      const session = this.deps.store.sessions.get(uid)
+      for (const [id, call] of Object.entries(calls)) {
+        if (session) {
+          this.deps.store.notCaptured.add(session.rowId, { turn: call.turn, tool: call.tool, path: call.path === null ? null : (this.relPath(call.path) ?? call.path), reason: call.result ? NO_CHANGE_IN_RESULT : NO_RESULT, toolCallId: id, sourceFile: call.file, sourceOffset: call.offset })
+          this.report.changesNotJournaled.push({ file: call.file, offset: call.offset, reason: `file change not captured (${call.result ? NO_CHANGE_IN_RESULT : NO_RESULT}): ${call.path ?? `${call.tool} call`}` })
+          ;(this.state.settledWrites[uid] ??= []).push(id)
+        }
+        delete calls[id]
+      }
+      delete this.state.pendingWrites[uid]
+    }
   }
 
   /** The tool a file edit's call named, as the agent names it ("file edit" when its call is unknown). */
