@@ -77,6 +77,17 @@ dl.fields{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:.25rem
 dl.fields dt{font-family:var(--mono);font-size:12px;color:var(--muted)}
 dl.fields dd{margin:0;min-width:0}
 .cut{color:var(--warn);font-size:.8rem;margin-top:.4rem}
+.badge.ok{color:var(--add-fg);border-color:var(--add-fg)}
+details.card .gist{font-family:inherit}
+.question+.question{margin-top:.8rem;padding-top:.6rem;border-top:1px dashed var(--line)}
+ul.opts,ul.todos{list-style:none;margin:.4rem 0;padding:0}
+li.opt{padding:.1rem .5rem;border-radius:6px}
+li.opt.chosen{background:var(--user);border:1px solid var(--user-line);font-weight:600}
+.answer .label{display:inline;margin-right:.3rem}
+li.todo .mark{display:inline-block;width:1.3rem;color:var(--faint)}
+li.todo.in_progress{font-weight:600}
+li.todo.completed{color:var(--muted);text-decoration:line-through}
+blockquote.reply{margin:.3rem 0 0;padding-left:.9rem;border-left:3px solid var(--line);white-space:pre-wrap}
 .files .op{display:inline-block;min-width:6.8rem;padding-right:.6rem;font-size:.75rem;color:var(--muted)}
 .files .counts{margin-left:.6rem;font-size:.8rem;color:var(--muted);font-variant-numeric:tabular-nums}
 .files details.file{margin:0 0 .45rem}

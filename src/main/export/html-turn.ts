@@ -1,5 +1,7 @@
 import type { ExportFileChange, ExportMessage } from './document-schema'
+import { interactiveCard } from '../../shared/interactive-tools'
 import { escapeAttribute, escapeHtml } from './html-escape'
+import { renderInteractiveCall } from './html-interactive'
 import { renderPatch } from './html-diff'
 import { markdownToSafeHtml } from './html-markdown'
 import { changeCounts, filesChangedLine, formatCount, tooManyChangesNote, formatTime, inputFields, OP_LABEL, plural, roleLabel, toolGist, usageLine, type TurnView } from './present'
@@ -57,6 +59,8 @@ function renderMessage(message: ExportMessage, contextStartSeq: number, out: str
 }
 
 function renderTool(call: ExportMessage, result: ExportMessage | null, out: string[]): void {
+  const card = interactiveCard(call.toolName, call.toolInput, result)
+  if (card) return renderInteractiveCall(call, card, out)
   const gist = toolGist(call.toolInput)
   const failed = result?.isError || call.isError
   out.push(

@@ -26,6 +26,7 @@ const node = (id: string, createdAt: number, links: Partial<Pick<TreeNode, 'pare
   forkTurn: null,
   rewoundInAgent: false,
   merged: null,
+  coverage: { recorded: 0, notCaptured: 0, uncapturedCommands: 0, agentKeepsNoContent: false },
   ...links
 })
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SessionIdSchema, SessionKindSchema, SessionMergedSchema, SessionStatusSchema, SourceIdSchema, Timestamp } from './domain'
+import { RewindCoverageSchema, SessionIdSchema, SessionKindSchema, SessionMergedSchema, SessionStatusSchema, SourceIdSchema, Timestamp } from './domain'
 
 /**
  * One session as a node of the workspace's session tree: enough to draw and lay it out,
@@ -39,7 +39,9 @@ export const TreeNodeSchema = z.object({
   /** A line the user left by rewinding inside the agent (see SessionSummary). */
   rewoundInAgent: z.boolean(),
   /** A branch merged back (see SessionSummary.merged); null if never merged. */
-  merged: SessionMergedSchema.nullable()
+  merged: SessionMergedSchema.nullable(),
+  /** How much of the session a rewind can put back (as SessionSummary.coverage), for the graph card's badge. */
+  coverage: RewindCoverageSchema
 })
 export type TreeNode = z.infer<typeof TreeNodeSchema>
 

@@ -114,7 +114,7 @@ const MIN_ID_PREFIX = 4
 // A session's rewind coverage, as three counts by index ranges (journal_scopes_by_session with
 // journal_entries_by_scope, not_captured_by_session, the checkpoints' unique (session_id, turn)):
 // each a covering-index count inside the list's one query, so a page costs no query per session.
-const COVERAGE_COLUMNS = `(SELECT count(*) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
+export const COVERAGE_COLUMNS = `(SELECT count(*) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS recorded_count,
     (SELECT count(*) FROM not_captured_changes WHERE session_id = s.id) AS not_captured_count,
     (SELECT coalesce(sum(uncaptured_commands), 0) FROM checkpoints WHERE session_id = s.id) AS uncaptured_count`

@@ -58,7 +58,9 @@ describe('the session graph of a workspace (tree)', () => {
         status: 'closed',
         rewoundInAgent: false,
         merged: null,
-        forkTurn: null
+        forkTurn: null,
+        // Three journal entries of its own turns (a rewind's are not its work), as the session list counts them.
+        coverage: { recorded: 3, notCaptured: 0, uncapturedCommands: 0, agentKeepsNoContent: false }
       },
       expect.objectContaining({ id: 'orphan', kind: 'sub-agent', parentId: null, missingParent: 'not-imported-yet', filesChanged: 0 }),
       expect.objectContaining({ id: 'next', predecessorId: 'root', createdAt: 30, updatedAt: 30, status: 'active' })

@@ -1,5 +1,6 @@
-import type { SessionKind, TreeMerge, TreeNode } from '../../../shared/contract'
+import { keepsNoFileContent, type SessionKind, type TreeMerge, type TreeNode } from '../../../shared/contract'
 import type { Db } from '../database'
+import { COVERAGE_COLUMNS } from './sessions'
 
 interface TreeRow {
   uid: string
@@ -22,6 +23,9 @@ interface TreeRow {
   merge_count: number
   merged_at: number | null
   unmerged_count: number | null
+  recorded_count: number
+  not_captured_count: number
+  uncaptured_count: number
 }
 
 interface MergeRow {
@@ -34,7 +38,8 @@ interface MergeRow {
 // Links are resolved to uids only when both ends are in the same workspace: the tree is drawn
 // per workspace, and an edge to a node that is not drawn would dangle. Files changed are the
 // distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
-// the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope.
+// the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope. Rewind
+// coverage is counted as the session list counts it (COVERAGE_COLUMNS), by the same indexes.
 const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     CASE WHEN s.parent_id IS NULL THEN s.parent_source_id END AS missing_parent, s.warmup, s.fork_seq, pr.uid AS predecessor_uid,
     s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
@@ -45,7 +50,8 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     (SELECT count(*) FROM session_merges WHERE branch_id = s.id) AS merge_count,
     (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
-      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
+      AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count,
+    ${COVERAGE_COLUMNS}
   FROM sessions s
   LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id = s.workspace_id
   LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id = s.workspace_id
@@ -88,7 +94,8 @@ export class TreeRepository {
       status: row.status,
       rewoundInAgent: row.rewound_in_agent === 1,
       forkTurn: row.fork_turn,
-      merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 }
+      merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
+      coverage: { recorded: row.recorded_count, notCaptured: row.not_captured_count, uncapturedCommands: row.uncaptured_count, agentKeepsNoContent: keepsNoFileContent(row.source) }
     }))
   }
 

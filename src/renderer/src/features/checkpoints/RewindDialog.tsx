@@ -9,10 +9,10 @@ import { useSessionDetail } from '../sessions'
 import { useApplyPlan } from './mutations'
 import { buildChoices, buildConfirmed, buildExcluded, countChanges } from './plan-model'
 import { useChoices, useConfirmations, useRewindProgress, useTicks, type Progress } from './preview-state'
+import { NotRecordedNote } from './NotRecordedNote'
 import { PlanPreview } from './PlanPreview'
 import { useRewindPlan, useWatchPlan, type PlanTarget } from './queries'
 import { RewindResultView } from './RewindResultView'
-import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
 
 /**
  * "Rewind files to before this turn", and the undo of a rewind (itself a rewind): the preview
@@ -205,17 +205,11 @@ function PreviewIntro({ target }: { target: PlanTarget }) {
   )
 }
 
-/** Imported sessions: turns whose shell commands changed files no scan saw cannot be fully rewound. */
+/** What the turns from `fromTurn` on changed that a rewind cannot put back (NotRecordedNote), from the session's checkpoints. */
 export function UncapturedNote({ sessionId, fromTurn }: { sessionId: string; fromTurn: number }) {
   const detail = useSessionDetail(sessionId)
-  const turns = (detail.data?.checkpoints ?? []).filter((checkpoint) => checkpoint.turn >= fromTurn && checkpoint.uncapturedCommands > 0)
-  if (turns.length === 0) return null
-  return (
-    <p className="dialog-warning" role="note">
-      {turns.length === 1 ? `Turn ${turns[0]?.turn ?? ''}` : `Turns ${turns.map((t) => t.turn).join(', ')}`} ran shell commands whose file changes were not captured: files those commands changed are not in this preview and will
-      not be rewound. {SHELL_CAPTURE_HINT}
-    </p>
-  )
+  if (!detail.data) return null
+  return <NotRecordedNote checkpoints={detail.data.checkpoints} fromTurn={fromTurn} agentKeepsNoContent={detail.data.coverage.agentKeepsNoContent} />
 }
 
 export function ApplyProgress({ progress, label }: { progress: Progress | null; label: string }) {

@@ -1,9 +1,11 @@
 import { useId, useMemo } from 'react'
+import type { NotCapturedChange } from '../../../../shared/contract'
 import { errorMessage } from '../../lib/errors'
 import { plural } from '../../lib/format'
 import { useDisclosureState } from '../../ui/disclosure'
 import { LineCounts } from './bits'
 import { ChangeRow } from './ChangeRow'
+import { NotCapturedChanges } from './NotCapturedChanges'
 import { groupTurnChanges, totals, uncapturedNotice, type ChangeGroup } from './changes'
 import { SHELL_CAPTURE_HINT } from '../../../../shared/shell-capture'
 import { useFilesUi } from './files-ui'
@@ -20,7 +22,18 @@ export const fileButtonId = (sessionId: string, turn: number, group: ChangeGroup
  * so that is a handful of turns at a time, never all of them). Renders a toggle and a list
  * side by side; the list wraps below the header row (CSS `order`, full width).
  */
-export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: string; turn: number; uncapturedCommands: number }) {
+export function TurnFiles({
+  sessionId,
+  turn,
+  uncapturedCommands,
+  notCaptured = []
+}: {
+  sessionId: string
+  turn: number
+  uncapturedCommands: number
+  /** The turn's changes the history shows but Retrace could not record (its checkpoint's). */
+  notCaptured?: readonly NotCapturedChange[]
+}) {
   const settled = useSettled(150)
   const changes = useTurnChanges(sessionId, turn, settled)
   const groups = useMemo(() => groupTurnChanges(changes.data?.items ?? []), [changes.data])
@@ -36,7 +49,7 @@ export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: 
       </button>
     )
   }
-  if (!changes.data || (groups.length === 0 && uncapturedCommands === 0)) return null
+  if (!changes.data || (groups.length === 0 && uncapturedCommands === 0 && notCaptured.length === 0)) return null
 
   const rows = groups.map((group) => ({ ...group, ...net.get(group.key) }))
   const countsPending = groups.some((group) => group.entries.length > 1 && !group.renamed && !net.has(group.key))
@@ -55,6 +68,11 @@ export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: 
         <span className="chevron" aria-hidden="true" />
         {groups.length > 0 ? <span>{plural(groups.length, 'file')} changed</span> : <span>No file changes recorded</span>}
         {groups.length > 0 && !countsPending ? <LineCounts added={sum.added} removed={sum.removed} /> : null}
+        {notCaptured.length > 0 ? (
+          <span className="uncaptured-mark" data-testid="not-captured-mark" title="Changes the agent's history shows that Retrace could not record: a rewind leaves them as they are.">
+            <span aria-hidden="true">⚠</span> {plural(notCaptured.length, 'change')} not recorded
+          </span>
+        ) : null}
         {uncapturedCommands > 0 ? (
           <span className="uncaptured-mark" title={uncapturedNotice(uncapturedCommands)}>
             <span aria-hidden="true">⚠</span> {plural(uncapturedCommands, 'shell command')} not captured
@@ -63,6 +81,7 @@ export function TurnFiles({ sessionId, turn, uncapturedCommands }: { sessionId: 
       </button>
       {open ? (
         <div id={listId} className="turn-files" data-testid="turn-files">
+          <NotCapturedChanges entries={notCaptured} />
           {uncapturedCommands > 0 ? (
             <div className="uncaptured-notice" data-testid="uncaptured-notice">
               <span aria-hidden="true">⚠ </span>

@@ -1,5 +1,6 @@
 import { memo } from 'react'
 import { plural } from '../../lib/format'
+import { CoverageBadge } from '../../ui/CoverageBadge'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
 import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
@@ -56,6 +57,8 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
             {continues}
           </span>
         ) : null}
+        {/* On the title's line, which gives way (ellipsis) before it: the meta line below is full. */}
+        <CoverageBadge coverage={session.coverage} />
       </div>
       <div className={`session-row-meta${session.missingParent ? ' has-missing-parent' : ''}${session.warmup ? ' is-warmup' : ''}${session.merged ? ' is-merged' : ''}`}>
         <KindBadge kind={session.kind} rewoundIn={session.rewoundInAgent ? session.source : null} />

@@ -3,6 +3,7 @@ import type { SessionDetail } from '../../../../shared/contract'
 import { sourceLabel } from '../../../../shared/source-labels'
 import { formatDateTime, formatUsage, plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
+import { CoverageBadge } from '../../ui/CoverageBadge'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
 import { SourceDeletedBadge } from '../../ui/SourceDeletedBadge'
@@ -62,6 +63,8 @@ export function TranscriptHeader({ detail, tools = null, more = null }: { detail
         <span className="mono" data-testid="session-usage" title={usageTitle(detail)}>
           {formatUsage(detail.usage)}
         </span>
+        {/* On the facts' line, not beside the title: a title cut to a few words reads worse than a longer line. */}
+        <CoverageBadge coverage={detail.coverage} entries={detail.checkpoints.flatMap((checkpoint) => checkpoint.notCaptured)} />
       </div>
       <SessionLinks detail={detail} />
       {mode === 'context' ? (

@@ -47,7 +47,7 @@ export function TurnHeader({
           {shown.label}
         </span>
       ) : null}
-      {turn > 0 ? <TurnFiles sessionId={sessionId} turn={turn} uncapturedCommands={checkpoint?.uncapturedCommands ?? 0} /> : null}
+      {turn > 0 ? <TurnFiles sessionId={sessionId} turn={turn} uncapturedCommands={checkpoint?.uncapturedCommands ?? 0} notCaptured={checkpoint?.notCaptured ?? []} /> : null}
       {turn > 0 ? (
         <div className="turn-actions" data-testid="turn-actions">
           <TurnActions sessionId={sessionId} turn={turn} lastChangedTurn={lastChangedTurn} />

@@ -3,6 +3,7 @@ import { memo, type MouseEvent } from 'react'
 import type { TreeNode } from '../../../../shared/contract'
 import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
+import { CoverageBadge } from '../../ui/CoverageBadge'
 import { KindBadge } from '../../ui/KindBadge'
 import { MergedBadge } from '../../ui/MergedBadge'
 import { RelativeTime } from '../../ui/RelativeTime'
@@ -79,6 +80,7 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
         <span>{plural(session.turnCount, 'turn')}</span>
         <span aria-hidden="true">·</span>
         <span title="Files the session's turns created, changed, renamed or deleted">{plural(session.filesChanged, 'file')} changed</span>
+        <CoverageBadge coverage={session.coverage} />
         {subAgents > 0 ? (
           <button
             type="button"

@@ -1,9 +1,11 @@
 import { useMemo } from 'react'
 import type { ChildRef, Message } from '../../../../../shared/contract'
+import { interactiveCard } from '../../../../../shared/interactive-tools'
 import { useDisclosure } from '../../../ui/disclosure'
 import { SubAgentLinks } from '../ChildLinks'
 import { formatToolInput, summarizeToolInput } from '../tool-summary'
 import { toolView, type ToolView } from '../tool-view'
+import { InteractiveCallBlock } from './InteractiveCallBlock'
 import { ToolEdits, ToolTerminal } from './ToolCallView'
 import { ToolResultBody } from './ToolResultBody'
 
@@ -21,11 +23,14 @@ interface Props {
 
 /**
  * A tool call, collapsed to name + one line; opened, a file edit as its diff, a shell command
- * as a terminal with its output, anything else as its JSON input and paired result.
+ * as a terminal with its output, anything else as its JSON input and paired result. Claude
+ * Code's questions, plans and checklists are cards of their own (InteractiveCallBlock).
  */
 export function ToolCallBlock({ call, result, moreToLoad, focused, subAgents = [], root }: Props) {
   const view = useMemo(() => toolView(call.toolName, call.toolInput, root), [call.toolName, call.toolInput, root])
+  const card = useMemo(() => interactiveCard(call.toolName, call.toolInput, result), [call.toolName, call.toolInput, result])
   const disclosure = useDisclosure(`tool-${call.id}`, focused)
+  if (card) return <InteractiveCallBlock call={call} card={card} moreToLoad={moreToLoad} focused={focused} />
   const name = call.toolName ?? 'tool'
   const status = result === null ? (moreToLoad ? 'pending' : 'missing') : result.isError ? 'error' : 'ok'
 
