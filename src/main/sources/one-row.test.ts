@@ -1,0 +1,57 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Runtime } from '../runtime/runtime'
+import { databaseOf } from '../store/raw-database'
+import { ClaudeHome, FIXTURES } from './testing/claude-home'
+import { importTestbed } from './testing/import-testbed'
+
+// The real spotter session (Claude Code 2.1.39, with sub-agents) ran in a worktree folder; its
+// parent folder holds it and the worktree's siblings.
+const SUB = '/home/USER/projects/spotter-worktrees/spotter-4te'
+const PARENT = '/home/USER/projects/spotter-worktrees'
+const SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
+
+const { tempDir, runtime } = importTestbed('retrace-one-row-')
+
+function spotterRuntime(): Runtime {
+  const home = new ClaudeHome(join(tempDir(), 'claude'))
+  home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), SUB)
+  return runtime({ claude: home.root })
+}
+
+/** Where each stored copy of the spotter session's files is: one row per (workspace, session). */
+function storedCopies(rt: Runtime): { workspace: string; kind: string; sessions: number }[] {
+  return databaseOf(rt.store)
+    .prepare(
+      `SELECT w.path AS workspace, s.kind, count(*) AS sessions FROM sessions s JOIN workspaces w ON w.id = s.workspace_id
+       WHERE s.source_session_id LIKE ? GROUP BY w.path, s.kind ORDER BY w.path, s.kind`
+    )
+    .all(`${SESSION}%`) as { workspace: string; kind: string; sessions: number }[]
+}
+
+async function openAndImport(rt: Runtime, path: string): Promise<number> {
+  const id = rt.store.workspaces.open(path, path.split('/').at(-1) ?? path)
+  await rt.imports.importWorkspace(id)
+  return id
+}
+
+describe('one session, one row (R59)', () => {
+  it('opening the parent folder after the subfolder leaves the session stored once, under the folder it ran in', async () => {
+    const rt = spotterRuntime()
+    await openAndImport(rt, SUB)
+    const before = storedCopies(rt)
+    expect(before.map((row) => row.workspace)).toEqual([SUB, SUB])
+    await openAndImport(rt, PARENT)
+    expect(storedCopies(rt)).toEqual(before)
+  })
+
+  it('opening the parent folder first stores the subfolder session under the subfolder, and opening that later adds nothing', async () => {
+    const rt = spotterRuntime()
+    await openAndImport(rt, PARENT)
+    const afterParent = storedCopies(rt)
+    expect(afterParent.map((row) => row.workspace)).toEqual([SUB, SUB])
+    const report = await rt.imports.importWorkspace(rt.store.workspaces.open(SUB, 'spotter-4te'))
+    expect(report.sessions).toBe(0)
+    expect(storedCopies(rt)).toEqual(afterParent)
+  })
+})
