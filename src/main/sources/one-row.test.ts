@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/runtime'
 import { databaseOf } from '../store/raw-database'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
-import { importTestbed } from './testing/import-testbed'
+import { contractCaller, importTestbed } from './testing/import-testbed'
 
 // The real spotter session (Claude Code 2.1.39, with sub-agents) ran in a worktree folder; its
 // parent folder holds it and the worktree's siblings.
@@ -53,5 +53,27 @@ describe('one session, one row (R59)', () => {
     const report = await rt.imports.importWorkspace(rt.store.workspaces.open(SUB, 'spotter-4te'))
     expect(report.sessions).toBe(0)
     expect(storedCopies(rt)).toEqual(afterParent)
+  })
+
+  it("shows the subfolders' sessions in the parent folder's list, tree, search and usage, marked with their folder, each once", async () => {
+    const rt = spotterRuntime()
+    const call = contractCaller(rt)
+    const sub = await openAndImport(rt, SUB)
+    const parent = await openAndImport(rt, PARENT)
+    const own = await call('sessions.list', { workspaceId: sub })
+    const shown = await call('sessions.list', { workspaceId: parent })
+    expect(shown.items.map((s) => [s.id, s.folder])).toEqual(own.items.map((s) => [s.id, 'spotter-4te']))
+    expect(own.items.every((s) => s.folder === undefined)).toBe(true)
+    const tree = await call('sessions.tree', { workspaceId: parent })
+    expect(tree.nodes.map((n) => [n.id, n.folder, n.parentId]).sort()).toEqual((await call('sessions.tree', { workspaceId: sub })).nodes.map((n) => [n.id, 'spotter-4te', n.parentId]).sort())
+    const word = 'spotter'
+    const hitsHere = await call('search.messages', { query: word, workspaceId: parent, limit: 100 })
+    const hitsThere = await call('search.messages', { query: word, workspaceId: sub, limit: 100 })
+    expect(hitsHere.items.length).toBeGreaterThan(0)
+    expect(hitsHere.items.map((h) => h.messageId)).toEqual(hitsThere.items.map((h) => h.messageId))
+    const usageHere = await call('usage.workspace', { workspaceId: parent })
+    const usageThere = await call('usage.workspace', { workspaceId: sub })
+    expect(usageHere.total.inputTokens).toBeGreaterThan(0)
+    expect(usageHere.total).toEqual(usageThere.total)
   })
 })

@@ -39,7 +39,9 @@ export const TreeNodeSchema = z.object({
   /** A line the user left by rewinding inside the agent (see SessionSummary). */
   rewoundInAgent: z.boolean(),
   /** A branch merged back (see SessionSummary.merged); null if never merged. */
-  merged: SessionMergedSchema.nullable()
+  merged: SessionMergedSchema.nullable(),
+  /** The subfolder the session ran in, when it is stored under that subfolder's workspace (see SessionSummary.folder). */
+  folder: z.string().optional()
 })
 export type TreeNode = z.infer<typeof TreeNodeSchema>
 

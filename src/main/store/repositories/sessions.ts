@@ -2,6 +2,7 @@ import { RetraceError, type ChildRef, type SessionKind, type SessionRef, type Se
 import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 import { PRICES_DATE } from '../../pricing/prices'
+import { subfolderOf, viewedWorkspaceIds } from './workspace-view'
 
 /** A session as stored, with the internal row ids the other repositories key on. */
 export interface SessionRecord extends SessionSummary {
@@ -103,6 +104,8 @@ interface SessionRow {
   merged_at: number | null
   unmerged_count: number | null
   source_gone_at: number | null
+  /** Only in lists: the subfolder the session is stored under (workspace-view.ts). */
+  folder?: string | null
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -330,7 +333,7 @@ export class SessionRepository {
  * same SQL bare). Parameters: @workspaceId, @source, @updatedAt/@id (keyset), @like, @match, @limit.
  */
 export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean; withoutWarmups?: boolean }): string {
-  const where = ['s.workspace_id = @workspaceId']
+  const where = [`s.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}`]
   if (filters.bySource) where.push('s.source = @source')
   if (filters.withoutWarmups) where.push('s.warmup = 0')
   if (filters.paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
@@ -339,7 +342,7 @@ export function sessionListSql(filters: { bySource: boolean; paged: boolean; byT
       SELECT m.session_id FROM messages_fts JOIN messages m INDEXED BY messages_session_by_id ON m.id = messages_fts.rowid
       WHERE messages_fts MATCH @match))`)
   }
-  return `${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`
+  return `${SELECT.replace('SELECT s.*,', `SELECT s.*, ${subfolderOf('s.workspace_id', '@workspaceId')} AS folder,`)} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`
 }
 
 function encodeCursor(updatedAt: number, id: number): string {
@@ -392,6 +395,7 @@ function toRecord(row: SessionRow): SessionRecord {
     contextStartSeq: row.context_start_seq,
     merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
     sourceDeletedAt: row.source_gone_at,
+    ...(row.folder ? { folder: row.folder } : {}),
     pricedCostUsd: row.priced_cost_usd,
     costPricedOn: row.priced_cost_usd === null ? null : row.priced_with,
     usage: {
@@ -440,6 +444,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     rewoundInAgent: record.rewoundInAgent,
     merged: record.merged,
     sourceDeletedAt: record.sourceDeletedAt,
+    ...(record.folder !== undefined ? { folder: record.folder } : {}),
     costPricedOn: record.costPricedOn,
     usage: { ...record.usage, costUsd: spentUsd(record) }
   }

@@ -1,5 +1,6 @@
 import type { SessionKind, TreeMerge, TreeNode } from '../../../shared/contract'
 import type { Db } from '../database'
+import { subfolderOf, viewedWorkspaceIds } from './workspace-view'
 
 interface TreeRow {
   uid: string
@@ -22,6 +23,7 @@ interface TreeRow {
   merge_count: number
   merged_at: number | null
   unmerged_count: number | null
+  folder: string | null
 }
 
 interface MergeRow {
@@ -31,12 +33,13 @@ interface MergeRow {
   created_at: number
 }
 
-// Links are resolved to uids only when both ends are in the same workspace: the tree is drawn
-// per workspace, and an edge to a node that is not drawn would dangle. Files changed are the
+// Links are resolved to uids only when both ends are in the view (the workspace and its
+// subfolders' workspaces, workspace-view.ts): the tree is drawn per view, and an edge to a node that is not drawn would dangle. Files changed are the
 // distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
 // the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope.
 const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     CASE WHEN s.parent_id IS NULL THEN s.parent_source_id END AS missing_parent, s.warmup, s.fork_seq, pr.uid AS predecessor_uid,
+    ${subfolderOf('s.workspace_id', '@workspaceId')} AS folder,
     s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
@@ -47,16 +50,16 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
   FROM sessions s
-  LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id = s.workspace_id
-  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id = s.workspace_id
-  WHERE s.workspace_id = ?
+  LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
+  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
+  WHERE s.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
   ORDER BY s.created_at, s.id`
 
 const MERGES_SQL = `SELECT b.uid AS branch_uid, i.uid AS into_uid, m.mode, m.created_at
   FROM session_merges m
   JOIN sessions b ON b.id = m.branch_id
   JOIN sessions i ON i.id = m.into_id
-  WHERE b.workspace_id = ? AND i.workspace_id = b.workspace_id
+  WHERE b.workspace_id IN ${viewedWorkspaceIds('@workspaceId')} AND i.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
   ORDER BY m.created_at, m.id`
 
 /** The whole session graph of a workspace, in two queries (nodes with their counts, merges). */
@@ -70,8 +73,9 @@ export class TreeRepository {
   }
 
   nodes(workspaceId: number): TreeNode[] {
-    return (this.nodesStmt.all(workspaceId) as TreeRow[]).map((row) => ({
+    return (this.nodesStmt.all({ workspaceId }) as TreeRow[]).map((row) => ({
       id: row.uid,
+      ...(row.folder ? { folder: row.folder } : {}),
       title: row.title,
       kind: row.kind,
       source: row.source,
@@ -93,7 +97,7 @@ export class TreeRepository {
   }
 
   merges(workspaceId: number): TreeMerge[] {
-    return (this.mergesStmt.all(workspaceId) as MergeRow[]).map((row) => ({
+    return (this.mergesStmt.all({ workspaceId }) as MergeRow[]).map((row) => ({
       branchId: row.branch_uid,
       intoId: row.into_uid,
       mode: row.mode,
