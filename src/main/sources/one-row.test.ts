@@ -1,3 +1,4 @@
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/runtime'
@@ -75,5 +76,34 @@ describe('one session, one row (R59)', () => {
     const usageThere = await call('usage.workspace', { workspaceId: sub })
     expect(usageHere.total.inputTokens).toBeGreaterThan(0)
     expect(usageHere.total).toEqual(usageThere.total)
+  })
+
+  it("Gemini CLI's nested projects (projects.json naming a folder and a folder inside it) are each stored once, under their own folder", async () => {
+    const real = join(FIXTURES, 'gemini-cli', 'codemie', 'gemini')
+    const parent = tempDir()
+    const sub = join(parent, 'packages', 'app')
+    mkdirSync(sub, { recursive: true })
+    const home = tempDir()
+    const gemini = join(home, '.gemini')
+    // The registry as Gemini CLI's ProjectRegistry writes it, and one real recording per project.
+    mkdirSync(join(gemini, 'tmp'), { recursive: true })
+    writeFileSync(join(gemini, 'projects.json'), JSON.stringify({ projects: { [parent]: 'parent', [sub]: 'app' } }))
+    for (const [slug, file] of [['parent', 'session-2025-12-01T21-45-5b959dae.json'], ['app', 'session-2026-01-16T11-01-file-ops-37b7abef.json']] as const) {
+      mkdirSync(join(gemini, 'tmp', slug, 'chats'), { recursive: true })
+      cpSync(join(real, file), join(gemini, 'tmp', slug, 'chats', file), { preserveTimestamps: true })
+    }
+    const rt = runtime({}, { env: { GEMINI_CLI_HOME: home } })
+    const call = contractCaller(rt)
+    await openAndImport(rt, sub)
+    await openAndImport(rt, parent)
+    const stored = databaseOf(rt.store)
+      .prepare(`SELECT w.path AS workspace, s.title FROM sessions s JOIN workspaces w ON w.id = s.workspace_id WHERE s.source = 'gemini-cli' ORDER BY s.title`)
+      .all()
+    expect(stored).toEqual([
+      { workspace: parent, title: 'hi' },
+      { workspace: sub, title: 'show tools' }
+    ])
+    const shown = await call('sessions.list', { workspaceId: rt.store.workspaces.getByPath(parent)?.id ?? 0 })
+    expect(shown.items.map((s) => [s.title, s.folder ?? null]).sort()).toEqual([['hi', null], ['show tools', 'packages/app']])
   })
 })
