@@ -12,7 +12,7 @@ import { importTestbed } from './testing/import-testbed'
 
 const SUB = '/home/USER/projects/spotter-worktrees/spotter-4te'
 const PARENT = '/home/USER/projects/spotter-worktrees'
-const FOLD = loadMigrations().find((m) => m.name === 'fold_duplicate_sessions')?.version ?? 27
+const FOLD = loadMigrations().find((m) => m.name === 'one_session_one_row')?.version ?? 27
 
 const { tempDir, runtime } = importTestbed('retrace-one-row-fold-')
 
@@ -80,6 +80,7 @@ describe('migration 027 folds the copies made before R59 (R60)', () => {
     // The store as it was before 027: that migration not yet applied.
     const raw = new Database(join(dataDir, 'retrace.db'))
     raw.prepare('DELETE FROM schema_migrations WHERE version >= ?').run(FOLD)
+    raw.exec('DROP TABLE agent_continuations')
     raw.pragma(`user_version = ${FOLD - 1}`)
     raw.close()
 

@@ -3,6 +3,7 @@ import { openDatabase, writeTransaction } from './database'
 import { rememberDatabase } from './raw-database'
 import { prepareDataFolder } from './data-folder'
 import { privateFile } from './private-files'
+import { AgentContinuationRepository } from './repositories/agent-continuations'
 import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { MessageRepository } from './repositories/messages'
@@ -62,6 +63,8 @@ export interface Store {
   readonly merges: SessionMergeRepository
   /** How sessions of one source refer to each other (summaries, sub-agents, warm-ups). */
   readonly sessionLinks: SessionLinkRepository
+  /** The session files Retrace wrote for an agent to resume, and the sessions they continue. */
+  readonly continuations: AgentContinuationRepository
   /** Which files each turn or rewind changed, from what to what. */
   readonly journal: JournalRepository
   /** The +N −M of each pair of file contents once diffed (kept: a diff costs up to a second). */
@@ -120,6 +123,7 @@ export function openStore(dataDir: string): Store {
     discoveredFiles: new DiscoveredFileRepository(db),
     sourceFolders: new SourceFolderRepository(db),
     sessionLinks: new SessionLinkRepository(db),
+    continuations: new AgentContinuationRepository(db),
     merges: new SessionMergeRepository(db),
     journal: new JournalRepository(db),
     lineCounts: new LineCountRepository(db),

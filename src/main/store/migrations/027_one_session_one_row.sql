@@ -52,3 +52,16 @@ WHERE kind = 'rewind' AND session_id IN (SELECT drop_id FROM fold_027);
 DELETE FROM sessions WHERE id IN (SELECT drop_id FROM fold_027);
 
 DROP TABLE fold_027;
+
+-- The session files "Continue in Claude Code / Codex" wrote (sources/continue/), by the agent's id
+-- of the new session: imported, such a file's session is the continuation of the one it was
+-- written from (its predecessor, as after `/clear`), not a second main session with the same
+-- title and conversation (R61). The agent's own format has no field for it.
+CREATE TABLE agent_continuations (
+  source           TEXT NOT NULL,
+  agent_session_id TEXT NOT NULL,
+  session_id       INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  turn             INTEGER NOT NULL,
+  created_at       INTEGER NOT NULL,
+  PRIMARY KEY (source, agent_session_id)
+) WITHOUT ROWID;
