@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/runtime'
@@ -105,5 +105,30 @@ describe('one session, one row (R59)', () => {
     ])
     const shown = await call('sessions.list', { workspaceId: rt.store.workspaces.getByPath(parent)?.id ?? 0 })
     expect(shown.items.map((s) => [s.title, s.folder ?? null]).sort()).toEqual([['hi', null], ['show tools', 'packages/app']])
+  })
+
+  it('rewinds a subfolder session opened from the parent folder in the folder it ran in (R62)', async () => {
+    // The real spotter session, its recorded folder moved onto this disk as a subfolder of a parent.
+    const parent = tempDir()
+    const ranIn = join(parent, 'spotter-4te')
+    mkdirSync(ranIn)
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const project = home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), ranIn)
+    for (const name of readdirSync(project, { recursive: true, encoding: 'utf8' })) {
+      const path = join(project, name)
+      if (name.endsWith('.jsonl')) writeFileSync(path, readFileSync(path, 'utf8').replaceAll(SUB, ranIn))
+    }
+    const rt = runtime({ claude: home.root })
+    const call = contractCaller(rt)
+    const report = await rt.imports.importWorkspace(rt.store.workspaces.open(parent, 'parent'))
+    expect(report.fileChanges).toBeGreaterThan(0)
+    const listed = (await call('sessions.list', { workspaceId: rt.store.workspaces.getByPath(parent)?.id ?? 0 })).items
+    const main = listed.find((s) => s.kind === 'main')
+    expect(main?.folder).toBe('spotter-4te')
+    const plan = await call('rewind.plan', { sessionId: main?.id ?? '', turn: 1 })
+    expect(plan.root).toBe(ranIn)
+    expect(plan.items.length).toBeGreaterThan(0)
+    // Paths relative to the folder it ran in, not to the parent it was opened from.
+    expect(plan.items.filter((item) => item.path.startsWith('spotter-4te/'))).toEqual([])
   })
 })
