@@ -390,6 +390,8 @@ export class ImportService {
       }
       batch.commit()
       const retitled = applySourceTitles(this.deps.store, workspace.id, files.map(({ file }) => file))
+      // Copies an enclosing folder's workspace holds of these sessions (stored there before R59) go.
+      for (const id of this.deps.store.sessionFolds.foldEnclosingCopies(workspace.id)) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints'], { workspaceId: id })
       if (settling.settle(this.deps, report) || retitled) this.deps.feed?.changed(['sessions'], { workspaceId: workspace.id })
       await this.catchUpSearchIndex()
       this.progress(workspace.id, options, { done, total: ordered.length, file: '' })

@@ -94,4 +94,30 @@ describe('migration 027 folds the copies made before R59 (R60)', () => {
     expect(report.sessions).toBe(0)
     expect(counts(databaseOf(after.store)).sessions).toBe(3)
   })
+
+  it.each(['opening the subfolder', 'import --all'] as const)('moves a session only the parent folder held (made before R59) to its subfolder on %s, nothing lost (R60)', async (how) => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), SUB)
+    const rt = runtime({ claude: home.root })
+    // Before R59, opening the parent alone stored the subfolder's session under the parent.
+    const parent = rt.store.workspaces.open(PARENT, 'spotter-worktrees')
+    const [claude] = adaptersFor(['claude-code'])
+    if (!claude) throw new Error('no claude-code adapter')
+    const found = await claude.discover(PARENT, claude.roots(rt.imports.environment))
+    const importFiles = (rt.imports as unknown as { importFiles: ImportFilesInto }).importFiles.bind(rt.imports)
+    await importFiles({ id: parent, path: PARENT }, found.map((file) => ({ adapter: claude, file })), {})
+    const db = databaseOf(rt.store)
+    const made = counts(db)
+    expect(made).toMatchObject({ sessions: 3, copies: 3 })
+
+    if (how === 'import --all') await rt.imports.importAll()
+    else await rt.imports.importWorkspace(rt.store.workspaces.open(SUB, 'spotter-4te'))
+
+    const now = counts(db)
+    // Stored once, under the subfolder; the parent's journal entries of it stay (its file history).
+    expect(now).toMatchObject({ sessions: 3, copies: 0, messages: made.messages, checkpoints: made.checkpoints, blobs: made.blobs })
+    expect(now.journalEntries).toBeGreaterThanOrEqual(made.journalEntries)
+    const shown = rt.store.sessions.list({ workspaceId: parent, limit: 10 }).items
+    expect(shown.map((s) => s.folder)).toEqual(['spotter-4te', 'spotter-4te', 'spotter-4te'])
+  })
 })

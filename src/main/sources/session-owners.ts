@@ -19,7 +19,8 @@ export interface OwnedFiles<T extends Found> {
  * once: a workspace's discovery finds the sessions of its subfolders too, and importing them
  * there as well would make a second copy of each (search hits twice, usage counted twice, two
  * journals of one history). So a session tree (a main session and its sub-agents) goes to
- *   1. the workspace that already holds its import, if any (its journal and its links are there);
+ *   1. the workspace that already holds its import, the opened one's or a subfolder's, if any
+ *      (its journal and its links are there);
  *   2. else the workspace of the folder it ran in (its recorded cwd), when that is a subfolder of
  *      the opened one (remembered, not opened, as `import --all` does), unless that folder can
  *      never be a workspace;
@@ -28,7 +29,9 @@ export interface OwnedFiles<T extends Found> {
  * The opened workspace shows its subfolders' sessions as a view (sessions.list, tree, search, usage).
  */
 export function filesByOwner<T extends Found>(store: Store, env: NodeJS.ProcessEnv, opened: { id: number; path: string }, found: readonly T[]): OwnedFiles<T>[] {
-  const related = store.workspaces.listAll().filter((w) => w.id !== opened.id && (isInsideWorkspace(w.path, opened.path) || isInsideWorkspace(opened.path, w.path)))
+  // An enclosing folder's copy (stored there before R59) is not looked at: the import into the
+  // folder the session ran in folds it (SessionFoldRepository).
+  const related = store.workspaces.listAll().filter((w) => w.id !== opened.id && isInsideWorkspace(w.path, opened.path))
   const holding = (entries: readonly T[]) => {
     for (const candidate of [opened, ...related]) {
       if (entries.some(({ adapter, file }) => store.importFiles.get(candidate.id, adapter.name, file.path) !== undefined)) return { id: candidate.id, path: candidate.path }

@@ -16,6 +16,7 @@ import { JournalRepository } from './repositories/journal'
 import { LineCountRepository } from './repositories/line-counts'
 import { RewindRepository } from './repositories/rewinds'
 import { SearchIndex } from './repositories/search-index'
+import { SessionFoldRepository } from './repositories/session-folds'
 import { SessionLinkRepository } from './repositories/session-links'
 import { SessionMergeRepository } from './repositories/session-merges'
 import { SessionRepository } from './repositories/sessions'
@@ -65,6 +66,8 @@ export interface Store {
   readonly sessionLinks: SessionLinkRepository
   /** The session files Retrace wrote for an agent to resume, and the sessions they continue. */
   readonly continuations: AgentContinuationRepository
+  /** Copies of a workspace's sessions in enclosing folders' workspaces, folded into it (R60). */
+  readonly sessionFolds: SessionFoldRepository
   /** Which files each turn or rewind changed, from what to what. */
   readonly journal: JournalRepository
   /** The +N −M of each pair of file contents once diffed (kept: a diff costs up to a second). */
@@ -124,6 +127,7 @@ export function openStore(dataDir: string): Store {
     sourceFolders: new SourceFolderRepository(db),
     sessionLinks: new SessionLinkRepository(db),
     continuations: new AgentContinuationRepository(db),
+    sessionFolds: new SessionFoldRepository(db),
     merges: new SessionMergeRepository(db),
     journal: new JournalRepository(db),
     lineCounts: new LineCountRepository(db),
