@@ -1,6 +1,8 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { cliCaller } from '../cli/call'
+import { sessionsCommand } from '../cli/commands'
 import type { Runtime } from '../runtime/runtime'
 import { databaseOf } from '../store/raw-database'
 import { ClaudeHome, FIXTURES } from './testing/claude-home'
@@ -107,8 +109,8 @@ describe('one session, one row (R59)', () => {
     expect(shown.items.map((s) => [s.title, s.folder ?? null]).sort()).toEqual([['hi', null], ['show tools', 'packages/app']])
   })
 
-  it('rewinds a subfolder session opened from the parent folder in the folder it ran in (R62)', async () => {
-    // The real spotter session, its recorded folder moved onto this disk as a subfolder of a parent.
+  /** The real spotter session, its recorded folder moved onto this disk as a subfolder of a parent. */
+  function spotterUnderParent() {
     const parent = tempDir()
     const ranIn = join(parent, 'spotter-4te')
     mkdirSync(ranIn)
@@ -118,7 +120,20 @@ describe('one session, one row (R59)', () => {
       const path = join(project, name)
       if (name.endsWith('.jsonl')) writeFileSync(path, readFileSync(path, 'utf8').replaceAll(SUB, ranIn))
     }
-    const rt = runtime({ claude: home.root })
+    return { parent, ranIn, rt: runtime({ claude: home.root }) }
+  }
+
+  it('`retrace sessions <parent>` lists the subfolder session once, naming its folder', async () => {
+    const { parent, rt } = spotterUnderParent()
+    const out: string[] = []
+    await sessionsCommand(cliCaller(rt), { path: parent, json: false, io: { out: (text) => out.push(text), err: () => undefined } })
+    const rows = out.join('\n').split('\n').filter((line) => line.includes('claude-code'))
+    expect(rows).toHaveLength(3)
+    expect(rows.every((line) => line.includes('[in spotter-4te/'))).toBe(true)
+  })
+
+  it('rewinds a subfolder session opened from the parent folder in the folder it ran in (R62)', async () => {
+    const { parent, ranIn, rt } = spotterUnderParent()
     const call = contractCaller(rt)
     const report = await rt.imports.importWorkspace(rt.store.workspaces.open(parent, 'parent'))
     expect(report.fileChanges).toBeGreaterThan(0)
