@@ -244,3 +244,24 @@ describe('the fixture', () => {
     expect(readdirSync(CODERABBIT_DIR).filter((name) => name.startsWith('agent-'))).toHaveLength(29)
   })
 })
+
+describe('Claude Code 2.1.x compaction agent (`agent-acompact-*`)', () => {
+  it('is not listed as a sub-agent: its summary is already the session\'s compaction', async () => {
+    // A real 2.1.39 session (fixtures/claude-code/spotter) with the file Claude Code's /compact
+    // agent wrote: its standard summary request and the summary, which the session itself holds
+    // as its compact-summary line.
+    const cwd = '/home/USER/projects/spotter-worktrees/spotter-4te'
+    const main = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04'
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    home.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), cwd)
+    const rt = runtime({ claude: home.root })
+    const workspaceId = rt.store.workspaces.open(cwd, 'ws')
+    await rt.imports.importWorkspace(workspaceId)
+    const listed = await contractCaller(rt)('sessions.list', { workspaceId })
+    const agents = listed.items.filter((s) => s.kind === 'sub-agent').map((s) => agentId(rt.store.sessions.require(s.id).sourceSessionId))
+    expect(agents).toEqual(['aac57f5'])
+    // Kept, with its usage, and counted among the hidden sessions.
+    expect(listed.hiddenWarmups).toBe(1)
+    expect(rt.store.sessions.bySourceId(workspaceId, 'claude-code', `${main}/agent-acompact-946d2b`)).toMatchObject({ warmup: true, kind: 'sub-agent' })
+  })
+})

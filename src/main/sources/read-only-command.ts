@@ -53,6 +53,8 @@ function splitCommand(command: string): Word[][] | null {
       let j = i + 1
       if (command[j] === '>' || command[j] === '|') j++
       if (command[j] === '&') {
+        // The descriptor it points to (`1`, `2`, `-` to close) is no word of the command.
+        while (/[0-9-]/.test(command[j + 1] ?? '')) j++
         i = j
         continue
       }
@@ -98,7 +100,16 @@ function readOnlyWords(all: Word[]): boolean {
   const [program, ...args] = words
   if (program === undefined) return true
   if (READERS.has(program)) return true
+  if (asksForHelp(program, args)) return true
   switch (program) {
+    case 'bash':
+    case 'sh':
+    case 'zsh':
+      // `bash -n script`: parses the script, runs nothing.
+      return args[0] === '-n' && args.length > 1 && args.slice(1).every((arg) => !arg.startsWith('-'))
+    case 'curl':
+      // Prints what it fetched unless told to save it (`-o`, `-O`, a cookie jar, a header dump, a trace).
+      return !args.some((arg) => /^-[a-zA-Z]*[oOcD]/.test(arg) || /^--(output|remote-name|cookie-jar|dump-header|trace|libcurl|create-dirs|etag-save|hsts|alt-svc)/.test(arg))
     case 'git':
       return readOnlyGit(args)
     case 'find':
@@ -111,6 +122,18 @@ function readOnlyWords(all: Word[]): boolean {
     default:
       return false
   }
+}
+
+/**
+ * `claude --help`, `gh api graphql --help`, `tool --version`: an installed program (named, not a
+ * path to a script) asked for its help after its subcommand words only, or for its version alone.
+ * Command-line tools print and exit then; a script of the workspace might not, hence the name.
+ */
+function asksForHelp(program: string, args: string[]): boolean {
+  if (program.includes('/') || program.startsWith('.')) return false
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) return true
+  const last = args[args.length - 1]
+  return (last === '--help' || last === '-h') && args.slice(0, -1).every((arg) => /^[a-z][a-z0-9-]*$/.test(arg))
 }
 
 /** `git [-C dir] [-c k=v] [--no-pager] <subcommand> …`, the subcommand one of GIT_READERS. */
@@ -127,7 +150,7 @@ function readOnlyGit(args: string[]): boolean {
   const rest = args.slice(i + 1)
   if (GIT_READERS.has(subcommand)) return !(subcommand === 'diff' && rest.some((arg) => arg.startsWith('--output')))
   // Listing forms only: `git branch`, `git branch -a`, `git remote -v`, `git stash list`, `git tag -l`.
-  if (subcommand === 'branch' || subcommand === 'remote') return rest.every((arg) => /^-(a|r|v|vv|-all|-list|-verbose|-remotes)$/.test(arg))
+  if (subcommand === 'branch' || subcommand === 'remote') return rest.every((arg) => /^-(a|r|v|vv|-all|-list|-verbose|-remotes|-show-current)$/.test(arg))
   if (subcommand === 'stash') return rest[0] === 'list' || rest[0] === 'show'
   if (subcommand === 'tag') return rest.length === 0 || rest[0] === '-l' || rest[0] === '--list'
   return false

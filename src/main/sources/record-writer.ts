@@ -17,6 +17,7 @@ import { TITLE_RANK, type FileImportState } from './import-state'
 import type { CompactionRecord, FileBackupsRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord, UsageRecord } from './records'
 import type { WorkspaceDictionary } from '../journal/deflate-dictionary'
 import { isReadOnlyCommand } from './read-only-command'
+import { applyStringEdits } from './string-edits'
 
 const CLEAR_COMMAND = '<command-name>/clear</command-name>'
 /** Backup file names are `<16 hex>@v<N>`; anything else is not read (it could name another file). */
@@ -317,6 +318,11 @@ export class RecordWriter {
       const patched = applyHunks(known.content.toString('utf8'), record.patch)
       if (patched === null) return this.notJournaled(record.offset, `file change not captured (the patch does not apply to the known content): ${record.path}`)
       after = Buffer.from(patched)
+      if (observed === 'tool') observed = 'patch'
+    } else if (record.edits !== undefined) {
+      const edited = applyStringEdits(known.content === null ? '' : known.content.toString('utf8'), record.edits)
+      if (edited === null) return this.notJournaled(record.offset, `file change not captured (the edit's old text is not once in the known content): ${record.path}`)
+      after = Buffer.from(edited)
       if (observed === 'tool') observed = 'patch'
     } else {
       return this.notJournaled(record.offset, `file change not captured (no content after the edit): ${record.path}`)

@@ -146,6 +146,19 @@ export interface FileEditRecord {
   after?: string | null
   /** A unified or apply_patch hunk text when the whole files are not known. */
   patch?: string
+  /**
+   * Exact string replacements, applied in order to the content known before (each `oldString`
+   * found once, or every time with `replaceAll`), when the agent kept neither the file nor a
+   * patch: a Claude Code Edit whose line has no result (string-edits.ts).
+   */
+  edits?: StringEdit[]
+}
+
+/** One exact replacement of an edit tool (Claude Code's Edit / MultiEdit `old_string` → `new_string`). */
+export interface StringEdit {
+  oldString: string
+  newString: string
+  replaceAll: boolean
 }
 
 /** A tool call that ran a shell command: files it changed are "not captured" unless a scan saw them. */

@@ -1,9 +1,11 @@
 import type { SourceAdapter, SourceName } from './adapter'
 import { claudeRoots, discoverClaudeFiles, discoverClaudeWorkspace } from './claude-code/discover'
 import { createClaudeCodeParser } from './claude-code/parser'
+import { CLAUDE_CODE_FILE_TOOLS } from './claude-code/file-tools'
 import { codexRoots, discoverCodexFiles, discoverCodexWorkspace } from './codex/discover'
 import { segmentsOf } from './codex/rollout-segments'
 import { createCodexParser } from './codex/parser'
+import { CODEX_FILE_TOOLS } from './codex/file-tools'
 import { cianaParrotAdapter } from './cianaparrot/adapter'
 import { headlessAgentAdapter } from './headless-agent/adapter'
 import { langGraphAdapter } from './langgraph/adapter'
@@ -22,7 +24,8 @@ const claudeCode: SourceAdapter = {
   roots: claudeRoots,
   discoverAll: discoverClaudeFiles,
   discover: discoverClaudeWorkspace,
-  createParser: createClaudeCodeParser
+  createParser: createClaudeCodeParser,
+  fileTools: CLAUDE_CODE_FILE_TOOLS
 }
 
 const codex: SourceAdapter = {
@@ -32,7 +35,8 @@ const codex: SourceAdapter = {
   discoverAll: discoverCodexFiles,
   discover: discoverCodexWorkspace,
   createParser: createCodexParser,
-  segments: segmentsOf
+  segments: segmentsOf,
+  fileTools: CODEX_FILE_TOOLS
 }
 
 /** Every source Retrace imports, in the order they are tried. */

@@ -1,6 +1,7 @@
 import type { SnapshotSourceAdapter } from '../adapter'
 import { aiderRoots, discoverAiderFiles, discoverAiderWorkspace } from './discover'
 import { readChatHistory } from './read-history'
+import { AIDER_FILE_TOOLS } from './file-tools'
 
 /**
  * Aider: the markdown chat history it appends to in the repository (`.aider.chat.history.md`).
@@ -16,5 +17,6 @@ export const aiderAdapter: SnapshotSourceAdapter = {
   roots: aiderRoots,
   discoverAll: discoverAiderFiles,
   discover: discoverAiderWorkspace,
-  read: readChatHistory
+  read: readChatHistory,
+  fileTools: AIDER_FILE_TOOLS
 }

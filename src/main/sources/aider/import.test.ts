@@ -138,4 +138,15 @@ describe('importing Aider\'s real chat history', () => {
     // Two histories of one workspace keep their sessions apart (keys name the file when not the default).
     expect((await byHome('sessions.list', { workspaceId: opened3.id, source: 'aider', limit: 500 })).items).toHaveLength(184)
   })
+
+  it('reports an "Applied edit" no SEARCH/REPLACE block describes, when the commit is not in the repository', async () => {
+    // In a real 2024-08 run, Aider read a fence's language as a file name, created a file
+    // "python" and committed it (dca784c): the answer's only block names editblock_coder.py.
+    // This workspace is no repository, so nothing but the report says that a file changed.
+    const { call, opened } = await openCopy()
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['aider'] })
+    expect(report.changesNotJournaled.filter((entry) => entry.reason.includes('SEARCH/REPLACE')).map((entry) => entry.reason)).toEqual([
+      'file change not captured (Aider applied an edit the answer holds no SEARCH/REPLACE block for (a whole-file, udiff or architect edit), and no commit of it was found in the repository here): python'
+    ])
+  })
 })

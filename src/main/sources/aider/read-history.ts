@@ -98,7 +98,8 @@ function withCommitChanges(records: SourceRecord[], marks: CommitMark[], changes
       before: mark.undo ? change.after : change.before,
       after: mark.undo ? change.before : change.after
     }))
-    const covered = out.slice(mark.from, mark.at).filter((record) => record.kind !== 'file-edit')
+    // The commit's exact changes stand in for the hunks and for the edits no block described.
+    const covered = out.slice(mark.from, mark.at).filter((record) => record.kind !== 'file-edit' && record.kind !== 'change-not-captured')
     out.splice(mark.from, mark.at - mark.from, ...covered, ...exact)
   }
   return out

@@ -15,6 +15,7 @@ const CREATE_YES = /^Create new file\?.*\s(?:y|yes|a|all)$/i
 /** aider/repo.py `commit`: `Commit <short hash> <message>`; commands.py `cmd_undo`: `Removed: <hash> <message>`. */
 const COMMIT = /^Commit ([0-9a-f]{7,40}) /
 const REMOVED = /^Removed: ([0-9a-f]{7,40}) /
+const NO_BLOCK = 'Aider applied an edit the answer holds no SEARCH/REPLACE block for (a whole-file, udiff or architect edit), and no commit of it was found in the repository here'
 
 /**
  * A commit Aider made of a turn's edits (or the one `/undo` took back): where its exact file
@@ -60,6 +61,8 @@ export function sessionRecords(session: HistorySession, key: string, createdAt: 
   let answer: MessageRecord | null = null
   // A turn's records carry its prompt's exact time when the input history gave it (input-history.ts).
   let turnTime = time
+  // The text of the latest answer, which an architect hands to its editor model.
+  let lastAnswer: string | null = null
   session.blocks.forEach((block, index) => {
     if (block.kind === 'user') {
       const exact = promptAt.get(index)
@@ -67,12 +70,22 @@ export function sessionRecords(session: HistorySession, key: string, createdAt: 
     }
     const message = { kind: 'message' as const, offset: block.offset, uid: `${key}#${index}`, parentUid: null, agentId: null, ...turnTime }
     const content = block.lines.join('\n')
-    if (block.kind === 'user') {
+    if (block.kind === 'user' && lastAnswer !== null && sameText(content, lastAnswer)) {
+      // Architect mode: the architect's answer handed to the editor model, which Aider logs as
+      // `#### ` lines (architect_coder.py runs the editor `with_message=` the answer, and io.py
+      // logs every such input as the user's). Not a prompt: the turn goes on. The architect's
+      // own answer is never applied; the editor's is.
+      turn.pending = []
+      lastAnswer = null
+      records.push({ ...message, role: 'system', startsTurn: false, content })
+    } else if (block.kind === 'user') {
       turn.pending = []
       turn.editsFrom = null
       answer = null
+      lastAnswer = null
       records.push({ ...message, role: 'user', startsTurn: true, content })
     } else if (block.kind === 'assistant') {
+      lastAnswer = content
       answer = { ...message, role: 'assistant', startsTurn: false, content, ...(turn.model ? { model: turn.model } : {}) }
       records.push(answer)
       for (const found of findEditBlocks(content + '\n').blocks) {
@@ -108,6 +121,10 @@ function readToolOutput(block: HistoryBlock, turn: TurnState, records: SourceRec
       const mine = turn.pending.filter((edit) => samePath(edit.path) === path)
       turn.pending = turn.pending.filter((edit) => samePath(edit.path) !== path)
       records.push(...mine.map((edit, i) => blockEdit(edit, i === 0 && created.has(path))))
+      // No SEARCH/REPLACE block of the answer names the file (the whole-file and architect edit
+      // formats, udiff…): only the commit Aider made of it can say what changed (read-history.ts
+      // replaces this report when the repository has it).
+      if (mine.length === 0) records.push({ kind: 'change-not-captured', offset: block.offset, toolCallId: null, tool: 'Applied edit', path: applied.trim(), reason: NO_BLOCK })
     }
     // Only a commit after an applied edit is Aider's commit of it (a commit of dirty files comes before).
     const committed = turn.editsFrom !== null ? COMMIT.exec(line)?.[1] : undefined
@@ -118,6 +135,12 @@ function readToolOutput(block: HistoryBlock, turn: TurnState, records: SourceRec
     const removed = REMOVED.exec(line)?.[1]
     if (removed) commits.push({ sha: removed, undo: true, offset: block.offset, from: records.length, at: records.length })
   })
+}
+
+/** Two texts alike but for whitespace at line ends and around them (Aider adds two spaces to every line it logs). */
+function sameText(a: string, b: string): boolean {
+  const flat = (text: string) => text.split('\n').map((line) => line.trimEnd()).join('\n').trim()
+  return flat(a) === flat(b)
 }
 
 function titleOf(lines: string[]): string {

@@ -4,6 +4,7 @@ import { readCheckpointDb } from '../langgraph/checkpoint-db'
 import { readScheduledTasks } from './agent-state'
 import { deploymentAt, deploymentFingerprint } from './deployment'
 import { cianaParrotSessions } from './threads'
+import { fileTools } from './file-tools'
 
 /** `RETRACE_CIANAPARROT_DIR`: deployment folders (path-list separated) to import wherever they are. */
 function roots(env: NodeJS.ProcessEnv): string[] {
@@ -21,6 +22,9 @@ export const cianaParrotAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'cianaparrot',
   label: 'CianaParrot',
+  fileTools,
+  // No file this agent wrote is public: the importer follows its specification (fixtures/cianaparrot/README.md).
+  fromWriterSourceOnly: true,
   roots,
   discoverAll: (folders) => Promise.resolve(folders.flatMap(historyFile)),
   discover: (workspacePath) => Promise.resolve(historyFile(workspacePath)),

@@ -51,6 +51,26 @@ describe('importing a CianaParrot deployment', () => {
     expect(folderListing(root)).toEqual(before)
   })
 
+  // The accounting rule (issue 40): the checkpoints keep the calls' arguments, not the files. The
+  // file tools work in workspace/ (FilesystemBackend, virtual paths from "/"): edit_file's file is
+  // reported, write_file's content journaled only where the session wrote the file before. Each
+  // `execute` counts as a shell command. The time-travel branch's copied prefix is its parent's.
+  it('accounts for every file-changing call: the edit and both writes reported once, execute counted', async () => {
+    const root = copyOf(DEPLOYMENT)
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: root })
+    const report = await call('imports.run', { workspaceId: workspace.id })
+    expect(report.changesNotJournaled.map((line) => line.reason).sort()).toEqual([
+      "file change not captured (CianaParrot keeps the replaced text only, not the file's content): workspace/MEMORY.md",
+      'file change not captured (its earlier content is unknown): workspace/notes/math.txt',
+      'file change not captured (its earlier content is unknown): workspace/notes/percentages.md'
+    ])
+    const sessions = (await call('sessions.list', { workspaceId: workspace.id, limit: 100 })).items
+    let commands = 0
+    for (const session of sessions) commands += (await call('sessions.get', { sessionId: session.id })).checkpoints.reduce((sum, checkpoint) => sum + checkpoint.uncapturedCommands, 0)
+    expect(commands).toBe(1)
+  })
+
   it('the agent state: memory files, counters in sync with the threads, scheduled tasks with their next runs, Claude Code user states', () => {
     const deployment = deploymentAt(DEPLOYMENT)
     if (!deployment) throw new Error('the fixture is not recognised as a deployment')

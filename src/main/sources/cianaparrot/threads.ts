@@ -6,6 +6,7 @@ import type { GraphThread } from '../langgraph/checkpoint-db'
 import { threadSessions } from '../langgraph/thread-records'
 import type { SourceRecord } from '../records'
 import type { ScheduledTask } from './agent-state'
+import { withFileCalls } from './file-calls'
 import { readSessionLog, type LogEntry } from './session-log'
 import { parseThreadId, previousThreadId } from './thread-ids'
 
@@ -23,8 +24,8 @@ export function cianaParrotSessions(thread: GraphThread, context: { dataDir: str
   const log = fileStamp(logPath) ? readSessionLog(logPath) : null
   if (log) problems.push(...log.problems)
   const sessions = threadSessions(thread).map((session): SnapshotSession => {
-    if (session.key !== thread.threadId) return session
-    const records = [...session.records]
+    if (session.key !== thread.threadId) return { ...session, records: withFileCalls(session.records, session.forkedFrom?.messageUid ?? null) }
+    const records = withFileCalls(session.records, null)
     if (id.kind === 'scheduler') {
       const task = context.tasks.get(id.taskId)
       records.push({ kind: 'session-meta', offset: records.length, title: task ? `Scheduled: ${task.prompt}` : `Scheduled task ${id.taskId}`, titleOrigin: 'custom' })

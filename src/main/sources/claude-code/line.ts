@@ -1,6 +1,7 @@
 import type { z } from 'zod'
-import type { CompactionRecord, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
-import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, promptWords, stripAnsi, summarizeToolInput } from './content'
+import type { ChangeNotCapturedRecord, CompactionRecord, FileEditRecord, MessageRecord, SessionMetaRecord, SourceRecord } from '../records'
+import { editOfCall, fileOfCall, noteRead, notebookEdit } from './call-edits'
+import { classifyUserText, flattenBlocks, isLocalCommandCaveat, oneLine, promptWords, splitIdeContext, stripAnsi, summarizeToolInput } from './content'
 import { AssistantLineSchema, type Block, type LineBase, SystemLineSchema, TextBlockSchema, ThinkingBlockSchema, ToolResultBlockSchema, ToolUseBlockSchema, UserLineSchema, describeIssue } from './schema'
 import type { ObservedLine } from './rewinds'
 import type { ParserState } from './state'
@@ -234,9 +235,24 @@ export class Line {
     if (link) this.records.push(link)
     const run = structured ? workflowRunLink(toolUseResult, call?.name, toolCallId, this.offset) : null
     if (run) this.records.push(run)
-    if (!structured) return
-    const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
-    if (edit) this.records.push(edit)
+    if (isError === true || !call?.file) {
+      if (!structured) return
+      const edit = fileEditRecord(toolUseResult, call?.name, toolCallId, this.offset)
+      if (edit) this.fileChange(edit)
+      return
+    }
+    const file = call.file
+    const edit =
+      call.name === 'NotebookEdit' && structured
+        ? notebookEdit(toolUseResult, file.path, toolCallId, this.offset)
+        : ((structured ? fileEditRecord(toolUseResult, call.name, toolCallId, this.offset) : null) ?? editOfCall(this.state, { ...call, file }, flat.text, toolCallId, this.offset))
+    if (edit) this.fileChange(edit)
+  }
+
+  /** A file change of a tool call; the agent's own change is again what the file holds. */
+  private fileChange(record: FileEditRecord | ChangeNotCapturedRecord): void {
+    if (record.path !== null) this.state.reread.delete(record.path)
+    this.records.push(record)
   }
 
   /** Text, images and documents of a user line: a prompt, a command, or system output. */
@@ -257,10 +273,15 @@ export class Line {
         if (text.text === '' && !flat.attachments.length) return
         this.message({ role: 'system', content: text.text, ...attachments })
         return
-      case 'prompt':
+      case 'prompt': {
         this.firstPrompt(text.text)
-        this.message({ role: 'user', content: text.text, startsTurn: true, ...attachments })
+        // The IDE's blocks follow the prompt as context of its turn (a prompt of nothing else stays whole).
+        const ide = splitIdeContext(text.text)
+        const words = ide.prompt && ide.context.length ? ide.prompt : text.text
+        this.message({ role: 'user', content: words, startsTurn: true, ...attachments })
+        if (words !== text.text) for (const context of ide.context) this.message({ role: 'system', content: context })
         return
+      }
       case 'command':
         if (this.parentUid !== null && this.parentUid === this.state.caveat) {
           // A local command: Claude Code answered it itself (as it does for the ones it writes
@@ -345,11 +366,14 @@ export class Line {
         const fields = input !== null && typeof input === 'object' ? (input as Record<string, unknown>) : {}
         const description = typeof fields.description === 'string' ? fields.description : null
         const agentCall = isAgentTool(name)
+        const file = fileOfCall(this.state, name, fields)
         this.state.pending.set(id, {
           name,
           description: agentCall ? description : null,
-          ...(agentCall && typeof fields.prompt === 'string' ? { prompt: promptDigest(fields.prompt) } : {})
+          ...(agentCall && typeof fields.prompt === 'string' ? { prompt: promptDigest(fields.prompt) } : {}),
+          ...(file ? { file } : {})
         })
+        noteRead(this.state, name, fields)
         if (name === 'Bash' && typeof fields.command === 'string') {
           this.records.push({ kind: 'shell-command', offset: this.offset, toolCallId: id, command: fields.command })
         }

@@ -146,6 +146,47 @@ describe('file edits from tool results', () => {
   })
 })
 
+describe('Write calls without a result', () => {
+  it('keep their content until the result only within a budget: past it, the change is reported', () => {
+    const big = 'x'.repeat(5 * 1024 * 1024)
+    const records = parse([
+      toolUse('w1', 'Write', { file_path: '/w/a.txt', content: big }),
+      toolUse('w2', 'Write', { file_path: '/w/b.txt', content: big }),
+      user([{ type: 'tool_result', tool_use_id: 'w1', content: 'File created successfully at: /w/a.txt' }]),
+      user([{ type: 'tool_result', tool_use_id: 'w2', content: 'File created successfully at: /w/b.txt' }])
+    ])
+    expect(edits(records).map((r) => [r.path, r.before, r.after?.length])).toEqual([['/w/a.txt', null, big.length]])
+    expect(records.filter((r) => r.kind === 'change-not-captured').map((r) => r.kind === 'change-not-captured' && r.path)).toEqual(['/w/b.txt'])
+  })
+})
+
+describe('NotebookEdit (no real history with one was found: shapes from Claude Code 2.1 results)', () => {
+  const notebook = { notebook_path: '/w/nb.ipynb', cell_id: 'c1', new_source: 'print(2)', edit_mode: 'replace' }
+  it('journals the notebook when the result keeps it before and after', () => {
+    const records = parse([
+      toolUse('n1', 'NotebookEdit', notebook),
+      toolResult('n1', { ...notebook, cell_type: 'code', language: 'python', error: '', original_file: '{"cells":[1]}', updated_file: '{"cells":[2]}' }, 'Updated cell c1 with print(2)')
+    ])
+    expect(edits(records)).toEqual([{ kind: 'file-edit', offset: 1, toolCallId: 'n1', path: '/w/nb.ipynb', before: '{"cells":[1]}', after: '{"cells":[2]}' }])
+  })
+
+  it('reports the cell edit when the result keeps only the cell, or when there is no result', () => {
+    const records = parse([
+      toolUse('n1', 'NotebookEdit', notebook),
+      toolResult('n1', { ...notebook, cell_type: 'code', language: 'python', error: '' }, 'Updated cell c1 with print(2)'),
+      toolUse('n2', 'NotebookEdit', notebook),
+      user([{ type: 'tool_result', tool_use_id: 'n2', content: 'Updated cell c1 with print(2)' }]),
+      toolUse('n3', 'NotebookEdit', notebook),
+      user([{ type: 'tool_result', tool_use_id: 'n3', content: 'Notebook file does not exist.', is_error: true }])
+    ])
+    expect(records.filter((r) => r.kind === 'change-not-captured').map((r) => r.kind === 'change-not-captured' && [r.toolCallId, r.tool, r.path])).toEqual([
+      ['n1', 'NotebookEdit', '/w/nb.ipynb'],
+      ['n2', 'NotebookEdit', '/w/nb.ipynb']
+    ])
+    expect(edits(records)).toEqual([])
+  })
+})
+
 describe('file-history lines', () => {
   it('reads a delta as one file added to the snapshot of its turn', () => {
     const records = parse([

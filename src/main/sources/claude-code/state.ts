@@ -18,7 +18,9 @@ export const LIMITS = {
    */
   aliases: 500,
   /** Sidechain lines of Claude Code 1.0.x (no agentId): uuid → the agent they belong to. */
-  sidechains: 500
+  sidechains: 500,
+  /** Paths the agent read again since it last changed them (call-edits.ts). */
+  reread: 500
 } as const
 
 /** Token counts already attributed to one `message.id`: input, output, cache read, cache write. */
@@ -28,7 +30,17 @@ const PendingSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   /** Task/Agent calls: a digest of the prompt (see sidechains.ts). */
-  prompt: z.string().optional()
+  prompt: z.string().optional(),
+  /** Write / Edit / MultiEdit / NotebookEdit calls: what their input says of the file (call-edits.ts). */
+  file: z
+    .object({
+      path: z.string(),
+      content: z.string().optional(),
+      edits: z.array(z.object({ oldString: z.string(), newString: z.string(), replaceAll: z.boolean() })).optional(),
+      /** The input was too large to keep until the result. */
+      dropped: z.literal(true).optional()
+    })
+    .optional()
 })
 export type PendingCall = z.infer<typeof PendingSchema>
 
@@ -38,6 +50,7 @@ const StateSchema = z.object({
   pending: z.array(z.tuple([z.string(), PendingSchema])),
   aliases: z.array(z.tuple([z.string(), z.string().nullable()])),
   sidechains: z.array(z.tuple([z.string(), z.string()])).default([]),
+  reread: z.array(z.tuple([z.string(), z.literal(true)])).default([]),
   meta: z.object({
     sessionId: z.string().nullable(),
     cwd: z.string().nullable(),
@@ -74,6 +87,7 @@ export class ParserState {
   readonly pending: BoundedMap<PendingCall>
   readonly aliases: BoundedMap<string | null>
   readonly sidechains: BoundedMap<string>
+  readonly reread: BoundedMap<true>
   meta: MetaState
   boundary: BoundaryState | null
   readonly rewinds: RewindTracker
@@ -89,6 +103,7 @@ export class ParserState {
     this.pending = new BoundedMap(LIMITS.pending, state?.pending)
     this.aliases = new BoundedMap(LIMITS.aliases, state?.aliases)
     this.sidechains = new BoundedMap(LIMITS.sidechains, state?.sidechains)
+    this.reread = new BoundedMap(LIMITS.reread, state?.reread)
     this.meta = state?.meta ?? {
       sessionId: null,
       cwd: null,
@@ -111,6 +126,7 @@ export class ParserState {
       pending: this.pending.entries(),
       aliases: this.aliases.entries(),
       sidechains: this.sidechains.entries(),
+      reread: this.reread.entries(),
       meta: { ...this.meta },
       boundary: this.boundary ? { ...this.boundary } : null,
       rewinds: this.rewinds.toJSON(),

@@ -3,6 +3,7 @@ import type { SnapshotSourceAdapter } from '../adapter'
 import { codeBuddyRoots, discoverCodeBuddyFiles, discoverCodeBuddyWorkspace, scopeOf } from './discover'
 import { readExportFile } from './export-file'
 import { readCodeBuddyHome } from './read-home'
+import { fileTools } from './file-tools'
 
 /**
  * Code Buddy (seed 004, "src — persistence"): the JSON session files of `~/.codebuddy/sessions`,
@@ -15,6 +16,9 @@ export const codeBuddyAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'code-buddy',
   label: 'Code Buddy',
+  fileTools,
+  // No file this agent wrote is public: the importer follows its specification (fixtures/code-buddy/README.md).
+  fromWriterSourceOnly: true,
   roots: codeBuddyRoots,
   discoverAll: discoverCodeBuddyFiles,
   discover: discoverCodeBuddyWorkspace,

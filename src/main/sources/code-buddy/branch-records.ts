@@ -3,6 +3,7 @@ import type { MessageRecord, SourceRecord } from '../records'
 import type { BranchFile, ChatMessage } from './branch-file'
 import type { BranchTree, InferredMerge } from './branch-tree'
 import { mergeNote } from './notes'
+import { withFileCalls } from './file-calls'
 
 /** What the folder's branches inherit from the session they belong to (`branches/<session-id>/`). */
 export interface BranchFolder {
@@ -58,6 +59,8 @@ export function branchSessions(tree: BranchTree, folder: BranchFolder): BranchSe
       }
     ]
     const uids: MessageUids[] = []
+    /** The uids of the branch's own messages: neither its copied prefix nor a merged branch's messages. */
+    const own = new Set<string>()
     const toolNames = new Map<string, string>()
     const model = branch.model ?? folder.model
     branch.messages.forEach((message, index) => {
@@ -71,10 +74,11 @@ export function branchSessions(tree: BranchTree, folder: BranchFolder): BranchSe
       const createdAt = timeOf(branch, index, inherited !== undefined, mergeInto) ?? folder.fallbackTime
       const made = messageRecords(message, index, inherited?.first ?? `${keyOf(branch)}#${index}`, createdAt, model, toolNames)
       records.push(...made)
+      if (inherited === undefined && !(mergeInto && index >= mergeInto.start)) for (const record of made) if (record.uid) own.add(record.uid)
       uids.push(inherited ?? { first: made[0]?.uid ?? '', last: made.at(-1)?.uid ?? '' })
     })
     uidsOf.set(branch.id, uids)
-    sessions.push({ key: keyOf(branch), forkedFrom, startedAt, records })
+    sessions.push({ key: keyOf(branch), forkedFrom, startedAt, records: withFileCalls(records, (record) => record.uid !== null && own.has(record.uid)) })
   }
   // A merge is recorded on the merged branch, once its target (a parent, built first) is known.
   for (const session of sessions) {

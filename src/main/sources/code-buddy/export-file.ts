@@ -5,6 +5,7 @@ import type { SnapshotSession } from '../adapter'
 import type { MessageRecord, SourceRecord } from '../records'
 import { isRecord } from '../plain-data'
 import { describeType, readJsonFile } from './json'
+import { withFileCalls } from './file-calls'
 import { checkpointNote } from './notes'
 
 /** The first bytes of an `ExportedSession` as `SessionExporter` writes it (`JSON.stringify(session, null, 2)`). */
@@ -86,7 +87,7 @@ export function readExportFile(path: string): { sessions: SnapshotSession[]; pro
   })
   for (const checkpoint of checkpoints.filter((stop) => stop.messageIndex === messages.length)) records.push(note(`${key}#checkpoint:${checkpoint.id}`, messages.length, checkpointNote(checkpoint.label), checkpoint.createdAt ?? lastTime))
   const fingerprint = createHash('sha256').update(JSON.stringify(records)).digest('hex')
-  return { sessions: [{ key, fingerprint, forkedFrom: null, startedAt: createdAt, records }], problems }
+  return { sessions: [{ key, fingerprint, forkedFrom: null, startedAt: createdAt, records: withFileCalls(records, () => true) }], problems }
 }
 
 interface ExportCheckpoint {

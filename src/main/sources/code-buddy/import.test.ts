@@ -146,6 +146,25 @@ describe('importing a Code Buddy home', () => {
     expect(folderListing(home)).toEqual(before)
   })
 
+  // The accounting rule (issue 40): Code Buddy keeps no file content. Each write that ran is
+  // reported (a session file keeps not even the call's input); each shell command is counted.
+  // Copied messages (a branch's prefix, a merged branch) are the calls of the session they came from.
+  it('accounts for every file-changing call of the sessions and branches: reported, shell commands counted', async () => {
+    const { call, workspace } = await openCopy('home')
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['code-buddy'] })
+    const noInput = "file change not captured (Code Buddy's session file keeps the tool's name only, not its input or the file's content): str_replace_editor call"
+    expect(report.changesNotJournaled.map((line) => line.reason).sort()).toEqual([
+      "file change not captured (Code Buddy keeps the replaced text only, not the file's content): src/config.ts",
+      noInput,
+      noInput
+    ])
+    const sessions = (await call('sessions.list', { workspaceId: workspace.id, source: 'code-buddy' })).items
+    const zod = sessions.find((session) => session.title === ZOD)
+    const detail = await call('sessions.get', { sessionId: zod?.id ?? '' })
+    // Both bash runs of turn 1 (turn 2 is "Great, thanks."): the failing one and the one Code Buddy rewrote into its result.
+    expect(detail.checkpoints.map((checkpoint) => checkpoint.uncapturedCommands)).toEqual([2, 0])
+  })
+
   it('imports an exported session (SessionPlayer loads these back) with its checkpoints as notes, not exportToJson copies', async () => {
     const project = join(tempDir(), 'ledger-api')
     mkdirSync(project)
@@ -168,6 +187,10 @@ describe('importing a Code Buddy home', () => {
     const bash = messages.find((message) => message.role === 'tool_call' && message.toolName === 'bash')
     expect(bash?.toolInput).toEqual({ command: 'npm test' })
     expect(messages.find((message) => message.role === 'tool_result' && message.toolCallId === bash?.toolCallId)).toMatchObject({ isError: true })
+    // The accounting rule: the edit is reported (its file's earlier content is unknown); both bash runs of
+    // turn 1 counted: `npm test`, whose attached result failed, and the one the `tool` message answers.
+    expect(report.changesNotJournaled.map((line) => line.reason)).toEqual(["file change not captured (Code Buddy keeps the replaced text only, not the file's content): src/config.ts"])
+    expect((await call('sessions.get', { sessionId: session?.id ?? '' })).checkpoints.map((checkpoint) => checkpoint.uncapturedCommands)).toEqual([2, 0])
     expect(folderListing(project)).toEqual(before)
   })
 

@@ -1,4 +1,5 @@
 import type { MessageRecord, SourceRecord } from '../records'
+import { withFileCalls } from './file-calls'
 import { diffPreviewNote, planProgressNote, steerNote, unknownTypeNote } from './notes'
 import type { CodeBuddySession, SessionEntry } from './session-file'
 
@@ -47,7 +48,8 @@ export function sessionRecords(session: CodeBuddySession, shared: string[], fork
     const base = { kind: 'message' as const, offset: entry.index, uid, parentUid: null, agentId: null, createdAt, startsTurn: false }
     records.push({ ...base, ...shape(entry, uid, session.model, unanswered) })
   })
-  return { records, uids }
+  const own = new Set(uids.slice(shared.length))
+  return { records: withFileCalls(records, (record) => record.uid !== null && own.has(record.uid)), uids }
 }
 
 type Shape = Pick<MessageRecord, 'role' | 'content' | 'startsTurn'> & Partial<Pick<MessageRecord, 'toolName' | 'toolCallId' | 'isError' | 'model'>>

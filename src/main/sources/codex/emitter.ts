@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { MessageRecord, SourceRecord } from '../records'
 import type { CodexParserState, Held } from './parser-state'
 import { describeIssues } from './schemas'
+import { requestOfIdePrompt, titleOfRequest } from './ide-preamble'
 import { asContext, isUserMessage, mergePrompt, waitsBehindUserItem } from './user-items'
 
 /**
@@ -54,6 +55,12 @@ export class Emitter {
       this.state.compactionOpen = false
     }
     this.out.push(record)
+    if (record.kind === 'message' && record.role === 'user' && record.startsTurn && !this.state.prompted) {
+      this.state.prompted = true
+      // The extension's preamble is no title: the request under it is (the prompt stays whole).
+      const request = requestOfIdePrompt(record.content)
+      if (request !== null) this.out.push({ kind: 'session-meta', offset: record.offset, title: titleOfRequest(request), titleOrigin: 'first-prompt' })
+    }
   }
 
   /** Writes the deferred records, their user items as prompts or as context; `keepLast`: the last one is a prompt. */

@@ -51,7 +51,9 @@ export const StateSchema = z.object({
    * The threads this one was forked from or spawned by (its first `session_meta`): a fork's rollout
    * copies their history, their `session_meta` line included.
    */
-  copiedFrom: z.array(z.string()).default([])
+  copiedFrom: z.array(z.string()).default([]),
+  /** A prompt was written: only the first one may title the session (ide-preamble.ts). */
+  prompted: z.boolean().default(false)
 })
 export type CodexParserState = z.infer<typeof StateSchema>
 
@@ -71,7 +73,8 @@ export function freshState(): CodexParserState {
     legacyTime: null,
     cliVersion: null,
     historyMode: null,
-    copiedFrom: []
+    copiedFrom: [],
+    prompted: false
   }
 }
 

@@ -8,6 +8,7 @@ import { savedChatRecords, savedChatTag } from './saved-chat'
 import { sessionRecords } from './session-records'
 import { checkpointBefores } from './shadow-git'
 import { startingCall } from './sub-agents'
+import { fileTools } from './file-tools'
 
 /**
  * Gemini CLI: the chat recordings of `~/.gemini/tmp/<project>/chats/` — legacy `session-*.json`
@@ -20,6 +21,7 @@ export const geminiCliAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'gemini-cli',
   label: 'Gemini CLI',
+  fileTools,
   roots: geminiRoots,
   discoverAll: discoverGeminiFiles,
   discover: discoverGeminiWorkspace,

@@ -1,7 +1,8 @@
 import type { Usage } from '../../../shared/contract'
-import type { MessageRecord, SourceRecord } from '../records'
+import type { ChangeNotCapturedRecord, MessageRecord, SourceRecord } from '../records'
 import type { Conversation, GeminiMessage } from './conversation'
 import { fileEditOf, type KnownContents } from './file-edits'
+import { fileTools } from './file-tools'
 import { asObject, asString, epochOf, partsText } from './parts'
 
 const SHELL = 'run_shell_command'
@@ -89,6 +90,7 @@ function toolCallRecords(call: Record<string, unknown>, base: MessageBase, edits
   }
   const edit = fileEditOf(call, base.offset, edits.known, id === undefined ? undefined : edits.checkpointed.get(id))
   if (edit) records.push(edit)
+  else if (status === 'success') records.push(...unrecordedChange(name, args, id ?? null, base.offset))
   if (name === SHELL && status === 'success' && typeof args.command === 'string') records.push({ kind: 'shell-command', offset: base.offset, toolCallId: id ?? null, command: args.command })
   return records
 }
@@ -116,4 +118,17 @@ function usageOf(value: unknown): Partial<Usage> | undefined {
 
 function isOnlyFunctionResponses(content: unknown): boolean {
   return Array.isArray(content) && content.length > 0 && content.every((part) => asObject(part)?.functionResponse !== undefined)
+}
+
+/**
+ * The accounting rule for a successful write the recording cannot give a file edit for:
+ * save_memory (memoryTool.ts, until 2026-05) adds the fact to ~/.gemini/GEMINI.md, Gemini's own
+ * file outside every workspace, and keeps no diff; a write_file or replace whose arguments lack
+ * the path or the content (a cut line) is still reported.
+ */
+function unrecordedChange(name: string, args: Record<string, unknown>, toolCallId: string | null, offset: number): ChangeNotCapturedRecord[] {
+  if (name === 'save_memory') return [{ kind: 'change-not-captured', offset, toolCallId, tool: name, path: '~/.gemini/GEMINI.md', reason: "save_memory adds to Gemini CLI's own memory file, outside the workspace" }]
+  if (!fileTools.writes.includes(name)) return []
+  const path = asString(args.file_path) ?? null
+  return [{ kind: 'change-not-captured', offset, toolCallId, tool: name, path, reason: path === null ? 'the call keeps no file path' : 'the call keeps no content' }]
 }

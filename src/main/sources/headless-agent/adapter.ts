@@ -5,6 +5,7 @@ import { discoverHeadlessAgentFiles, discoverHeadlessAgentWorkspace, headlessAge
 import { readHeadlessMemory } from './memory'
 import { sessionSnapshot } from './session-records'
 import { readSessionsDb } from './sessions-db'
+import { fileTools } from './file-tools'
 
 /**
  * The headless agent's home (`~/.agent`): each row of `sessions.db` a session, each goal a turn,
@@ -14,6 +15,9 @@ export const headlessAgentAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'headless-agent',
   label: 'Headless agent',
+  fileTools,
+  // No file this agent wrote is public: the importer follows its specification (fixtures/headless-agent/README.md).
+  fromWriterSourceOnly: true,
   roots: headlessAgentRoots,
   discoverAll: discoverHeadlessAgentFiles,
   discover: discoverHeadlessAgentWorkspace,

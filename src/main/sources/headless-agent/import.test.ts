@@ -120,6 +120,28 @@ describe('importing a headless agent home (fixtures/headless-agent)', () => {
     const { report } = await importFolder(project)
     expect(report).toMatchObject({ files: 0, sessions: 0 })
   })
+
+  // The accounting rule (issue 40): the agent keeps no file content, so each `write` / `edit` that
+  // succeeded is reported as not captured (or journaled, when the session's own write gave the
+  // earlier content); each `bash` that ran counts as a shell command whose changes are not captured.
+  it('accounts for every file-changing call: writes and edits reported, shell commands counted', async () => {
+    const home = copyHome(HEADLESS_HOME, tempDir())
+    const { call, report, sessions } = await importFolder(home)
+    expect(report.changesNotJournaled.map((line) => line.reason)).toEqual([
+      expect.stringMatching(/^file change not captured \(the headless agent records the replaced text only, not the file's content\): package\.json$/) as string,
+      expect.stringMatching(/^file change not captured \(its earlier content is unknown\): .*RELEASE_NOTES.*\.md$/) as string
+    ])
+    const uncaptured = async (title: string) => {
+      const session = sessions.find((s) => s.title.startsWith(title))
+      const detail = await call('sessions.get', { sessionId: session?.id ?? '' })
+      return detail.checkpoints.map((checkpoint) => checkpoint.uncapturedCommands)
+    }
+    // dependency-upgrade: npm outdated (audit_deps), npm install and npm test (apply_upgrade, the failing one too).
+    expect(await uncaptured('dependency-upgrade')).toEqual([1, 2])
+    // release-notes: `git log` only reads; triage-issues: two `gh` commands, the second still running.
+    expect(await uncaptured('release-notes')).toEqual([0, 0, 0])
+    expect(await uncaptured('triage-issues')).toEqual([2])
+  })
 })
 
 /** What each malformed variant must report (fixtures/headless-agent/README.md › Malformed variants). */

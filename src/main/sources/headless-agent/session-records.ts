@@ -4,6 +4,7 @@ import type { MessageRecord, SourceRecord } from '../records'
 import { parseAgentTime, shortTime } from './agent-time'
 import type { CheckpointPhase, SessionCheckpoints } from './checkpoint-files'
 import { postNote, preNote, supervisionNote } from './checkpoint-notes'
+import { FileCalls } from './file-calls'
 import type { AgentEvent, AgentSession } from './sessions-db'
 import { isRecord } from '../plain-data'
 
@@ -66,6 +67,7 @@ class TranscriptBuilder {
   /** The checkpoint event that last wrote each file: the file holds what that one wrote. */
   private readonly lastWrite = new Map<string, number>()
   private readonly shown = new Set<string>()
+  private readonly fileCalls = new FileCalls()
   private lastTime: number | undefined
 
   constructor(
@@ -110,6 +112,7 @@ class TranscriptBuilder {
       const which = ids.length === 1 ? `event ${ids[0]} has` : `${ids.length} events (ids ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}) have`
       this.problems.push(`${which} the unknown type ${JSON.stringify(type)}: shown as ${ids.length === 1 ? 'a note' : 'notes'}`)
     }
+    this.records.push(...this.fileCalls.unanswered(this.events.at(-1)?.id ?? 0))
     this.unshownCheckpoints()
     this.note(this.events.at(-1)?.id ?? 0, this.outcome(), this.lastTime, this.status === 'failed')
     return this.records
@@ -213,6 +216,8 @@ class TranscriptBuilder {
 
   /** The user message opening a goal's turn: the goal, and the prompt the agent sent the model for it. */
   private openGoal(event: AgentEvent, index: number, time: number | undefined): void {
+    // A write of the goal before still without a result belongs to that goal's turn.
+    this.records.push(...this.fileCalls.unanswered(event.id))
     const goal = event.goal
     this.currentGoal = goal
     let prompt: AgentEvent | undefined
@@ -245,6 +250,7 @@ class TranscriptBuilder {
       }
     }
     this.message(event.id, { role: 'tool_call', content: '', toolName: event.tool || 'unknown', toolCallId: id, ...(input !== undefined ? { toolInput: input } : {}) }, time)
+    this.records.push(...this.fileCalls.call(id, event.tool, input, event.id))
   }
 
   /** A result answers the oldest open call of the same goal and tool (only security checks come between). */
@@ -254,6 +260,7 @@ class TranscriptBuilder {
     const took = event.durationMs > 0 ? `\n\n(took ${formatMs(event.durationMs)})` : ''
     const content = `${event.error ? `Error: ${event.error}\n\n` : ''}${took ? event.content.replace(/\n+$/, '') : event.content}${took}`
     this.message(event.id, { role: 'tool_result', content, ...(event.tool ? { toolName: event.tool } : {}), ...(id ? { toolCallId: id } : {}), isError: event.error !== '' }, time)
+    this.records.push(...this.fileCalls.result(id, event.error, event.id))
   }
 
   /** The file's content at the event that last wrote it; earlier writes of the same file are only named. */

@@ -4,6 +4,7 @@ import { ReadTimeLimit } from '../foreign-db/read-foreign-db'
 import { discoverYAgentFiles, discoverYAgentWorkspace, yAgentRoots } from './discover'
 import { readStoreDb, type StoreDb } from './store-db'
 import { storeSessions } from './store-sessions'
+import { fileTools } from './file-tools'
 
 /**
  * y-agent's data folder (`y-agent.db`, SQLite in WAL mode, with `transcripts/*.jsonl` and
@@ -14,6 +15,7 @@ export const yAgentAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'y-agent',
   label: 'y-agent',
+  fileTools,
   roots: yAgentRoots,
   discoverAll: discoverYAgentFiles,
   discover: discoverYAgentWorkspace,

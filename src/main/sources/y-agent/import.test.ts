@@ -1,5 +1,6 @@
-import { appendFileSync, cpSync, readdirSync, readFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import type { MethodOutput } from '../../../shared/contract'
 import { FIXTURES } from '../testing/claude-home'
@@ -181,6 +182,46 @@ describe('importing a y-agent data folder', () => {
     for (const title of ['Circuit breaker instead of retries', 'Plan the integration tests', '/compact (19 messages)', 'Review src/http.rs']) expect(parentOf(title)).toBe('Add retry with backoff to the HTTP client')
     expect(parentOf('Circuit breaker: threshold 5')).toBe('Circuit breaker instead of retries')
     expect(tree.nodes.find((node) => node.title === 'Add retry with backoff to the HTTP client')?.turnCount).toBe(8)
+  })
+
+  // The data folder y-agent's own repository committed (gorgiaxx/y-agent@5049ba5f, PROVENANCE.txt
+  // beside it): the store an early build made, its 8 sqlx migrations numbered otherwise than the
+  // builds this importer follows, and no session yet.
+  it('real store of March 2026: no session, its migrations named as they are, nothing written', async () => {
+    const { dir, before, report, sessions } = await imported('gorgiaxx-y-agent-5049ba5f/data')
+    expect(sessions).toEqual([])
+    expect(report).toMatchObject({ sessions: 0, fileChanges: 0 })
+    const reasons = report.skipped.map((skip) => skip.reason)
+    // Its migration 4 is "tools and agents", not the chat checkpoints; 7 and 8 are older than 6, not newer.
+    expect(reasons.filter((reason) => /newer than|although migration/.test(reason))).toEqual([])
+    expect(reasons).toContainEqual(expect.stringMatching(/^the store's migrations are another y-agent layout: 1 \(initial sessions\), 2 \(orchestrator checkpoints\), 3 \(file journal\), 4 \(tools and agents\)/) as string)
+    expect(reasons).toContainEqual(expect.stringMatching(/^table chat_checkpoints is missing: /) as string)
+    expect(folderListing(dir)).toEqual(before)
+  })
+
+  // The accounting rule (issue 40): y-agent journals what its file tools overwrite; a file_write whose
+  // result says it ran but that has no journal entry (the store of March 2026 has no journal of the
+  // layout read here) is reported, never silently dropped. The real store, with one session added
+  // in its own schema and a transcript of the shape y-agent writes.
+  it('a file_write with no journal entry is reported as not captured', async () => {
+    const dir = join(tempDir(), 'data')
+    cpSync(join(FIXTURE, 'gorgiaxx-y-agent-5049ba5f/data'), dir, { recursive: true })
+    const id = '5a3c9d1e-0000-4000-8000-000000000001'
+    const db = new Database(join(dir, 'y-agent.db'))
+    db.prepare("INSERT INTO session_metadata (id, root_id, depth, path, session_type, title, transcript_path, created_at) VALUES (?, ?, 0, '[]', 'main', 'Notes', ?, '2026-03-12T09:00:00.000Z')").run(id, id, `transcripts/${id}.jsonl`)
+    db.close()
+    mkdirSync(join(dir, 'transcripts'))
+    const lines = [
+      { message_id: 'm1', role: 'user', content: 'Write the notes file.', timestamp: '2026-03-12T09:00:05Z', metadata: null },
+      { message_id: 'm2', role: 'assistant', content: '', tool_calls: [{ id: 'call_1', name: 'file_write', arguments: { path: '/home/dev/app/notes.md', content: '# Notes\n' } }], timestamp: '2026-03-12T09:00:06Z', metadata: null },
+      { message_id: 'm3', role: 'tool', content: 'Wrote 8 bytes to /home/dev/app/notes.md', tool_call_id: 'call_1', timestamp: '2026-03-12T09:00:07Z', metadata: null }
+    ]
+    for (const name of [`${id}.jsonl`, `${id}.display.jsonl`]) writeFileSync(join(dir, 'transcripts', name), lines.map((line) => JSON.stringify(line)).join('\n') + '\n')
+    const call = contractCaller(runtime({}))
+    const workspace = await call('workspaces.open', { path: dir })
+    const report = await call('imports.run', { workspaceId: workspace.id, sources: ['y-agent'] })
+    expect(report.sessions).toBe(1)
+    expect(report.changesNotJournaled.map((line) => line.reason)).toEqual(['file change not captured (y-agent journaled nothing for this call): /home/dev/app/notes.md'])
   })
 
   describe('malformed variants: reported, the rest imported, nothing written beside them', () => {

@@ -6,6 +6,7 @@ import { indexOf } from './links'
 import { addUsage, editDrafts, lineRecords, systemNote, usageOf, type Draft } from './message-records'
 import { rollbackNote } from './rollback-note'
 import { isRecord } from '../plain-data'
+import { fileTools } from './file-tools'
 import { type EntryRow, type ObservationRow, type StoreDb } from './store-db'
 import { failureNote, traceTurn } from './trace-turns'
 import { undoneTurns } from './undone-turns'
@@ -134,6 +135,8 @@ export function sessionRecords(input: SessionInput, meta: Omit<SessionMetaRecord
 
   // ── Journal entries of this session's own turns, after the tool result of the call that made them.
   const after = new Map<number, Draft[]>()
+  /** Files of journal entries placed by time, not after a call: a write call of one of them is accounted for. */
+  const unplacedPaths = new Set<string>()
   const argumentsOf = new Map(lines.flatMap((line) => line.toolCalls.map((call) => [call.id, call.arguments] as const)))
   for (const entry of index.entriesOfSession.get(session.id) ?? []) {
     if (handledEntries.has(entry.id)) continue
@@ -144,6 +147,7 @@ export function sessionRecords(input: SessionInput, meta: Omit<SessionMetaRecord
       const written = isRecord(args) && typeof args.content === 'string' ? args.content : null
       after.set(line, [...(after.get(line) ?? []), ...editsOf(entry, written, callId)])
     } else {
+      unplacedPaths.add(entry.filePath)
       const observation = entry.observationId ? index.observation.get(entry.observationId) : undefined
       const written = observation && isRecord(observation.input) && typeof observation.input.content === 'string' ? observation.input.content : null
       insert(positionAt(entry.timestamp), entry.timestamp, editsOf(entry, written, null))
@@ -186,12 +190,25 @@ export function sessionRecords(input: SessionInput, meta: Omit<SessionMetaRecord
     const facts = { usage: usage.get(i), model: model.get(i) ?? null, toolNames, failed: failed.has(i) }
     const drafts: Draft[] = lineRecords(line, facts)
     if (invalidatedLines.has(i)) drafts[0] = { ...drafts[0], turnInvalidated: true } as Draft
-    emit([...drafts, ...(after.get(i) ?? [])])
+    emit([...drafts, ...(after.get(i) ?? []), ...unjournaledCall(line, toolNames, failed.has(i), after.get(i), unplacedPaths, argumentsOf)])
     // A tool result names only its call: the name comes from the call made before it.
     for (const call of line.toolCalls) toolNames.set(call.id, call.name)
   }
   if (endUsage.length > 0) emit(endUsage)
   return records
+}
+
+/**
+ * The accounting rule: y-agent journals what its file tools overwrite, so a write tool's result
+ * with no journal entry after it (and none of its file placed by time) is reported, not dropped.
+ */
+function unjournaledCall(line: TranscriptLine, toolNames: Map<string, string>, failed: boolean, journaled: Draft[] | undefined, unplacedPaths: Set<string>, argumentsOf: Map<string, unknown>): Draft[] {
+  const tool = line.role === 'tool' && line.toolCallId ? toolNames.get(line.toolCallId) : undefined
+  if (!tool || !fileTools.writes.includes(tool) || failed || (journaled ?? []).length > 0) return []
+  const args = argumentsOf.get(line.toolCallId ?? '')
+  const path = isRecord(args) && typeof args.path === 'string' ? args.path : null
+  if (path !== null && unplacedPaths.has(path)) return []
+  return [{ kind: 'change-not-captured', toolCallId: line.toolCallId, tool, path, reason: 'y-agent journaled nothing for this call' }]
 }
 
 function lastIndexWhere<T>(items: T[], test: (item: T) => boolean): number {

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES } from '../testing/claude-home'
 import { readStoreDb } from './store-db'
@@ -72,5 +74,25 @@ describe('reading a y-agent database (from a temporary copy)', () => {
   it('wal-pending: the transaction only in y-agent.db-wal is read', async () => {
     const db = await readStoreDb(join(FIXTURES, 'y-agent/malformed/wal-pending/y-agent.db'))
     expect([db.sessions.length, db.checkpoints.length, db.traces.length]).toEqual([3, 5, 5])
+  })
+
+  // The real store of gorgiaxx/y-agent@5049ba5f (PROVENANCE.txt beside it) has no journal entry;
+  // one is added to a copy, in its own table's layout, as that build would have written it.
+  it('a journal table of another layout is reported, its rows not read as entries of this one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'retrace-y-agent-layout-'))
+    try {
+      cpSync(join(FIXTURES, 'y-agent/gorgiaxx-y-agent-5049ba5f/data'), dir, { recursive: true })
+      const path = join(dir, 'y-agent.db')
+      const db = new Database(path)
+      db.prepare(
+        "INSERT INTO file_journal_entries (id, scope_id, scope_type, file_path, storage_tier, original_hash, original_size, inline_content, file_existed) VALUES ('e1', 's1', 'task', '/home/dev/app/README.md', 'inline', 'abc', 3, CAST('old' AS BLOB), 1)"
+      ).run()
+      db.close()
+      const store = await readStoreDb(path)
+      expect(store.entries).toEqual([])
+      expect(store.problems).toContainEqual(expect.stringMatching(/^table file_journal_entries has another layout \(it has no entry_id, operation\): no file change was read$/) as string)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -11,6 +11,23 @@ export const DB_NAME = 'y-agent.db'
  */
 export const KNOWN_SCHEMA_VERSION = 6
 
+/**
+ * The migrations of that layout, by version, as sqlx records them (`NNN_description.sql`, the
+ * underscores as spaces). y-agent's builds did not all number their migrations alike: the store
+ * its repository committed on 2026-03-12 has 8, where 4 is "tools and agents" and the chat
+ * checkpoints do not exist. A version means the table it creates only when its description does.
+ */
+const KNOWN_MIGRATIONS: ReadonlyMap<number, string> = new Map([
+  [1, 'initial'],
+  [2, 'add schedules'],
+  [3, 'add workflows'],
+  [4, 'add chat checkpoints'],
+  [5, 'add file journal'],
+  [6, 'add diagnostics']
+])
+
+const isKnownMigration = (migration: { version: number; description: string }) => KNOWN_MIGRATIONS.get(migration.version) === migration.description.trim().toLowerCase()
+
 /** The tables read, with the migration that creates each (to say what is missing, and why it matters), and the columns read. */
 const TABLES = {
   session_metadata: {
@@ -27,6 +44,9 @@ const TABLES = {
   file_journal_entries: {
     migration: 5,
     without: 'no file change was read',
+    // The store of 2026-03 keys its entries by `id` and has no `operation` (storage_tier, file_existed,
+    // status instead): read as this layout, each row would become an entry of no id and no operation.
+    required: ['entry_id', 'operation'],
     columns: ['entry_id', 'scope_id', 'file_path', 'operation', 'from_path', 'original_content', 'original_hash', 'timestamp', 'storage_strategy', 'blob_path', 'git_ref', 'rolled_back', 'observation_id']
   },
   file_journal_rollbacks: {
@@ -181,7 +201,7 @@ export async function readStoreDb(dbPath: string): Promise<StoreDb> {
   const reads: Record<string, TableRead> = { _sqlx_migrations: MIGRATIONS }
   // Every column by name: a newer schema's extra columns are ignored, a missing one reads as
   // empty. Rows come in insertion order; callers sort by time.
-  for (const [table, { columns }] of Object.entries(TABLES)) reads[table] = { columns }
+  for (const [table, spec] of Object.entries(TABLES)) reads[table] = { columns: spec.columns, ...('required' in spec ? { required: spec.required } : {}) }
   const read = await readForeignDb(dbPath, reads)
   if (!read.ok) throw read.kind === 'time-limit' ? new ReadTimeLimit(read.problem) : new Error(read.problem)
   return storeOf(read.tables)
@@ -195,12 +215,13 @@ function storeOf(tables: Record<string, TableResult>): StoreDb {
   const migrations = migrationTable?.state === 'read' ? readMigrations(migrationTable.rows, problems) : []
   if (migrationTable?.state === 'absent') problems.push('the database has no _sqlx_migrations table: its schema version is unknown; the tables found are read as version 6')
   else if (migrationTable?.state === 'unreadable') problems.push(`table _sqlx_migrations cannot be read (${migrationTable.message}): its schema version is unknown; the tables found are read as version 6`)
-  const applied = new Set(migrations.map((migration) => migration.version))
+  const applied = new Set(migrations.filter(isKnownMigration).map((migration) => migration.version))
   const rows = (table: keyof typeof TABLES): Row[] => {
     const result = tables[table]
     const { migration, without } = TABLES[table]
     if (result?.state === 'read') return result.rows
     if (result?.state === 'unreadable') problems.push(`table ${table} cannot be read (${result.message}): ${without}`)
+    else if (result?.state === 'lacks') problems.push(`table ${table} has another layout (it has no ${result.missing.join(', ')}): ${without}`)
     else {
       const recorded = applied.has(migration) ? `, although migration ${migration} is recorded as applied` : ''
       problems.push(`table ${table} is missing${recorded}: ${without}`)
@@ -224,6 +245,13 @@ function readMigrations(rows: Row[], problems: string[]): StoreDb['migrations'] 
   const migrations = rows.map((row) => ({ version: num(row.version), description: str(row.description) ?? '', success: row.success !== 0 }))
   for (const migration of migrations) {
     if (!migration.success) problems.push(`migration ${migration.version} (${migration.description}) is recorded as failed: its tables may be incomplete`)
+  }
+  const foreign = migrations.filter((migration) => migration.version <= KNOWN_SCHEMA_VERSION && !isKnownMigration(migration))
+  if (foreign.length > 0) {
+    const names = migrations.filter((migration) => !isKnownMigration(migration)).map((migration) => `${migration.version} (${migration.description})`).join(', ')
+    const known = [...KNOWN_MIGRATIONS].map(([version, description]) => `${version} ${description}`).join(', ')
+    problems.push(`the store's migrations are another y-agent layout: ${names}, not ${known}; its tables are read by name, with the columns this importer knows`)
+    return migrations.map(({ version, description }) => ({ version, description }))
   }
   const newer = migrations.filter((migration) => migration.version > KNOWN_SCHEMA_VERSION)
   if (newer.length > 0) {

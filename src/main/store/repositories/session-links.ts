@@ -11,6 +11,19 @@ const IS_WARMUP_AGENT = `s.kind = 'sub-agent' AND s.message_count > 0
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'tool_call')
   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'user' AND m.content <> '${WARMUP_PROMPT}')`
 
+// Claude Code's /compact runs as an agent of its own (`agent-acompact-<hex>.jsonl`, 2.1.x): a
+// summary request and the summary, which the session holds as its compaction already. Kept
+// (its tokens were spent) and hidden with the warm-ups.
+const IS_COMPACTION_AGENT = `s.kind = 'sub-agent' AND s.source = 'claude-code' AND s.source_session_id LIKE '%/agent-acompact-%'`
+
+// The Codex VS Code extension and Desktop app title each thread by running a rollout of its own
+// (`source: "exec"`) whose only prompt is the title generator's: no work of the user's.
+export const CODEX_TITLE_PROMPT = 'You are a helpful assistant. You will be presented with a user prompt, and your job is to provide a short title for a task'
+const IS_CODEX_TITLE_RUN = `s.source = 'codex' AND s.message_count > 0
+  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'tool_call')
+  AND EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'user')
+  AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id AND m.role = 'user' AND substr(m.content, 1, ${CODEX_TITLE_PROMPT.length}) <> '${CODEX_TITLE_PROMPT}')`
+
 // A session that never got a message and whose only sub-agents are warm-ups: Claude Code was
 // started and left before a prompt (2.0.x wrote such a file empty, or not at all).
 const IS_WARMUP_SHELL = `s.message_count = 0
@@ -36,7 +49,7 @@ export class SessionLinkRepository {
          AND parent_id IS NULL AND id <> @parentRowId`
     )
     this.redepthStmt = db.prepare(REDEPTH_DESCENDANTS)
-    this.refreshStmt = db.prepare(`UPDATE sessions AS s SET warmup = ((${IS_WARMUP_AGENT}) OR (${IS_WARMUP_SHELL})) WHERE s.id = ?`)
+    this.refreshStmt = db.prepare(`UPDATE sessions AS s SET warmup = ((${IS_WARMUP_AGENT}) OR (${IS_COMPACTION_AGENT}) OR (${IS_CODEX_TITLE_RUN}) OR (${IS_WARMUP_SHELL})) WHERE s.id = ?`)
     this.countWarmupsStmt = db.prepare(`SELECT count(*) AS n FROM sessions WHERE workspace_id IN ${viewedWorkspaceIds('@workspaceId')} AND warmup = 1`)
     this.countWarmupsOfSourceStmt = db.prepare(`SELECT count(*) AS n FROM sessions WHERE workspace_id IN ${viewedWorkspaceIds('@workspaceId')} AND source = @source AND warmup = 1`)
     this.holdingStmt = db.prepare(
