@@ -1,3 +1,4 @@
+import { whyNotAWorkspace } from '../journal/protected-folders'
 import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
@@ -62,6 +63,7 @@ export async function importCommand(
     if (marked > 0) options.io.out(`${marked} imported file${marked === 1 ? ' was' : 's were'} deleted by ${marked === 1 ? 'its agent' : 'their agents'} since: ${marked === 1 ? 'its sessions are' : 'their sessions are'} kept, marked (retrace doctor counts them).`)
     if (cleared > 0) options.io.out(`${cleared} file${cleared === 1 ? '' : 's'} found deleted before ${cleared === 1 ? 'is' : 'are'} back.`)
     printUnplaced(options.io, report.unplaced)
+    printReadOnly(options.io, report.readOnly)
     return printRefused(options.io, report.refused)
   }
   const workspaceId = await openWorkspacePath(runtime, options.workspace ?? process.cwd())
@@ -74,6 +76,8 @@ export async function importCommand(
   const workspace = runtime.store.workspaces.get(workspaceId)
   if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
   options.io.out(`${workspace?.path ?? ''}`)
+  const readOnly = workspace ? whyNotAWorkspace(workspace.path, { homes: [runtime.imports.environment.HOME] }) : null
+  if (readOnly) options.io.out(`Read-only (browse, search, export, fork without files; never rewound): ${readOnly}`)
   printReport(options.io, report)
   if (elsewhere) printElsewhere(options.io, elsewhere)
 }
@@ -83,6 +87,7 @@ function printElsewhere(io: Output, elsewhere: SpreadReport): void {
   const moved = elsewhere.workspaces.reduce((sum, item) => sum + item.sessions, 0)
   if (elsewhere.workspaces.length > 0) io.out(`${moved} session${moved === 1 ? '' : 's'} of other folders went into their own workspace${elsewhere.workspaces.length === 1 ? '' : 's'}:`)
   for (const item of elsewhere.workspaces) io.out(`  ${item.path}  ${item.sessions} new`)
+  for (const item of elsewhere.readOnly) io.out(`${item.sessions} session${item.sessions === 1 ? '' : 's'} recorded in ${item.path} imported read-only (never rewound): ${item.reason}`)
   for (const item of elsewhere.refused) io.out(`${item.sessions} session${item.sessions === 1 ? '' : 's'} not imported: ${item.reason}`)
 }
 
@@ -116,9 +121,17 @@ function printUnplaced(io: Output, unplaced: WorkspaceImportReport['unplaced']):
   }
 }
 
+/** The folders --all imported read-only (a home or system folder), how many sessions each, and why. */
+function printReadOnly(io: Output, readOnly: WorkspaceImportReport['readOnly']): void {
+  for (const folder of readOnly) {
+    io.out(`${folder.sessions} session${folder.sessions === 1 ? '' : 's'} recorded in ${folder.cwd} imported read-only (browse, search, export, fork without files; never rewound):`)
+    io.out(`  ${folder.reason}`)
+  }
+}
+
 /** The sessions --all did not take, by recorded folder, with the reason and their files. */
 function printRefused(io: Output, refused: WorkspaceImportReport['refused']): void {
-  const count = refused.reduce((sum, folder) => sum + folder.sessions.length, 0)
+  const count = refused.reduce((sum, folder) => sum + new Set(folder.sessions.map((session) => `${session.source}\0${session.sessionId}`)).size, 0)
   if (count === 0) return
   io.out(`${count} session${count === 1 ? ' was' : 's were'} not imported:`)
   for (const folder of refused) {

@@ -5,7 +5,8 @@ import { formatTime, table } from './format'
 
 /**
  * `retrace workspaces [--json]`: every workspace, from Retrace's store and from the agents'
- * histories, most recent activity first; a folder that is gone is marked, not left out.
+ * histories, most recent activity first; a folder that is gone is marked, not left out, and so
+ * is a home or system folder (read-only: its sessions browsable, never rewound).
  */
 export async function workspacesCommand(call: CliCall, options: { json: boolean; io: Output }): Promise<void> {
   const { items } = await call('workspaces.listAll', {})
@@ -16,21 +17,24 @@ export async function workspacesCommand(call: CliCall, options: { json: boolean;
     for (const source of sources.items) options.io.out(`  ${source.label}${source.seenOnRealFiles ? '' : ' (from its format\'s description; not yet tested on files it wrote)'}: ${source.looksIn}`)
     return
   }
-  const usable = items.filter((item) => item.refused === null)
-  const missing = usable.filter((item) => !item.folderExists).length
-  options.io.out(`${plural(usable.length, 'workspace')}${missing > 0 ? ` (no folder here for ${missing}: still browsable with \`retrace sessions PATH\`, not rewindable)` : ''}.\n`)
-  options.io.out(table(['active', 'sessions', 'folder', 'imported', 'sources', 'path'], usable.map(row)))
-  const refused = items.filter((item) => item.refused !== null)
-  if (refused.length === 0) return
-  options.io.out(`\n${plural(refused.length, 'recorded folder')} cannot be a workspace (the sessions recorded there are not imported):`)
-  for (const item of refused) options.io.out(`  ${item.refused}`)
+  const missing = items.filter((item) => !item.folderExists).length
+  const readOnly = items.filter((item) => item.refused !== null)
+  const notes = [
+    ...(missing > 0 ? [`no folder here for ${missing}: still browsable with \`retrace sessions PATH\`, not rewindable`] : []),
+    ...(readOnly.length > 0 ? [`${readOnly.length} read-only (a home or system folder: browsable, never rewound)`] : [])
+  ]
+  options.io.out(`${plural(items.length, 'workspace')}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}.\n`)
+  options.io.out(table(['active', 'sessions', 'folder', 'imported', 'sources', 'path'], items.map(row)))
+  if (readOnly.length === 0) return
+  options.io.out('\nRead-only, never rewound:')
+  for (const item of readOnly) options.io.out(`  ${item.refused}`)
 }
 
 function row(item: WorkspaceListing): string[] {
   return [
     formatTime(item.lastActivityAt),
     String(item.sessionCount),
-    item.folderExists ? 'here' : 'missing',
+    item.refused !== null ? 'read-only' : item.folderExists ? 'here' : 'missing',
     item.workspaceId === null ? 'no' : 'yes',
     item.sources.map(({ source, sessions }) => `${source} ${sessions}`).join(', ') || '—',
     item.path

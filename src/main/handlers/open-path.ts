@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import { RetraceError } from '../../shared/contract'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { discoverRecordedWorkspaces } from '../sources/recorded-workspaces'
@@ -16,7 +16,7 @@ import { expandHome, folderName, resolveReadableFolder } from '../fs/folder-acce
 export async function openWorkspacePath(ctx: HandlerContext, requested: string): Promise<number> {
   if (requested.includes('\0')) throw new RetraceError('VALIDATION', 'The folder path contains a NUL character.')
   const path = resolve(expandHome(requested.trim()))
-  if (!isMissing(path)) return openWorkspace(ctx, path)
+  if (!isMissing(path)) return openHereFolder(ctx, path)
   const known = ctx.store.workspaces.getByPath(path)
   if (known) {
     ctx.store.workspaces.touch(known.id)
@@ -27,7 +27,7 @@ export async function openWorkspacePath(ctx: HandlerContext, requested: string):
     throw new RetraceError('PATH_NOT_FOUND', `There is no folder at ${path}, and no agent history records it. Check the path, or choose another folder (\`retrace workspaces\` lists the recorded ones).`)
   }
   const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
-  if (refusal) throw new RetraceError('VALIDATION', refusal)
+  if (refusal && !isAbsolute(path)) throw new RetraceError('VALIDATION', refusal)
   const id = ctx.store.workspaces.open(path, folderName(path))
   ctx.feed.changed(['workspaces'], { workspaceId: id })
   return id
@@ -44,7 +44,25 @@ function isMissing(path: string): boolean {
   }
 }
 
-/** Validate a folder that must be here and remember it as a workspace; returns its id. */
+/**
+ * A folder that is here, opened by the user (the window, `retrace import PATH`): as a workspace,
+ * or, for a home or system folder that Retrace holds already or an agent's history records
+ * (agents in containers record `/root`), as a read-only one: its sessions browsable, never
+ * rewound (rewind-service.ts), nothing journaled (record-writer.ts). Nobody's such folder is refused.
+ */
+async function openHereFolder(ctx: HandlerContext, requestedPath: string): Promise<number> {
+  const path = resolveReadableFolder(requestedPath)
+  const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
+  if (!refusal) return openWorkspace(ctx, path)
+  if (!ctx.store.workspaces.getByPath(path) && !(await discoverRecordedWorkspaces(ctx.imports.environment)).has(path)) {
+    throw new RetraceError('VALIDATION', `${refusal} No agent history records it either: there is nothing to browse there.`)
+  }
+  const id = ctx.store.workspaces.open(path, folderName(path))
+  ctx.feed.changed(['workspaces'], { workspaceId: id })
+  return id
+}
+
+/** Validate a folder that must be here and remember it as a workspace (rewinds and checkpoints go there); returns its id. */
 export function openWorkspace(ctx: HandlerContext, requestedPath: string): number {
   const path = resolveReadableFolder(requestedPath)
   const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })

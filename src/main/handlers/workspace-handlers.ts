@@ -5,6 +5,7 @@ import type { StoredWorkspace } from '../store/repositories/workspaces'
 import type { HandlerContext } from './context'
 import { followWorkspace } from './import-handlers'
 import { folderIsHere, listSubfolders } from '../fs/folder-access'
+import { whyNotAWorkspace } from '../journal/protected-folders'
 import { openWorkspacePath } from './open-path'
 import { listAllWorkspaces } from './workspace-listing'
 import { workspaceAgentState } from '../sources/agent-state'
@@ -19,11 +20,11 @@ export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
   const requireWorkspace = (id: number): WorkspaceSummary => {
     const workspace = store.workspaces.get(id)
     if (!workspace) throw new RetraceError('NOT_FOUND', `No workspace with id ${id}. Open the folder again from the first screen.`)
-    return withFolder(workspace)
+    return withFolder(workspace, ctx.imports.environment)
   }
 
   return {
-    'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit).map(withFolder) }),
+    'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit).map((workspace) => withFolder(workspace, ctx.imports.environment)) }),
 
     'workspaces.listAll': async () => ({ items: await listAllWorkspaces(ctx) }),
 
@@ -62,8 +63,8 @@ export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
 }
 
 /** A stored workspace, and whether its folder is on this disk (checked on each request: folders come and go). */
-function withFolder(workspace: StoredWorkspace): WorkspaceSummary {
-  return { ...workspace, folderExists: folderIsHere(workspace.path) }
+function withFolder(workspace: StoredWorkspace, env: NodeJS.ProcessEnv): WorkspaceSummary {
+  return { ...workspace, folderExists: folderIsHere(workspace.path), readOnly: workspace.isDemo ? null : whyNotAWorkspace(workspace.path, { homes: [env.HOME] }) }
 }
 
 export { openWorkspace } from './open-path'

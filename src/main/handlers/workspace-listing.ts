@@ -23,8 +23,8 @@ export async function listAllWorkspaces(ctx: HandlerContext): Promise<WorkspaceL
   for (const item of items) {
     item.folderExists = folderIsHere(item.path)
     item.sessionCount = item.sources.reduce((sum, source) => sum + source.sessions, 0)
-    // An imported workspace passed the check when it was made; one only recorded has not yet.
-    if (item.workspaceId === null) item.refused = whyNotAWorkspace(item.path, { homes })
+    // A home or system folder is listed, read-only: its sessions browsable, never rewound.
+    if (!item.isDemo) item.refused = whyNotAWorkspace(item.path, { homes })
   }
   // By the agents' activity: `import --all` marks every workspace it makes as opened just now.
   const recency = (item: WorkspaceListing) => item.lastActivityAt ?? item.lastOpenedAt ?? 0
@@ -61,7 +61,7 @@ function addRecorded(listing: WorkspaceListing, files: FoundFile[]): void {
     const paths = pathsBySource.get(file.source) ?? new Set<string>()
     paths.add(file.path)
     pathsBySource.set(file.source, paths)
-    const modified = adapter.kind === 'snapshot' ? modifiedAt(file.path) : lastActivityOf(file.path)
+    const modified = file.lastActivityAt ?? (adapter.kind === 'snapshot' ? modifiedAt(file.path) : lastActivityOf(file.path))
     if (modified !== null && modified > (listing.lastActivityAt ?? 0)) listing.lastActivityAt = modified
   }
   for (const [source, paths] of pathsBySource) {

@@ -69,7 +69,8 @@ export function registerHistoryTools(server: McpServer, ctx: McpContext): void {
       const hiddenWarmups = tree.nodes.length - shown.length
       const folder = { id: opened.id, path: opened.path, name: opened.name, folderExists: opened.folderExists }
       const lines = sessions.map((node) => sessionLine(node))
-      const head = `${opened.path}${opened.folderExists ? '' : ' (folder not on this disk: browsable, not rewindable)'}: ${ordered.length} session${ordered.length === 1 ? '' : 's'}${ordered.length > sessions.length ? `, the newest ${sessions.length} listed` : ''}.`
+      const state = opened.readOnly ? ' (read-only, a home or system folder: browsable, never rewound)' : opened.folderExists ? '' : ' (folder not on this disk: browsable, not rewindable)'
+      const head = `${opened.path}${state}: ${ordered.length} session${ordered.length === 1 ? '' : 's'}${ordered.length > sessions.length ? `, the newest ${sessions.length} listed` : ''}.`
       const tail = hiddenWarmups > 0 ? `\n${hiddenWarmups} warm-up${hiddenWarmups === 1 ? '' : 's'} not listed (include_warmups lists them).` : ''
       const text = ordered.length === 0 ? `No sessions recorded for ${opened.path} yet.${tail}` : `${head}\n${lines.join('\n')}${tail}`
       return answer(text, { workspace: folder, sessions, merges: tree.merges, total: ordered.length, hiddenWarmups }, [note])

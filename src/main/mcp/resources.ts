@@ -82,7 +82,7 @@ async function sessionText(ctx: McpContext, sessionId: string): Promise<string> 
     '',
     `- Session: ${session.id}${session.sourceSessionId ? ` (the agent's id: ${session.sourceSessionId})` : ''}`,
     `- Agent: ${session.source}${session.model ? `, ${session.model}` : ''}; ${session.kind}`,
-    `- Folder: ${workspace.path}${workspace.folderExists ? '' : ' (not on this disk)'}`,
+    `- Folder: ${workspace.path}${workspace.readOnly ? ' (read-only, a home or system folder: never rewound)' : workspace.folderExists ? '' : ' (not on this disk)'}`,
     `- ${session.turnCount} turns, ${session.messageCount} messages; started ${formatTime(session.createdAt)}, updated ${formatTime(session.updatedAt)}`,
     ...(session.parent ? [`- Comes from: “${session.parent.title}” ${sessionUri(session.parent.id)}`] : []),
     ...(session.predecessor ? [`- Continues: “${session.predecessor.title}” ${sessionUri(session.predecessor.id)}`] : []),

@@ -70,6 +70,12 @@ export interface HistoryFile {
    */
   fingerprint?: string
   /**
+   * When this history was last written to, by its own word, where the file's time cannot say it:
+   * a store shared by several folders (OpenCode's database) gives the latest update of the
+   * sessions that ran in `cwd`. The workspace list uses it before the file's modification time.
+   */
+  lastActivityAt?: number
+  /**
    * Names the file's content wherever it is and in whichever form, when the source moves or
    * recompresses its files (a Codex rollout's file name without `.zst`): a file found at a new
    * path with the key of one imported before continues that import (moved-files.ts).

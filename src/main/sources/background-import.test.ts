@@ -148,7 +148,7 @@ describe('retrace import --all --watch', () => {
 describe('what a round says', () => {
   it('names what it added and the files found deleted or back, and nothing for a round that found nothing', async () => {
     const { roundSummary } = await import('./import-rounds')
-    const report = { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [], changesNotJournaled: [], unread: [], workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: [] }
+    const report = { files: 0, sessions: 0, messages: 0, toolCalls: 0, fileChanges: 0, skipped: [], changesNotJournaled: [], unread: [], workspaces: [], refused: [], readOnly: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: [] }
     expect(roundSummary(report)).toBeNull()
     expect(roundSummary({ ...report, sourcesGone: { marked: 2, cleared: 1 } })).toBe('2 imported files deleted by their agents (sessions kept); 1 deleted file back')
     expect(roundSummary({ ...report, files: 1, sessions: 1, messages: 3 })).toBe('1 file read: 1 new session, 3 messages, 0 file changes')

@@ -33,7 +33,7 @@ const HOME_SESSION = '019b0000-0000-7000-8000-00000000a0a0'
 const ROOT_SESSION = '019b0000-0000-7000-8000-00000000b0b0'
 const PROJECT_SESSION = '019b0000-0000-7000-8000-00000000c0c0'
 
-describe('a hostile history cannot make the home folder or / a workspace', () => {
+describe('a hostile history cannot make the home folder or / a workspace a rewind writes in', () => {
   let home: string
   let codexHome: string
   let project: string
@@ -65,38 +65,38 @@ describe('a hostile history cannot make the home folder or / a workspace', () =>
     }
   }
 
-  it('import --all leaves out sessions recorded in the home folder or /, says which and why, and imports the rest', async () => {
-    const homeFile = writeRollout(codexHome, HOME_SESSION, home, [PLANT, REMOVE])
+  it('import --all takes sessions recorded in the home folder or / read-only: says which and why, journals nothing of theirs, never rewinds there', async () => {
+    writeRollout(codexHome, HOME_SESSION, home, [PLANT, REMOVE])
     writeRollout(codexHome, ROOT_SESSION, '/', ['*** Begin Patch\n*** Add File: etc/cron.d/updater\n+* * * * * root sh /tmp/x\n*** End Patch\n', '*** Begin Patch\n*** Delete File: etc/cron.d/updater\n*** End Patch\n'])
     writeRollout(codexHome, PROJECT_SESSION, project, ['*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch\n'])
     const rt = runtime({ codex: codexHome })
 
     const report = await rt.imports.importAll()
     expect(report.workspaces.map((w) => w.path)).toEqual([project])
-    expect(report.refused.map((r) => [r.cwd, r.sessions.map((s) => s.sessionId)])).toEqual([
-      ['/', [ROOT_SESSION]],
-      [home, [HOME_SESSION]]
+    // Issue 40 §5: browsable read-only, where they used to be left out.
+    expect(report.readOnly.map((r) => [r.cwd, r.sessions])).toEqual([
+      ['/', 1],
+      [home, 1]
     ])
-    expect(report.refused[1]?.reason).toContain(`"${home}" as a workspace: it is your home folder`)
-    expect(report.refused[1]?.sessions[0]?.file).toBe(homeFile)
-    expect(report.refused[0]?.reason).toContain('the root of a disk')
-    expect(rt.store.workspaces.getByPath(home)).toBeUndefined()
-    expect(rt.store.workspaces.getByPath('/')).toBeUndefined()
+    expect(report.readOnly[1]?.reason).toContain(`"${home}" as a workspace: it is your home folder`)
+    expect(report.readOnly[0]?.reason).toContain('the root of a disk')
+    expect(rt.store.workspaces.getByPath(home)?.id).toBe(report.readOnly[1]?.workspaceId)
     expect(databaseOf(rt.store).prepare('SELECT count(*) AS n FROM journal_entries WHERE path LIKE ? OR path LIKE ?').get('.ssh/%', 'etc/%')).toEqual({ n: 0 })
 
     expect(rt.store.sessions.list({ workspaceId: report.workspaces[0]?.id ?? 0, limit: 10 }).items.map((s) => s.turnCount)).toEqual([1])
+    expect(rt.store.sessions.list({ workspaceId: report.readOnly[1]?.workspaceId ?? 0, limit: 10 }).items.map((s) => s.turnCount)).toEqual([2])
 
-    await rewindEverything(rt, home)
+    await expect(rewindEverything(rt, home)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('your home folder') as string })
     expect(planted()).toEqual([])
   })
 
-  it('refuses to open the home folder, to import an export into it, and to rewind in a home workspace an earlier version made', async () => {
+  it('opens the home folder a history records only read-only, refuses one nobody records, an export into it, and a rewind in it', async () => {
     writeRollout(codexHome, HOME_SESSION, home, [PLANT, REMOVE])
     const rt = runtime({ codex: codexHome })
     const call = contractCaller(rt)
-    await expect(call('workspaces.open', { path: home })).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringContaining(`"${home}" as a workspace: it is your home folder`) as string })
+    expect((await call('workspaces.open', { path: home })).readOnly).toContain(`"${home}" as a workspace: it is your home folder`)
     mkdirSync(join(home, '.ssh'))
-    await expect(call('workspaces.open', { path: join(home, '.ssh') })).rejects.toMatchObject({ code: 'VALIDATION' })
+    await expect(call('workspaces.open', { path: join(home, '.ssh') })).rejects.toMatchObject({ code: 'VALIDATION', message: expect.stringContaining('No agent history records it either') as string })
     expect((await call('workspaces.open', { path: project })).path).toBe(project)
 
     // An earlier version (or another binding) recorded the home folder as a workspace.
@@ -127,7 +127,7 @@ describe('a hostile history cannot make the home folder or / a workspace', () =>
     expect(err.join('\n')).toContain('your home folder')
   })
 
-  it('retrace import --all prints the sessions it did not take, with the folder and why', async () => {
+  it('retrace import --all prints the sessions it took read-only, with the folder and why', async () => {
     const { runCli } = await import('../cli/main')
     const homeFile = writeRollout(codexHome, HOME_SESSION, home, [PLANT, REMOVE])
     writeRollout(codexHome, PROJECT_SESSION, project, ['*** Begin Patch\n*** Add File: notes.md\n+hello\n*** End Patch\n'])
@@ -137,9 +137,9 @@ describe('a hostile history cannot make the home folder or / a workspace', () =>
     expect(await runCli(['import', '--all', '--data-dir', join(tempDir(), 'data')], io, env)).toBe(0)
     const text = out.join('\n')
     expect(text).toContain('1 workspace found.')
-    expect(text).toContain('1 session was not imported:')
+    expect(text).toContain(`1 session recorded in ${home} imported read-only (browse, search, export, fork without files; never rewound):`)
     expect(text).toContain(`"${home}" as a workspace: it is your home folder`)
-    expect(text).toContain(`codex ${HOME_SESSION}  ${homeFile}`)
+    expect(homeFile).toContain(HOME_SESSION)
   })
 
   it('in a project folder, a rewind of the rollout writes a file that runs code only once the user confirms it by name', async () => {

@@ -1,4 +1,4 @@
-import { basename } from 'node:path'
+import { basename, isAbsolute } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { RetraceError, type ImportStatus } from '../../shared/contract'
 import type { ChangeFeed } from '../events/change-feed'
@@ -14,7 +14,7 @@ import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { addReport, DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
-import { discoverRecordedWorkspaces, type FoundFile } from './recorded-workspaces'
+import { discoverRecordedWorkspaces, groupByRecordedCwd, normalisedFolder, type FoundFile } from './recorded-workspaces'
 import { filesByOwner, importedOffset } from './session-owners'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
@@ -26,8 +26,13 @@ import { BackgroundWork } from './background-work'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
-  /** Sessions not imported because their recorded folder can never be a workspace (the home folder, `/`…), and why. */
+  /** Sessions not imported because their recorded folder is no folder path here (a relative one), and why. */
   refused: { cwd: string; reason: string; sessions: { source: string; sessionId: string; file: string }[] }[]
+  /**
+   * Sessions recorded in a folder that is never rewound (the home folder, `/root`, a system
+   * folder): imported into a read-only workspace, browsable but never a rewind's target.
+   */
+  readOnly: { cwd: string; reason: string; workspaceId: number; sessions: number }[]
   /** Imported files found deleted by their agent (their sessions stay, marked), and marked ones found back. */
   sourcesGone: Omit<SourceGoneReport, 'workspaceIds'>
   /** Per source, the sessions whose files record no folder: --all cannot tell their workspace (Gemini CLI's hashed projects). */
@@ -147,10 +152,13 @@ export class ImportService {
     }
     const importedHere = ({ adapter, file }: { adapter: SourceAdapter; file: HistoryFile }) => this.deps.store.importFiles.get(workspace.id, adapter.name, file.path) !== undefined
     const seen = new Set<string>()
-    return onePlacePerSession(places, importedHere).filter(({ adapter, file }) => {
+    const found = onePlacePerSession(places, importedHere).filter(({ adapter, file }) => {
       const key = `${adapter.name}\0${file.path}`
       return !seen.has(key) && seen.add(key)
     })
+    // A home or system folder holds every project below it: as a read-only workspace it shows the
+    // sessions recorded in it, not theirs (each has its own workspace).
+    return whyNotAWorkspace(workspace.path, { homes: [this.env.HOME] }) ? recordedExactlyIn(found, workspace.path) : found
   }
 
   private discovery: DiscoveryCache | null = null
@@ -187,18 +195,20 @@ export class ImportService {
     const unplaced: FoundFile[] = []
     const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, signal, cache, unplaced)
     cache.save()
-    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: unplacedBySource(unplaced) }
+    const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], readOnly: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: unplacedBySource(unplaced) }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
-      // as a workspace would let a rewind write anywhere in the account.
+      // as a workspace would let a rewind write anywhere in the account. Its sessions go into a
+      // read-only workspace (record-writer.ts journals nothing there; rewind-service.ts refuses it).
       const refusal = whyNotAWorkspace(cwd, { homes: [this.env.HOME] })
-      if (refusal) {
+      if (refusal && !isAbsolute(cwd)) {
         total.refused.push({ cwd, reason: refusal, sessions: files.map(({ file }) => ({ source: file.source, sessionId: file.sessionId, file: file.path })) })
         continue
       }
       const workspaces = this.deps.store.workspaces
-      const id = workspaces.getByPath(cwd)?.id ?? (options.markOpened === false ? workspaces.remember(cwd, basename(cwd) || cwd) : workspaces.open(cwd, basename(cwd) || cwd))
-      total.workspaces.push({ id, path: cwd })
+      const id = workspaces.getByPath(cwd)?.id ?? (options.markOpened === false || refusal ? workspaces.remember(cwd, basename(cwd) || cwd) : workspaces.open(cwd, basename(cwd) || cwd))
+      if (refusal) total.readOnly.push({ cwd, reason: refusal, workspaceId: id, sessions: files.filter(({ file }) => file.role === 'main').length })
+      else total.workspaces.push({ id, path: cwd })
       const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path)))
       addReport(total, report)
     }
@@ -335,11 +345,13 @@ export class ImportService {
   }
 
   private async importFilesNow(
-    workspace: { id: number; path: string },
+    workspace: { id: number; path: string; readOnly?: string },
     files: { adapter: SourceAdapter; file: HistoryFile }[],
     options: ImportOptions,
     statOf?: (path: string) => FileStat | undefined
   ): Promise<ImportReport> {
+    const readOnly = whyNotAWorkspace(workspace.path, { homes: [this.env.HOME] })
+    if (readOnly) workspace = { ...workspace, readOnly }
     const entry = this.entry(workspace.id)
     const controller = new AbortController()
     const signal = AbortSignal.any([this.signalOf(options), controller.signal])
@@ -501,4 +513,10 @@ function unplacedBySource(found: readonly FoundFile[]): WorkspaceImportReport['u
     bySource.set(adapter.name, [...(bySource.get(adapter.name) ?? []), file.path])
   }
   return [...bySource].map(([source, files]) => ({ source, sessions: files.length, files: files.sort() }))
+}
+
+/** The files whose session recorded exactly this folder (a sub-agent goes with its session). */
+function recordedExactlyIn<T extends { file: HistoryFile }>(found: T[], folder: string): T[] {
+  const here = new Set(groupByRecordedCwd(found.map(({ file }) => file)).get(normalisedFolder(folder)) ?? [])
+  return found.filter(({ file }) => here.has(file))
 }

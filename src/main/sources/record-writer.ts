@@ -43,7 +43,8 @@ export class RecordWriter {
 
   constructor(
     private readonly deps: ImportDeps,
-    private readonly workspace: { id: number; path: string },
+    /** `readOnly`: why the workspace is never rewound (a home or system folder): nothing is journaled there. */
+    private readonly workspace: { id: number; path: string; readOnly?: string },
     private readonly file: HistoryFile,
     readonly state: FileImportState,
     private readonly report: ImportReport,
@@ -278,6 +279,7 @@ export class RecordWriter {
 
   /** A snapshot replaces the turn's backups; a delta only adds files the snapshot lacked. */
   private applyBackups(record: FileBackupsRecord): void {
+    if (this.workspace.readOnly) return
     if (record.mode === 'snapshot') this.state.backups = {}
     if (record.messageUid !== this.state.backupsMessageUid) {
       this.state.backupsMessageUid = record.messageUid
@@ -297,6 +299,8 @@ export class RecordWriter {
   private applyEdit(record: FileEditRecord): void {
     const session = this.state.sessionUid
     if (!session) return this.notJournaled(record.offset, `file change before any message: ${record.path}`)
+    // Never kept: a rewind there could write into the account's or the system's files.
+    if (this.workspace.readOnly) return this.notJournaled(record.offset, `file change not journaled (the workspace is a home or system folder, never rewound): ${record.path}`)
     const path = this.relPath(record.path)
     if (path === null) return this.notJournaled(record.offset, `file change outside the workspace, not journaled: ${record.path}`)
     const writer = this.sessions.writer(session)

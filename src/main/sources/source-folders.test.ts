@@ -30,7 +30,7 @@ describe('folders added to a workspace as a source\'s history', () => {
     expect((await call('sessions.list', { workspaceId: workspace.id })).items).toHaveLength(7)
   })
 
-  it('imports a copied ~/.claude\'s sessions of this workspace here, the others into their own workspaces, and refuses `/`', async () => {
+  it('imports a copied ~/.claude\'s sessions of this workspace here, the others into their own workspaces, and the session at `/` into a read-only one', async () => {
     const call = contractCaller(runtime({}))
     const workspace = await call('workspaces.open', { path: tempDir() })
     // Real histories recorded in two other folders, plus one session in a folder inside this workspace and one at `/`.
@@ -51,7 +51,11 @@ describe('folders added to a workspace as a source\'s history', () => {
       { id: idOf(RECORDED.spotter), path: RECORDED.spotter, sessions: 3 },
       { id: idOf(RECORDED.codemie), path: RECORDED.codemie, sessions: 3 }
     ].sort((a, b) => a.path.localeCompare(b.path)))
-    expect(added.elsewhere.refused).toEqual([{ cwd: '/', reason: expect.any(String) as string, sessions: 1 }])
+    // Issue 40 §5: a session recorded at `/` goes into its read-only workspace (it used to be refused).
+    expect(added.elsewhere.refused).toEqual([])
+    expect(added.elsewhere.readOnly).toEqual([{ id: idOf('/'), path: '/', reason: expect.stringContaining('the root of a disk') as string, sessions: 1 }])
+    expect((await call('sessions.list', { workspaceId: idOf('/') ?? 0 })).items.map((session) => session.title)).toEqual(['At the root of the disk'])
+    expect((await call('workspaces.get', { workspaceId: idOf('/') ?? 0 })).readOnly).toContain('the root of a disk')
     const spotter = added.elsewhere.workspaces.find((item) => item.path === RECORDED.spotter)
     expect((await call('sessions.list', { workspaceId: spotter?.id ?? 0 })).items).toHaveLength(3)
 

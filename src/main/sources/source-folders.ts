@@ -1,4 +1,4 @@
-import { basename } from 'node:path'
+import { basename, isAbsolute } from 'node:path'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import type { Store } from '../store/store'
 import type { HistoryFile, SourceAdapter } from './adapter'
@@ -37,12 +37,15 @@ export interface SpreadReport {
   workspaces: { id: number; path: string; sessions: number }[]
   /** Recorded folders that can never be a workspace (the home folder, `/`…): their sessions are not imported. */
   refused: { cwd: string; reason: string; sessions: number }[]
+  /** A home or system folder: its sessions went into a read-only workspace (never rewound), and why. */
+  readOnly: { id: number; path: string; reason: string; sessions: number }[]
 }
 
 /**
  * After a folder is added to one workspace: the sessions it holds for other folders go into
  * their own workspaces (remembered, not opened), each of which gets the folder too, so its later
- * imports follow it. Refused folders are reported, never imported.
+ * imports follow it. A home or system folder gets a read-only workspace; a folder that is no
+ * absolute path is reported, never imported.
  */
 export async function spreadSourceFolder(
   deps: { store: Store; env: NodeJS.ProcessEnv; importInto: (workspace: { id: number; path: string }, files: HistoryFile[]) => Promise<ImportReport> },
@@ -52,17 +55,19 @@ export async function spreadSourceFolder(
   signal?: AbortSignal
 ): Promise<SpreadReport> {
   const { elsewhere } = splitByWorkspace(await filesInSourceFolder(adapter, folder, signal), workspacePath, folder)
-  const spread: SpreadReport = { workspaces: [], refused: [] }
+  const spread: SpreadReport = { workspaces: [], refused: [], readOnly: [] }
   for (const [cwd, files] of [...elsewhere.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const reason = whyNotAWorkspace(cwd, { homes: [deps.env.HOME] })
-    if (reason) {
+    if (reason && !isAbsolute(cwd)) {
       spread.refused.push({ cwd, reason, sessions: files.filter((file) => file.role === 'main').length })
       continue
     }
     const id = deps.store.workspaces.getByPath(cwd)?.id ?? deps.store.workspaces.remember(cwd, basename(cwd) || cwd)
     deps.store.sourceFolders.add(id, adapter.name, folder)
+    // A home or system folder's workspace is read-only: the import journals nothing there (R50).
     const report = await deps.importInto({ id, path: cwd }, files)
-    spread.workspaces.push({ id, path: cwd, sessions: report.sessions })
+    if (reason) spread.readOnly.push({ id, path: cwd, reason, sessions: report.sessions })
+    else spread.workspaces.push({ id, path: cwd, sessions: report.sessions })
   }
   return spread
 }

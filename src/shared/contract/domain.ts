@@ -51,7 +51,13 @@ export const WorkspaceSummarySchema = z.object({
   lastOpenedAt: Timestamp.nullable(),
   sources: z.array(SourceCountSchema),
   /** The folder is on this disk. A missing one (deleted, moved, another machine's) is browsable, never rewound into. */
-  folderExists: z.boolean()
+  folderExists: z.boolean(),
+  /**
+   * Why this workspace is read-only, or null: a home or system folder (agents in containers record
+   * `/root`) holds the sessions recorded there, browsable, searchable, exportable and forkable
+   * without files, but a rewind never writes there and no file change is kept.
+   */
+  readOnly: z.string().nullable()
 })
 export type WorkspaceSummary = z.infer<typeof WorkspaceSummarySchema>
 

@@ -238,8 +238,8 @@ export const methods = {
    * elsewhere, a deployment on another disk), then import it: the sessions recorded in this
    * workspace's folder (or inside it, or recording none) come here (`report`) and are followed
    * like its own histories; the others go into their own workspaces, as `import --all` places
-   * them (`elsewhere`: created if need be, not opened; a folder that can never be a workspace,
-   * like the home folder, is refused). Read-only.
+   * them (`elsewhere`: created if need be, not opened; a home or system folder's is read-only,
+   * never rewound). Read-only.
    */
   'workspaces.addSourceFolder': method(
     z.object({ workspaceId: WorkspaceIdSchema, source: SourceIdSchema, path: z.string().min(1).max(4096) }).strict(),
@@ -248,7 +248,9 @@ export const methods = {
       report: ImportReportSchema,
       elsewhere: z.object({
         workspaces: z.array(z.object({ id: WorkspaceIdSchema, path: z.string(), sessions: z.number().int().nonnegative() })),
-        refused: z.array(z.object({ cwd: z.string(), reason: z.string(), sessions: z.number().int().nonnegative() }))
+        refused: z.array(z.object({ cwd: z.string(), reason: z.string(), sessions: z.number().int().nonnegative() })),
+        /** Sessions of a home or system folder: in its read-only workspace (browsable, never rewound). */
+        readOnly: z.array(z.object({ id: WorkspaceIdSchema, path: z.string(), reason: z.string(), sessions: z.number().int().nonnegative() }))
       })
     })
   ),

@@ -20,7 +20,7 @@ export const WorkspaceListingSchema = z.object({
   /** The latest of the stored sessions' activity and the history files' modification times. */
   lastActivityAt: Timestamp.nullable(),
   lastOpenedAt: Timestamp.nullable(),
-  /** Why this recorded folder can never be a workspace (the home folder, `/`…), or null. */
+  /** Why this folder is a read-only workspace, never rewound (the home folder, `/root`, `/`…), or null. */
   refused: z.string().nullable()
 })
 export type WorkspaceListing = z.infer<typeof WorkspaceListingSchema>

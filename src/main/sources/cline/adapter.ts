@@ -1,4 +1,5 @@
 import type { SnapshotSourceAdapter } from '../adapter'
+import { clineFileTools } from './file-tools'
 import { discoverClineFiles, discoverClineWorkspace, isTaskFolder } from './discover'
 import { readTask } from './read-task'
 import { clineRoots } from './roots'
@@ -14,6 +15,7 @@ export const clineAdapter: SnapshotSourceAdapter = {
   kind: 'snapshot',
   name: 'cline',
   label: 'Cline',
+  fileTools: clineFileTools,
   roots: (env) => clineRoots(env),
   discoverAll: discoverClineFiles,
   discover: discoverClineWorkspace,

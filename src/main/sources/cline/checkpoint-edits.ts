@@ -12,12 +12,15 @@ export interface TurnCheckpoints {
  * Checkpoint commits as each turn's file changes: the difference between the commits of the
  * turn's start and end (`ranges`, one per turn in order). Files the transcript's own edits already
  * journaled in that turn are left to them; the others (changed by a command, say) become file
- * edits, so the turn can be rewound. A change that is not text is reported, not journaled.
+ * edits, so the turn can be rewound, and a write the transcript could not journal
+ * (change-not-captured) is then captured: its report goes. A change that is not text is
+ * reported, not journaled.
  */
 export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpoints[], repository: CheckpointRepository, cwd: string): { records: SourceRecord[]; problems: string[] } {
   const problems: string[] = []
   const starts = turnStarts(records)
   const inserts = new Map<number, FileEditRecord[]>()
+  const captured = new Set<number>()
   starts.forEach((start, turn) => {
     const next = starts[turn + 1]
     const { from, to } = ranges[turn] ?? { from: undefined, to: undefined }
@@ -38,10 +41,15 @@ export function withCheckpointEdits(records: SourceRecord[], ranges: TurnCheckpo
       edits.push({ kind: 'file-edit', offset: next ? next.offset : (records.at(-1)?.offset ?? 0), toolCallId: null, path: change.path, before, after })
     }
     if (edits.length > 0) inserts.set(end, edits)
+    const fromCheckpoints = new Set(edits.map((edit) => resolve(cwd, edit.path)))
+    records.slice(start.at, end).forEach((record, at) => {
+      if (record.kind === 'change-not-captured' && record.path !== null && fromCheckpoints.has(resolve(cwd, record.path))) captured.add(start.at + at)
+    })
   })
   const merged: SourceRecord[] = []
   records.forEach((record, at) => {
-    merged.push(...(inserts.get(at) ?? []), record)
+    merged.push(...(inserts.get(at) ?? []))
+    if (!captured.has(at)) merged.push(record)
   })
   merged.push(...(inserts.get(records.length) ?? []))
   return { records: merged, problems }

@@ -7,6 +7,14 @@ export interface ToolCall {
   id: string
 }
 
+/** File contents the task has shown so far, by path (a Map will do). */
+export interface KnownContents {
+  get(path: string): string | undefined
+  has(path: string): boolean
+  set(path: string, content: string): void
+  delete(path: string): void
+}
+
 const SEARCH_OPEN = /^(?:-{3,} SEARCH|<{3,} SEARCH)\s*$/
 const DIVIDER = /^={3,}\s*$/
 const REPLACE_CLOSE = /^(?:\+{3,} REPLACE|>{3,} REPLACE)\s*$/
@@ -19,7 +27,7 @@ const ROO_MARKER = /^:(?:start|end)_line:\s*\d*\s*$|^-{3,}\s*$/
  * SEARCH/REPLACE blocks, turned into hunks that the importer applies to the content it knows.
  * `created` says the agent reported a new file (its content before was none).
  */
-export function editOf(call: ToolCall, offset: number, created: boolean, known: Map<string, string>): FileEditRecord | null {
+export function editOf(call: ToolCall, offset: number, created: boolean, known: KnownContents): FileEditRecord | null {
   const path = stringParam(call.input, 'path') ?? stringParam(call.input, 'absolutePath') ?? stringParam(call.input, 'file_path')
   if (!path) return null
   const base = { kind: 'file-edit' as const, offset, toolCallId: call.id, path }
@@ -44,7 +52,7 @@ export function editOf(call: ToolCall, offset: number, created: boolean, known: 
  * file's content known (an @-mentioned `file` block, an earlier edit) the whole change is known;
  * otherwise the replacement goes as a hunk for the importer to apply to the content it knows.
  */
-function editorEdit(input: Record<string, unknown>, base: Omit<FileEditRecord, 'before' | 'after' | 'patch'>, created: boolean, known: Map<string, string>): FileEditRecord | null {
+function editorEdit(input: Record<string, unknown>, base: Omit<FileEditRecord, 'before' | 'after' | 'patch'>, created: boolean, known: KnownContents): FileEditRecord | null {
   const newText = stringParam(input, 'new_text')
   if (newText === undefined) return null
   const before = known.get(base.path)

@@ -58,7 +58,7 @@ export function readSdkSession(dir: string): SnapshotRead {
 }
 
 function messageRecords(key: string, messages: unknown[], cwd: string | undefined): SourceRecord[] {
-  const context = new TaskContext(key, undefined, new Set())
+  const context = new TaskContext(key, undefined)
   context.plainPrompts = true
   context.cwd = cwd
   let startedAt: number | undefined

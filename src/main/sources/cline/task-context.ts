@@ -1,20 +1,20 @@
 import type { MessageRecord, SourceRecord } from '../records'
-import type { ToolCall } from './file-edits'
+import type { KnownContents, ToolCall } from './file-edits'
+import { fileKey } from './saved-content'
+import type { FileRow } from './ui-messages'
 
 /** What the records of one task are built with: the records so far, and what pairs and dates them. */
 export class TaskContext {
   readonly records: SourceRecord[] = []
   /** Tool calls not answered yet, oldest first (XML calls are answered by name, native ones by id). */
   readonly unanswered: ToolCall[] = []
-  /** Paths written earlier in the task: a later `write_to_file` of one is not a new file. */
-  readonly writtenPaths = new Set<string>()
   cwd: string | undefined
   /** `<model>` of the latest environment details (Roo Code, Kilo Code). */
   envModel: string | undefined
   time: number | undefined
   firstPrompt: string | undefined
-  /** File contents known at this point of the task (attached files, whole writes, applied edits), by path. */
-  readonly knownFiles = new Map<string, string>()
+  /** File contents known at this point of the task (attached files, reads, whole writes, applied edits). */
+  readonly knownFiles: KnownContents = new FileContents(() => this.cwd)
   /** Cline 4: the user's text is not wrapped in `<task>` / `<user_message>`; every text is a prompt. */
   plainPrompts = false
   private counter = 0
@@ -22,8 +22,18 @@ export class TaskContext {
   constructor(
     readonly taskId: string,
     readonly fallbackModel: string | undefined,
-    readonly createdPaths: Set<string>
+    private readonly fileRows: FileRow[] = []
   ) {}
+
+  /**
+   * The UI's row for this write of the file, taken so the file's next write gets the next one:
+   * true when the UI showed it as a new file, false as an edit, undefined when the UI has no row.
+   */
+  takeFileRow(path: string): boolean | undefined {
+    const key = fileKey(this.cwd, path)
+    const at = this.fileRows.findIndex((row) => fileKey(this.cwd, row.path) === key)
+    return at === -1 ? undefined : this.fileRows.splice(at, 1)[0]?.created
+  }
 
   uid(index: number): string {
     this.counter += 1
@@ -60,3 +70,26 @@ export class TaskContext {
   }
 }
 
+
+/** Contents by file, whatever form of its path the agent used (fileKey). */
+class FileContents implements KnownContents {
+  private readonly contents = new Map<string, string>()
+
+  constructor(private readonly cwd: () => string | undefined) {}
+
+  get(path: string): string | undefined {
+    return this.contents.get(fileKey(this.cwd(), path))
+  }
+
+  has(path: string): boolean {
+    return this.contents.has(fileKey(this.cwd(), path))
+  }
+
+  set(path: string, content: string): void {
+    this.contents.set(fileKey(this.cwd(), path), content)
+  }
+
+  delete(path: string): void {
+    this.contents.delete(fileKey(this.cwd(), path))
+  }
+}

@@ -31,10 +31,10 @@ export function taskRecords(input: TaskInput): TaskRecords {
   const problems: string[] = []
   const history = Array.isArray(input.history) ? input.history : []
   if (!Array.isArray(input.history)) problems.push('api_conversation_history.json is not a list of messages')
-  const context = new TaskContext(input.taskId, input.ui.model ?? input.metadataModel, input.ui.createdPaths)
+  const context = new TaskContext(input.taskId, input.ui.model ?? input.metadataModel, input.ui.fileRows.slice())
   const startedAt = startOf(input)
   context.time = startedAt
-  const usageAt = usageByAnswer(history, input.ui.requests)
+  const usageAt = input.ui.requests.length > 0 ? usageByAnswer(history, input.ui.requests) : usageOfMetrics(history)
   const leftover = usageAt.get(-1)
   history.forEach((message: unknown, index) => {
     if (!isObject(message) || (message.role !== 'user' && message.role !== 'assistant')) {
@@ -90,6 +90,30 @@ function usageByAnswer(history: unknown[], requests: ApiRequest[]): Map<number, 
     const key = answer ?? -1
     usage.set(key, addUsage(usage.get(key), request.usage))
   }
+  return usage
+}
+
+/**
+ * Without the UI's requests (no ui_messages.json, or one without api_req_started rows), each
+ * answer's own `metrics` (Cline 3.x, src/core/task/index.ts): `tokens.prompt` the input not read
+ * from the cache, `tokens.completion` the output, `tokens.cached` the cache writes and reads added
+ * together (Cline does not keep them apart: counted as reads), `cost` when the provider gave one.
+ */
+function usageOfMetrics(history: unknown[]): Map<number, Partial<Usage>> {
+  const usage = new Map<number, Partial<Usage>>()
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0)
+  history.forEach((message, index) => {
+    if (!isObject(message) || message.role !== 'assistant' || !isObject(message.metrics)) return
+    const tokens = isObject(message.metrics.tokens) ? message.metrics.tokens : {}
+    const cost = message.metrics.cost
+    usage.set(index, {
+      inputTokens: count(tokens.prompt),
+      outputTokens: count(tokens.completion),
+      cacheReadTokens: count(tokens.cached),
+      cacheWriteTokens: 0,
+      ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {})
+    })
+  })
   return usage
 }
 

@@ -13,8 +13,12 @@ export interface UiFacts {
   requests: ApiRequest[]
   /** `modelInfo.modelId` of the last message that has one (Cline 3.x). */
   model: string | undefined
-  /** Paths the UI showed as created by the agent (`ask: "tool"`, `tool: "newFileCreated"`). */
-  createdPaths: Set<string>
+  /**
+   * The UI's row of each file write, in order (`ask: "tool"` when the user approved it, `say:
+   * "tool"` when it was auto-approved): `newFileCreated` or an edit, and the path as shown, relative
+   * to the workspace when inside it.
+   */
+  fileRows: FileRow[]
   /** Checkpoint commits of the shadow repository, in order, with where the conversation was (`lastCheckpointHash`). */
   checkpoints: { hash: string; historyIndex: number | undefined; ts: number | undefined }[]
   /**
@@ -29,8 +33,16 @@ export interface UiFacts {
   problems: string[]
 }
 
+export interface FileRow {
+  created: boolean
+  path: string
+}
+
+/** The UI's tools for a file written (Cline's `ClineSayTool`; Roo Code's and Kilo Code's diff tools). */
+const FILE_ROW_TOOLS = new Set(['newFileCreated', 'editedExistingFile', 'appliedDiff', 'insertContent', 'searchAndReplace'])
+
 export function readUiMessages(raw: unknown): UiFacts {
-  const facts: UiFacts = { requests: [], model: undefined, createdPaths: new Set(), checkpoints: [], savedCheckpoints: [], restores: [], firstTs: undefined, lastTs: undefined, problems: [] }
+  const facts: UiFacts = { requests: [], model: undefined, fileRows: [], checkpoints: [], savedCheckpoints: [], restores: [], firstTs: undefined, lastTs: undefined, problems: [] }
   if (!Array.isArray(raw)) {
     facts.problems.push('ui_messages.json is not a list of messages; usage and cost not read')
     return facts
@@ -61,9 +73,9 @@ export function readUiMessages(raw: unknown): UiFacts {
       const hash = facts.savedCheckpoints.at(-1)?.hash ?? facts.checkpoints.at(-1)?.hash
       facts.restores.push({ ts, hash, usage: text === undefined ? null : requestUsage(text) })
     }
-    if (entry.ask === 'tool' && text !== undefined) {
+    if ((entry.ask === 'tool' || entry.say === 'tool') && entry.partial !== true && text !== undefined) {
       const tool = parseObject(text)
-      if (tool?.tool === 'newFileCreated' && typeof tool.path === 'string') facts.createdPaths.add(tool.path)
+      if (typeof tool?.tool === 'string' && FILE_ROW_TOOLS.has(tool.tool) && typeof tool.path === 'string') facts.fileRows.push({ created: tool.tool === 'newFileCreated', path: tool.path })
     }
   })
   return facts

@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path'
 import type { LineSourceAdapter } from '../adapter'
 import { copilotRoots, discoverCopilotFiles, discoverCopilotWorkspace } from './discover'
+import { copilotFileTools } from './file-tools'
 import { createCopilotParser } from './parser'
 import { snapshotLookup } from './snapshot-before'
 
@@ -8,6 +9,7 @@ import { snapshotLookup } from './snapshot-before'
 export const copilotCliAdapter: LineSourceAdapter = {
   name: 'copilot-cli',
   label: 'Copilot CLI',
+  fileTools: copilotFileTools,
   // Built from the event schema and writer of the published package (@github/copilot 1.0.x):
   // no session file written by Copilot CLI was found under a licence that lets it be a fixture.
   fromWriterSourceOnly: true,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { basename, join } from 'node:path'
+import { basename, isAbsolute, join, resolve } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
 import { isWithin, listDir, readHeadObjects } from '../files'
@@ -23,10 +23,18 @@ export function copilotRoots(env: NodeJS.ProcessEnv): string[] {
   return [...new Set(roots)]
 }
 
+/** The shape of the facts discovery keeps (a store's older ones, without the repository root or the name, are read again). */
+const FACTS_VERSION = 2
+
 interface SessionFacts {
+  v?: number
   id: string | null
+  /** Where the session belongs: its repository's root, else the folder it started in. */
   cwd: string | null
+  /** The folder it started in, when that is not `cwd` (a subfolder of the repository). */
+  startedIn?: string
   startedAt?: number
+  title?: string
 }
 
 /**
@@ -34,7 +42,20 @@ interface SessionFacts {
  * folder added as this source's history may be the Copilot home itself: its `session-state` too.
  */
 export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
-  const files: HistoryFile[] = []
+  return (await discoverSessions(roots, signal, cache)).map(({ file }) => file)
+}
+
+/**
+ * The sessions of a workspace: those placed in it (their repository's root, else their folder,
+ * inside it) and those started in a folder inside it, though placed in a repository above it.
+ */
+export async function discoverCopilotWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
+  const inside = (folder: string | null) => folder !== null && isWithin(folder, workspacePath)
+  return (await discoverSessions(roots, signal, cache)).filter(({ file, startedIn }) => inside(file.cwd) || inside(startedIn)).map(({ file }) => file)
+}
+
+async function discoverSessions(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<{ file: HistoryFile; startedIn: string | null }[]> {
+  const found: { file: HistoryFile; startedIn: string | null }[] = []
   const folders = roots.flatMap((root) => (basename(root) === 'session-state' ? [root] : [root, join(root, 'session-state')]))
   for (const root of folders) {
     for (const entry of await listDir(root)) {
@@ -43,22 +64,22 @@ export async function discoverCopilotFiles(roots: string[], signal?: AbortSignal
       const path = entry.isDirectory() ? join(folder, 'events.jsonl') : entry.isFile() && LEGACY_FILE.test(entry.name) ? folder : null
       if (path === null) continue
       const read = () => sessionFacts(path, entry.isDirectory() ? folder : null)
-      const facts = await (cache ? cache.facts(path, read) : read())
+      const facts = await (cache ? cache.facts(path, read, (known) => known === null || known.v === FACTS_VERSION) : read())
       if (!facts) continue
       const sessionId = facts.id ?? basename(entry.name, '.jsonl')
-      files.push({ source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}) })
+      const file: HistoryFile = { source: 'copilot-cli', path, sessionId, role: 'main', cwd: facts.cwd, backupDir: null, ...(facts.startedAt !== undefined ? { startedAt: facts.startedAt } : {}), ...(facts.title ? { title: facts.title } : {}) }
+      found.push({ file, startedIn: facts.startedIn ?? facts.cwd })
     }
   }
-  return files
-}
-
-export async function discoverCopilotWorkspace(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]> {
-  return (await discoverCopilotFiles(roots, signal, cache)).filter((file) => file.cwd !== null && isWithin(file.cwd, workspacePath))
+  return found
 }
 
 /**
- * The session's id, cwd and start: `workspace.yaml` first (it follows `/cwd` changes), then the
- * `session.start` event. A file whose head holds no Copilot event is not a session.
+ * The session's id, folder, start and name: `workspace.yaml` first (it follows `/cwd` changes),
+ * then the `session.start` event. The folder is the git repository's root when the session started
+ * inside one (`git_root`, `context.gitRoot`): Copilot's tools write anywhere in the repository, and
+ * its files belong to the repository's workspace. The name is the one Copilot gave the session or
+ * the user did (`name`, `user_named`). A file whose head holds no Copilot event is not a session.
  */
 async function sessionFacts(path: string, folder: string | null): Promise<SessionFacts | null> {
   const head = await readHeadObjects(path, 20).catch(() => null)
@@ -70,11 +91,21 @@ async function sessionFacts(path: string, folder: string | null): Promise<Sessio
   const isCopilot = start !== undefined || head.some((line) => typeof line.type === 'string' && 'data' in line)
   if (!isCopilot && Object.keys(yaml).length === 0) return null
   const startedAt = Date.parse(typeof data.startTime === 'string' ? data.startTime : (yaml.created_at ?? ''))
+  const cwd = yaml.cwd ?? (typeof context.cwd === 'string' ? context.cwd : null)
+  const gitRoot = yaml.git_root ?? (typeof context.gitRoot === 'string' ? context.gitRoot : undefined)
   return {
+    v: FACTS_VERSION,
     id: typeof data.sessionId === 'string' ? data.sessionId : (yaml.id ?? null),
-    cwd: yaml.cwd ?? (typeof context.cwd === 'string' ? context.cwd : null),
-    ...(Number.isNaN(startedAt) ? {} : { startedAt })
+    ...(cwd !== null && gitRoot !== undefined && isRepositoryOf(gitRoot, cwd) && resolve(gitRoot) !== resolve(cwd) ? { cwd: gitRoot, startedIn: cwd } : { cwd }),
+    ...(Number.isNaN(startedAt) ? {} : { startedAt }),
+    ...(yaml.name ? { title: yaml.name } : {})
   }
+}
+
+/** A repository root holding the cwd; not one at `/` or the home folder (dotfiles), which is no workspace. */
+function isRepositoryOf(gitRoot: string, cwd: string): boolean {
+  if (!isAbsolute(gitRoot) || resolve(gitRoot) === resolve(gitRoot, '..') || resolve(gitRoot) === resolve(homedir())) return false
+  return isWithin(cwd, gitRoot)
 }
 
 function readYaml(path: string): Record<string, string> {

@@ -1,6 +1,6 @@
 import { parseApplyPatch } from '../codex/apply-patch'
 import { fileEdit } from '../codex/file-edits'
-import type { FileEditRecord } from '../records'
+import type { ChangeNotCapturedRecord, FileEditRecord } from '../records'
 import type { PendingEdit } from './parser-state'
 
 // Copilot CLI's file tools and what their calls say of the files: `create` carries the whole new
@@ -42,10 +42,11 @@ export function pendingEdit(tool: string, args: unknown): PendingEdit | null {
  * content Retrace knows: the unified diff the tool returned (its hunks have whole lines and
  * context), or else the replaced lines themselves.
  */
-export function editRecords(edit: PendingEdit, offset: number, toolCallId: string, detailed: string | undefined, cwd: string | null): FileEditRecord[] {
+export function editRecords(edit: PendingEdit, offset: number, toolCallId: string, detailed: string | undefined, cwd: string | null): (FileEditRecord | ChangeNotCapturedRecord)[] {
   if (edit.tool === 'apply_patch') {
     const parsed = parseApplyPatch(edit.fileText ?? '')
-    return parsed.ok ? parsed.ops.map((op) => fileEdit(op, offset, toolCallId, cwd)) : []
+    if (parsed.ok) return parsed.ops.map((op) => fileEdit(op, offset, toolCallId, cwd))
+    return [{ kind: 'change-not-captured', offset, toolCallId, tool: 'apply_patch', path: null, reason: 'its patch does not parse' }]
   }
   if (edit.fileText !== undefined) return [{ kind: 'file-edit', offset, toolCallId, path: edit.path, before: null, after: edit.fileText }]
   return [{ kind: 'file-edit', offset, toolCallId, path: edit.path, patch: diffHunks(detailed) ?? replacementHunk(edit.oldStr ?? '', edit.newStr ?? '') }]

@@ -1,5 +1,6 @@
 import type { MessageRecord, SourceRecord } from '../records'
 import { editRecords, pendingEdit } from './edits'
+import { copilotFileTools } from './file-tools'
 import type { ParserState } from './parser-state'
 
 // The conversation events of `events.jsonl` as records: prompts, answers, reasoning, tool calls
@@ -96,9 +97,16 @@ export function toolCall(event: CopilotEvent, state: ParserState, id: string, na
   if (prompt) state.taskPrompts[id] = prompt
   const edit = pendingEdit(name, args)
   if (edit) state.edits[id] = edit
+  else if (copilotFileTools.writes.includes(name)) state.callInputs[id] = args && typeof args === 'object' ? (args as Data) : {}
   const command = args && typeof args === 'object' ? str(args as Data, 'command') : undefined
   if ((name === 'bash' || name === 'powershell') && command) records.push({ kind: 'shell-command', offset: event.offset, toolCallId: id, command })
   return records
+}
+
+/** A write tool's call that carries no content to journal; `str_replace_editor view` only reads. */
+function writesWithoutContent(name: string, input: Data | undefined): boolean {
+  if (!copilotFileTools.writes.includes(name)) return false
+  return !(name === 'str_replace_editor' && str(input ?? {}, 'command') === 'view')
 }
 
 export function toolResult(event: CopilotEvent, state: ParserState, cwd: string | null): SourceRecord[] {
@@ -113,6 +121,12 @@ export function toolResult(event: CopilotEvent, state: ParserState, cwd: string 
   const records: SourceRecord[] = [message(event, 'tool_result', content, { toolCallId: id, isError: !success, ...(name ? { toolName: name } : {}) })]
   const edit = state.edits[id]
   if (edit && success) records.push(...editRecords(edit, event.offset, id, str(result, 'detailedContent'), cwd))
+  else if (success && name !== undefined && writesWithoutContent(name, state.callInputs[id])) {
+    // `str_replace_editor insert` / `undo_edit`, a call without the content it writes: reported, never dropped.
+    const path = str(state.callInputs[id] ?? {}, 'path') ?? null
+    records.push({ kind: 'change-not-captured', offset: event.offset, toolCallId: id, tool: name, path, reason: 'its call gives no content Retrace can journal' })
+  }
+  delete state.callInputs[id]
   delete state.edits[id]
   delete state.calls[id]
   return records

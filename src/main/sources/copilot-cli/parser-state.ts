@@ -27,6 +27,8 @@ export const StateSchema = z.object({
   calls: z.record(z.string(), z.string()),
   /** File-changing calls waiting for their result (journaled only when the tool succeeded). */
   edits: z.record(z.string(), PendingEditSchema),
+  /** Calls of a writing tool that give no content to journal, waiting for their result (then reported). */
+  callInputs: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   /** Sub-agents already linked to the tool call that started them. */
   linked: z.array(z.string()),
   /** `subagent.started`: the starting tool call → the sub-agent's name and description. */
@@ -52,7 +54,7 @@ export function zeroTotals(): Totals {
 }
 
 export function initialState(): ParserState {
-  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals(), turnEventId: null, turnPaths: [], copilotVersion: null }
+  return { v: PARSER_VERSION, model: null, cwd: null, titled: false, calls: {}, edits: {}, callInputs: {}, linked: [], agentTitles: {}, taskPrompts: {}, callByAgent: {}, reasoningSeen: false, counted: zeroTotals(), turnEventId: null, turnPaths: [], copilotVersion: null }
 }
 
 /** The saved state, or a fresh one when it is absent or from another parser version (the file is then read again). */

@@ -45,7 +45,7 @@ export function sessionEvent(state: ParserState, event: CopilotEvent): SourceRec
       return shutdownUsage(state, event)
     default:
       // Progress and bookkeeping Copilot CLI writes besides the conversation: left out on purpose.
-      if (EVENTS_LEFT_OUT.has(event.type)) return []
+      if (EVENTS_LEFT_OUT.has(event.type) || LEFT_OUT_FAMILIES.test(event.type)) return []
       return [{ kind: 'unread', offset, what: `event "${event.type}"`, agentVersion: state.copilotVersion }]
   }
 }
@@ -63,9 +63,12 @@ const EVENTS_LEFT_OUT: ReadonlySet<string> = new Set([
   'session.compaction_start'
 ])
 
+/** Hooks run around tools and prompts (`hook.start`, `hook.end`…) and tool permission asks and answers. */
+const LEFT_OUT_FAMILIES = /^(?:hook|permission)\./
+
 /**
  * `session.shutdown` sums each model's tokens over the run; the messages carried only their
- * output tokens. What the messages did not count (input, cache, any output not on a message) is
+ * output tokens. Its input includes the cache reads and writes it lists beside it: taken out. What the messages did not count (input, cache, any output not on a message) is
  * added to the session as one usage record, so its totals match Copilot's own.
  */
 function shutdownUsage(state: ParserState, event: CopilotEvent): SourceRecord[] {
@@ -75,10 +78,16 @@ function shutdownUsage(state: ParserState, event: CopilotEvent): SourceRecord[] 
   for (const metric of Object.values(metrics as Record<string, unknown>)) {
     const usage = ((metric ?? {}) as Data).usage as Data | undefined
     if (!usage) continue
-    for (const key of Object.keys(total) as (keyof Totals)[]) {
+    const model = zeroTotals()
+    for (const key of Object.keys(model) as (keyof Totals)[]) {
       const value = usage[key]
-      if (typeof value === 'number' && value > 0) total[key] += Math.round(value)
+      if (typeof value === 'number' && value > 0) model[key] = Math.round(value)
     }
+    // Copilot's inputTokens count the cached prompt too (`inputTokens` = fresh + cache reads + cache
+    // writes, as on real sessions: 71282 = 4 + 35495 + 35783); Retrace's input is the fresh part.
+    const cached = model.cacheReadTokens + model.cacheWriteTokens
+    if (model.inputTokens >= cached) model.inputTokens -= cached
+    for (const key of Object.keys(total) as (keyof Totals)[]) total[key] += model[key]
   }
   const rest: Partial<Totals> = {}
   for (const key of Object.keys(total) as (keyof Totals)[]) {

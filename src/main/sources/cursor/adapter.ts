@@ -4,6 +4,7 @@ import type { SnapshotSourceAdapter } from '../adapter'
 import { cursorHome, discoverCliAll, discoverCliWorkspace } from './cli-discover'
 import { readCliStore } from './cli-store'
 import { composerSessions } from './composer-sessions'
+import { cursorFileTools } from './file-tools'
 import { cursorRoots, discoverCursorFiles, discoverCursorWorkspace, globalDbOf, workspaceHashOf } from './discover'
 import { readCursorStores } from './state-db'
 import { readTranscriptSessions } from './transcript-sessions'
@@ -21,6 +22,7 @@ export const cursorAdapter: SnapshotSourceAdapter = {
   // Cursor is closed source: its current layout is known from the tools that read it; only the
   // pre-3.0 layout was tested on a store Cursor wrote (fixtures/cursor/PROVENANCE.txt).
   fromWriterSourceOnly: true,
+  fileTools: cursorFileTools,
   roots: (env) => [...cursorRoots(env), cursorHome(env)],
   discoverAll: async (roots) => [...(await discoverCursorFiles(roots)), ...discoverCliAll(roots)],
   discover: async (workspace, roots) => [...(await discoverCursorWorkspace(workspace, roots)), ...discoverCliWorkspace(workspace, roots)],

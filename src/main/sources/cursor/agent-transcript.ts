@@ -1,5 +1,6 @@
 import { isRecord, toolArguments } from '../plain-data'
 import type { SourceRecord } from '../records'
+import { writeNotCaptured } from './file-tools'
 
 /**
  * A Cursor agent transcript (`~/.cursor/projects/<slug>/agent-transcripts/…/<id>.jsonl`, written
@@ -95,10 +96,15 @@ function assistantRecords(blocks: unknown[], line: LineInfo, open: string[]): So
       records.push({ ...base, uid, role: 'tool_call', content: '', toolName: block.name, toolCallId: callId, toolInput: input })
       const command = shellCommandOf(block.name, input)
       if (command !== null) records.push({ kind: 'shell-command', offset: line.at, toolCallId: callId, command })
+      const unrecorded = writeNotCaptured(block.name, input, callId, line.at, TRANSCRIPT_KEEPS_NO_FILE)
+      if (unrecorded) records.push(unrecorded)
     } else if (block.type === 'tool_result') records.push(...resultRecord(block, uid, line.at, open))
   })
   return records
 }
+
+/** Why a transcript's file change is not rewindable: its lines keep the call alone (no result in most, no content before). */
+export const TRANSCRIPT_KEEPS_NO_FILE = "Cursor's agent transcript keeps the call, not its result nor the file before or after it"
 
 /**
  * The command of a shell tool call (`Shell` in transcripts, `run_terminal_cmd` and the like in

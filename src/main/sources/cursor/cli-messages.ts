@@ -1,6 +1,7 @@
 import { isRecord, textOfContent, toolArguments } from '../plain-data'
 import type { SourceRecord } from '../records'
 import { shellCommandOf } from './agent-transcript'
+import { writeNotCaptured } from './file-tools'
 
 const USER_QUERY = /<user_query>([\s\S]*?)<\/user_query>/
 
@@ -37,9 +38,11 @@ export function cliMessageRecords(value: unknown, uid: string, offset: number): 
         const toolName = typeof part.toolName === 'string' && part.toolName ? part.toolName : 'tool'
         const input = toolArguments(part.args ?? null)
         const command = shellCommandOf(toolName, input)
+        const unrecorded = writeNotCaptured(toolName, input, callId, offset, "Cursor's CLI chat keeps the call and its result, not the file before or after it")
         return [
           { ...base, uid: partUid, role: 'tool_call', content: '', toolName, toolCallId: callId, toolInput: input, ...model },
-          ...(command !== null ? [{ kind: 'shell-command' as const, offset, toolCallId: callId, command }] : [])
+          ...(command !== null ? [{ kind: 'shell-command' as const, offset, toolCallId: callId, command }] : []),
+          ...(unrecorded ? [unrecorded] : [])
         ]
       })
     }

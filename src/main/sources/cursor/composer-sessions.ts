@@ -3,6 +3,7 @@ import type { SnapshotRead, SnapshotSession } from '../adapter'
 import { isRecord } from '../plain-data'
 import type { SourceRecord } from '../records'
 import { bubbleOf, timeOf, type CursorBubble } from './bubbles'
+import { cursorFileTools, writeNotCaptured } from './file-tools'
 import { parseJson, type CursorStores } from './state-db'
 
 /**
@@ -77,7 +78,15 @@ function composerSession(id: string, data: Record<string, unknown> | null, legac
   const startedAt = timeOf(field('createdAt'))
   const title = field('name')
   const modelConfig = field('modelConfig')
-  const model = isRecord(modelConfig) && typeof modelConfig.modelName === 'string' && modelConfig.modelName !== 'default' ? modelConfig.modelName : undefined
+  const chosen = isRecord(modelConfig) && typeof modelConfig.modelName === 'string' && modelConfig.modelName !== 'default' ? modelConfig.modelName : undefined
+  const read = entries.map((entry) => (entry.value === null ? null : bubbleOf(entry.value, entry.id, entry.headerType)))
+  // Auto mode ("default") leaves the choice to each request: the model its bubbles name, the prompt's for the answer.
+  let turnModel: string | null = null
+  for (const bubble of read) {
+    if (bubble?.role === 'user') turnModel = bubble.model
+    else if (bubble && !bubble.model && turnModel) bubble.model = turnModel
+  }
+  const model = chosen ?? read.map((bubble) => bubble?.model ?? null).filter((name): name is string => name !== null).at(-1)
   records.push({
     kind: 'session-meta',
     offset: at(),
@@ -87,8 +96,8 @@ function composerSession(id: string, data: Record<string, unknown> | null, legac
     ...(model ? { model } : {}),
     ...(parent ? { parent } : {})
   })
-  for (const entry of entries) {
-    const bubble = entry.value === null ? null : bubbleOf(entry.value, entry.id, entry.headerType)
+  for (const [index, entry] of entries.entries()) {
+    const bubble = read[index]
     if (bubble) records.push(...bubbleRecords(bubble, contents, at))
     else records.push({ kind: 'skipped', offset: at(), reason: entry.value === null ? `bubble ${entry.id} of composer ${id} is missing from the store` : `bubble ${entry.id} of composer ${id} is not a message Retrace reads` })
   }
@@ -127,6 +136,12 @@ function bubbleRecords(bubble: CursorBubble, contents: Map<string, string>, at: 
     const before = tool.edit?.beforeKey ? contents.get(tool.edit.beforeKey) : undefined
     const after = tool.edit ? contents.get(tool.edit.afterKey) : undefined
     if (tool.edit && before !== undefined && after !== undefined) records.push({ kind: 'file-edit', offset: at(), toolCallId: tool.callId, path: tool.edit.path, before, after })
+    else if (!tool.isError && cursorFileTools.writes.includes(tool.name)) {
+      // A writing call whose contents Cursor did not keep (or that has not finished) is still accounted for.
+      const why = tool.result === null ? 'Cursor kept no result for this call (still running or cancelled): whether it changed the file is not known' : tool.edit ? 'Cursor no longer keeps the file before this edit' : 'Cursor kept no content before and after this change'
+      const unrecorded = writeNotCaptured(tool.name, tool.args, tool.callId, at(), why)
+      if (unrecorded) records.push({ ...unrecorded, path: tool.edit?.path ?? unrecorded.path })
+    }
     if (tool.result !== null || tool.isError) {
       records.push({ kind: 'message', offset: at(), ...base, uid: null, startsTurn: false, role: 'tool_result', content: tool.result ?? '', toolCallId: tool.callId, toolName: tool.name, isError: tool.isError })
     }

@@ -25,7 +25,15 @@ describe("importing Confab's sanitized Cursor transcripts (main thread and sub-a
     const before = [sha(main), sha(sub)]
     const call = contractCaller(runtime({}, { env: { HOME: home } }))
     const opened = await call('workspaces.open', { path: workspace })
-    expect(await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })).toMatchObject({ sessions: 2, skipped: [] })
+    const imported = await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    expect(imported).toMatchObject({ sessions: 2, skipped: [] })
+    // Its three file changes (StrReplace, Write, Delete) are calls without results: each reported.
+    const why = "Cursor's agent transcript keeps the call, not its result nor the file before or after it"
+    expect(imported.changesNotJournaled.map((entry) => entry.reason)).toEqual([
+      `file change not captured (${why}): internal/api/session_handler.go`,
+      `file change not captured (${why}): internal/api/session_handler_test.go`,
+      `file change not captured (${why}): internal/api/legacy_validate.go`
+    ])
 
     const tree = await call('sessions.tree', { workspaceId: opened.id })
     const child = tree.nodes.find((node) => node.kind === 'sub-agent')

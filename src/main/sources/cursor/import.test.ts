@@ -150,4 +150,37 @@ describe('importing Cursor 0.4x composers kept whole in the workspace store (rea
     expect(page.items[0]?.content).toBe('create settings page that enables to enter OpenAI API key, and switch from light to dark mode')
     expect(hashes(appData)).toEqual(before)
   })
+
+  it('names the model a composer ran on where Cursor keeps it: "default" in modelConfig, the model on the prompts\' bubbles', async () => {
+    // Auto mode keeps `modelConfig.modelName: "default"`; the model each request ran on is the
+    // `modelInfo` of its bubbles, which Cursor writes on the prompt's bubble.
+    const edited = readStoresSpec()
+    const modelOf = (id: string) => (id.endsWith('-u1') ? 'claude-4.5-sonnet-thinking' : id.endsWith('-u2') ? 'gpt-5' : null)
+    edited.global.cursorDiskKV = edited.global.cursorDiskKV.map(([key, value]) => {
+      if (value === null || !key.includes(COMPOSER_A)) return [key, value]
+      let parsed: Record<string, unknown> | null
+      try {
+        parsed = JSON.parse(value) as Record<string, unknown> | null
+      } catch {
+        return [key, value] // the damaged bubble the fixture keeps on purpose
+      }
+      if (!parsed) return [key, value]
+      if (key.startsWith('composerData:')) parsed.modelConfig = { modelName: 'default', maxMode: false }
+      if (key.startsWith('bubbleId:')) {
+        delete parsed.modelInfo
+        const model = modelOf(key)
+        if (model) parsed.modelInfo = { modelName: model }
+      }
+      return [key, JSON.stringify(parsed)]
+    })
+    const { workspace, call } = currentSetup({ spec: edited })
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    const main = (await call('sessions.list', { workspaceId: opened.id })).items.find((session) => session.title === 'Retry fetchJson with backoff')
+    expect(main?.model).toBe('gpt-5')
+    const items = (await call('transcript.page', { sessionId: main?.id ?? '', limit: 500 })).items
+    const byTurn = new Map<number, Set<string | null>>()
+    for (const item of items) if (item.role !== 'user' && item.role !== 'tool_result') byTurn.set(item.turn, (byTurn.get(item.turn) ?? new Set()).add(item.model))
+    expect([...byTurn.entries()].map(([turn, models]) => [turn, [...models]])).toEqual([[1, ['claude-4.5-sonnet-thinking']], [2, ['gpt-5']]])
+  })
 })

@@ -1,5 +1,6 @@
 import type { MessageRecord, SourceRecord } from '../records'
-import { shellCommandOf } from './agent-transcript'
+import { shellCommandOf, TRANSCRIPT_KEEPS_NO_FILE } from './agent-transcript'
+import { writeNotCaptured } from './file-tools'
 
 const ROLE_LINE = /^(user|assistant):\s*$/
 const USER_QUERY = /<user_query>([\s\S]*?)<\/user_query>/
@@ -68,7 +69,12 @@ function segmentRecords(role: 'user' | 'assistant', segment: { kind: string; nam
     const callId = base.uid ?? segment.name
     open.push({ id: callId, name: segment.name })
     const command = shellCommandOf(segment.name, input)
-    return [{ ...base, role: 'tool_call', content: '', toolName: segment.name, toolCallId: callId, toolInput: input }, ...(command !== null ? [{ kind: 'shell-command' as const, offset: base.offset, toolCallId: callId, command }] : [])]
+    const unrecorded = writeNotCaptured(segment.name, input, callId, base.offset, TRANSCRIPT_KEEPS_NO_FILE)
+    return [
+      { ...base, role: 'tool_call', content: '', toolName: segment.name, toolCallId: callId, toolInput: input },
+      ...(command !== null ? [{ kind: 'shell-command' as const, offset: base.offset, toolCallId: callId, command }] : []),
+      ...(unrecorded ? [unrecorded] : [])
+    ]
   }
   if (segment.kind === 'result') {
     const index = Math.max(0, open.findIndex((call) => call.name === segment.name))

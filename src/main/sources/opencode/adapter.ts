@@ -7,6 +7,7 @@ import { discoverOpenCodeFiles, discoverOpenCodeWorkspace, isWholeStore, openCod
 import type { SessionFilter } from './storage-folder'
 import { readStorageFolder } from './storage-folder'
 import { isKiloStore, labelKiloSession } from './kilo'
+import { openCodeFileTools } from './file-tools'
 import { databasesIn } from './store-files'
 import { storeSessions } from './store-sessions'
 
@@ -25,6 +26,7 @@ export const openCodeAdapter: SnapshotSourceAdapter = {
   name: 'opencode',
   label: 'OpenCode',
   fromWriterSourceOnly: true,
+  fileTools: openCodeFileTools,
   roots: openCodeRoots,
   discoverAll: discoverOpenCodeFiles,
   discover: discoverOpenCodeWorkspace,

@@ -5,7 +5,7 @@ import { isInWorkspace, sameFolder } from '../code-buddy/workspace-match'
 import { readForeignDb } from '../foreign-db/read-foreign-db'
 import { databaseFingerprint, databasesIn, storageFingerprint, storageFolderIn } from './store-files'
 import { kiloRoots } from './kilo'
-import { storageDirectories } from './storage-folder'
+import { addDirectory, latest, storageDirectories, type Directories } from './storage-folder'
 
 /**
  * OpenCode's data folder, `Global.Path.data`: `$XDG_DATA_HOME/opencode`, else
@@ -29,15 +29,17 @@ function storesIn(dataDir: string): { path: string; fingerprint: string }[] {
   return stores
 }
 
-function historyFile(store: { path: string; fingerprint: string }, cwd: string): HistoryFile {
-  return { source: 'opencode', path: store.path, sessionId: store.path, role: 'main', cwd, backupDir: null, fingerprint: store.fingerprint }
+function historyFile(store: { path: string; fingerprint: string }, cwd: string, lastActivityAt?: number | null): HistoryFile {
+  const file: HistoryFile = { source: 'opencode', path: store.path, sessionId: store.path, role: 'main', cwd, backupDir: null, fingerprint: store.fingerprint }
+  if (typeof lastActivityAt === 'number') file.lastActivityAt = lastActivityAt
+  return file
 }
 
 /** Every store, once per directory its sessions ran in (`retrace import --all`). */
 export async function discoverOpenCodeFiles(roots: string[]): Promise<HistoryFile[]> {
   const files: HistoryFile[] = []
   for (const root of new Set(roots.map((root) => resolve(root)))) {
-    for (const store of storesIn(root)) for (const directory of await directoriesOf(store)) files.push(historyFile(store, directory))
+    for (const store of storesIn(root)) for (const [directory, lastActivityAt] of await directoriesOf(store)) files.push(historyFile(store, directory, lastActivityAt))
   }
   return files
 }
@@ -53,7 +55,8 @@ export async function discoverOpenCodeWorkspace(workspacePath: string, roots: st
   for (const root of new Set(roots.map((root) => resolve(root)))) {
     if (sameFolder(root, workspacePath)) continue
     for (const store of storesIn(root)) {
-      if ((await directoriesOf(store)).some((directory) => isInWorkspace(directory, workspacePath))) files.push(historyFile(store, workspacePath))
+      const inWorkspace = [...(await directoriesOf(store))].filter(([directory]) => isInWorkspace(directory, workspacePath))
+      if (inWorkspace.length > 0) files.push(historyFile(store, workspacePath, latest(inWorkspace.map(([, time]) => time))))
     }
   }
   return files
@@ -65,10 +68,14 @@ export function isWholeStore(file: HistoryFile): boolean {
   return file.cwd === null || sameFolder(dirname(file.path), file.cwd)
 }
 
-/** Directories the store's sessions ran in; read again only when the store changed. */
-const directoryCache = new Map<string, { fingerprint: string; directories: string[] }>()
+/**
+ * Directories the store's sessions ran in, each with its sessions' latest update (null when none
+ * says): one database serves every project, so its modification time tells nothing of one of
+ * them. Read again only when the store changed.
+ */
+const directoryCache = new Map<string, { fingerprint: string; directories: Directories }>()
 
-async function directoriesOf(store: { path: string; fingerprint: string }): Promise<string[]> {
+async function directoriesOf(store: { path: string; fingerprint: string }): Promise<Directories> {
   const cached = directoryCache.get(store.path)
   if (cached?.fingerprint === store.fingerprint) return cached.directories
   const directories = store.path.endsWith('.db') ? await databaseDirectories(store.path) : storageDirectories(store.path)
@@ -77,23 +84,23 @@ async function directoriesOf(store: { path: string; fingerprint: string }): Prom
   return directories
 }
 
-/** The `session.directory` column (the project's worktree when empty), without reading messages. */
-async function databaseDirectories(path: string): Promise<string[]> {
+/** The `session.directory` column (the project's worktree when empty) and `time_updated`, without reading messages. */
+async function databaseDirectories(path: string): Promise<Directories> {
   const read = await readForeignDb(path, {
     project: { columns: ['id', 'worktree'], required: ['id', 'worktree'] },
-    session: { columns: ['project_id', 'directory'], required: ['project_id'], distinct: true }
+    session: { columns: ['project_id', 'directory', 'time_updated'], required: ['project_id'], distinct: true }
   })
+  const found: Directories = new Map()
   // Unreadable (being replaced, not SQLite): nothing to match now; importing the folder itself reports why.
-  if (!read.ok) return []
+  if (!read.ok) return found
   const worktrees = new Map<unknown, unknown>()
   const projects = read.tables.project
   if (projects?.state === 'read') for (const row of projects.rows) worktrees.set(row.id, row.worktree)
   const sessions = read.tables.session
-  if (sessions?.state !== 'read') return []
-  const found = new Set<string>()
+  if (sessions?.state !== 'read') return found
   for (const row of sessions.rows) {
     const directory = typeof row.directory === 'string' && row.directory !== '' ? row.directory : worktrees.get(row.project_id)
-    if (typeof directory === 'string' && directory !== '' && directory !== '/') found.add(directory)
+    if (typeof directory === 'string' && directory !== '' && directory !== '/') addDirectory(found, directory, row.time_updated)
   }
-  return [...found]
+  return found
 }

@@ -1,4 +1,6 @@
 import { isAbsolute, relative } from 'node:path'
+import { isRecord } from '../plain-data'
+import { openCodeFileTools } from './file-tools'
 import { text, type OpenCodeStore } from './model'
 import { key, readSnapshotFiles, type SnapshotFile, type SnapshotRequest } from './snapshot-repository'
 
@@ -31,8 +33,39 @@ export function stepPatches(parts: { data: Record<string, unknown> }[]): StepPat
 }
 
 /**
- * Every file the store's patches name, before and after its step, read in one pass per
- * repository. Problems: an unreadable repository, and steps whose snapshots were pruned.
+ * The edits of a message that kept their patch alone (OpenCode ≥ 1.1x: `filediff.patch`, no before
+ * and after), each the first change of its file in its step and before any shell command of the
+ * step: the file they patch is the file as the snapshot the step started from (`step-start`) holds it. Call id → that tree and the file.
+ */
+export function patchOnlyEditBases(parts: { data: Record<string, unknown> }[]): Map<string, { tree: string; file: string }> {
+  const bases = new Map<string, { tree: string; file: string }>()
+  let start: string | null = null
+  let touched = new Set<string>()
+  for (const { data } of parts) {
+    if (data.type === 'step-start') {
+      start = text(data.snapshot)
+      touched = new Set()
+      continue
+    }
+    // After a shell command the snapshot no longer tells what any file held.
+    if (data.type === 'tool' && openCodeFileTools.shell.includes(String(data.tool))) start = null
+    if (data.type !== 'tool' || !isRecord(data.state) || data.state.status !== 'completed') continue
+    const input = isRecord(data.state.input) ? data.state.input : {}
+    const metadata = isRecord(data.state.metadata) ? data.state.metadata : {}
+    const diff = isRecord(metadata.filediff) ? metadata.filediff : {}
+    const file = text(diff.file) ?? text(input.filePath) ?? text(metadata.filepath)
+    if (!file) continue
+    const patchOnly = data.tool === 'edit' && typeof diff.patch === 'string' && typeof diff.before !== 'string'
+    const callId = text(data.callID)
+    if (patchOnly && start && callId && !touched.has(file)) bases.set(callId, { tree: start, file })
+    if (openCodeFileTools.writes.includes(String(data.tool))) touched.add(file)
+  }
+  return bases
+}
+
+/**
+ * Every file the store's patches name, before and after its step, and the files patch-only edits
+ * patch, read in one pass per repository. Problems: an unreadable repository, and steps whose snapshots were pruned.
  */
 export function patchFiles(dataDir: string, store: OpenCodeStore): { lookupFor: (projectId: string) => SnapshotLookup; problems: string[] } {
   const byProject = new Map<string, { worktree: string; requests: SnapshotRequest[] }>()
@@ -47,6 +80,10 @@ export function patchFiles(dataDir: string, store: OpenCodeStore): { lookupFor: 
           const path = relativePath(worktree, file)
           if (path) entry.requests.push({ tree: patch.before, path }, { tree: patch.after, path })
         }
+      }
+      for (const { tree, file } of patchOnlyEditBases(message.parts).values()) {
+        const path = relativePath(worktree, file)
+        if (path) entry.requests.push({ tree, path })
       }
     }
   }

@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createTwoFilesPatch } from 'diff'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { replaceTextInWal } from '../foreign-db/testing/rewrite-text'
 import { FIXTURES } from '../testing/claude-home'
@@ -102,5 +103,35 @@ describe('rewinding an OpenCode session’s turns', () => {
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['opencode'] })
     expect(report.fileChanges).toBe(3)
     expect(report.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/^3 step snapshots are not in OpenCode's snapshot repository/) as string])
+  })
+
+  it('an edit that kept only its patch (OpenCode ≥ 1.1x) applies to the file as its step\'s snapshot holds it', async () => {
+    const workspace = tempDir()
+    const data = tempDir()
+    const dir = join(data, 'opencode')
+    cpSync(join(FIXTURES, 'opencode', 'storage-v0.15'), dir, { recursive: true })
+    // The turn-1 edit of src/http.ts as current versions keep it: `filediff: {file, patch, additions,
+    // deletions}`, the patch made by jsdiff's createTwoFilesPatch, nothing before or after.
+    for (const file of filesUnder(join(dir, 'storage'))) {
+      const text = readFileSync(file, 'utf8')
+      const part = JSON.parse(text) as { callID?: string; state?: { metadata?: { filediff?: Record<string, unknown> } } }
+      const diff = part.callID === 'toolu_01EdHttp' ? part.state?.metadata?.filediff : undefined
+      if (diff) {
+        const path = `${WORKTREE}/src/http.ts`
+        part.state!.metadata!.filediff = { file: path, patch: createTwoFilesPatch(path, path, HTTP_BEFORE, HTTP_AFTER), additions: 5, deletions: 1 }
+      }
+      writeFileSync(file, JSON.stringify(diff ? part : JSON.parse(text), null, 2).replaceAll(WORKTREE, workspace))
+    }
+    mkdirSync(join(workspace, 'src'))
+    writeFileSync(join(workspace, 'src', 'http.ts'), HTTP_AFTER)
+    const call = contractCaller(runtime({}, { env: { XDG_DATA_HOME: data } }))
+    const opened = await call('workspaces.open', { path: workspace })
+    const report = await call('imports.run', { workspaceId: opened.id, sources: ['opencode'] })
+    expect(report.changesNotJournaled).toEqual([])
+    const main = (await call('sessions.list', { workspaceId: opened.id })).items.find((session) => session.kind === 'main' && session.turnCount === 4)
+    expect((await call('changes.ofTurn', { sessionId: main?.id ?? '', turn: 1 })).items.map((change) => [change.path, change.op])).toEqual([['src/http.ts', 'modify']])
+    const plan = await call('rewind.plan', { sessionId: main?.id ?? '', turn: 1 })
+    await call('rewind.apply', { sessionId: main?.id ?? '', turn: 1, token: plan.token, choices: [] })
+    expect(readFileSync(join(workspace, 'src', 'http.ts'), 'utf8')).toBe(HTTP_BEFORE)
   })
 })

@@ -2,7 +2,7 @@ import type { Usage } from '../../../shared/contract'
 import type { Attachment, SessionMetaRecord, SourceRecord } from '../records'
 import { isRecord } from '../plain-data'
 import { text, type OpenCodeMessage, type OpenCodeSession } from './model'
-import { stepPatches, type SnapshotLookup } from './patch-files'
+import { patchOnlyEditBases, stepPatches, type SnapshotLookup } from './patch-files'
 import { toolRecords, type Draft } from './tool-records'
 
 /** What a session's records need from the rest of the store. */
@@ -28,14 +28,15 @@ export function sessionRecords(session: OpenCodeSession, links: SessionLinks): S
   if (session.parentId && !links.parentKnown) drafts.push({ kind: 'note', text: `OpenCode: started by session ${session.parentId}, which is not in this store (deleted?)` })
   const revertAt = session.revert?.messageId ?? null
   let revertShown = false
+  const shells = userShellCommands(session.messages)
   for (const message of session.messages) {
     if (revertAt !== null && !revertShown && message.id >= revertAt) {
       revertShown = true
       drafts.push({ kind: 'message', uid: `${session.id}#revert`, parentUid: null, agentId: null, startsTurn: false, role: 'system', content: 'OpenCode: /undo took the session back to before this point. The messages below are hidden in OpenCode (and its files restored) until /redo, or removed by the next prompt.' })
     }
     const role = message.info.role
-    if (role === 'user') drafts.push(...userRecords(message, revertAt !== null && message.id >= revertAt))
-    else if (role === 'assistant') drafts.push(...assistantRecords(message, links.snapshots))
+    if (role === 'user') drafts.push(...userRecords(message, revertAt !== null && message.id >= revertAt, shells.get(message.id)))
+    else if (role === 'assistant') drafts.push(...assistantRecords(message, links.snapshots, shells.has(text(message.info.parentID) ?? '')))
     else drafts.push({ kind: 'skipped', reason: `${session.label}: message ${message.id} has role ${JSON.stringify(role)}; skipped` })
   }
   return drafts.map((draft, offset): SourceRecord => ({ ...draft, offset }))
@@ -53,7 +54,29 @@ function metaOf(session: OpenCodeSession, links: SessionLinks): Draft {
   return meta
 }
 
-function userRecords(message: OpenCodeMessage, undone: boolean): Draft[] {
+/**
+ * The user's own shell commands (`!ls` in the prompt): OpenCode's `SessionPrompt.shell` writes a
+ * user message holding only a synthetic text part ("The following tool was executed by the
+ * user"), then an assistant message, with no model call behind it, holding the `bash` tool part.
+ * User message id → the command.
+ */
+function userShellCommands(messages: OpenCodeMessage[]): Map<string, string> {
+  const commands = new Map<string, string>()
+  for (const [index, message] of messages.entries()) {
+    if (message.info.role !== 'user' || message.parts.length === 0) continue
+    if (!message.parts.every(({ data }) => data.type === 'text' && data.synthetic === true)) continue
+    const answer = messages[index + 1]
+    if (answer?.info.role !== 'assistant' || (text(answer.info.parentID) ?? message.id) !== message.id) continue
+    const tools = answer.parts.filter(({ data }) => data.type === 'tool')
+    const state = tools[0]?.data.state
+    if (tools.length !== 1 || tools[0]?.data.tool !== 'bash' || !isRecord(state) || !isRecord(state.input)) continue
+    const command = text(state.input.command)
+    if (command) commands.set(message.id, command)
+  }
+  return commands
+}
+
+function userRecords(message: OpenCodeMessage, undone: boolean, shellCommand: string | undefined): Draft[] {
   const texts: string[] = []
   const attachments: Attachment[] = []
   let compaction = false
@@ -73,7 +96,7 @@ function userRecords(message: OpenCodeMessage, undone: boolean): Draft[] {
       agentId: null,
       startsTurn: true,
       role: 'user',
-      content: texts.join('\n\n'),
+      content: shellCommand !== undefined ? `!${shellCommand}` : texts.join('\n\n'),
       ...createdAt(message.info),
       ...(attachments.length > 0 ? { attachments } : {}),
       ...(undone ? { turnInvalidated: true } : {})
@@ -81,10 +104,11 @@ function userRecords(message: OpenCodeMessage, undone: boolean): Draft[] {
   ]
 }
 
-function assistantRecords(message: OpenCodeMessage, snapshots: SnapshotLookup | undefined): Draft[] {
+function assistantRecords(message: OpenCodeMessage, snapshots: SnapshotLookup | undefined, userShell: boolean): Draft[] {
   const info = message.info
-  const model = modelOf(message)
-  const usage = messageUsage(message)
+  // The answer to a user's `!command` is the command's run alone: no model was called.
+  const model = userShell ? null : modelOf(message)
+  const usage = userShell ? null : messageUsage(message)
   const base = { kind: 'message' as const, parentUid: null, agentId: null, startsTurn: false, ...createdAt(info) }
   if (info.summary === true) {
     const summary = message.parts.flatMap(({ data }) => (data.type === 'text' && typeof data.text === 'string' ? [data.text] : [])).join('\n\n')
@@ -102,7 +126,16 @@ function assistantRecords(message: OpenCodeMessage, snapshots: SnapshotLookup | 
       drafts.push({ ...base, uid: id, role: 'system', content: `OpenCode retried the model call (attempt ${String(data.attempt)}): ${errorText(data.error)}` })
     }
   }
-  if (snapshots) drafts.push(...snapshotEdits(message, drafts, snapshots))
+  if (snapshots) {
+    // A patch-only edit, first of its file in its step, patches the file as the step's snapshot holds it.
+    const bases = patchOnlyEditBases(message.parts)
+    for (const draft of drafts) {
+      const base = draft.kind === 'file-edit' && draft.before === undefined && draft.toolCallId ? bases.get(draft.toolCallId) : undefined
+      const before = base ? snapshots(base.tree, base.file) : undefined
+      if (draft.kind === 'file-edit' && before !== undefined) draft.before = before
+    }
+    drafts.push(...snapshotEdits(message, drafts, snapshots))
+  }
   if (isRecord(info.error)) drafts.push({ ...base, uid: `${message.id}#error`, role: 'system', content: `OpenCode: ${errorText(info.error)}` })
   // The message's model, tokens and cost go on its first record (one with nothing to show is made for them).
   let first = drafts.find((draft) => draft.kind === 'message')

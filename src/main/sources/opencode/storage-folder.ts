@@ -37,21 +37,33 @@ export function readStorageFolder(storage: string, wanted: SessionFilter): OpenC
 }
 
 /** The directories recorded by every session of the folder (for discovery: which workspaces it has sessions of). */
-export function storageDirectories(storage: string): string[] {
+export function storageDirectories(storage: string): Directories {
   const worktrees = new Map<string, string>()
   for (const file of jsonFiles(join(storage, 'project'))) {
     const info = readJson(join(storage, 'project', file), '', [])
     if (info && typeof info.worktree === 'string') worktrees.set(basename(file, '.json'), info.worktree)
   }
-  const found = new Set<string>()
+  const found: Directories = new Map()
   for (const project of folders(join(storage, 'session'))) {
     for (const file of jsonFiles(join(storage, 'session', project))) {
       const info = readJson(join(storage, 'session', project, file), '', [])
       const directory = typeof info?.directory === 'string' && info.directory !== '' ? info.directory : worktrees.get(project)
-      if (directory && directory !== '/') found.add(directory)
+      const time = isRecord(info?.time) ? (info.time.updated ?? info.time.created) : undefined
+      if (directory && directory !== '/') addDirectory(found, directory, time)
     }
   }
-  return [...found]
+  return found
+}
+
+/** The directories a store's sessions ran in → the latest update of those sessions (null: none recorded). */
+export type Directories = Map<string, number | null>
+
+export function addDirectory(found: Directories, directory: string, time: unknown): void {
+  found.set(directory, latest([found.get(directory) ?? null, typeof time === 'number' && Number.isFinite(time) && time > 0 ? time : null]))
+}
+
+export function latest(times: (number | null)[]): number | null {
+  return times.reduce<number | null>((max, time) => (time !== null && (max === null || time > max) ? time : max), null)
 }
 
 function readMessages(storage: string, sessionId: string, problems: string[]): OpenCodeMessage[] {

@@ -1,7 +1,7 @@
 import type { WorkspaceSummary } from '../../../shared/contract'
 
 /** A workspace as stored; whether its folder is on this disk is the handlers' to say. */
-export type StoredWorkspace = Omit<WorkspaceSummary, 'folderExists'>
+export type StoredWorkspace = Omit<WorkspaceSummary, 'folderExists' | 'readOnly'>
 import type { Db } from '../database'
 
 interface WorkspaceRow {

@@ -1,5 +1,16 @@
+import { useQuery } from '@tanstack/react-query'
+import { call } from '../../api/client'
+import { useUiStore } from '../../state/ui-store'
+import { workspaceKeys } from '../../state/query-keys'
 import { useDialogStore } from './dialog-store'
 import { nothingToRewindReason } from './rewind-availability'
+
+/** Why the open workspace is never rewound (a home or system folder), or null. */
+function useReadOnlyReason(): string | null {
+  const workspaceId = useUiStore((state) => state.workspaceId)
+  const workspace = useQuery({ queryKey: workspaceKeys.detail(workspaceId ?? 0), queryFn: () => call('workspaces.get', { workspaceId: workspaceId ?? 0 }), enabled: workspaceId !== null })
+  return workspace.data?.readOnly ?? null
+}
 
 /**
  * A turn's actions: rewind the session's files to before it, fork a branch from it, or export
@@ -9,9 +20,10 @@ import { nothingToRewindReason } from './rewind-availability'
  */
 export function TurnActions({ sessionId, turn, lastChangedTurn }: { sessionId: string; turn: number; /** From the session detail; undefined while it loads. */ lastChangedTurn?: number | null }) {
   const open = useDialogStore((state) => state.open)
+  const readOnly = useReadOnlyReason()
   // Turn 0 is what came before the first prompt: there is no checkpoint before it.
   if (turn < 1) return null
-  const nothing = nothingToRewindReason(turn, lastChangedTurn)
+  const nothing = readOnly !== null ? `Read-only: Retrace never rewinds files here. ${readOnly}` : nothingToRewindReason(turn, lastChangedTurn)
   return (
     <>
       <button

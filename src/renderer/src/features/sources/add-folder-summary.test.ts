@@ -14,13 +14,14 @@ describe('addFolderSummary', () => {
           { id: 2, path: '/a', sessions: 20 },
           { id: 3, path: '/b', sessions: 10 }
         ],
-        refused: [{ cwd: '/', reason: 'The root folder cannot be a workspace.', sessions: 1 }]
+        refused: [{ cwd: 'relative/dir', reason: 'Retrace does not use "relative/dir" as a workspace: it is not an absolute folder path on this computer.', sessions: 1 }],
+        readOnly: [{ id: 4, path: '/', reason: 'Retrace does not use "/" as a workspace: it is the root of a disk.', sessions: 2 }]
       }
     })
-    expect(text).toBe('Imported from /copies/claude: 12 sessions here (400 messages), 30 into 2 other workspaces, 1 not imported (recorded in a folder that cannot be a workspace).')
+    expect(text).toBe('Imported from /copies/claude: 12 sessions here (400 messages), 30 into 2 other workspaces, 2 into 1 read-only workspace (a home or system folder: never rewound), 1 not imported (recorded in a folder that cannot be a workspace).')
   })
 
   it('says only what came here when the folder held nothing else', () => {
-    expect(addFolderSummary({ folder, report: { ...report, sessions: 1, messages: 1 }, elsewhere: { workspaces: [], refused: [] } })).toBe('Imported from /copies/claude: 1 session here (1 message).')
+    expect(addFolderSummary({ folder, report: { ...report, sessions: 1, messages: 1 }, elsewhere: { workspaces: [], refused: [], readOnly: [] } })).toBe('Imported from /copies/claude: 1 session here (1 message).')
   })
 })

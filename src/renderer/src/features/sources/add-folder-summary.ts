@@ -12,6 +12,8 @@ export function addFolderSummary(added: Added): string {
   const parts = [`${plural(report.sessions, 'session')} here (${plural(report.messages, 'message')})`]
   const moved = elsewhere.workspaces.reduce((sum, item) => sum + item.sessions, 0)
   if (elsewhere.workspaces.length > 0) parts.push(`${moved} into ${plural(elsewhere.workspaces.length, 'other workspace')}`)
+  const readOnly = elsewhere.readOnly.reduce((sum, item) => sum + item.sessions, 0)
+  if (elsewhere.readOnly.length > 0) parts.push(`${readOnly} into ${plural(elsewhere.readOnly.length, 'read-only workspace')} (a home or system folder: never rewound)`)
   const refused = elsewhere.refused.reduce((sum, item) => sum + item.sessions, 0)
   if (refused > 0) parts.push(`${refused} not imported (recorded in a folder that cannot be a workspace)`)
   const skipped = report.skipped.length > 0 ? ` ${plural(report.skipped.length, 'line')} skipped.` : ''

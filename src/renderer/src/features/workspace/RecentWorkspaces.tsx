@@ -18,8 +18,8 @@ export function RecentWorkspaces() {
 
   if (all.isPending) return <SkeletonRows count={3} />
   if (all.isError) return <ErrorState title="Could not list the workspaces" error={all.error} onRetry={() => void all.refetch()} />
-  const usable = all.data.items.filter((workspace) => workspace.refused === null)
-  const refused = all.data.items.length - usable.length
+  // A home or system folder (agents in containers record /root) is listed too: it opens read-only.
+  const usable = all.data.items
   if (usable.length === 0) {
     return (
       <EmptyState title="No workspaces yet">
@@ -46,21 +46,21 @@ export function RecentWorkspaces() {
           {errorMessage(failed)}
         </p>
       ) : null}
-      {refused > 0 ? (
-        <p className="recent-note muted">
-          {plural(refused, 'recorded folder')} left out: a home folder or a system folder is never a workspace (<span className="mono">retrace workspaces</span> says which).
-        </p>
-      ) : null}
     </>
   )
 }
 
 function WorkspaceRow({ workspace, pending, onOpen }: { workspace: WorkspaceListing; pending: boolean; onOpen: () => void }) {
   return (
-    <button type="button" className="recent-row" data-testid="recent-workspace" data-folder-missing={!workspace.folderExists} disabled={pending} onClick={onOpen}>
+    <button type="button" className="recent-row" data-testid="recent-workspace" data-folder-missing={!workspace.folderExists} data-read-only={workspace.refused !== null} disabled={pending} onClick={onOpen}>
       <span className="recent-name">
         {workspace.name}
         {workspace.isDemo ? <span className="badge badge-demo">demo</span> : null}
+        {workspace.refused !== null ? (
+          <span className="badge badge-missing" data-testid="recent-read-only" title={workspace.refused}>
+            read-only
+          </span>
+        ) : null}
         {workspace.folderExists ? null : (
           <span className="badge badge-missing" title="No folder at this path on this computer (deleted, moved, or from another one): the history can be browsed, its files cannot be rewound.">
             folder missing

@@ -13,6 +13,7 @@ import { RecoveryNotice } from '../checkpoints'
 import { TranscriptPane } from '../transcript'
 import { UsageButton } from '../usage'
 import { SessionTree } from '../tree'
+import { ReadOnlyNotice } from './ReadOnlyNotice'
 import { useWorkspace } from './queries'
 
 /**
@@ -35,6 +36,11 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
         <div className="workspace-title">
           <span className="workspace-name">
             {workspace.data?.name ?? '…'}
+            {workspace.data?.readOnly ? (
+              <span className="badge badge-missing" data-testid="workspace-read-only" title={workspace.data.readOnly}>
+                read-only
+              </span>
+            ) : null}
             {workspace.data && !workspace.data.folderExists ? (
               <span className="badge badge-missing" data-testid="workspace-folder-missing" title="No folder at this path on this computer (deleted, moved, or from another one): the history can be browsed, its files cannot be rewound.">
                 folder missing
@@ -66,6 +72,7 @@ export function WorkspaceView({ workspaceId }: { workspaceId: number }) {
       {/* One grid row for the notices (each renders nothing when it has nothing to say). */}
       <div className="workspace-notices">
         <RecoveryNotice workspaceId={workspaceId} />
+        {workspace.data?.readOnly ? <ReadOnlyNotice reason={workspace.data.readOnly} /> : null}
         {workspace.data && !workspace.data.isDemo ? <RetentionNotice usesClaudeCode={workspace.data.sources.some((entry) => entry.source === 'claude-code')} /> : null}
       </div>
       {workspace.isError ? (
