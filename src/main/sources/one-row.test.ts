@@ -126,7 +126,7 @@ describe('one session, one row (R59)', () => {
   it('`retrace sessions <parent>` lists the subfolder session once, naming its folder', async () => {
     const { parent, rt } = spotterUnderParent()
     const out: string[] = []
-    await sessionsCommand(cliCaller(rt), { path: parent, json: false, io: { out: (text) => out.push(text), err: () => undefined } })
+    await sessionsCommand(cliCaller(rt), { path: parent, json: false, all: true, io: { out: (text) => out.push(text), err: () => undefined } })
     const rows = out.join('\n').split('\n').filter((line) => line.includes('claude-code'))
     expect(rows).toHaveLength(3)
     expect(rows.every((line) => line.includes('[in spotter-4te/'))).toBe(true)
