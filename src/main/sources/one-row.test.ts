@@ -146,4 +146,32 @@ describe('one session, one row (R59)', () => {
     // Paths relative to the folder it ran in, not to the parent it was opened from.
     expect(plan.items.filter((item) => item.path.startsWith('spotter-4te/'))).toEqual([])
   })
+
+  it("a home folder's read-only workspace shows the sessions recorded in it, not every project below it", async () => {
+    const home = tempDir()
+    const project = join(home, 'spotter-4te')
+    mkdirSync(project)
+    const claude = new ClaudeHome(join(tempDir(), 'claude'))
+    const folder = claude.addFixtureProject(join(FIXTURES, 'claude-code/spotter/projects-dir'), project)
+    for (const name of readdirSync(folder, { recursive: true, encoding: 'utf8' })) {
+      const path = join(folder, name)
+      if (name.endsWith('.jsonl')) writeFileSync(path, readFileSync(path, 'utf8').replaceAll(SUB, project))
+    }
+    // The real codemie session, recorded as run in the home folder itself (as agents in containers record /root).
+    claude.addFixtureProject(join(FIXTURES, 'claude-code/codemie/-tmp-private'), home)
+    for (const name of readdirSync(join(claude.root, 'projects'), { recursive: true, encoding: 'utf8' })) {
+      const path = join(claude.root, 'projects', name)
+      if (name.endsWith('.jsonl')) writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"cwd":"/tmp/private"', `"cwd":${JSON.stringify(home)}`))
+    }
+    const rt = runtime({ claude: claude.root }, { env: { HOME: home } })
+    await rt.imports.importAll()
+    const call = contractCaller(rt)
+    const homeId = rt.store.workspaces.getByPath(home)?.id ?? 0
+    const listed = (await call('sessions.list', { workspaceId: homeId, includeWarmups: true })).items
+    expect(listed.length).toBeGreaterThan(0)
+    expect(listed.filter((s) => s.folder !== undefined)).toEqual([])
+    expect((await call('sessions.tree', { workspaceId: homeId })).nodes.filter((n) => n.folder !== undefined)).toEqual([])
+    // The project's own workspace lists its sessions.
+    expect((await call('sessions.list', { workspaceId: rt.store.workspaces.getByPath(project)?.id ?? 0, includeWarmups: true })).items).toHaveLength(3)
+  })
 })

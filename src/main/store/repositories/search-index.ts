@@ -70,10 +70,10 @@ export class SearchIndex {
    * Full-text search: the newest MAX_RANKED_HITS matches, best first. Offset paging, because
    * rank order has no stable key.
    */
-  search(query: string, options: { workspaceId?: number | undefined; limit: number; offset: number }): SearchHit[] | null {
+  search(query: string, options: { workspaceId?: number | undefined; withSubfolders?: boolean; limit: number; offset: number }): SearchHit[] | null {
     const match = toFtsQuery(query)
     if (!match) return null
-    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId }
+    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId, ...(options.workspaceId === undefined ? {} : { subfolders: options.withSubfolders === false ? 0 : 1 }) }
     const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
     const rows = statement.all(params) as {
       id: number

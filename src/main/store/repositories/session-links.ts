@@ -76,8 +76,9 @@ export class SessionLinkRepository {
     this.refreshStmt.run(rowId)
   }
 
-  countWarmups(workspaceId: number, source?: string): number {
-    const row = (source === undefined ? this.countWarmupsStmt.get({ workspaceId }) : this.countWarmupsOfSourceStmt.get({ workspaceId, source })) as { n: number }
+  countWarmups(workspaceId: number, source?: string, withSubfolders = true): number {
+    const subfolders = withSubfolders ? 1 : 0
+    const row = (source === undefined ? this.countWarmupsStmt.get({ workspaceId, subfolders }) : this.countWarmupsOfSourceStmt.get({ workspaceId, source, subfolders })) as { n: number }
     return row.n
   }
 

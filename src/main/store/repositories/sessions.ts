@@ -47,6 +47,8 @@ export interface SessionListFilter {
   includeWarmups?: boolean | undefined
   cursor?: string | null | undefined
   limit: number
+  /** Also the sessions of the workspaces of its subfolders (R59; the default). */
+  withSubfolders?: boolean | undefined
 }
 
 /** Counters and usage folded into a session after messages are appended. */
@@ -304,6 +306,7 @@ export class SessionRepository {
     const statement = this.listStatement(Boolean(filter.source), Boolean(after), Boolean(like), !filter.includeWarmups)
     const rows = statement.all({
       workspaceId: filter.workspaceId,
+      subfolders: filter.withSubfolders === false ? 0 : 1,
       source: filter.source,
       updatedAt: after?.updatedAt,
       id: after?.id,
@@ -330,7 +333,7 @@ export class SessionRepository {
 
 /**
  * The session list query for a combination of filters (exported so the benchmark runs the very
- * same SQL bare). Parameters: @workspaceId, @source, @updatedAt/@id (keyset), @like, @match, @limit.
+ * same SQL bare). Parameters: @workspaceId, @subfolders (workspace-view.ts), @source, @updatedAt/@id (keyset), @like, @match, @limit.
  */
 export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean; withoutWarmups?: boolean }): string {
   const where = [`s.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}`]

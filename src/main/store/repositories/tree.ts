@@ -72,8 +72,8 @@ export class TreeRepository {
     this.mergesStmt = db.prepare(MERGES_SQL)
   }
 
-  nodes(workspaceId: number): TreeNode[] {
-    return (this.nodesStmt.all({ workspaceId }) as TreeRow[]).map((row) => ({
+  nodes(workspaceId: number, withSubfolders = true): TreeNode[] {
+    return (this.nodesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as TreeRow[]).map((row) => ({
       id: row.uid,
       ...(row.folder ? { folder: row.folder } : {}),
       title: row.title,
@@ -96,8 +96,8 @@ export class TreeRepository {
     }))
   }
 
-  merges(workspaceId: number): TreeMerge[] {
-    return (this.mergesStmt.all({ workspaceId }) as MergeRow[]).map((row) => ({
+  merges(workspaceId: number, withSubfolders = true): TreeMerge[] {
+    return (this.mergesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as MergeRow[]).map((row) => ({
       branchId: row.branch_uid,
       intoId: row.into_uid,
       mode: row.mode,

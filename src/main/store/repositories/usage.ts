@@ -32,7 +32,7 @@ export class UsageRepository {
     )
   }
 
-  groups(workspaceId: number): UsageGroup[] {
-    return this.groupsStmt.all({ workspaceId }) as UsageGroup[]
+  groups(workspaceId: number, withSubfolders = true): UsageGroup[] {
+    return this.groupsStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as UsageGroup[]
   }
 }
