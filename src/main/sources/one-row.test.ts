@@ -174,4 +174,33 @@ describe('one session, one row (R59)', () => {
     // The project's own workspace lists its sessions.
     expect((await call('sessions.list', { workspaceId: rt.store.workspaces.getByPath(project)?.id ?? 0, includeWarmups: true })).items).toHaveLength(3)
   })
+
+  it("a Copilot CLI session started in a repository's subfolder stays at the repository's root, and the subfolder shows it (one row)", async () => {
+    // The writer-built Copilot CLI session (fixtures/copilot-cli/PROVENANCE.txt), started in packages/app of a repository.
+    const fixture = join(FIXTURES, 'copilot-cli', 'writer-1.0', 'session-state')
+    const main = '5d0f4b7e-2c41-4f7a-9a55-0c9e3f6b1a21'
+    const recorded = '/home/dev/notes-app'
+    const repository = tempDir()
+    const startedIn = join(repository, 'packages', 'app')
+    mkdirSync(startedIn, { recursive: true })
+    const home = join(tempDir(), 'copilot-home')
+    const folder = join(home, 'session-state', main)
+    mkdirSync(folder, { recursive: true })
+    cpSync(join(fixture, main), folder, { recursive: true })
+    writeFileSync(join(folder, 'events.jsonl'), readFileSync(join(folder, 'events.jsonl'), 'utf8').replaceAll(recorded, repository).replaceAll(`"cwd":"${repository}"`, `"cwd":"${startedIn}"`))
+    writeFileSync(join(folder, 'workspace.yaml'), readFileSync(join(folder, 'workspace.yaml'), 'utf8').replaceAll(recorded, repository).replace(`cwd: ${repository}`, `cwd: ${startedIn}`))
+    writeFileSync(join(repository, 'TODO.md'), '# TODO\n\n- [x] sync notes\n- [ ] add search\n')
+    const rt = runtime({}, { env: { COPILOT_HOME: home } })
+    const call = contractCaller(rt)
+    await openAndImport(rt, repository)
+    const sub = await openAndImport(rt, startedIn)
+    const stored = databaseOf(rt.store)
+      .prepare("SELECT w.path AS workspace, count(*) AS n FROM sessions s JOIN workspaces w ON w.id = s.workspace_id WHERE s.source = 'copilot-cli' GROUP BY w.path")
+      .all()
+    expect(stored).toEqual([{ workspace: repository, n: 2 }])
+    const shown = (await call('sessions.list', { workspaceId: sub, includeWarmups: true })).items
+    expect(shown.map((s) => s.source)).toEqual(['copilot-cli', 'copilot-cli'])
+    expect((await call('sessions.tree', { workspaceId: sub })).nodes).toHaveLength(2)
+    expect((await call('usage.workspace', { workspaceId: sub })).total).toEqual((await call('usage.workspace', { workspaceId: rt.store.workspaces.getByPath(repository)?.id ?? 0 })).total)
+  })
 })

@@ -19,8 +19,9 @@ export interface OwnedFiles<T extends Found> {
  * once: a workspace's discovery finds the sessions of its subfolders too, and importing them
  * there as well would make a second copy of each (search hits twice, usage counted twice, two
  * journals of one history). So a session tree (a main session and its sub-agents) goes to
- *   1. the workspace that already holds its import, the opened one's or a subfolder's, if any
- *      (its journal and its links are there);
+ *   1. the workspace that already holds its import (its journal and its links are there): the
+ *      opened one, a subfolder's, or the enclosing folder's discovery placed it in (a Copilot CLI
+ *      session started in a repository's subfolder belongs at its root);
  *   2. else the workspace of the folder it ran in (its recorded cwd), when that is a subfolder of
  *      the opened one (remembered, not opened, as `import --all` does), unless that folder can
  *      never be a workspace;
@@ -29,11 +30,16 @@ export interface OwnedFiles<T extends Found> {
  * The opened workspace shows its subfolders' sessions as a view (sessions.list, tree, search, usage).
  */
 export function filesByOwner<T extends Found>(store: Store, env: NodeJS.ProcessEnv, opened: { id: number; path: string }, found: readonly T[]): OwnedFiles<T>[] {
-  // An enclosing folder's copy (stored there before R59) is not looked at: the import into the
-  // folder the session ran in folds it (SessionFoldRepository).
+  // An enclosing folder's copy is looked at only where discovery places the session there: one
+  // stored there before R59 of a session that ran in the opened folder is folded by the import
+  // into the opened folder (SessionFoldRepository).
   const related = store.workspaces.listAll().filter((w) => w.id !== opened.id && isInsideWorkspace(w.path, opened.path))
-  const holding = (entries: readonly T[]) => {
-    for (const candidate of [opened, ...related]) {
+  const holding = (entries: readonly T[], cwd: string | null) => {
+    // The workspace of the folder discovery placed the session in, when that encloses the opened
+    // one (Copilot CLI places a session started in a repository's subfolder at its root).
+    const placed = cwd === null ? undefined : store.workspaces.getByPath(normalisedFolder(cwd))
+    const enclosing = placed && placed.id !== opened.id && isInsideWorkspace(opened.path, placed.path) ? [placed] : []
+    for (const candidate of [opened, ...related, ...enclosing]) {
       if (entries.some(({ adapter, file }) => store.importFiles.get(candidate.id, adapter.name, file.path) !== undefined)) return { id: candidate.id, path: candidate.path }
     }
     return null
@@ -44,7 +50,7 @@ export function filesByOwner<T extends Found>(store: Store, env: NodeJS.ProcessE
     // A snapshot store may hold several folders' sessions under one path (OpenCode's database):
     // only one that would go to a subfolder is looked for among the other workspaces' imports.
     const lookForImport = tree.entries[0]?.adapter.kind !== 'snapshot' || subfolder !== null
-    const owner = (lookForImport ? holding(tree.entries) : null) ?? (subfolder ? workspaceAt(store, subfolder) : opened)
+    const owner = (lookForImport ? holding(tree.entries, tree.cwd) : null) ?? (subfolder ? workspaceAt(store, subfolder) : opened)
     const owned = byOwner.get(owner.id) ?? { workspace: owner, files: [] }
     owned.files.push(...tree.entries)
     byOwner.set(owner.id, owned)

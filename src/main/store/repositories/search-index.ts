@@ -1,7 +1,7 @@
 import type { MessageRole, SearchHit, SnippetPart } from '../../../shared/contract'
 import { writeTransaction, type Db } from '../database'
 import { toFtsQuery } from '../fts-query'
-import { viewedWorkspaceIds } from './workspace-view'
+import { sessionInView } from './workspace-view'
 
 /**
  * Messages indexed per step of a catch-up, one transaction each: a few tens of milliseconds (the
@@ -23,7 +23,7 @@ function searchSql(inWorkspace: boolean): string {
   // set, through the narrow (id, session_id) index rather than the wide messages rows.
   const scope = inWorkspace
     ? `JOIN messages scoped INDEXED BY messages_session_by_id ON scoped.id = messages_fts.rowid
-       JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND scoped_session.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}`
+       JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND ${sessionInView('scoped_session', '@workspaceId')}`
     : ''
   return `WITH candidates AS MATERIALIZED (
       SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score,

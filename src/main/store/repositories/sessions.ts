@@ -2,7 +2,7 @@ import { RetraceError, type ChildRef, type SessionKind, type SessionRef, type Se
 import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 import { PRICES_DATE } from '../../pricing/prices'
-import { subfolderOf, viewedWorkspaceIds } from './workspace-view'
+import { sessionInView, subfolderOf } from './workspace-view'
 
 /** A session as stored, with the internal row ids the other repositories key on. */
 export interface SessionRecord extends SessionSummary {
@@ -336,7 +336,7 @@ export class SessionRepository {
  * same SQL bare). Parameters: @workspaceId, @subfolders (workspace-view.ts), @source, @updatedAt/@id (keyset), @like, @match, @limit.
  */
 export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean; withoutWarmups?: boolean }): string {
-  const where = [`s.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}`]
+  const where = [sessionInView('s', '@workspaceId')]
   if (filters.bySource) where.push('s.source = @source')
   if (filters.withoutWarmups) where.push('s.warmup = 0')
   if (filters.paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')

@@ -1,6 +1,6 @@
 import type { SessionKind, TreeMerge, TreeNode } from '../../../shared/contract'
 import type { Db } from '../database'
-import { subfolderOf, viewedWorkspaceIds } from './workspace-view'
+import { sessionInView, subfolderOf } from './workspace-view'
 
 interface TreeRow {
   uid: string
@@ -50,16 +50,16 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count
   FROM sessions s
-  LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
-  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
-  WHERE s.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
+  LEFT JOIN sessions p ON p.id = s.parent_id AND ${sessionInView('p', '@workspaceId')}
+  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND ${sessionInView('pr', '@workspaceId')}
+  WHERE ${sessionInView('s', '@workspaceId')}
   ORDER BY s.created_at, s.id`
 
 const MERGES_SQL = `SELECT b.uid AS branch_uid, i.uid AS into_uid, m.mode, m.created_at
   FROM session_merges m
   JOIN sessions b ON b.id = m.branch_id
   JOIN sessions i ON i.id = m.into_id
-  WHERE b.workspace_id IN ${viewedWorkspaceIds('@workspaceId')} AND i.workspace_id IN ${viewedWorkspaceIds('@workspaceId')}
+  WHERE ${sessionInView('b', '@workspaceId')} AND ${sessionInView('i', '@workspaceId')}
   ORDER BY m.created_at, m.id`
 
 /** The whole session graph of a workspace, in two queries (nodes with their counts, merges). */
