@@ -117,7 +117,7 @@ describe('migration 027 folds the copies made before R59 (R60)', () => {
     // Stored once, under the subfolder; the parent's journal entries of it stay (its file history).
     expect(now).toMatchObject({ sessions: 3, copies: 0, messages: made.messages, checkpoints: made.checkpoints, blobs: made.blobs })
     expect(now.journalEntries).toBeGreaterThanOrEqual(made.journalEntries)
-    const shown = rt.store.sessions.list({ workspaceId: parent, limit: 10, includeWarmups: true }).items
+    const shown = rt.store.sessions.list({ workspaceId: parent, limit: 10, includeWarmups: true, withSubfolders: true }).items
     expect(shown.map((s) => s.folder)).toEqual(['spotter-4te', 'spotter-4te', 'spotter-4te'])
   })
 })

@@ -73,7 +73,7 @@ export class SearchIndex {
   search(query: string, options: { workspaceId?: number | undefined; withSubfolders?: boolean; limit: number; offset: number }): SearchHit[] | null {
     const match = toFtsQuery(query)
     if (!match) return null
-    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId, ...(options.workspaceId === undefined ? {} : { subfolders: options.withSubfolders === false ? 0 : 1 }) }
+    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId, ...(options.workspaceId === undefined ? {} : { subfolders: options.withSubfolders === true ? 1 : 0 }) }
     const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
     const rows = statement.all(params) as {
       id: number

@@ -76,7 +76,7 @@ export class SessionLinkRepository {
     this.refreshStmt.run(rowId)
   }
 
-  countWarmups(workspaceId: number, source?: string, withSubfolders = true): number {
+  countWarmups(workspaceId: number, source?: string, withSubfolders = false): number {
     const subfolders = withSubfolders ? 1 : 0
     const row = (source === undefined ? this.countWarmupsStmt.get({ workspaceId, subfolders }) : this.countWarmupsOfSourceStmt.get({ workspaceId, source, subfolders })) as { n: number }
     return row.n

@@ -47,7 +47,7 @@ export interface SessionListFilter {
   includeWarmups?: boolean | undefined
   cursor?: string | null | undefined
   limit: number
-  /** Also the sessions of the workspaces of its subfolders (R59; the default). */
+  /** The folder's view (R59: its subfolders' sessions too, workspace-view.ts), not only what its workspace stores. */
   withSubfolders?: boolean | undefined
 }
 
@@ -306,7 +306,7 @@ export class SessionRepository {
     const statement = this.listStatement(Boolean(filter.source), Boolean(after), Boolean(like), !filter.includeWarmups)
     const rows = statement.all({
       workspaceId: filter.workspaceId,
-      subfolders: filter.withSubfolders === false ? 0 : 1,
+      subfolders: filter.withSubfolders === true ? 1 : 0,
       source: filter.source,
       updatedAt: after?.updatedAt,
       id: after?.id,

@@ -72,7 +72,7 @@ export class TreeRepository {
     this.mergesStmt = db.prepare(MERGES_SQL)
   }
 
-  nodes(workspaceId: number, withSubfolders = true): TreeNode[] {
+  nodes(workspaceId: number, withSubfolders = false): TreeNode[] {
     return (this.nodesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as TreeRow[]).map((row) => ({
       id: row.uid,
       ...(row.folder ? { folder: row.folder } : {}),
@@ -96,7 +96,7 @@ export class TreeRepository {
     }))
   }
 
-  merges(workspaceId: number, withSubfolders = true): TreeMerge[] {
+  merges(workspaceId: number, withSubfolders = false): TreeMerge[] {
     return (this.mergesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as MergeRow[]).map((row) => ({
       branchId: row.branch_uid,
       intoId: row.into_uid,

@@ -32,7 +32,7 @@ export class UsageRepository {
     )
   }
 
-  groups(workspaceId: number, withSubfolders = true): UsageGroup[] {
+  groups(workspaceId: number, withSubfolders = false): UsageGroup[] {
     return this.groupsStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as UsageGroup[]
   }
 }

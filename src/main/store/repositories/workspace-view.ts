@@ -2,8 +2,9 @@
  * What a workspace shows (R59): its own sessions and those stored in the workspaces of its
  * subfolders (a session is stored once, under the folder it ran in; sources/session-owners.ts).
  * `param` names the listed workspace's id in the statement (`@workspaceId`), `@subfolders` whether
- * its subfolders are in the view (1), or not (0: a home or system folder's read-only workspace
- * shows what ran in it, not every project below it). A subfolder is a workspace whose path starts
+ * the view is the folder's (1), or only what its workspace stores (0: the repositories' default,
+ * and what a home or system folder's read-only workspace shows: what ran in it, not every project
+ * below it; handlers/workspace-view.ts). A subfolder is a workspace whose path starts
  * with the listed one's and a separator (`/`, or `\` on Windows).
  */
 export function viewedWorkspaceIds(param: string): string {
@@ -26,7 +27,7 @@ export function subfolderOf(sessionWorkspace: string, param: string): string {
 export function sessionInView(alias: string, param: string): string {
   const listed = `(SELECT path FROM workspaces WHERE id = ${param})`
   return `(${alias}.workspace_id IN ${viewedWorkspaceIds(param)}
-    OR (${alias}.cwd IS NOT NULL AND ${alias}.workspace_id IN (SELECT e.id FROM workspaces e JOIN workspaces o ON o.id = ${param}
+    OR (@subfolders = 1 AND ${alias}.cwd IS NOT NULL AND ${alias}.workspace_id IN (SELECT e.id FROM workspaces e JOIN workspaces o ON o.id = ${param}
         WHERE e.id <> o.id AND substr(o.path, 1, length(e.path) + 1) IN (e.path || '/', e.path || '\\'))
       AND (${alias}.cwd = ${listed} OR substr(${alias}.cwd, 1, length(${listed}) + 1) IN (${listed} || '/', ${listed} || '\\'))))`
 }
