@@ -40,7 +40,7 @@ async function measureFiltered(ctx: MeasureContext, filter: { label: string; que
   const like = `%${filter.query}%`
   // The very statement SessionRepository.list prepares for a text query.
   const sameSql = ctx.db.prepare(sessionListSql({ bySource: false, paged: false, byText: true }))
-  const params = { workspaceId: ctx.workspaceId, like, match: toFtsQuery(filter.query), limit: LIMIT + 1 }
+  const params = { workspaceId: ctx.workspaceId, subfolders: 1, like, match: toFtsQuery(filter.query), limit: LIMIT + 1 }
   // Slow cases get a time budget instead of the full N, so one bad query cannot stall the run.
   const options = { ...ctx.repeat, budgetMs: 10_000 }
   const retrace = await repeatAsync(() => call(ctx, 'sessions.list', input), options)

@@ -28,9 +28,9 @@ export function sessionRows(sessions: SessionSummary[]): string[][] {
   ])
 }
 
-/** What a title alone does not say: a warm-up, a parent named but not found, a merged branch. */
+/** What a title alone does not say: the subfolder it ran in (R59), a warm-up, a parent named but not found, a merged branch. */
 function sessionNotes(s: SessionSummary): string {
-  const notes = [s.warmup ? 'warm-up' : '', s.missingParent ? `parent session not found: ${s.missingParent}` : '', s.merged ? mergedNote(s.merged) : ''].filter(Boolean)
+  const notes = [s.folder ? `in ${s.folder}/` : '', s.warmup ? 'warm-up' : '', s.missingParent ? `parent session not found: ${s.missingParent}` : '', s.merged ? mergedNote(s.merged) : ''].filter(Boolean)
   return notes.length > 0 ? `  [${notes.join('; ')}]` : ''
 }
 

@@ -3,6 +3,7 @@ import { decodeSeqCursor } from '../store/repositories/messages'
 import { toSessionSummary } from '../store/repositories/sessions'
 import { sessionDetail } from '../transcripts/session-detail'
 import type { HandlerContext } from './context'
+import { viewTakesSubfolders } from './workspace-view'
 import { RetraceError } from '../../shared/contract'
 
 type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transcript.page' | 'transcript.find' | 'search.messages'>
@@ -10,14 +11,17 @@ type SessionHandlers = Pick<Handlers, 'sessions.list' | 'sessions.get' | 'transc
 /** Matches `transcript.find` returns at most. */
 export const MAX_FIND_HITS = 1000
 
-export function sessionHandlers({ store }: HandlerContext): SessionHandlers {
+export function sessionHandlers(ctx: HandlerContext): SessionHandlers {
+  const { store } = ctx
   return {
     'sessions.list': (input) => {
-      if (!store.workspaces.get(input.workspaceId)) {
+      const workspace = store.workspaces.get(input.workspaceId)
+      if (!workspace) {
         throw new RetraceError('NOT_FOUND', `No workspace with id ${input.workspaceId}. Open the folder again from the first screen.`)
       }
-      const page = store.sessions.list(input)
-      const hiddenWarmups = input.includeWarmups ? 0 : store.sessionLinks.countWarmups(input.workspaceId, input.source)
+      const withSubfolders = viewTakesSubfolders(ctx, workspace)
+      const page = store.sessions.list({ ...input, withSubfolders })
+      const hiddenWarmups = input.includeWarmups ? 0 : store.sessionLinks.countWarmups(input.workspaceId, input.source, withSubfolders)
       return { items: page.items.map(toSessionSummary), nextCursor: page.nextCursor, hiddenWarmups }
     },
 
@@ -40,7 +44,9 @@ export function sessionHandlers({ store }: HandlerContext): SessionHandlers {
 
     'search.messages': ({ query, workspaceId, cursor, limit }) => {
       const offset = cursor ? decodeSeqCursor(cursor) : 0
-      const hits = store.searchIndex.search(query, { workspaceId, limit: limit + 1, offset })
+      const workspace = workspaceId === undefined ? undefined : store.workspaces.get(workspaceId)
+      const withSubfolders = workspace === undefined || viewTakesSubfolders(ctx, workspace)
+      const hits = store.searchIndex.search(query, { workspaceId, withSubfolders, limit: limit + 1, offset })
       if (hits === null) throw new RetraceError('VALIDATION', 'Type at least one letter or digit to search for.')
       return {
         items: hits.slice(0, limit),

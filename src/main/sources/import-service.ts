@@ -15,6 +15,7 @@ import { importSnapshotFile } from './snapshot-importer'
 import { whyNotAWorkspace } from '../journal/protected-folders'
 import { addReport, DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces, groupByRecordedCwd, normalisedFolder, type FoundFile } from './recorded-workspaces'
+import { filesByOwner, importedOffset } from './session-owners'
 import { adaptersFor } from './registry'
 import { filesInSourceFolder, onePlacePerSession, splitByWorkspace, spreadSourceFolder, type SpreadReport } from './source-folders'
 import { applySourceTitles } from './source-titles'
@@ -100,12 +101,33 @@ export class ImportService {
   importWorkspace(workspaceId: number, options: ImportOptions = {}): Promise<ImportReport> {
     const workspace = this.deps.store.workspaces.get(workspaceId)
     if (!workspace) return Promise.reject(new Error(`No workspace with id ${workspaceId}.`))
-    return this.queued(workspaceId, async () => {
-      const files = await this.discoverWorkspace({ id: workspace.id, path: workspace.path }, options.sources, this.signalOf(options)).catch((error: unknown) => {
+    const opened = { id: workspace.id, path: workspace.path }
+    return this.queued(workspaceId, () =>
+      this.discoverWorkspace(opened, options.sources, this.signalOf(options)).catch((error: unknown) => {
         throw this.work.isClosing ? importCancelled() : error
       })
-      return this.importFiles({ id: workspace.id, path: workspace.path }, files, options)
-    })
+    ).then((files) => this.importOwned(opened, files, options))
+  }
+
+  /**
+   * Import what a workspace's discovery found, each session into the workspace that stores it
+   * (session-owners.ts: its subfolders' sessions into their own workspaces, R59), each in its
+   * workspace's queue. Outside the opened workspace's queue: two workspaces, each holding a
+   * session the other found, must not wait for each other.
+   */
+  private async importOwned(opened: { id: number; path: string }, files: FoundFile[], options: ImportOptions): Promise<ImportReport> {
+    const owned = filesByOwner(this.deps.store, this.env, opened, files)
+    const total = emptyReport()
+    // The opened workspace's own import always runs (its status says it ran), first.
+    addReport(total, await this.queued(opened.id, () => this.importFiles(opened, owned.find((o) => o.workspace.id === opened.id)?.files ?? [], options)))
+    for (const { workspace, files: theirs } of owned) {
+      if (workspace.id === opened.id) continue
+      const report = await this.queued(workspace.id, () => this.importFiles(workspace, theirs, options))
+      addReport(total, report)
+      // The opened workspace shows its subfolders' sessions: its lists change too.
+      if (report.messages + report.sessions + report.fileChanges > 0) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints'], { workspaceId: opened.id })
+    }
+    return total
   }
 
   /**
@@ -221,14 +243,14 @@ export class ImportService {
         discover: async (workspace) => (await this.discoverWorkspace(workspace)).map(({ file }) => file),
         importStep: async (workspace, files, options) => {
           try {
-            await this.queued(workspaceId, () => this.importFiles(workspace, files.map((file) => ({ adapter: adapterOf(file), file })), options))
+            await this.importOwned(workspace, files.map((file) => ({ adapter: adapterOf(file), file })), options)
           } catch (error) {
             // A cancel stops this step's import, not the following.
             if (!isImportCancelled(error)) throw error
           }
         },
         pending: () => this.entry(workspaceId).pending,
-        importedOffset: (file) => this.deps.store.importFiles.get(workspaceId, file.source, file.path)?.offset ?? 0,
+        importedOffset: (file) => importedOffset(this.deps.store, workspaceId, file),
         track: (check) => this.work.track(`following workspace ${workspaceId}`, check)
       },
       this.tuning.incompleteLineAfterMs,
@@ -380,6 +402,8 @@ export class ImportService {
       }
       batch.commit()
       const retitled = applySourceTitles(this.deps.store, workspace.id, files.map(({ file }) => file))
+      // Copies an enclosing folder's workspace holds of these sessions (stored there before R59) go.
+      for (const id of this.deps.store.sessionFolds.foldEnclosingCopies(workspace.id)) this.deps.feed?.changed(['sessions', 'messages', 'checkpoints'], { workspaceId: id })
       if (settling.settle(this.deps, report) || retitled) this.deps.feed?.changed(['sessions'], { workspaceId: workspace.id })
       await this.catchUpSearchIndex()
       this.progress(workspace.id, options, { done, total: ordered.length, file: '' })

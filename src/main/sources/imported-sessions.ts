@@ -161,8 +161,10 @@ export class ImportedSessions {
     }
     const parent = this.forkParentSession()
     const point = parent && this.state.forkedFrom?.messageUid ? store.messages.bySourceUid(parent.rowId, this.state.forkedFrom.messageUid) : undefined
-    // The session this one continues: named by the source (a reset thread), or guessed from `/clear`.
-    const predecessor = parent
+    // The session this one continues: the one Retrace wrote it from ("Continue in…", R61), named
+    // by the source (a reset thread), or guessed from `/clear`.
+    const continued = parent ? undefined : store.continuations.continuedFrom(this.file.source, this.file.sessionId)
+    const predecessor = parent || continued !== undefined
       ? undefined
       : this.file.continues
         ? this.existing(this.file.continues)
@@ -181,13 +183,13 @@ export class ImportedSessions {
       parentRowId: parent?.rowId ?? null,
       forkSeq,
       depth: parent ? parent.depth + 1 : 0,
-      predecessorRowId: predecessor ? (store.sessions.get(predecessor)?.rowId ?? null) : null,
+      predecessorRowId: continued ?? (predecessor ? (store.sessions.get(predecessor)?.rowId ?? null) : null),
       model: null,
       cwd: this.state.cwd ?? this.file.cwd,
       createdAt
     })
     // Its predecessor may come later in this import (newest first): linked at the end.
-    if (!parent && !predecessor && (this.file.continues !== undefined || this.state.startedByClear)) {
+    if (!parent && !predecessor && continued === undefined && (this.file.continues !== undefined || this.state.startedByClear)) {
       this.deps.settle?.successors.add({ rowId, workspaceId: this.workspace.id, source: this.file.source, createdAt, continues: this.file.continues })
     }
     if (parent && point && forkSeq !== null) {

@@ -3,6 +3,7 @@ import { openDatabase, writeTransaction } from './database'
 import { rememberDatabase } from './raw-database'
 import { prepareDataFolder } from './data-folder'
 import { privateFile } from './private-files'
+import { AgentContinuationRepository } from './repositories/agent-continuations'
 import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { NotCapturedRepository } from './repositories/not-captured'
@@ -16,6 +17,7 @@ import { JournalRepository } from './repositories/journal'
 import { LineCountRepository } from './repositories/line-counts'
 import { RewindRepository } from './repositories/rewinds'
 import { SearchIndex } from './repositories/search-index'
+import { SessionFoldRepository } from './repositories/session-folds'
 import { SessionLinkRepository } from './repositories/session-links'
 import { SessionMergeRepository } from './repositories/session-merges'
 import { SessionRepository } from './repositories/sessions'
@@ -65,6 +67,10 @@ export interface Store {
   readonly merges: SessionMergeRepository
   /** How sessions of one source refer to each other (summaries, sub-agents, warm-ups). */
   readonly sessionLinks: SessionLinkRepository
+  /** The session files Retrace wrote for an agent to resume, and the sessions they continue. */
+  readonly continuations: AgentContinuationRepository
+  /** Copies of a workspace's sessions in enclosing folders' workspaces, folded into it (R60). */
+  readonly sessionFolds: SessionFoldRepository
   /** Which files each turn or rewind changed, from what to what. */
   readonly journal: JournalRepository
   /** The +N −M of each pair of file contents once diffed (kept: a diff costs up to a second). */
@@ -125,6 +131,8 @@ export function openStore(dataDir: string): Store {
     discoveredFiles: new DiscoveredFileRepository(db),
     sourceFolders: new SourceFolderRepository(db),
     sessionLinks: new SessionLinkRepository(db),
+    continuations: new AgentContinuationRepository(db),
+    sessionFolds: new SessionFoldRepository(db),
     merges: new SessionMergeRepository(db),
     journal: new JournalRepository(db),
     lineCounts: new LineCountRepository(db),

@@ -145,6 +145,12 @@ export const SessionSummarySchema = z.object({
    * some of `usage.costUsd`; null when the whole cost is what the source recorded, or unknown.
    */
   costPricedOn: z.string().nullable(),
+  /**
+   * In a workspace's lists: the subfolder (relative to the workspace) the session ran in, when it
+   * is stored under that subfolder's own workspace and shown here as part of the folder's view.
+   * Absent for the workspace's own sessions.
+   */
+  folder: z.string().optional(),
   usage: UsageSchema,
   /** How much of the session a rewind can put back: its turns' coverage summed. */
   coverage: RewindCoverageSchema

@@ -41,7 +41,9 @@ export const TreeNodeSchema = z.object({
   /** A branch merged back (see SessionSummary.merged); null if never merged. */
   merged: SessionMergedSchema.nullable(),
   /** How much of the session a rewind can put back (as SessionSummary.coverage), for the graph card's badge. */
-  coverage: RewindCoverageSchema
+  coverage: RewindCoverageSchema,
+  /** The subfolder the session ran in, when it is stored under that subfolder's workspace (see SessionSummary.folder). */
+  folder: z.string().optional()
 })
 export type TreeNode = z.infer<typeof TreeNodeSchema>
 

@@ -201,4 +201,25 @@ describe('continue in the agent', () => {
     native.closeTurn()
     await expect(call('sessions.continueInAgent', { sessionId: native.id, turn: 1 })).rejects.toThrow(/Retrace-only/)
   })
+
+  it.each([
+    ['claude-code', () => ({ claude: claudeHomeWithFixture() }), CLAUDE_ID, 3],
+    ['codex', () => ({ codex: codexHomeWithFixture() }), CODEX_ID, 1]
+  ] as const)('a %s session continued in its agent imports as the continuation of the session it came from, not a twin (R61)', async (agent, roots, sourceId, turn) => {
+    const rt = runtime(roots())
+    await rt.imports.importAll()
+    const call = contractCaller(rt)
+    const original = sessionUid(rt, sourceId)
+    const written = await call('sessions.continueInAgent', { sessionId: original, turn, agent })
+    await rt.imports.importAll()
+    const copy = await call('sessions.get', { sessionId: sessionUid(rt, written.agentSessionId) })
+    expect([copy.kind, copy.predecessorId, copy.parentId]).toEqual(['main', original, null])
+    // The list shows one conversation continued, not two unrelated sessions with one title.
+    const listed = (await call('sessions.list', { workspaceId: copy.workspaceId })).items
+    expect(listed.filter((s) => s.predecessorId === null && s.kind === 'main').map((s) => s.id)).toEqual([original])
+    // A later import keeps the link.
+    await rt.imports.importAll()
+    expect((await call('sessions.get', { sessionId: copy.id })).predecessorId).toBe(original)
+  })
 })
+

@@ -52,6 +52,8 @@ export function continueInAgent(store: Store, env: NodeJS.ProcessEnv, request: C
   const cwd = conversation.cwd
   const path = agent === 'claude-code' ? join(claudeRoots(env)[0] ?? '', 'projects', encodeProjectFolder(cwd), `${id}.jsonl`) : codexRolloutPath(codexRoots(env)[0] ?? '', id, now)
   const lines = agent === 'claude-code' ? claudeCodeLines(conversation, { sessionId: id, cwd, now }) : codexLines(conversation, { threadId: id, cwd, now })
+  // Recorded first: an import that finds the file at once links it already (R61).
+  store.continuations.record(agent, id, session.rowId, request.turn, now)
   writeNewFile(path, lines.map((line) => `${line}\n`).join(''))
   const resume = agent === 'claude-code' ? `claude --resume ${id}` : `codex resume ${id}`
   return { agent, path, agentSessionId: id, cwd, cwdExists: existsSync(cwd), command: `cd ${shellQuote(cwd)} && ${resume}`, items: conversation.items.length }

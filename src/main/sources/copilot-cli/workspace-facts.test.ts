@@ -52,9 +52,12 @@ describe('what Copilot CLI says of a session besides its events', () => {
     const report = await call('imports.run', { workspaceId: opened.id, sources: ['copilot-cli'] })
     // TODO.md, at the repository's root, created then edited.
     expect(report).toMatchObject({ fileChanges: 2, changesNotJournaled: [] })
-    // The subfolder opened as a workspace of its own still shows the session started in it.
+    // The subfolder opened as a workspace of its own still shows the session started in it: the
+    // repository's, not a copy of it (R59: one session, one row).
     const subfolder = await call('workspaces.open', { path: cwd })
-    expect(await call('imports.run', { workspaceId: subfolder.id, sources: ['copilot-cli'] })).toMatchObject({ sessions: 2 })
+    expect(await call('imports.run', { workspaceId: subfolder.id, sources: ['copilot-cli'] })).toMatchObject({ sessions: 0 })
+    const shown = (await call('sessions.list', { workspaceId: subfolder.id, source: 'copilot-cli', includeWarmups: true })).items
+    expect(shown.map((session) => session.workspaceId)).toEqual([opened.id, opened.id])
   })
 })
 

@@ -1,6 +1,7 @@
 import type { MessageRole, SearchHit, SnippetPart } from '../../../shared/contract'
 import { writeTransaction, type Db } from '../database'
 import { toFtsQuery } from '../fts-query'
+import { sessionInView } from './workspace-view'
 
 /**
  * Messages indexed per step of a catch-up, one transaction each: a few tens of milliseconds (the
@@ -22,7 +23,7 @@ function searchSql(inWorkspace: boolean): string {
   // set, through the narrow (id, session_id) index rather than the wide messages rows.
   const scope = inWorkspace
     ? `JOIN messages scoped INDEXED BY messages_session_by_id ON scoped.id = messages_fts.rowid
-       JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND scoped_session.workspace_id = @workspaceId`
+       JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND ${sessionInView('scoped_session', '@workspaceId')}`
     : ''
   return `WITH candidates AS MATERIALIZED (
       SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score,
@@ -69,10 +70,10 @@ export class SearchIndex {
    * Full-text search: the newest MAX_RANKED_HITS matches, best first. Offset paging, because
    * rank order has no stable key.
    */
-  search(query: string, options: { workspaceId?: number | undefined; limit: number; offset: number }): SearchHit[] | null {
+  search(query: string, options: { workspaceId?: number | undefined; withSubfolders?: boolean; limit: number; offset: number }): SearchHit[] | null {
     const match = toFtsQuery(query)
     if (!match) return null
-    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId }
+    const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId, ...(options.workspaceId === undefined ? {} : { subfolders: options.withSubfolders === true ? 1 : 0 }) }
     const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
     const rows = statement.all(params) as {
       id: number

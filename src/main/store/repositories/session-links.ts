@@ -1,5 +1,6 @@
 import type { Db } from '../database'
 import { REDEPTH_DESCENDANTS } from './sessions'
+import { sessionInView } from './workspace-view'
 
 /** A Claude Code warm-up's only prompt: the word Claude Code sends to prime the prompt cache. */
 export const WARMUP_PROMPT = 'Warmup'
@@ -50,8 +51,8 @@ export class SessionLinkRepository {
     )
     this.redepthStmt = db.prepare(REDEPTH_DESCENDANTS)
     this.refreshStmt = db.prepare(`UPDATE sessions AS s SET warmup = coalesce((${IS_WARMUP_AGENT}) OR (${IS_COMPACTION_AGENT}) OR (${IS_CODEX_TITLE_RUN}) OR (${IS_WARMUP_SHELL}), 0) WHERE s.id = ?`)
-    this.countWarmupsStmt = db.prepare('SELECT count(*) AS n FROM sessions WHERE workspace_id = ? AND warmup = 1')
-    this.countWarmupsOfSourceStmt = db.prepare('SELECT count(*) AS n FROM sessions WHERE workspace_id = ? AND source = ? AND warmup = 1')
+    this.countWarmupsStmt = db.prepare(`SELECT count(*) AS n FROM sessions s WHERE ${sessionInView('s', '@workspaceId')} AND s.warmup = 1`)
+    this.countWarmupsOfSourceStmt = db.prepare(`SELECT count(*) AS n FROM sessions s WHERE ${sessionInView('s', '@workspaceId')} AND s.source = @source AND s.warmup = 1`)
     this.holdingStmt = db.prepare(
       `SELECT s.uid FROM sessions s
        WHERE s.workspace_id = ? AND s.source = ?
@@ -76,8 +77,9 @@ export class SessionLinkRepository {
     this.refreshStmt.run(rowId)
   }
 
-  countWarmups(workspaceId: number, source?: string): number {
-    const row = (source === undefined ? this.countWarmupsStmt.get(workspaceId) : this.countWarmupsOfSourceStmt.get(workspaceId, source)) as { n: number }
+  countWarmups(workspaceId: number, source?: string, withSubfolders = false): number {
+    const subfolders = withSubfolders ? 1 : 0
+    const row = (source === undefined ? this.countWarmupsStmt.get({ workspaceId, subfolders }) : this.countWarmupsOfSourceStmt.get({ workspaceId, source, subfolders })) as { n: number }
     return row.n
   }
 

@@ -2,6 +2,7 @@ import { keepsNoFileContent, RetraceError, type ChildRef, type SessionKind, type
 import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 import { PRICES_DATE } from '../../pricing/prices'
+import { sessionInView, subfolderOf } from './workspace-view'
 
 /** A session as stored, with the internal row ids the other repositories key on. */
 export interface SessionRecord extends SessionSummary {
@@ -46,6 +47,8 @@ export interface SessionListFilter {
   includeWarmups?: boolean | undefined
   cursor?: string | null | undefined
   limit: number
+  /** The folder's view (R59: its subfolders' sessions too, workspace-view.ts), not only what its workspace stores. */
+  withSubfolders?: boolean | undefined
 }
 
 /** Counters and usage folded into a session after messages are appended. */
@@ -106,6 +109,8 @@ interface SessionRow {
   recorded_count: number
   not_captured_count: number
   uncaptured_count: number
+  /** Only in lists: the subfolder the session is stored under (workspace-view.ts). */
+  folder?: string | null
 }
 
 /** The shortest start of a session id that is looked up as one (git's shortest abbreviation too). */
@@ -313,6 +318,7 @@ export class SessionRepository {
     const statement = this.listStatement(Boolean(filter.source), Boolean(after), Boolean(like), !filter.includeWarmups)
     const rows = statement.all({
       workspaceId: filter.workspaceId,
+      subfolders: filter.withSubfolders === true ? 1 : 0,
       source: filter.source,
       updatedAt: after?.updatedAt,
       id: after?.id,
@@ -339,10 +345,10 @@ export class SessionRepository {
 
 /**
  * The session list query for a combination of filters (exported so the benchmark runs the very
- * same SQL bare). Parameters: @workspaceId, @source, @updatedAt/@id (keyset), @like, @match, @limit.
+ * same SQL bare). Parameters: @workspaceId, @subfolders (workspace-view.ts), @source, @updatedAt/@id (keyset), @like, @match, @limit.
  */
 export function sessionListSql(filters: { bySource: boolean; paged: boolean; byText: boolean; withoutWarmups?: boolean }): string {
-  const where = ['s.workspace_id = @workspaceId']
+  const where = [sessionInView('s', '@workspaceId')]
   if (filters.bySource) where.push('s.source = @source')
   if (filters.withoutWarmups) where.push('s.warmup = 0')
   if (filters.paged) where.push('(s.updated_at, s.id) < (@updatedAt, @id)')
@@ -351,7 +357,7 @@ export function sessionListSql(filters: { bySource: boolean; paged: boolean; byT
       SELECT m.session_id FROM messages_fts JOIN messages m INDEXED BY messages_session_by_id ON m.id = messages_fts.rowid
       WHERE messages_fts MATCH @match))`)
   }
-  return `${SELECT} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`
+  return `${SELECT.replace('SELECT s.*,', `SELECT s.*, ${subfolderOf('s.workspace_id', '@workspaceId')} AS folder,`)} WHERE ${where.join(' AND ')} ORDER BY s.updated_at DESC, s.id DESC LIMIT @limit`
 }
 
 function encodeCursor(updatedAt: number, id: number): string {
@@ -404,6 +410,7 @@ function toRecord(row: SessionRow): SessionRecord {
     contextStartSeq: row.context_start_seq,
     merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
     sourceDeletedAt: row.source_gone_at,
+    ...(row.folder ? { folder: row.folder } : {}),
     pricedCostUsd: row.priced_cost_usd,
     costPricedOn: row.priced_cost_usd === null ? null : row.priced_with,
     usage: {
@@ -458,6 +465,7 @@ export function toSessionSummary(record: SessionRecord): SessionSummary {
     rewoundInAgent: record.rewoundInAgent,
     merged: record.merged,
     sourceDeletedAt: record.sourceDeletedAt,
+    ...(record.folder !== undefined ? { folder: record.folder } : {}),
     costPricedOn: record.costPricedOn,
     usage: { ...record.usage, costUsd: spentUsd(record) },
     coverage: record.coverage

@@ -1,6 +1,7 @@
 import { keepsNoFileContent, type SessionKind, type TreeMerge, type TreeNode } from '../../../shared/contract'
 import type { Db } from '../database'
 import { COVERAGE_COLUMNS } from './sessions'
+import { sessionInView, subfolderOf } from './workspace-view'
 
 interface TreeRow {
   uid: string
@@ -26,6 +27,7 @@ interface TreeRow {
   recorded_count: number
   not_captured_count: number
   uncaptured_count: number
+  folder: string | null
 }
 
 interface MergeRow {
@@ -35,13 +37,14 @@ interface MergeRow {
   created_at: number
 }
 
-// Links are resolved to uids only when both ends are in the same workspace: the tree is drawn
-// per workspace, and an edge to a node that is not drawn would dangle. Files changed are the
+// Links are resolved to uids only when both ends are in the view (the workspace and its
+// subfolders' workspaces, workspace-view.ts): the tree is drawn per view, and an edge to a node that is not drawn would dangle. Files changed are the
 // distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
 // the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope. Rewind
 // coverage is counted as the session list counts it (COVERAGE_COLUMNS), by the same indexes.
 const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     CASE WHEN s.parent_id IS NULL THEN s.parent_source_id END AS missing_parent, s.warmup, s.fork_seq, pr.uid AS predecessor_uid,
+    ${subfolderOf('s.workspace_id', '@workspaceId')} AS folder,
     s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
@@ -53,16 +56,16 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count,
     ${COVERAGE_COLUMNS}
   FROM sessions s
-  LEFT JOIN sessions p ON p.id = s.parent_id AND p.workspace_id = s.workspace_id
-  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND pr.workspace_id = s.workspace_id
-  WHERE s.workspace_id = ?
+  LEFT JOIN sessions p ON p.id = s.parent_id AND ${sessionInView('p', '@workspaceId')}
+  LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND ${sessionInView('pr', '@workspaceId')}
+  WHERE ${sessionInView('s', '@workspaceId')}
   ORDER BY s.created_at, s.id`
 
 const MERGES_SQL = `SELECT b.uid AS branch_uid, i.uid AS into_uid, m.mode, m.created_at
   FROM session_merges m
   JOIN sessions b ON b.id = m.branch_id
   JOIN sessions i ON i.id = m.into_id
-  WHERE b.workspace_id = ? AND i.workspace_id = b.workspace_id
+  WHERE ${sessionInView('b', '@workspaceId')} AND ${sessionInView('i', '@workspaceId')}
   ORDER BY m.created_at, m.id`
 
 /** The whole session graph of a workspace, in two queries (nodes with their counts, merges). */
@@ -75,9 +78,10 @@ export class TreeRepository {
     this.mergesStmt = db.prepare(MERGES_SQL)
   }
 
-  nodes(workspaceId: number): TreeNode[] {
-    return (this.nodesStmt.all(workspaceId) as TreeRow[]).map((row) => ({
+  nodes(workspaceId: number, withSubfolders = false): TreeNode[] {
+    return (this.nodesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as TreeRow[]).map((row) => ({
       id: row.uid,
+      ...(row.folder ? { folder: row.folder } : {}),
       title: row.title,
       kind: row.kind,
       source: row.source,
@@ -99,8 +103,8 @@ export class TreeRepository {
     }))
   }
 
-  merges(workspaceId: number): TreeMerge[] {
-    return (this.mergesStmt.all(workspaceId) as MergeRow[]).map((row) => ({
+  merges(workspaceId: number, withSubfolders = false): TreeMerge[] {
+    return (this.mergesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as MergeRow[]).map((row) => ({
       branchId: row.branch_uid,
       intoId: row.into_uid,
       mode: row.mode,

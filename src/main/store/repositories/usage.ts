@@ -1,6 +1,7 @@
 import type { Db } from '../database'
 import type { UsageGroupInput } from '../../pricing/usage-report'
 import { OWN_MESSAGE } from './session-pricing'
+import { sessionInView } from './workspace-view'
 
 /** A workspace's messages with usage, grouped by day, model and source (the fields: pricing/usage-report.ts). */
 export type UsageGroup = UsageGroupInput
@@ -26,12 +27,12 @@ export class UsageRepository {
          ${unrecorded('input_tokens')} AS unrecordedInputTokens, ${unrecorded('output_tokens')} AS unrecordedOutputTokens,
          ${unrecorded('cache_read_tokens')} AS unrecordedCacheReadTokens, ${unrecorded('cache_write_tokens')} AS unrecordedCacheWriteTokens
        FROM messages m JOIN sessions s ON s.id = m.session_id
-       WHERE s.workspace_id = ? AND (m.input_tokens IS NOT NULL OR m.cost_usd IS NOT NULL) AND ${OWN_MESSAGE} AND ${NOT_MERGED_COPY}
+       WHERE ${sessionInView('s', '@workspaceId')} AND (m.input_tokens IS NOT NULL OR m.cost_usd IS NOT NULL) AND ${OWN_MESSAGE} AND ${NOT_MERGED_COPY}
        GROUP BY 1, 2, 3`
     )
   }
 
-  groups(workspaceId: number): UsageGroup[] {
-    return this.groupsStmt.all(workspaceId) as UsageGroup[]
+  groups(workspaceId: number, withSubfolders = false): UsageGroup[] {
+    return this.groupsStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as UsageGroup[]
   }
 }

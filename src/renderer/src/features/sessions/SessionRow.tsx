@@ -52,8 +52,14 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
             {origin}
           </span>
         ) : null}
+        {/* A tree's sessions all ran where its top one did: the label is on that row only. */}
+        {session.folder && row.depth === 0 ? (
+          <span className="session-folder" data-testid="session-folder" title={`Ran in the subfolder ${session.folder}, where it is stored and rewound`}>
+            {session.folder}/
+          </span>
+        ) : null}
         {continues ? (
-          <span className="session-relation" data-testid="session-continues" title="A reset in the agent (/clear, /new) ended the earlier session and started this one.">
+          <span className="session-relation" data-testid="session-continues" title="It continues an earlier session: a reset in the agent (/clear, /new), or a conversation continued in the agent from Retrace.">
             {continues}
           </span>
         ) : null}
