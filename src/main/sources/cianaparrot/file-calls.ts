@@ -27,6 +27,9 @@ export function withFileCalls(records: SourceRecord[], copiedUntil: string | nul
   const open = new Map<string, { tool: string; args: Record<string, unknown>; own: boolean }>()
   const out: SourceRecord[] = []
   for (const record of records) {
+    // LangGraph's own accounting of the same calls (langgraph/thread-records.ts) knows neither
+    // the sandbox nor the content a thread wrote: this one replaces it, so each call counts once.
+    if (record.kind === 'change-not-captured' || record.kind === 'shell-command') continue
     out.push(record)
     if (record.kind !== 'message') continue
     if (!own) {

@@ -39,7 +39,7 @@ describe('the session list with coverage, on 50,000 sessions', () => {
     })()
     db.exec('ANALYZE')
     const sql = sessionListSql({ bySource: false, paged: false, byText: false, withoutWarmups: true })
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ workspaceId, limit: 100 }) as { detail: string }[]).map((row) => row.detail)
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ workspaceId, subfolders: 1, limit: 100 }) as { detail: string }[]).map((row) => row.detail)
     const coverageSteps = plan.filter((detail) => /not_captured_changes|journal_entries|journal_scopes|checkpoints/.test(detail))
     expect(coverageSteps.length).toBeGreaterThan(0)
     for (const step of coverageSteps) expect(step, plan.join("\n")).toMatch(/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/)
