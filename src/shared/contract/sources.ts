@@ -18,9 +18,11 @@ export function isImportSource(name: string): name is ImportSource {
 /**
  * Sources whose format never carries file content (docs/reliability.md R44): nothing their agent
  * changed can be journaled from its history, so their sessions say "this agent keeps no file
- * content" rather than "0 of N recorded". Each such adapter says so too (`keepsNoFileContent`).
+ * content" rather than "0 of N recorded".
  */
-export const SOURCES_KEEPING_NO_FILE_CONTENT: readonly ImportSource[] = []
+// LangGraph checkpoints keep a tool call's arguments and answer, never a file (langgraph/file-tools.ts);
+// Code Buddy's session files keep a call's tool name only (code-buddy/).
+export const SOURCES_KEEPING_NO_FILE_CONTENT: readonly ImportSource[] = ['langgraph', 'code-buddy']
 
 export function keepsNoFileContent(source: string): boolean {
   return (SOURCES_KEEPING_NO_FILE_CONTENT as readonly string[]).includes(source)

@@ -247,5 +247,8 @@ describe('importing a LangGraph checkpoint database', () => {
     const report = await call('imports.run', { workspaceId: workspace.id, sources: ['langgraph'] })
     const why = "LangGraph keeps the call's arguments and the tool's answer, not the file before or after it"
     expect(report.changesNotJournaled.map((entry) => entry.reason)).toEqual([`file change not captured (${why}): notes/plan.md`, `file change not captured (${why}): b.txt`])
+    // Nothing a LangGraph graph changed can be put back: the session says so, not "0 of 3 recorded" (R44).
+    const session = (await call('sessions.list', { workspaceId: workspace.id })).items.find((item) => item.coverage.notCaptured > 0)
+    expect(session?.coverage).toEqual({ recorded: 0, notCaptured: 2, uncapturedCommands: 0, agentKeepsNoContent: true })
   })
 })
