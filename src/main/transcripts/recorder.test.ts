@@ -26,7 +26,7 @@ describe('recorder', () => {
     writer.append({ role: 'user', content: 'again', createdAt: 1004 })
     writer.append({ role: 'tool_call', toolName: 'Bash', toolCallId: 't1', toolInput: { command: 'ls' }, createdAt: 1005 })
     writer.append({ role: 'tool_result', toolName: 'Bash', toolCallId: 't1', content: 'a\nb', createdAt: 1006 })
-    expect(writer.closeTurn()).toEqual({ turn: 2, messagesBefore: 3, invalidated: false, uncapturedCommands: 0, createdAt: 1006 })
+    expect(writer.closeTurn()).toEqual({ turn: 2, messagesBefore: 3, invalidated: false, uncapturedCommands: 0, createdAt: 1006, notCaptured: [], coverage: { recorded: 0, notCaptured: 0, uncapturedCommands: 0, agentKeepsNoContent: false } })
     expect(writer.closeTurn()).toBeNull()
 
     const record = session(writer.id)
