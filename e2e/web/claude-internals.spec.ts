@@ -130,7 +130,8 @@ test('Claude Code internals fold away, /compact goes into its marker, uncaptured
     const prompt = view.transcript.getByTestId('message-user').first()
     await expect(prompt).toContainText('I keep getting mysterious build errors')
     await expect(prompt).not.toContainText('The user opened the file')
-    await expect(prompt.getByTestId('reminders-folded')).toHaveText('⋯ 1 IDE note from Claude Code')
+    // The IDE's note is kept, as a line of the turn after the prompt (R56), not in the prompt's words.
+    await expect(view.transcript.locator('.msg-system').filter({ hasText: 'The user opened the file' }).first()).toBeVisible()
     await snapshot(page, testInfo, 'internals-06b-ide-note')
     await view.openSession('HTML Ruby Tokenizer')
     await scrollUntil(page, read)
