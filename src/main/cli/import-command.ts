@@ -1,6 +1,6 @@
 import { coverageLabel, sumCoverage } from '../../shared/coverage'
 import type { RewindCoverage } from '../../shared/contract'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
 import { folderIsHere, resolveReadableFolder } from '../fs/folder-access'
@@ -91,7 +91,7 @@ export async function importCommand(
   const coverage = coverageOfWorkspace(runtime, workspaceId)
   if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, coverage, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
   options.io.out(`${workspace?.path ?? ''}`)
-  const readOnly = workspace ? whyNotAWorkspace(workspace.path, { homes: [runtime.imports.environment.HOME] }) : null
+  const readOnly = workspace ? whyNotAWorkspaceFor(workspace.path, runtime.imports.environment) : null
   if (readOnly) options.io.out(`Read-only (browse, search, export, fork without files; never rewound): ${readOnly}`)
   printReport(options.io, report)
   if (coverage.recorded + coverage.notCaptured + coverage.uncapturedCommands > 0) options.io.out(`Rewind coverage of its sessions: ${coverageLabel(coverage)} (retrace changes <session> lists what is not).`)

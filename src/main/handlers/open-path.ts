@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { isAbsolute, resolve } from 'node:path'
 import { RetraceError } from '../../shared/contract'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import { discoverRecordedWorkspaces } from '../sources/recorded-workspaces'
 import type { HandlerContext } from './context'
 import { expandHome, folderName, resolveReadableFolder } from '../fs/folder-access'
@@ -26,7 +26,7 @@ export async function openWorkspacePath(ctx: HandlerContext, requested: string):
   if (!(await discoverRecordedWorkspaces(ctx.imports.environment)).has(path)) {
     throw new RetraceError('PATH_NOT_FOUND', `There is no folder at ${path}, and no agent history records it. Check the path, or choose another folder (\`retrace workspaces\` lists the recorded ones).`)
   }
-  const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
+  const refusal = whyNotAWorkspaceFor(path, ctx.imports.environment)
   if (refusal && !isAbsolute(path)) throw new RetraceError('VALIDATION', refusal)
   const id = ctx.store.workspaces.open(path, folderName(path))
   ctx.feed.changed(['workspaces'], { workspaceId: id })
@@ -52,7 +52,7 @@ function isMissing(path: string): boolean {
  */
 async function openHereFolder(ctx: HandlerContext, requestedPath: string): Promise<number> {
   const path = resolveReadableFolder(requestedPath)
-  const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
+  const refusal = whyNotAWorkspaceFor(path, ctx.imports.environment)
   if (!refusal) return openWorkspace(ctx, path)
   if (!ctx.store.workspaces.getByPath(path) && !(await discoverRecordedWorkspaces(ctx.imports.environment)).has(path)) {
     throw new RetraceError('VALIDATION', `${refusal} No agent history records it either: there is nothing to browse there.`)
@@ -65,7 +65,7 @@ async function openHereFolder(ctx: HandlerContext, requestedPath: string): Promi
 /** Validate a folder that must be here and remember it as a workspace (rewinds and checkpoints go there); returns its id. */
 export function openWorkspace(ctx: HandlerContext, requestedPath: string): number {
   const path = resolveReadableFolder(requestedPath)
-  const refusal = whyNotAWorkspace(path, { homes: [ctx.imports.environment.HOME] })
+  const refusal = whyNotAWorkspaceFor(path, ctx.imports.environment)
   if (refusal) throw new RetraceError('VALIDATION', refusal)
   const id = ctx.store.workspaces.open(path, folderName(path))
   ctx.feed.changed(['workspaces'], { workspaceId: id })

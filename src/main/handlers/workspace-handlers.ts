@@ -5,7 +5,7 @@ import type { StoredWorkspace } from '../store/repositories/workspaces'
 import type { HandlerContext } from './context'
 import { followWorkspace } from './import-handlers'
 import { folderIsHere, listSubfolders } from '../fs/folder-access'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import { openWorkspacePath } from './open-path'
 import { listAllWorkspaces } from './workspace-listing'
 import { workspaceAgentState } from '../sources/agent-state'
@@ -64,7 +64,7 @@ export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
 
 /** A stored workspace, and whether its folder is on this disk (checked on each request: folders come and go). */
 function withFolder(workspace: StoredWorkspace, env: NodeJS.ProcessEnv): WorkspaceSummary {
-  return { ...workspace, folderExists: folderIsHere(workspace.path), readOnly: workspace.isDemo ? null : whyNotAWorkspace(workspace.path, { homes: [env.HOME] }) }
+  return { ...workspace, folderExists: folderIsHere(workspace.path), readOnly: workspace.isDemo ? null : whyNotAWorkspaceFor(workspace.path, env) }
 }
 
 export { openWorkspace } from './open-path'

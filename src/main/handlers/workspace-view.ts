@@ -1,4 +1,4 @@
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import type { HandlerContext } from './context'
 
 /**
@@ -7,5 +7,5 @@ import type { HandlerContext } from './context'
  * than every project below it (each has its own workspace).
  */
 export function viewTakesSubfolders(ctx: Pick<HandlerContext, 'imports'>, workspace: { path: string; isDemo: boolean }): boolean {
-  return workspace.isDemo || whyNotAWorkspace(workspace.path, { homes: [ctx.imports.environment.HOME] }) === null
+  return workspace.isDemo || whyNotAWorkspaceFor(workspace.path, ctx.imports.environment) === null
 }

@@ -55,6 +55,14 @@ export function whyNotAWorkspace(folder: string, options: ProtectedFolderOptions
   return null
 }
 
+/**
+ * whyNotAWorkspace as judged for a history imported under `env` (its HOME is a home folder too,
+ * as for agents run in a container as root): the rule every workspace and import check shares.
+ */
+export function whyNotAWorkspaceFor(folder: string, env: NodeJS.ProcessEnv): string | null {
+  return whyNotAWorkspace(folder, { homes: [env.HOME] })
+}
+
 /** The folder as written (normalized) and, when it exists, with every link resolved. */
 function forms(folder: string, paths: typeof posix): string[] {
   const lexical = paths.resolve(folder)

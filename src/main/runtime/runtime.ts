@@ -14,7 +14,7 @@ import { runImportRounds } from '../sources/import-rounds'
 import { StoppedFiles } from '../sources/stopped-files'
 import { claimDataFolder, type DataFolderClaim } from './data-folder-owner'
 import { rewindRefusalForFolder } from '../sources/agent-store-folders'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import type { RecoveryReport } from '../journal/rewind/recover'
 import { followHookRuns } from '../agent-hooks/hook-log'
 import { serveHookHandoffs } from './hook-handoff-server'
@@ -82,7 +82,7 @@ export function createRuntime(options: {
   const tuning = tuningFrom(env)
   const recorder = new Recorder(store, feed, Date.now, tuning.maxForkDepth, journal)
   // The importer's HOME too (it may not be this process's): a rewind never writes in a home folder.
-  const rewinds = new RewindService(store, journal, (path) => whyNotAWorkspace(path, { homes: [env.HOME] }) ?? rewindRefusalForFolder(path))
+  const rewinds = new RewindService(store, journal, (path) => whyNotAWorkspaceFor(path, env) ?? rewindRefusalForFolder(path))
   const imports = new ImportService({ store, recorder, journal, feed }, env, options.followImports ?? true, tuning.imports, new StoppedFiles(join(options.dataDir, 'import-stopped-files.json')))
   // Before anything reads or writes the journal: finish (roll back) rewinds a crash interrupted,
   // and drop half-written blob temp files.

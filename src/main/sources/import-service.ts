@@ -12,7 +12,7 @@ import { ReadAhead, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
 import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import { addReport, DEFAULT_IMPORT_TUNING, emptyReport, type ImportDeps, type ImportOptions, type ImportReport, type ImportTuning } from './import-deps'
 import { discoverRecordedWorkspaces, groupByRecordedCwd, normalisedFolder, type FoundFile } from './recorded-workspaces'
 import { filesByOwner, importedOffset } from './session-owners'
@@ -158,7 +158,7 @@ export class ImportService {
     })
     // A home or system folder holds every project below it: as a read-only workspace it shows the
     // sessions recorded in it, not theirs (each has its own workspace).
-    return whyNotAWorkspace(workspace.path, { homes: [this.env.HOME] }) ? recordedExactlyIn(found, workspace.path) : found
+    return whyNotAWorkspaceFor(workspace.path, this.env) ? recordedExactlyIn(found, workspace.path) : found
   }
 
   private discovery: DiscoveryCache | null = null
@@ -200,7 +200,7 @@ export class ImportService {
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
       // as a workspace would let a rewind write anywhere in the account. Its sessions go into a
       // read-only workspace (record-writer.ts journals nothing there; rewind-service.ts refuses it).
-      const refusal = whyNotAWorkspace(cwd, { homes: [this.env.HOME] })
+      const refusal = whyNotAWorkspaceFor(cwd, this.env)
       if (refusal && !isAbsolute(cwd)) {
         total.refused.push({ cwd, reason: refusal, sessions: files.map(({ file }) => ({ source: file.source, sessionId: file.sessionId, file: file.path })) })
         continue
@@ -350,7 +350,7 @@ export class ImportService {
     options: ImportOptions,
     statOf?: (path: string) => FileStat | undefined
   ): Promise<ImportReport> {
-    const readOnly = whyNotAWorkspace(workspace.path, { homes: [this.env.HOME] })
+    const readOnly = whyNotAWorkspaceFor(workspace.path, this.env)
     if (readOnly) workspace = { ...workspace, readOnly }
     const entry = this.entry(workspace.id)
     const controller = new AbortController()

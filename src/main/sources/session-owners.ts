@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import type { Store } from '../store/store'
 import type { HistoryFile, SourceAdapter } from './adapter'
 import { isInsideWorkspace, normalisedFolder } from './recorded-workspaces'
@@ -63,7 +63,7 @@ function subfolderRanIn(env: NodeJS.ProcessEnv, opened: { path: string }, cwd: s
   if (cwd === null) return null
   const folder = normalisedFolder(cwd)
   if (folder === normalisedFolder(opened.path) || !isInsideWorkspace(folder, opened.path)) return null
-  return whyNotAWorkspace(folder, { homes: [env.HOME] }) ? null : folder
+  return whyNotAWorkspaceFor(folder, env) ? null : folder
 }
 
 /** The folder's workspace, remembered (not opened) when it is new, as `import --all` does. */

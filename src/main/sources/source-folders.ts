@@ -1,5 +1,5 @@
 import { basename, isAbsolute } from 'node:path'
-import { whyNotAWorkspace } from '../journal/protected-folders'
+import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import type { Store } from '../store/store'
 import type { HistoryFile, SourceAdapter } from './adapter'
 import type { ImportReport } from './import-deps'
@@ -57,7 +57,7 @@ export async function spreadSourceFolder(
   const { elsewhere } = splitByWorkspace(await filesInSourceFolder(adapter, folder, signal), workspacePath, folder)
   const spread: SpreadReport = { workspaces: [], refused: [], readOnly: [] }
   for (const [cwd, files] of [...elsewhere.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-    const reason = whyNotAWorkspace(cwd, { homes: [deps.env.HOME] })
+    const reason = whyNotAWorkspaceFor(cwd, deps.env)
     if (reason && !isAbsolute(cwd)) {
       spread.refused.push({ cwd, reason, sessions: files.filter((file) => file.role === 'main').length })
       continue
