@@ -18,8 +18,14 @@ export interface CursorToolCall {
   callId: string
   name: string
   args: unknown
-  /** The tool's result (Cursor keeps it as JSON text); null while it ran or when it was cancelled. */
+  /** The tool's result (Cursor keeps it as JSON text); null while it ran, when it was cancelled, or pruned. */
   result: string | null
+  /**
+   * Cursor dropped the result from the bubble's JSON after the call finished: it keeps it, if at
+   * all, only in `toolCallBinary` (an `agent.v1.ToolCall` protobuf whose schema is not public).
+   * A finished call (`status: "completed"`) or one with that binary, and no result beside it.
+   */
+  resultPruned: boolean
   isError: boolean
   /** A file edit whose contents Cursor kept (`edit_file_v2`): the file, and the keys of its before and after. */
   edit: { path: string; beforeKey: string | null; afterKey: string } | null
@@ -59,12 +65,15 @@ function toolOf(value: unknown, bubbleId: string): CursorToolCall | null {
   const extra = isRecord(value.additionalData) ? value.additionalData : {}
   const rawArgs = value.rawArgs ?? value.params
   const result = typeof value.result === 'string' ? value.result : value.result === undefined || value.result === null ? null : JSON.stringify(value.result)
+  const isError = value.status === 'error' || extra.status === 'error'
+  const binary = typeof value.toolCallBinary === 'string' && value.toolCallBinary.length > 0
   return {
     callId: typeof value.toolCallId === 'string' && value.toolCallId ? value.toolCallId : bubbleId,
     name: value.name,
     args: rawArgs === undefined ? null : toolArguments(rawArgs),
     result,
-    isError: value.status === 'error' || extra.status === 'error',
+    resultPruned: result === null && !isError && (binary || value.status === 'completed'),
+    isError,
     edit: editOf(value, result)
   }
 }

@@ -6,6 +6,9 @@ import { bubbleOf, timeOf, type CursorBubble } from './bubbles'
 import { cursorFileTools, writeNotCaptured } from './file-tools'
 import { parseJson, type CursorStores } from './state-db'
 
+/** A finished call's result that Cursor no longer keeps in its JSON (bubbles.ts `resultPruned`): said, not left blank. */
+export const PRUNED_RESULT = '[result pruned by Cursor: it no longer keeps what this call returned in a form Retrace reads]'
+
 /**
  * Every conversation ("composer") of a workspace as a session. A composer's messages are, newest
  * layout first: the global store's bubbles in the order of its `fullConversationHeadersOnly`
@@ -138,12 +141,15 @@ function bubbleRecords(bubble: CursorBubble, contents: Map<string, string>, at: 
     if (tool.edit && before !== undefined && after !== undefined) records.push({ kind: 'file-edit', offset: at(), toolCallId: tool.callId, path: tool.edit.path, before, after })
     else if (!tool.isError && cursorFileTools.writes.includes(tool.name)) {
       // A writing call whose contents Cursor did not keep (or that has not finished) is still accounted for.
-      const why = tool.result === null ? 'Cursor kept no result for this call (still running or cancelled): whether it changed the file is not known' : tool.edit ? 'Cursor no longer keeps the file before this edit' : 'Cursor kept no content before and after this change'
+      const why = tool.resultPruned
+        ? 'Cursor pruned the result of this call from its store: whether it changed the file is not known'
+        : tool.result === null ? 'Cursor kept no result for this call (still running or cancelled): whether it changed the file is not known' : tool.edit ? 'Cursor no longer keeps the file before this edit' : 'Cursor kept no content before and after this change'
       const unrecorded = writeNotCaptured(tool.name, tool.args, tool.callId, at(), why)
       if (unrecorded) records.push({ ...unrecorded, path: tool.edit?.path ?? unrecorded.path })
     }
-    if (tool.result !== null || tool.isError) {
-      records.push({ kind: 'message', offset: at(), ...base, uid: null, startsTurn: false, role: 'tool_result', content: tool.result ?? '', toolCallId: tool.callId, toolName: tool.name, isError: tool.isError })
+    if (tool.result !== null || tool.isError || tool.resultPruned) {
+      const content = tool.resultPruned ? PRUNED_RESULT : (tool.result ?? '')
+      records.push({ kind: 'message', offset: at(), ...base, uid: null, startsTurn: false, role: 'tool_result', content, toolCallId: tool.callId, toolName: tool.name, isError: tool.isError })
     }
   }
   // A bubble of thinking alone may still have been measured.

@@ -107,6 +107,31 @@ describe('importing Cursor composer conversations (global cursorDiskKV, Cursor 1
     expect(readFileSync(file, 'utf8')).toBe(spec.files.v0)
   })
 
+  it('marks the results Cursor pruned as pruned, and reports an edit whose result was pruned as not captured', async () => {
+    // Cursor drops `toolFormerData.result` of finished calls and keeps them only in the bubble's
+    // base64 `toolCallBinary` (an `agent.v1.ToolCall` protobuf): the read of turn 1 and the edit of turn 2.
+    const pruned = readStoresSpec()
+    pruned.global.cursorDiskKV = pruned.global.cursorDiskKV.map(([key, value]) => {
+      if (value === null || !(key.endsWith(':0a1f9c2e-a2') || key.endsWith(':0a1f9c2e-a7'))) return [key, value]
+      const bubble = JSON.parse(value) as { toolFormerData: Record<string, unknown> }
+      delete bubble.toolFormerData.result
+      bubble.toolFormerData.toolCallBinary = Buffer.from('\x0a\x05call1').toString('base64')
+      return [key, JSON.stringify(bubble)]
+    })
+    const { workspace, call } = currentSetup({ spec: pruned })
+    const opened = await call('workspaces.open', { path: workspace })
+    await call('imports.run', { workspaceId: opened.id, sources: ['cursor'] })
+    const main = (await call('sessions.list', { workspaceId: opened.id })).items.find((session) => session.title === 'Retry fetchJson with backoff')
+    const sessionId = main?.id ?? ''
+    const items = (await call('transcript.page', { sessionId, limit: 500 })).items
+    const results = items.filter((item) => item.role === 'tool_result').map((item) => [item.toolName, item.content.startsWith('[result pruned by Cursor')])
+    expect(results).toEqual([['read_file_v2', true], ['edit_file_v2', false], ['run_terminal_command_v2', false], ['edit_file_v2', true], ['task_v2', false]])
+    // The cancelled grep has no result, and is not called pruned.
+    expect(items.filter((item) => item.toolName === 'grep').map((item) => item.role)).toEqual(['tool_call'])
+    const checkpoints = (await call('sessions.get', { sessionId })).checkpoints
+    expect(checkpoints.flatMap((checkpoint) => checkpoint.notCaptured.map((entry) => [checkpoint.turn, entry.path, entry.reason]))).toEqual([[2, 'src/http.ts', expect.stringContaining('Cursor pruned the result of this call')]])
+  })
+
   it('skips a composer whose data is damaged and imports the rest', async () => {
     const damaged = structuredClone(spec)
     const row = damaged.global.cursorDiskKV.find(([key]) => key === `composerData:${COMPOSER_B}`)
