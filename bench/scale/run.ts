@@ -18,7 +18,8 @@ import { measureWorkspaces } from './measure-workspaces'
 // (corpus.ts) imported by the built CLI, then every store-side figure of issue 41 measured on
 // it, each beside a reference measured in the same run. `-- --quick` (or
 // RETRACE_BENCH_SCALE_SESSIONS=5000) makes a 5,000-session history for CI-sized runs. The
-// import measure fills the store the later ones read, so it runs first. See bench/README.md.
+// import measure fills the store the later ones read, so it runs first. RETRACE_BENCH_KEEP=1
+// keeps the store. See bench/README.md.
 
 const QUICK = process.argv.includes('--quick')
 const SESSIONS = envInt('RETRACE_BENCH_SCALE_SESSIONS', QUICK ? 5000 : 50_000)
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
     console.log(`History: ${size}\n`)
     console.log(renderTable(rows, 'reference (same run)'))
   } finally {
-    removeDir(dir)
+    if (process.env.RETRACE_BENCH_KEEP === '1') console.error(`kept the store in ${dir}`)
+    else removeDir(dir)
   }
 }
 
