@@ -9,6 +9,7 @@ import { renderTable, type ResultRow } from '../lib/table'
 import { CLI, runNode, type ScaleContext } from './context'
 import { ensureCorpus } from './corpus'
 import { measureImport } from './measure-import'
+import { measureRecheckFloor } from './measure-recheck-floor'
 import { measureSearch } from './measure-search'
 import { measureServe } from './measure-serve'
 import { measureSessions } from './measure-sessions'
@@ -28,6 +29,7 @@ const WORKSPACES = envInt('RETRACE_BENCH_SCALE_WORKSPACES', 300, 3)
 /** Each measure module: one async function returning its rows. Add a line to add a measure. */
 const MEASURES: [string, (ctx: ScaleContext) => Promise<ResultRow[]>][] = [
   ['the first import, re-check and store size', measureImport],
+  ["the re-check's floor (a stat of every file)", measureRecheckFloor],
   ['workspaces.listAll', measureWorkspaces],
   ['sessions.list / sessions.tree', measureSessions],
   ['search', measureSearch],
