@@ -1,5 +1,4 @@
-import { coverageLabel, sumCoverage } from '../../shared/coverage'
-import type { RewindCoverage } from '../../shared/contract'
+import { coverageLabel } from '../../shared/coverage'
 import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import { unreadText } from '../../shared/unread-text'
 import type { Runtime } from '../runtime/runtime'
@@ -40,18 +39,6 @@ export async function watchAllCommand(runtime: Runtime, options: { intervalMs: n
   })
 }
 
-/** What a rewind can put back of a workspace's sessions, warm-ups too: their coverage summed. */
-function coverageOfWorkspace(runtime: Runtime, workspaceId: number): RewindCoverage {
-  const parts: RewindCoverage[] = []
-  let cursor: string | null = null
-  do {
-    const page = runtime.store.sessions.list({ workspaceId, includeWarmups: true, cursor, limit: 500 })
-    parts.push(...page.items.map((session) => session.coverage))
-    cursor = page.nextCursor
-  } while (cursor)
-  return sumCoverage(parts)
-}
-
 /**
  * `retrace import [WORKSPACE | --all] [--source …] [--json]`: bring in the agents' sessions.
  * Only bytes added since the last import are read, so running it twice adds nothing.
@@ -65,7 +52,7 @@ export async function importCommand(
   const common = { ...(sources ? { sources } : {}), ...(progress ? { onProgress: progress } : {}) }
   if (options.all) {
     const report = await runtime.imports.importAll(common)
-    const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path), coverage: coverageOfWorkspace(runtime, workspace.id) }))
+    const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path), coverage: runtime.store.workspaceCoverage.of(workspace.id) }))
     if (options.json) return options.io.out(JSON.stringify({ ...report, workspaces }, null, 2))
     const missing = workspaces.filter((workspace) => !workspace.folderExists).length
     options.io.out(
@@ -88,7 +75,7 @@ export async function importCommand(
   const adapter = SOURCE_ADAPTERS.find((candidate) => candidate.name === options.source)
   const elsewhere = folder !== null && adapter ? await runtime.imports.spreadSourceFolder(workspaceId, adapter, folder, common) : null
   const workspace = runtime.store.workspaces.get(workspaceId)
-  const coverage = coverageOfWorkspace(runtime, workspaceId)
+  const coverage = runtime.store.workspaceCoverage.of(workspaceId)
   if (options.json) return options.io.out(JSON.stringify({ workspace, ...report, coverage, ...(elsewhere ? { elsewhere } : {}) }, null, 2))
   options.io.out(`${workspace?.path ?? ''}`)
   const readOnly = workspace ? whyNotAWorkspaceFor(workspace.path, runtime.imports.environment) : null

@@ -1,9 +1,11 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from '../store/store'
 import { DiscoveryCache } from './discovery-cache'
+import { discoverClaudeFiles } from './claude-code/discover'
+import { readHeadObjects } from './files'
 
 describe('what discovery read from a file, remembered while the file is unchanged', () => {
   let dir: string
@@ -15,6 +17,23 @@ describe('what discovery read from a file, remembered while the file is unchange
   afterEach(() => {
     store.close()
     rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("keeps a Claude Code head's facts, not its lines: discovery with a cache leaves the head cache alone", async () => {
+    const session = '0a0b0c0d-0000-4000-8000-000000000001'
+    const folder = join(dir, 'claude', 'projects', '-a')
+    mkdirSync(folder, { recursive: true })
+    const path = join(folder, `${session}.jsonl`)
+    const line = (cwd: string) => `${JSON.stringify({ type: 'user', cwd, timestamp: '2026-01-01T00:00:00Z', sessionId: session })}\n`
+    writeFileSync(path, line('/a'))
+    utimesSync(path, 1_700_000_000, 1_700_000_000)
+    const [found] = await discoverClaudeFiles([join(dir, 'claude')], undefined, new DiscoveryCache(store.discoveredFiles))
+    expect(found?.cwd).toBe('/a')
+    // The same size and time, other bytes: a head cached by that discovery would still say /a.
+    writeFileSync(path, line('/b'))
+    utimesSync(path, 1_700_000_000, 1_700_000_000)
+    const sameStop = { key: 'conversation-and-fork', enough: () => true, worthParsing: () => true }
+    expect((await readHeadObjects(path, 50, sameStop)).map((object) => object.cwd)).toEqual(['/b'])
   })
 
   it('reads a file once across imports, again once it grows, and not at all when it is gone', async () => {

@@ -9,7 +9,8 @@ import type { FileStat } from './file-stat'
  * running Retrace keeps one (its importer's), with what it has parsed of it.
  */
 export class DiscoveryCache {
-  private readonly known: Map<string, { signature: string; facts: string; value?: unknown }>
+  /** By path: the facts as stored (JSON), until they are parsed; then only what they parse to. */
+  private readonly known: Map<string, { signature: string; facts?: string; value?: unknown }>
   private readonly found = new Map<string, { signature: string; facts: string }>()
   private readonly stats = new Map<string, FileStat>()
   /** Reads under way: a second discovery at the same time (live following's) waits for the first's. */
@@ -35,7 +36,12 @@ export class DiscoveryCache {
     const known = this.known.get(path)
     // Callers copy what they take from the facts; the parsed value is shared, never changed.
     if (known?.signature === signature) {
-      const value = (known.value ??= JSON.parse(known.facts)) as T
+      let value = known.value as T
+      if (known.facts !== undefined) {
+        // Kept parsed only: for tens of thousands of files, the text and the objects both were megabytes.
+        value = JSON.parse(known.facts) as T
+        this.known.set(path, { signature, value })
+      }
       if (accept(value)) return value
     }
     const underWay = this.reading.get(path)
@@ -48,9 +54,8 @@ export class DiscoveryCache {
     } finally {
       if (this.reading.get(path)?.facts === reading) this.reading.delete(path)
     }
-    const entry = { signature, facts: JSON.stringify(facts), value: facts }
-    this.found.set(path, entry)
-    this.known.set(path, entry)
+    this.found.set(path, { signature, facts: JSON.stringify(facts) })
+    this.known.set(path, { signature, value: facts })
     return facts
   }
 

@@ -22,8 +22,9 @@ let cachedBytes = 0
 /**
  * The JSON objects on the first complete lines of a file (read-only, at most 256 KiB), for
  * discovery: enough to find a session's id and cwd without reading multi-megabyte histories.
+ * `remember: false` leaves them out of the head cache (the caller keeps what it needs of them).
  */
-export async function readHeadObjects(path: string, maxLines = 50, until?: HeadStop): Promise<Record<string, unknown>[]> {
+export async function readHeadObjects(path: string, maxLines = 50, until?: HeadStop, options: HeadOptions = {}): Promise<Record<string, unknown>[]> {
   await Promise.resolve() // a failure is a rejection, as callers expect
   const stats = statSync(path)
   const signature = `${stats.ino}:${stats.size}:${stats.mtimeMs}:${maxLines}:${until?.key ?? ''}`
@@ -36,6 +37,8 @@ export async function readHeadObjects(path: string, maxLines = 50, until?: HeadS
     ? parseHeadBytes(await decodedHead(path, HEAD_BYTES), HEAD_BYTES, maxLines, until)
     : readHead(path, Math.min(HEAD_BYTES, stats.size), maxLines, until)
   forget(path) // re-inserted last: the oldest entries are the ones dropped
+  // A caller that remembers what it took from the head (DiscoveryCache) has no use for the lines.
+  if (options.remember === false) return objects
   headCache.set(path, { signature, objects, bytes })
   cachedBytes += bytes
   for (const oldest of headCache.keys()) {
@@ -48,6 +51,11 @@ export async function readHeadObjects(path: string, maxLines = 50, until?: HeadS
 function forget(path: string): void {
   cachedBytes -= headCache.get(path)?.bytes ?? 0
   headCache.delete(path)
+}
+
+export interface HeadOptions {
+  /** False: not kept in the head cache (the caller keeps what it needs of the lines). */
+  remember?: boolean
 }
 
 /**

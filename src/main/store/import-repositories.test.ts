@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openStore, type Store } from './store'
+import { databaseOf } from './raw-database'
+import { PROGRESS_SQL } from './repositories/import-files'
 
 describe('the repositories of imported files', () => {
   let dataDir: string
@@ -30,6 +32,11 @@ describe('the repositories of imported files', () => {
     expect(store.importFiles.progressOf(workspaceId)).toEqual(new Map([['claude-code\0/h/a.jsonl', { key: 'claude-code\0/h/a.jsonl', dev: 1, ino: 2, offset: 20, mtimeMs: 2000, fileSize: null }]]))
     store.importFiles.delete(saved?.id ?? -1)
     expect(store.importFiles.get(workspaceId, 'claude-code', '/h/a.jsonl')).toBeUndefined()
+  })
+
+  it("import_files: reads a workspace's progress from an index alone, never the rows with their parser state", () => {
+    const plan = (databaseOf(store).prepare(`EXPLAIN QUERY PLAN ${PROGRESS_SQL}`).all(workspaceId) as { detail: string }[]).map((step) => step.detail)
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH import_files USING COVERING INDEX/)])
   })
 
   it('import_files: finds a file by its content key and moves its import to another path', () => {

@@ -27,6 +27,7 @@ import { UsageRepository } from './repositories/usage'
 import { SourceFolderRepository } from './repositories/source-folders'
 import { TreeRepository } from './repositories/tree'
 import { WorkspaceRepository } from './repositories/workspaces'
+import { WorkspaceCoverageRepository } from './repositories/workspace-coverage'
 import { WalCheckpoints } from './wal-checkpoints'
 
 export const DATABASE_FILE = 'retrace.db'
@@ -53,6 +54,8 @@ export interface Store {
   readonly usage: UsageRepository
   /** The session graph of a workspace (read-only). */
   readonly tree: TreeRepository
+  /** What a rewind can put back of a workspace's sessions, summed. */
+  readonly workspaceCoverage: WorkspaceCoverageRepository
   /** The full-text index of messages, filled in bulk after an import (see search-index.ts). */
   readonly searchIndex: SearchIndex
   /** How far each agent file was imported, per workspace. */
@@ -125,6 +128,7 @@ export function openStore(dataDir: string): Store {
     pricing,
     usage: new UsageRepository(db),
     tree: new TreeRepository(db),
+    workspaceCoverage: new WorkspaceCoverageRepository(db),
     searchIndex: new SearchIndex(db),
     importFiles: new ImportFileRepository(db),
     unreadRecords: new UnreadRecordRepository(db),

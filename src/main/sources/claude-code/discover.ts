@@ -2,7 +2,7 @@ import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { HistoryFile } from '../adapter'
 import type { DiscoveryCache } from '../discovery-cache'
-import { isWithin, listDir, readHeadObjects, stringField, walkFiles, type HeadStop } from '../files'
+import { isWithin, listDir, readHeadObjects, stringField, walkFiles, type HeadOptions, type HeadStop } from '../files'
 import { readAgentMeta } from './agent-meta'
 import { workflowLink } from './tool-results'
 import { encodeProjectFolder } from './project-folder'
@@ -27,6 +27,9 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal,
   const files: HistoryFile[] = []
   // What the lines say is remembered; whether the backups folder exists is looked at each time.
   const facts = (path: string, read: () => Promise<HistoryFile>) => (cache ? cache.facts(path, read) : read())
+  // With a discovery cache, the facts are remembered there: the head's lines need not be too
+  // (tens of thousands of heads held every parsed line of each, up to the head cache's bound).
+  const head: HeadOptions = { remember: cache === undefined }
   const withBackups = (root: string, backups: Set<string>, file: HistoryFile): HistoryFile => {
     const session = file.rootSessionId ?? file.parentSessionId ?? file.sessionId
     return { ...file, backupDir: backups.has(session) ? join(root, 'file-history', session) : null }
@@ -44,13 +47,13 @@ export async function discoverClaudeFiles(roots: string[], signal?: AbortSignal,
         const session = SESSION_FILE.exec(entry.name)
         const sessionId = session?.[1]
         if (entry.isFile() && sessionId) {
-          files.push(withBackups(root, backups, await facts(path, () => describe(path, sessionId, 'main'))))
+          files.push(withBackups(root, backups, await facts(path, () => describe(path, sessionId, 'main', head))))
         } else if (entry.isFile() && AGENT_FILE.test(entry.name)) {
-          files.push(withBackups(root, backups, await facts(path, () => describeLooseAgent(path))))
+          files.push(withBackups(root, backups, await facts(path, () => describeLooseAgent(path, head))))
         } else if (entry.isDirectory() && SESSION_FILE.test(`${entry.name}.jsonl`)) {
           const agentPaths = await walkFiles(join(path, 'subagents'), (name) => AGENT_FILE.test(name), signal)
           for (const agentPath of agentPaths) {
-            const agent = await facts(agentPath, async () => describeAgent(agentPath, entry.name, `${path}.jsonl`, agentPaths))
+            const agent = await facts(agentPath, async () => describeAgent(agentPath, entry.name, `${path}.jsonl`, agentPaths, head))
             files.push(withBackups(root, backups, agent))
           }
         }
@@ -89,8 +92,8 @@ const conversationAndFork: HeadStop = {
   worthParsing: (line, objects) => line.includes('"forkedFrom"') || !hasConversationLine(objects)
 }
 
-async function describe(path: string, sessionId: string, role: HistoryFile['role']): Promise<HistoryFile> {
-  const head = await readHeadObjects(path, 50, conversationAndFork).catch(() => [])
+async function describe(path: string, sessionId: string, role: HistoryFile['role'], options: HeadOptions): Promise<HistoryFile> {
+  const head = await readHeadObjects(path, 50, conversationAndFork, options).catch(() => [])
   const cwd = head.map((line) => stringField(line, 'cwd')).find(Boolean) ?? null
   const agentId = role === 'sub-agent' ? (head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)) : undefined
   const forkedFrom = head.map((line) => line.forkedFrom as { sessionId?: unknown; messageUuid?: unknown } | undefined).find((value) => typeof value?.sessionId === 'string')
@@ -116,9 +119,9 @@ async function describe(path: string, sessionId: string, role: HistoryFile['role
  * started sits flat beside it, its metadata naming that agent (`parentAgentId`): it hangs below
  * that agent's session when that agent's file is in the same folder tree, else below the session.
  */
-async function describeAgent(agentPath: string, sessionId: string, sessionPath: string, agentPaths: string[]): Promise<HistoryFile> {
+async function describeAgent(agentPath: string, sessionId: string, sessionPath: string, agentPaths: string[], options: HeadOptions): Promise<HistoryFile> {
   const { parentAgentId, agentType, model, ...meta } = await readAgentMeta(agentPath)
-  const file: HistoryFile = { ...(await describe(agentPath, sessionId, 'sub-agent')), parentPath: sessionPath, ...meta }
+  const file: HistoryFile = { ...(await describe(agentPath, sessionId, 'sub-agent', options)), parentPath: sessionPath, ...meta }
   if (agentType) file.agentType = agentType
   if (model) file.agentModel = model
   const run = WORKFLOW_AGENT.exec(agentPath)?.[1]
@@ -131,8 +134,8 @@ async function describeAgent(agentPath: string, sessionId: string, sessionPath: 
 }
 
 /** Older layout: `agent-<id>.jsonl` beside the sessions; its lines name the parent session. */
-async function describeLooseAgent(path: string): Promise<HistoryFile> {
-  const head = await readHeadObjects(path, 50, conversationAndFork).catch(() => [])
+async function describeLooseAgent(path: string, options: HeadOptions): Promise<HistoryFile> {
+  const head = await readHeadObjects(path, 50, conversationAndFork, options).catch(() => [])
   const parent = head.map((line) => stringField(line, 'sessionId')).find(Boolean) ?? basename(dirname(path))
   const agentId = head.map((line) => stringField(line, 'agentId')).find(Boolean) ?? agentIdFromName(path)
   const startedAt = head.map((line) => Date.parse(stringField(line, 'timestamp') ?? '')).find((time) => !Number.isNaN(time))

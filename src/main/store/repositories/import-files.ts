@@ -49,6 +49,13 @@ interface Row {
 }
 
 /** The `import_files` table: one row per foreign file per workspace. */
+/**
+ * How far each of a workspace's files was read: what every import, so every look for new lines,
+ * reads first. Answered from the `import_files_progress` index alone (migration 026): the row
+ * keeps its size and time after kilobytes of parser state.
+ */
+export const PROGRESS_SQL = "SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs, file_size AS fileSize FROM import_files WHERE workspace_id = ?"
+
 export class ImportFileRepository {
   private readonly getStmt
   private readonly upsertStmt
@@ -84,7 +91,7 @@ export class ImportFileRepository {
     this.bySessionStmt = db.prepare('SELECT id, import_state FROM import_files WHERE session_id = ? ORDER BY id LIMIT 1')
     this.saveStateStmt = db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?')
     this.modifiedStmt = db.prepare('UPDATE import_files SET mtime_ms = ?, file_size = ? WHERE id = ?')
-    this.progressStmt = db.prepare("SELECT source || char(0) || path AS key, dev, ino, offset, mtime_ms AS mtimeMs, file_size AS fileSize FROM import_files WHERE workspace_id = ?")
+    this.progressStmt = db.prepare(PROGRESS_SQL)
     this.byContentKeyStmt = db.prepare('SELECT * FROM import_files WHERE workspace_id = ? AND source = ? AND content_key = ? ORDER BY offset DESC, id')
     // Not read to its end at the new path yet: its next look compares what it holds.
     this.moveStmt = db.prepare('UPDATE import_files SET path = ?, dev = ?, ino = ?, mtime_ms = NULL, file_size = NULL, source_gone_at = NULL WHERE id = ?')
