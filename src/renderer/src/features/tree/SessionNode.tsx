@@ -11,6 +11,7 @@ import { SessionNotes, untitled } from '../../ui/SessionNotes'
 import { SourceTag } from '../../ui/SourceTag'
 import { useDialogStore } from '../checkpoints'
 import { compareWithParentReason } from '../files'
+import { useSessionFilters } from '../../state/filters-store'
 import { detailAt } from './lod'
 import { MERGE_ANCHOR } from './layout'
 
@@ -23,6 +24,8 @@ export interface SessionNodeData extends Record<string, unknown> {
   hiddenChildren: number
   /** Whether a merge edge starts or ends here (only then the anchors underneath exist). */
   merges: boolean
+  /** Drawn only as an ancestor of sessions the filters kept: dimmed. */
+  context?: boolean
 }
 
 export type SessionFlowNode = Node<SessionNodeData, 'session'>
@@ -33,14 +36,14 @@ export type SessionFlowNode = Node<SessionNodeData, 'session'>
  * Zoomed out, less (see detailAt).
  */
 export const SessionNode = memo(function SessionNode({ data, selected }: NodeProps<SessionFlowNode>) {
-  const { session, subAgents, collapsed, hiddenChildren, merges } = data
+  const { session, subAgents, collapsed, hiddenChildren, merges, context } = data
   const detail = useStore(detailAt)
   const toggle = (event: MouseEvent<HTMLButtonElement>) => {
     // The node itself selects on click; the toggle only folds.
     event.stopPropagation()
     useUiStore.getState().toggleSubAgents(session.id)
   }
-  const className = `tree-node kind-${session.kind}${selected ? ' selected' : ''}${collapsed && hiddenChildren > 0 ? ' folded' : ''}`
+  const className = `tree-node kind-${session.kind}${selected ? ' selected' : ''}${collapsed && hiddenChildren > 0 ? ' folded' : ''}${context ? ' context' : ''}`
   const actions = selected ? <SelectedActions session={session} /> : null
   if (detail !== 'full') {
     return (
@@ -105,11 +108,22 @@ export const SessionNode = memo(function SessionNode({ data, selected }: NodePro
  */
 function SelectedActions({ session }: { session: TreeNode }) {
   const hasParent = session.parentId !== null && (session.kind === 'branch' || session.kind === 'sub-agent')
-  if (!hasParent) return null
-  const blocked = compareWithParentReason(session)
+  const focused = useSessionFilters((state) => state.focusId === session.id)
+  const blocked = hasParent ? compareWithParentReason(session) : null
   return (
     <NodeToolbar isVisible position={Position.Bottom} align="end" offset={6} className="tree-node-actions">
-      <button
+      {focused ? null : (
+        <button
+          type="button"
+          className="button small nodrag nopan"
+          data-testid="tree-focus"
+          title="Show only this session, the sessions it came from and the ones that came from it"
+          onClick={() => useSessionFilters.getState().setFocus(session.id)}
+        >
+          Focus
+        </button>
+      )}
+      {hasParent ? <button
         type="button"
         className="button small nodrag nopan"
         data-testid="tree-compare-parent"
@@ -118,7 +132,7 @@ function SelectedActions({ session }: { session: TreeNode }) {
         onClick={() => useDialogStore.getState().open({ kind: 'compare-parent', sessionId: session.id })}
       >
         <span aria-hidden="true">⇄</span> Compare with parent
-      </button>
+      </button> : null}
     </NodeToolbar>
   )
 }

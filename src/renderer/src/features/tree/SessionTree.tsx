@@ -14,7 +14,11 @@ import { detailOf } from './lod'
 import { useSessionTree } from './queries'
 import { SessionNode, type SessionFlowNode } from './SessionNode'
 import { TreeToolbar } from './TreeToolbar'
-import { WarmupToggle } from '../sessions'
+import { SessionFilters, WarmupToggle } from '../sessions'
+import { useSessionFilters } from '../../state/filters-store'
+import { useDebouncedValue } from '../../lib/use-debounced-value'
+import { filterTree } from './tree-filter'
+import { FocusBar } from './FocusBar'
 import { WhereLooked } from '../sources'
 import { useTreeLayout } from './use-tree-layout'
 
@@ -57,8 +61,17 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
   const showWarmups = useUiStore((state) => state.showWarmups)
   const all = tree.data?.nodes ?? NO_NODES
   // Warm-ups are drawn only on request; a warm-up's parent is one too, or a session kept drawn.
-  const sessions = useMemo(() => (showWarmups ? all : all.filter((node) => !node.warmup)), [all, showWarmups])
-  const hiddenWarmups = all.length - sessions.length
+  const unwarmed = useMemo(() => (showWarmups ? all : all.filter((node) => !node.warmup)), [all, showWarmups])
+  const hiddenWarmups = all.length - unwarmed.length
+  const filters = useSessionFilters()
+  const query = useDebouncedValue(filters.query, 150)
+  const { source, from, until, changedFiles, branchesOnly, focusId } = filters
+  const filtered = useMemo(
+    () => filterTree(unwarmed, { query, source, from, until, changedFiles, branchesOnly, focusId }),
+    [unwarmed, query, source, from, until, changedFiles, branchesOnly, focusId]
+  )
+  const sessions = filtered.nodes
+  const sources = useMemo(() => [...new Set(all.map((node) => node.source))].sort(), [all])
   const { layout, pending } = useTreeLayout(tree.data ? sessions : undefined, tree.data?.merges, collapsed)
 
   const byId = useMemo(() => new Map(sessions.map((session) => [session.id, session])), [sessions])
@@ -69,9 +82,9 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
     () =>
       (layout?.nodes ?? []).flatMap((placed) => {
         const session = byId.get(placed.id)
-        return session ? [toFlowNode(session, placed, subAgents.get(placed.id) ?? 0, collapsed.has(placed.id), merged.has(placed.id))] : []
+        return session ? [toFlowNode(session, placed, subAgents.get(placed.id) ?? 0, collapsed.has(placed.id), merged.has(placed.id), filtered.context.has(placed.id))] : []
       }),
-    [layout, byId, subAgents, collapsed, merged]
+    [layout, byId, subAgents, collapsed, merged, filtered]
   )
   // Selection changes touch one or two nodes; React Flow re-renders only those.
   const nodes = useMemo(() => laidOutNodes.map((node) => (node.id === selectedId ? { ...node, selected: true } : node)), [laidOutNodes, selectedId])
@@ -103,54 +116,82 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
     useUiStore.getState().selectSession(id)
   }, [])
 
+  const bar = (
+    <>
+      <SessionFilters sources={sources} />
+      <FocusBar focusId={focusId} title={byId.get(focusId ?? '')?.title} />
+    </>
+  )
   if (tree.isError) return <ErrorState title="Could not load the session graph" error={tree.error} onRetry={() => void tree.refetch()} />
   if (tree.data && sessions.length === 0) {
-    return hiddenWarmups > 0 ? (
-      <EmptyState title="Only warm-ups here">
-        <p>This folder holds no session of yours yet, only Claude Code&apos;s start-up agents.</p>
-        <WarmupToggle hidden={hiddenWarmups} />
-      </EmptyState>
-    ) : (
-      <EmptyState title="No sessions in this workspace yet">
-        <WhereLooked workspaceId={workspaceId} />
-      </EmptyState>
+    return (
+      <>
+        {unwarmed.length > 0 ? bar : null}
+        <TreeEmpty hiddenWarmups={hiddenWarmups} filtered={unwarmed.length > 0} workspaceId={workspaceId} />
+      </>
     )
   }
   if (!layout) return <Loading label={tree.data ? `Laying out ${plural(sessions.length, 'session')}…` : 'Loading the session graph…'} />
 
   const large = nodes.length > FIT_UP_TO
   return (
-    <div className="session-tree" data-testid="session-tree" onKeyDown={onKeyDown}>
-      <ReactFlow<SessionFlowNode>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodeClick={onNodeClick}
-        onMove={onMove}
-        colorMode={theme}
-        fitView={!large}
-        fitViewOptions={FIT_VIEW}
-        defaultViewport={LARGE_VIEWPORT}
-        minZoom={0.05}
-        maxZoom={1.5}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        elementsSelectable={false}
-        edgesFocusable={false}
-        deleteKeyCode={null}
-        zoomOnDoubleClick={false}
-        onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_FROM && !tiny}
-        proOptions={PRO_OPTIONS}
-        aria-label="Session graph"
-      >
-        <Background gap={24} size={1} />
-        <TreeToolbar total={sessions.length} pending={pending} withSubAgents={withSubAgents} hiddenWarmups={hiddenWarmups} />
-        <Controls showInteractive={false} fitViewOptions={FIT_VIEW} onFitView={onFitView} />
-        <MiniMap pannable zoomable style={MINIMAP_SIZE} ariaLabel="Overview of the session graph" nodeColor={minimapColor} nodeStrokeWidth={0} />
-        {large ? null : <AutoFit moved={moved} graph={layout} options={FIT_VIEW} />}
-        <FollowSelection selectedId={selectedId} />
-      </ReactFlow>
-    </div>
+    <>
+      {bar}
+      <div className="session-tree" data-testid="session-tree" onKeyDown={onKeyDown}>
+        <ReactFlow<SessionFlowNode>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodeClick={onNodeClick}
+          onMove={onMove}
+          colorMode={theme}
+          fitView={!large}
+          fitViewOptions={FIT_VIEW}
+          defaultViewport={LARGE_VIEWPORT}
+          minZoom={0.05}
+          maxZoom={1.5}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          edgesFocusable={false}
+          deleteKeyCode={null}
+          zoomOnDoubleClick={false}
+          onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_FROM && !tiny}
+          proOptions={PRO_OPTIONS}
+          aria-label="Session graph"
+        >
+          <Background gap={24} size={1} />
+          <TreeToolbar total={sessions.length} pending={pending} withSubAgents={withSubAgents} hiddenWarmups={hiddenWarmups} />
+          <Controls showInteractive={false} fitViewOptions={FIT_VIEW} onFitView={onFitView} />
+          <MiniMap pannable zoomable style={MINIMAP_SIZE} ariaLabel="Overview of the session graph" nodeColor={minimapColor} nodeStrokeWidth={0} />
+          {large ? null : <AutoFit moved={moved} graph={layout} options={FIT_VIEW} />}
+          <FollowSelection selectedId={selectedId} />
+        </ReactFlow>
+      </div>
+    </>
+  )
+}
+
+function TreeEmpty({ hiddenWarmups, filtered, workspaceId }: { hiddenWarmups: number; filtered: boolean; workspaceId: number }) {
+  if (filtered) {
+    return (
+      <EmptyState title="No sessions match">
+        <p>Nothing in this workspace matches the filters.</p>
+        <button type="button" className="button" onClick={() => useSessionFilters.getState().clear()}>
+          Clear filters
+        </button>
+      </EmptyState>
+    )
+  }
+  return hiddenWarmups > 0 ? (
+    <EmptyState title="Only warm-ups here">
+      <p>This folder holds no session of yours yet, only Claude Code&apos;s start-up agents.</p>
+      <WarmupToggle hidden={hiddenWarmups} />
+    </EmptyState>
+  ) : (
+    <EmptyState title="No sessions in this workspace yet">
+      <WhereLooked workspaceId={workspaceId} />
+    </EmptyState>
   )
 }
 

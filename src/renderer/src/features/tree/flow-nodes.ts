@@ -31,8 +31,8 @@ const HANDLES_WITH_MERGES: NodeHandle[] = [
  */
 const made = new WeakMap<TreeNode, { key: string; node: SessionFlowNode }>()
 
-export function toFlowNode(session: TreeNode, placed: PlacedNode, subAgents: number, collapsed: boolean, merges: boolean): SessionFlowNode {
-  const key = `${placed.x},${placed.y},${placed.width},${placed.height},${placed.hiddenChildren},${subAgents},${collapsed},${merges}`
+export function toFlowNode(session: TreeNode, placed: PlacedNode, subAgents: number, collapsed: boolean, merges: boolean, context = false): SessionFlowNode {
+  const key = `${placed.x},${placed.y},${placed.width},${placed.height},${placed.hiddenChildren},${subAgents},${collapsed},${merges},${context}`
   const previous = made.get(session)
   if (previous?.key === key) return previous.node
   const node: SessionFlowNode = {
@@ -44,7 +44,7 @@ export function toFlowNode(session: TreeNode, placed: PlacedNode, subAgents: num
     measured: { width: placed.width, height: placed.height },
     handles: merges ? HANDLES_WITH_MERGES : HANDLES,
     ariaLabel: `${session.title || 'Untitled session'}: ${session.kind} session from ${session.source}, ${plural(session.turnCount, 'turn')}`,
-    data: { session, subAgents, collapsed, hiddenChildren: placed.hiddenChildren, merges }
+    data: { session, subAgents, collapsed, hiddenChildren: placed.hiddenChildren, merges, context }
   }
   made.set(session, { key, node })
   return node
