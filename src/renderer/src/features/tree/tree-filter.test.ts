@@ -18,6 +18,7 @@ const node = (id: string, over: Partial<TreeNode> = {}): TreeNode => ({
   turnCount: 1,
   messageCount: 2,
   filesChanged: 0,
+  costUsd: null,
   status: 'closed',
   forkTurn: null,
   rewoundInAgent: false,
