@@ -125,7 +125,6 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
           edgesFocusable={false}
           deleteKeyCode={null}
           zoomOnDoubleClick={false}
-          disableKeyboardA11y
           onlyRenderVisibleElements={nodes.length > VISIBLE_ONLY_FROM && !tiny}
           proOptions={PRO_OPTIONS}
           aria-label="Session graph: newest at the top; arrow keys move, Enter opens"

@@ -33,13 +33,13 @@ export function useTreeData(workspaceId: number) {
     [unwarmed, query, source, from, until, changedFiles, branchesOnly, focusId]
   )
   const sessions = filtered.nodes
-  const layout = useTreeLayout(tree.data ? sessions : undefined, tree.data?.merges, collapsed)
+  const subAgents = useMemo(() => countSubAgents(sessions), [sessions])
+  const folded = useFoldLargeOnOpen(workspaceId, all, subAgents, collapsed)
+  const layout = useTreeLayout(tree.data ? sessions : undefined, tree.data?.merges, folded)
 
   const byId = useMemo(() => new Map(sessions.map((session) => [session.id, session])), [sessions])
-  const subAgents = useMemo(() => countSubAgents(sessions), [sessions])
   const continuations = useMemo(() => countContinuations(sessions), [sessions])
   const foldable = useMemo(() => [...new Set([...subAgents.keys(), ...continuations.keys()])], [subAgents, continuations])
-  useFoldLargeOnOpen(workspaceId, all, subAgents)
   const merged = useMemo(() => new Set(tree.data?.merges.flatMap((merge) => [merge.branchId, merge.intoId])), [tree.data])
   const flowNodes = useMemo<SessionFlowNode[]>(
     () =>
@@ -48,13 +48,13 @@ export function useTreeData(workspaceId: number) {
         const facts = {
           subAgents: subAgents.get(placed.id) ?? 0,
           continuations: continuations.get(placed.id) ?? 0,
-          collapsed: collapsed.has(placed.id),
+          collapsed: folded.has(placed.id),
           merges: merged.has(placed.id),
           context: filtered.context.has(placed.id)
         }
         return session ? [toFlowNode(session, placed, facts)] : []
       }),
-    [layout, byId, subAgents, continuations, collapsed, merged, filtered]
+    [layout, byId, subAgents, continuations, folded, merged, filtered]
   )
   const sources = useMemo(() => [...new Set(all.map((node) => node.source))].sort(), [all])
   return { tree, all, unwarmed, sessions, byId, layout, flowNodes, foldable, sources, focusId, hiddenWarmups: all.length - unwarmed.length }
@@ -62,12 +62,19 @@ export function useTreeData(workspaceId: number) {
 
 const foldedOnOpen = new Set<number>()
 
-/** A large workspace opens with its sub-agents folded (once per workspace per run: unfolding is the user's). */
-function useFoldLargeOnOpen(workspaceId: number, all: readonly TreeNode[], subAgents: ReadonlyMap<string, number>): void {
+/**
+ * A large workspace opens with its sub-agents folded (once per workspace per run: unfolding is
+ * the user's). The fold is in the first layout already (laying out 2,000 sessions twice, the
+ * second time with most of them gone, doubled the time to the first picture); the store learns
+ * it just after.
+ */
+function useFoldLargeOnOpen(workspaceId: number, all: readonly TreeNode[], subAgents: ReadonlyMap<string, number>, collapsed: ReadonlySet<string>): ReadonlySet<string> {
+  const foldNow = all.length > FOLD_FROM && !foldedOnOpen.has(workspaceId) && collapsed.size === 0 && subAgents.size > 0
+  const folded = useMemo(() => (foldNow ? new Set(subAgents.keys()) : collapsed), [foldNow, subAgents, collapsed])
   useEffect(() => {
     if (all.length <= FOLD_FROM || foldedOnOpen.has(workspaceId)) return
     foldedOnOpen.add(workspaceId)
-    const state = useUiStore.getState()
-    if (state.collapsedSubAgents.size === 0 && subAgents.size > 0) state.setCollapsedSubAgents(new Set(subAgents.keys()))
-  }, [workspaceId, all, subAgents])
+    if (folded !== collapsed) useUiStore.getState().setCollapsedSubAgents(folded)
+  }, [workspaceId, all, folded, collapsed])
+  return folded
 }
