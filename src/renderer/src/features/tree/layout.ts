@@ -46,7 +46,7 @@ export interface LayoutOptions {
   collapsed: ReadonlySet<string>
 }
 
-export const NODE_WIDTH = 280
+export const NODE_WIDTH = 300
 export const NODE_HEIGHT = 84
 
 /**
