@@ -117,6 +117,8 @@ const LEFT: Direction = [-1, 0]
 const RIGHT: Direction = [1, 0]
 /** At the opening zoom: down the graph, across, back up, across, down again. */
 const READABLE_PAN = [UP, UP, UP, UP, LEFT, LEFT, DOWN, DOWN, DOWN, DOWN, LEFT, LEFT, UP, UP, UP, UP]
+/** Down the time axis and back (the graph is one tall column of rows), a lane to the right and back. */
+const TIME_PAN = [UP, UP, UP, UP, UP, UP, RIGHT, LEFT, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN]
 /** Zoomed out to the whole graph: there and back, both ways. */
 const FITTED_PAN = [UP, DOWN, LEFT, RIGHT, DOWN, UP, RIGHT, LEFT]
 
@@ -232,7 +234,7 @@ async function main(): Promise<void> {
       log(`The ${formatCount(treeData.sessions)}-session graph: drawn, panned, zoomed…`)
       const smallTree = await measureGraph(page, server, treeData)
       await shot(page, 'ui-6-tree-opened')
-      const treePanned = await pan(page, READABLE_PAN)
+      const treePanned = await pan(page, TIME_PAN)
       const treeZoomed = await zoom(page)
       await shot(page, 'ui-7-tree-zoomed')
       log(`  nodes in the DOM after each drag: ${treePanned.nodes.join(' ')}; after each zoom: ${treeZoomed.nodes.join(' ')}`)
