@@ -29,14 +29,15 @@ export interface UiData {
  * forked again, a few merged back — and sessions continued after /clear), and one long session,
  * written last so it is the newest and heads the session list.
  */
-export function generateUiData(dataDir: string, options: { seed: number; sessions: number; bigMessages: number }): UiData {
+export function generateUiData(dataDir: string, options: { seed: number; sessions: number; bigMessages: number; workspace?: string }): UiData {
   const started = performance.now()
   const runtime = createRuntime({ dataDir, host: { binding: 'web' }, version: 'bench', env: { CLAUDE_CONFIG_DIR: join(dataDir, 'no-claude'), CODEX_HOME: join(dataDir, 'no-codex') }, followImports: false })
   try {
     const { store, recorder } = runtime
-    const workspacePath = join(dataDir, 'bench-ui-workspace')
+    const name = options.workspace ?? 'bench-ui-workspace'
+    const workspacePath = join(dataDir, name)
     mkdirSync(workspacePath, { recursive: true })
-    const workspaceId = store.workspaces.open(workspacePath, 'bench-ui-workspace')
+    const workspaceId = store.workspaces.open(workspacePath, name)
     const content = new UiContent(options.seed)
     const clock = { now: START }
     const rng = createRng(options.seed)

@@ -7,7 +7,10 @@ const SHORTCUTS: readonly { keys: string; does: string }[] = [
   { keys: 'g', does: 'Go to a turn of the open session: type its number, then Enter' },
   { keys: 'j / k', does: 'Next / previous turn' },
   { keys: 'Ctrl+F (⌘F)', does: 'Find in the whole session; Enter / Shift+Enter walk the matches' },
-  { keys: 'Enter / Space', does: 'Open the session focused in the graph (Tab moves the focus)' },
+  { keys: '/', does: 'Filter the sessions (list and graph)' },
+  { keys: '↑ / ↓', does: 'In the graph: the next newer / older session' },
+  { keys: '← / →', does: 'In the graph: the session it came from / the first that came from it' },
+  { keys: 'Enter / Space', does: 'Open the session under the graph’s cursor (Tab also moves the focus)' },
   { keys: 'Esc', does: 'Close a dialog, a menu, the find bar or the search results' }
 ]
 
