@@ -23,6 +23,7 @@ const node = (id: string, createdAt: number, links: Partial<Pick<TreeNode, 'pare
   turnCount: 1,
   messageCount: 2,
   filesChanged: 0,
+  costUsd: null,
   status: 'closed',
   forkTurn: null,
   rewoundInAgent: false,

@@ -32,6 +32,8 @@ export const TreeNodeSchema = z.object({
    * files is what one query can give for thousands of sessions.
    */
   filesChanged: z.number().int().nonnegative(),
+  /** What the session cost (as SessionSummary.usage.costUsd): recorded by the agent or priced by model; null when unknown. */
+  costUsd: z.number().nonnegative().nullable(),
   status: SessionStatusSchema,
   /**
    * For a branch: the parent's turn it branched from (the last turn of the parent opening at or

@@ -31,7 +31,7 @@ describe('the session graph of a workspace (tree)', () => {
   it('draws every session of the workspace in creation order, with its links and counts', () => {
     store.blobs.insert({ hash: HASH, size: 1, storage: 'inline', encoding: 'raw', dictionaryId: null, data: Buffer.from('x'), createdAt: 1 })
     const root = session('root', 10, { source: 'claude-code' })
-    store.sessions.saveProgress(root, { messageCount: 8, turnCount: 3, updatedAt: 50, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, model: null })
+    store.sessions.saveProgress(root, { messageCount: 8, turnCount: 3, updatedAt: 50, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.42, pricedCostUsd: 0.08, model: null })
     changeFiles(root, 1, 'turn', ['a.ts', 'b.ts'])
     changeFiles(root, 2, 'turn', ['a.ts']) // the same path again counts once
     changeFiles(root, 3, 'rewind', ['c.ts', 'd.ts']) // a rewind's changes are not the session's work
@@ -56,6 +56,8 @@ describe('the session graph of a workspace (tree)', () => {
         turnCount: 3,
         messageCount: 8,
         filesChanged: 2,
+        // What the card shows as the session's cost: recorded plus priced.
+        costUsd: 0.5,
         status: 'closed',
         rewoundInAgent: false,
         merged: null,

@@ -18,6 +18,7 @@ interface TreeRow {
   turn_count: number
   message_count: number
   files_changed: number
+  cost_usd: number | null
   status: 'active' | 'closed'
   rewound_in_agent: number
   fork_turn: number | null
@@ -43,11 +44,13 @@ interface MergeRow {
 // subfolders' workspaces, workspace-view.ts): the tree is drawn per view, and an edge to a node that is not drawn would dangle. Files changed are the
 // distinct paths of the session's own turn scopes (a rewind's scope is not the session's work);
 // the correlated subquery walks journal_scopes_by_session and journal_entries_by_scope. Rewind
-// coverage is counted as the session list counts it (COVERAGE_COLUMNS), by the same indexes.
+// coverage is counted as the session list counts it (COVERAGE_COLUMNS), by the same indexes; the cost
+// is what the agent recorded plus what Retrace priced, as spentUsd() adds them.
 const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     CASE WHEN s.parent_id IS NULL THEN s.parent_source_id END AS missing_parent, s.warmup, s.fork_seq, pr.uid AS predecessor_uid,
     ${subfolderOf('s.workspace_id', '@workspaceId')} AS folder,
-    s.created_at, s.updated_at, s.turn_count, s.message_count, s.status, s.rewound_in_agent,
+    s.created_at, s.updated_at, s.turn_count, s.message_count, s.status,
+    CASE WHEN s.cost_usd IS NOT NULL OR s.priced_cost_usd IS NOT NULL THEN coalesce(s.cost_usd, 0) + coalesce(s.priced_cost_usd, 0) END AS cost_usd, s.rewound_in_agent,
     (SELECT count(DISTINCT e.path) FROM journal_scopes js JOIN journal_entries e ON e.scope_id = js.id
       WHERE js.session_id = s.id AND js.kind = 'turn') AS files_changed,
     CASE WHEN s.kind = 'branch' AND s.fork_seq IS NOT NULL THEN
@@ -104,6 +107,7 @@ export class TreeRepository {
       turnCount: row.turn_count,
       messageCount: row.message_count,
       filesChanged: row.files_changed,
+      costUsd: row.cost_usd,
       status: row.status,
       rewoundInAgent: row.rewound_in_agent === 1,
       forkTurn: row.fork_turn,

@@ -23,8 +23,6 @@ export interface UiState {
   workspaceId: number | null
   sessionId: string | null
   transcriptMode: TranscriptKind
-  sessionQuery: string
-  sourceFilter: string | null
   theme: Theme
   /** List or graph of the workspace's sessions (remembered across runs). */
   sessionView: SessionView
@@ -47,8 +45,6 @@ export interface UiState {
   focusInSession: (target: { sessionId: string; flash?: boolean } & ({ kind: 'message'; seq: number } | { kind: 'turn'; turn: number })) => void
   clearFocus: () => void
   setTranscriptMode: (mode: TranscriptKind) => void
-  setSessionQuery: (query: string) => void
-  setSourceFilter: (source: string | null) => void
   toggleTheme: () => void
   setSessionView: (view: SessionView) => void
   toggleSubAgents: (sessionId: string) => void
@@ -58,7 +54,6 @@ export interface UiState {
   setAuthProblem: (message: string) => void
 }
 
-const noFilters = { sessionQuery: '', sourceFilter: null } as const
 const noCollapsed: ReadonlySet<string> = new Set()
 
 /**
@@ -70,7 +65,6 @@ export const useUiStore = create<UiState>()((set, get) => ({
   workspaceId: null,
   sessionId: null,
   transcriptMode: 'display',
-  ...noFilters,
   theme: initialTheme(),
   sessionView: initialSessionView(),
   collapsedSubAgents: noCollapsed,
@@ -81,9 +75,9 @@ export const useUiStore = create<UiState>()((set, get) => ({
 
   openWorkspace: (workspaceId) => {
     if (get().workspaceId === workspaceId) return
-    set({ workspaceId, sessionId: null, focus: null, collapsedSubAgents: noCollapsed, ...noFilters })
+    set({ workspaceId, sessionId: null, focus: null, collapsedSubAgents: noCollapsed })
   },
-  closeWorkspace: () => set({ workspaceId: null, sessionId: null, focus: null, collapsedSubAgents: noCollapsed, ...noFilters }),
+  closeWorkspace: () => set({ workspaceId: null, sessionId: null, focus: null, collapsedSubAgents: noCollapsed }),
   selectSession: (sessionId) => set({ sessionId, focus: null }),
   openMessage: ({ workspaceId, sessionId, seq }) => {
     const sameWorkspace = get().workspaceId === workspaceId
@@ -93,14 +87,12 @@ export const useUiStore = create<UiState>()((set, get) => ({
       // Search hits carry display seqs; a message may not be in the context transcript.
       transcriptMode: 'display',
       focus: { sessionId, kind: 'message', seq, nonce: nextNonce(), flash: true },
-      ...(sameWorkspace ? {} : { ...noFilters, collapsedSubAgents: noCollapsed })
+      ...(sameWorkspace ? {} : { collapsedSubAgents: noCollapsed })
     })
   },
   focusInSession: ({ flash = true, ...target }) => set({ focus: { ...target, flash, nonce: nextNonce() } }),
   clearFocus: () => set({ focus: null }),
   setTranscriptMode: (transcriptMode) => set({ transcriptMode, focus: null }),
-  setSessionQuery: (sessionQuery) => set({ sessionQuery }),
-  setSourceFilter: (sourceFilter) => set({ sourceFilter }),
   toggleTheme: () => {
     const theme = get().theme === 'dark' ? 'light' : 'dark'
     saveTheme(theme)

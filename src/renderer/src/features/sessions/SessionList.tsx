@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { useDebouncedValue } from '../../lib/use-debounced-value'
 import { useUiStore } from '../../state/ui-store'
+import { isFiltered, matchesFilters, useSessionFilters } from '../../state/filters-store'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
 import { WhereLooked } from '../sources'
 import { useSessionList } from './queries'
@@ -20,19 +21,21 @@ const PREFETCH_ROWS = 20
  * sub-agents under their parent. Up/Down (and Home/End) move the selection.
  */
 export function SessionList({ workspaceId }: { workspaceId: number }) {
-  const rawQuery = useUiStore((state) => state.sessionQuery)
-  const source = useUiStore((state) => state.sourceFilter)
+  const filters = useSessionFilters()
+  const { query: rawQuery, source } = filters
   const selectedId = useUiStore((state) => state.sessionId)
   const selectSession = useUiStore((state) => state.selectSession)
-  const resetFilters = useUiStore((state) => state.setSessionQuery)
-  const setSource = useUiStore((state) => state.setSourceFilter)
   const warmups = useUiStore((state) => state.showWarmups)
   const query = useDebouncedValue(rawQuery, SEARCH_DEBOUNCE_MS)
   const list = useSessionList(workspaceId, { query, source, warmups })
   const hiddenWarmups = list.data?.pages[0]?.hiddenWarmups ?? 0
   const scrollRef = useRef<HTMLDivElement>(null)
 
-  const rows = useMemo(() => sessionTreeRows(list.data?.pages.flatMap((page) => page.items) ?? []), [list.data])
+  // The text and source go to the server (it searches messages too); the rest is checked here.
+  const rows = useMemo(
+    () => sessionTreeRows((list.data?.pages.flatMap((page) => page.items) ?? []).filter((session) => matchesFilters(session, filters, false))),
+    [list.data, filters]
+  )
   const selectedIndex = rows.findIndex((row) => row.session.id === selectedId)
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list
 
@@ -62,7 +65,7 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
 
   // A new filter is a new list: start it from the top (but not on mount, where a restored
   // selection may just have been scrolled into view).
-  const filtersKey = `${source ?? ''}\u0000${query}\u0000${warmups}`
+  const filtersKey = `${source ?? ''}\u0000${query}\u0000${warmups}\u0000${filters.from}\u0000${filters.until}\u0000${filters.branchesOnly}`
   const shownFilters = useRef(filtersKey)
   useEffect(() => {
     if (shownFilters.current === filtersKey) return
@@ -91,17 +94,14 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
   if (list.isPending) return <SkeletonRows count={8} className="session-skeleton" />
   if (list.isError) return <ErrorState title="Could not load sessions" error={list.error} onRetry={() => void list.refetch()} />
   if (rows.length === 0) {
-    const filtered = query.trim() !== '' || source !== null
+    const filtered = isFiltered(filters)
     return filtered ? (
       <EmptyState title="No sessions match">
         <p>Nothing in this workspace matches the filter.</p>
         <button
           type="button"
           className="button"
-          onClick={() => {
-            resetFilters('')
-            setSource(null)
-          }}
+          onClick={() => filters.clear()}
         >
           Clear filters
         </button>

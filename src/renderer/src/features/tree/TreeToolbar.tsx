@@ -4,8 +4,8 @@ import { useUiStore } from '../../state/ui-store'
 import { TreeLegend } from './TreeLegend'
 import { WarmupToggle } from '../sessions'
 
-/** Over the canvas, top left: how many sessions, fold/unfold every sub-agent, show warm-ups, and the legend. */
-export function TreeToolbar({ total, pending, withSubAgents, hiddenWarmups }: { total: number; pending: boolean; withSubAgents: readonly string[]; hiddenWarmups: number }) {
+/** Over the canvas, top left: how many sessions, fold/unfold every sub-agent and continuation, show warm-ups, and the legend. */
+export function TreeToolbar({ total, withSubAgents, hiddenWarmups }: { total: number; withSubAgents: readonly string[]; hiddenWarmups: number }) {
   const anyCollapsed = useUiStore((state) => state.collapsedSubAgents.size > 0)
   const setCollapsed = useUiStore((state) => state.setCollapsedSubAgents)
   return (
@@ -13,12 +13,11 @@ export function TreeToolbar({ total, pending, withSubAgents, hiddenWarmups }: { 
       <div className="tree-actions">
         <span className="tree-count" data-testid="tree-count">
           {plural(total, 'session')}
-          {pending ? ' · laying out…' : ''}
         </span>
         {withSubAgents.length > 0 ? (
           <>
             <button type="button" className="button" data-testid="tree-collapse-all" onClick={() => setCollapsed(new Set(withSubAgents))}>
-              Fold sub-agents
+              Fold all
             </button>
             <button type="button" className="button" data-testid="tree-expand-all" disabled={!anyCollapsed} onClick={() => setCollapsed(new Set())}>
               Unfold all

@@ -16,7 +16,7 @@ export const EDGE_LABELS: Record<TreeEdgeKind, string> = {
  */
 export function toFlowEdge(edge: TreeEdge): Edge {
   // An edge is fully described by its id (kind, ends) and label: reuse the object React Flow already knows.
-  const key = edge.label ? `${edge.id}|${edge.label}` : edge.id
+  const key = `${edge.id}|${edge.label ?? ''}|${edge.vertical ? 'v' : ''}`
   const known = made.get(key)
   if (known) return known
   if (made.size >= 50_000) made.clear()
@@ -25,9 +25,9 @@ export function toFlowEdge(edge: TreeEdge): Edge {
     id: edge.id,
     source: edge.source,
     target: edge.target,
-    sourceHandle: merge ? 'merge-out' : 'out',
-    targetHandle: merge ? 'merge-in' : 'in',
-    type: 'default',
+    sourceHandle: merge ? 'merge-out' : edge.vertical ? 'up' : 'out',
+    targetHandle: merge ? 'merge-in' : edge.vertical ? 'below' : 'in',
+    type: edge.vertical ? 'straight' : 'default',
     className: `tree-edge tree-edge-${edge.kind}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: `var(--tree-edge-${edge.kind})` },
     ariaLabel: `${EDGE_LABELS[edge.kind]}${edge.label ? ` ${edge.label}` : ''}: from ${edge.source} to ${edge.target}`,

@@ -14,7 +14,10 @@ import type { SessionFlowNode } from './SessionNode'
 
 const HANDLES: NodeHandle[] = [
   { id: 'in', type: 'target', position: Position.Left, x: 0, y: NODE_HEIGHT / 2 },
-  { id: 'out', type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 }
+  { id: 'out', type: 'source', position: Position.Right, x: NODE_WIDTH, y: NODE_HEIGHT / 2 },
+  // A continuation in the same lane: out of the top of the older card, into the bottom of the newer one above it.
+  { id: 'up', type: 'source', position: Position.Top, x: NODE_WIDTH / 2, y: 0 },
+  { id: 'below', type: 'target', position: Position.Bottom, x: NODE_WIDTH / 2, y: NODE_HEIGHT }
 ]
 /** Merge anchors only where a merge edge needs them: two fewer components per card. */
 const HANDLES_WITH_MERGES: NodeHandle[] = [
@@ -31,8 +34,18 @@ const HANDLES_WITH_MERGES: NodeHandle[] = [
  */
 const made = new WeakMap<TreeNode, { key: string; node: SessionFlowNode }>()
 
-export function toFlowNode(session: TreeNode, placed: PlacedNode, subAgents: number, collapsed: boolean, merges: boolean): SessionFlowNode {
-  const key = `${placed.x},${placed.y},${placed.width},${placed.height},${placed.hiddenChildren},${subAgents},${collapsed},${merges}`
+export interface NodeFacts {
+  subAgents: number
+  continuations: number
+  collapsed: boolean
+  merges: boolean
+  /** Drawn as an ancestor of the filters' matches only. */
+  context: boolean
+}
+
+export function toFlowNode(session: TreeNode, placed: PlacedNode, facts: NodeFacts): SessionFlowNode {
+  const { subAgents, continuations, collapsed, merges, context } = facts
+  const key = `${placed.x},${placed.y},${placed.width},${placed.height},${placed.hiddenChildren},${subAgents},${continuations},${collapsed},${merges},${context}`
   const previous = made.get(session)
   if (previous?.key === key) return previous.node
   const node: SessionFlowNode = {
@@ -44,7 +57,7 @@ export function toFlowNode(session: TreeNode, placed: PlacedNode, subAgents: num
     measured: { width: placed.width, height: placed.height },
     handles: merges ? HANDLES_WITH_MERGES : HANDLES,
     ariaLabel: `${session.title || 'Untitled session'}: ${session.kind} session from ${session.source}, ${plural(session.turnCount, 'turn')}`,
-    data: { session, subAgents, collapsed, hiddenChildren: placed.hiddenChildren, merges }
+    data: { session, subAgents, continuations, collapsed, hiddenChildren: placed.hiddenChildren, merges, context }
   }
   made.set(session, { key, node })
   return node

@@ -56,7 +56,7 @@ function owners(ordered: readonly LayoutSession[], byId: ReadonlyMap<string, Lay
 }
 
 /**
- * Which sessions a collapsed session hides (its sub-agents and everything under them), keyed
+ * Which sessions a collapsed session hides (its sub-agents and continuations, and everything under them), keyed
  * by the visible session that hides them, and how many each one hides.
  */
 export function hiddenByCollapse(forest: Forest, collapsed: ReadonlySet<string>): { hiddenBy: Map<string, string>; hiddenCount: Map<string, number> } {
@@ -68,7 +68,7 @@ export function hiddenByCollapse(forest: Forest, collapsed: ReadonlySet<string>)
     const hider = hiddenBy.get(id)
     for (const childId of forest.children.get(id) ?? []) {
       const child = forest.byId.get(childId)
-      const collapses = hider === undefined && collapsed.has(id) && child?.kind === 'sub-agent' && child.parentId === id
+      const collapses = hider === undefined && collapsed.has(id) && child !== undefined && folds(child, id)
       const childHider = hider ?? (collapses ? id : undefined)
       if (childHider !== undefined) {
         hiddenBy.set(childId, childHider)
@@ -78,6 +78,11 @@ export function hiddenByCollapse(forest: Forest, collapsed: ReadonlySet<string>)
     }
   }
   return { hiddenBy, hiddenCount }
+}
+
+/** Whether folding `ownerId` hides `child`: its sub-agents and the sessions continuing it after a `/clear` (not its forks). */
+function folds(child: LayoutSession, ownerId: string): boolean {
+  return (child.kind === 'sub-agent' && child.parentId === ownerId) || (child.predecessorId === ownerId && child.parentId !== ownerId && child.kind !== 'branch')
 }
 
 /** Where a session sits in the forest: how deep, and under which root. */

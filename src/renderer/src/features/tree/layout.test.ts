@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { countSubAgents, layoutTree, RANK_GAP, type LayoutSession, type PlacedNode, type TreeLayout } from './layout'
+import { countContinuations, countSubAgents, DAY_GAP, LANE_GAP, layoutTree, NODE_HEIGHT, type LayoutSession, type PlacedNode, type TreeLayout } from './layout'
 
 let clock = 0
 function session(id: string, links: Partial<LayoutSession> = {}): LayoutSession {
@@ -40,6 +40,8 @@ function overlaps(nodes: readonly PlacedNode[]): [string, string] | null {
   return null
 }
 
+const HOUR = 60 * 60 * 1000
+
 describe('layoutTree', () => {
   it('draws one edge per link, of the right kind, merges included', () => {
     const layout = layoutTree(demo(), [{ branchId: 'branch', intoId: 'main' }], none)
@@ -48,14 +50,36 @@ describe('layoutTree', () => {
     expect(new Set(layout.edges.map((e) => e.id)).size).toBe(layout.edges.length)
   })
 
-  it('puts forks, sub-agents and successors to the right of where they came from', () => {
+  it('puts time on the vertical axis: one row per session, newest at the top', () => {
+    const layout = layoutTree([...generated(200)].reverse(), [], none)
+    const byTime = [...layout.nodes].sort((a, b) => a.y - b.y).map((n) => n.id)
+    // generated() creates s0, s1, … one tick apart: newest first is the reverse.
+    expect(byTime).toEqual(Array.from({ length: 200 }, (_, index) => `s${199 - index}`))
+    const ys = layout.nodes.map((n) => n.y)
+    expect(new Set(ys).size).toBe(200)
+  })
+
+  it('puts forks and sub-agents in lanes right of their parent, a /clear continuation in its own lane', () => {
     const layout = layoutTree(demo(), [], none)
-    for (const [from, to] of [['main', 'explorer'], ['main', 'branch'], ['flaky', 'notes']] as const) {
+    for (const [from, to] of [['main', 'explorer'], ['main', 'branch']] as const) {
+      expect(node(layout, to).lane).toBeGreaterThan(node(layout, from).lane)
       expect(node(layout, to).x).toBeGreaterThanOrEqual(node(layout, from).x + node(layout, from).width)
     }
-    // Siblings stack, oldest on top.
-    expect(node(layout, 'explorer').x).toBe(node(layout, 'branch').x)
-    expect(node(layout, 'explorer').y).toBeLessThan(node(layout, 'branch').y)
+    // Siblings off one parent share the lane next to it when their rows allow.
+    expect(node(layout, 'explorer').lane).toBe(node(layout, 'branch').lane)
+    // The continuation carries on its predecessor's line, its edge straight up.
+    expect(node(layout, 'notes').lane).toBe(node(layout, 'flaky').lane)
+    expect(layout.edges.find((e) => e.kind === 'successor')?.vertical).toBe(true)
+    // Unrelated sessions go back to the first lane when it is free at their row.
+    expect(node(layout, 'question').lane).toBe(0)
+    expect(node(layout, 'main').lane).toBe(0)
+  })
+
+  it('moves an unrelated session out of a lane a continuation runs through', () => {
+    const sessions = [session('first'), session('between'), session('next', { predecessorId: 'first' })]
+    const layout = layoutTree(sessions, [], none)
+    expect(node(layout, 'next').lane).toBe(node(layout, 'first').lane)
+    expect(node(layout, 'between').lane).not.toBe(node(layout, 'first').lane)
   })
 
   it('labels a fork edge with the turn it goes another way from, in a gap wide enough for the label', () => {
@@ -65,10 +89,27 @@ describe('layoutTree', () => {
       ['fork', 'from turn 128'],
       ['sub-agent', null]
     ])
-    // The label sits mid-gap: up to two-digit turns, 12 characters of 12 px semi-bold text (~7 px each) and 4 px padding each side.
     const gap = node(layout, 'fork').x - (node(layout, 'main').x + node(layout, 'main').width)
-    expect(gap).toBe(RANK_GAP)
+    expect(gap).toBe(LANE_GAP)
     expect(gap).toBeGreaterThanOrEqual('from turn 99'.length * 7 + 8)
+  })
+
+  it('marks each day above its rows and each new hour beside its first row', () => {
+    const day = new Date(2026, 2, 10, 9, 15).getTime()
+    const sessions = [
+      session('monday-9', { createdAt: day }),
+      session('monday-9b', { createdAt: day + 20 * 60 * 1000 }),
+      session('monday-14', { createdAt: day + 5 * HOUR }),
+      session('tuesday', { createdAt: day + 24 * HOUR })
+    ]
+    const layout = layoutTree(sessions, [], none)
+    const days = layout.ticks.filter((tick) => tick.kind === 'day')
+    expect(days.map((tick) => new Date(tick.at).getDate())).toEqual([11, 10])
+    // A day's mark sits in the gap above its newest row.
+    expect(days[1]?.y).toBe(node(layout, 'monday-14').y - DAY_GAP)
+    expect(node(layout, 'monday-14').y - (node(layout, 'tuesday').y + NODE_HEIGHT)).toBeGreaterThanOrEqual(DAY_GAP)
+    const hours = layout.ticks.filter((tick) => tick.kind === 'hour').map((tick) => new Date(tick.at).getHours())
+    expect(hours).toEqual([9, 14, 9])
   })
 
   it('never overlaps nodes', () => {
@@ -76,7 +117,7 @@ describe('layoutTree', () => {
     expect(overlaps(layoutTree(generated(300), [], none).nodes)).toBeNull()
   })
 
-  it('hides collapsed sub-agents and everything under them, and counts them on the parent', () => {
+  it('folds sub-agents and /clear continuations into their session, with a count', () => {
     const sessions = [
       ...demo(),
       session('explorer-fork', { kind: 'branch', parentId: 'explorer' }),
@@ -90,15 +131,21 @@ describe('layoutTree', () => {
     const layout = layoutTree(sessions, [{ branchId: 'explorer-fork', intoId: 'explorer' }], { collapsed: new Set(['main']) })
     expect(layout.nodes.map((n) => n.id).sort()).toEqual(['branch', 'flaky', 'main', 'notes', 'question'])
     expect(node(layout, 'main').hiddenChildren).toBe(4)
-    // Forks of a collapsed session stay; no edge points at a hidden session.
+    // Forks of a folded session stay; no edge points at a hidden session.
     expect(edgeKinds(layout)).toEqual(['fork main->branch', 'successor flaky->notes'])
+    // The folded rows are gone: no hole where they were.
+    expect(layout.nodes.map((n) => n.y).sort((a, b) => a - b)[4]).toBeLessThan(5 * (NODE_HEIGHT + DAY_GAP))
 
-    // Collapsing only the sub-agent's own sub-agents hides just those.
+    // A /clear chain folds into its first session.
+    const chain = layoutTree(sessions, [], { collapsed: new Set(['flaky']) })
+    expect(chain.nodes.map((n) => n.id)).not.toContain('notes')
+    expect(node(chain, 'flaky').hiddenChildren).toBe(1)
+    // Folding the sub-agent hides its own sub-agent and continuation (and what hangs off them), not its fork.
     const inner = layoutTree(sessions, [], { collapsed: new Set(['explorer']) })
-    expect(inner.nodes).toHaveLength(8)
-    expect(node(inner, 'explorer').hiddenChildren).toBe(1)
-    // A collapsed session without sub-agents hides nothing.
-    expect(layoutTree(sessions, [], { collapsed: new Set(['flaky']) }).nodes).toHaveLength(9)
+    expect(inner.nodes).toHaveLength(7)
+    expect(node(inner, 'explorer').hiddenChildren).toBe(2)
+    // A folded session with nothing to fold hides nothing.
+    expect(layoutTree(sessions, [], { collapsed: new Set(['question']) }).nodes).toHaveLength(9)
   })
 
   it('survives links that loop, point at themselves or at sessions that are not there', () => {
@@ -109,7 +156,7 @@ describe('layoutTree', () => {
       session('orphan', { kind: 'sub-agent', parentId: 'gone' }),
       session('a', { parentId: 'self' })
     ]
-    const layout = layoutTree(sessions, [{ branchId: 'gone', intoId: 'a' }], { collapsed: new Set(['a', 'b']) })
+    const layout = layoutTree(sessions, [{ branchId: 'gone', intoId: 'a' }], { collapsed: new Set(['self']) })
     expect(layout.nodes.map((n) => n.id).sort()).toEqual(['a', 'b', 'orphan', 'self'])
     expect(edgeKinds(layout)).toEqual(['fork b->a', 'successor a->b'])
     expect(overlaps(layout.nodes)).toBeNull()
@@ -120,22 +167,26 @@ describe('layoutTree', () => {
     expect(layoutTree([...sessions].reverse(), [], none)).toEqual(layoutTree(sessions, [], none))
   })
 
-  it('lays out 2,000 sessions with finite positions', () => {
+  it('lays out 2,000 sessions with finite positions in few lanes', () => {
     const sessions = generated(2000)
     const layout = layoutTree(sessions, [], none)
     expect(layout.nodes).toHaveLength(2000)
     for (const n of layout.nodes) expect(Number.isFinite(n.x) && Number.isFinite(n.y)).toBe(true)
-    expectRoughlySquare(layout)
     expect(overlaps(layout.nodes)).toBeNull()
 
-    // One tree of 2,000 (a main session with a long tail of successors and sub-agents) too.
+    // One tree of 2,000 (a main session continued after /clear 1,333 times, a sub-agent every third session): one line with a lane beside it.
     const chain = [session('root')]
-    for (let i = 1; i < 2000; i += 1) chain.push(session(`c${i}`, i % 3 === 0 ? { kind: 'sub-agent', parentId: `c${i - 1}` } : { predecessorId: chain[i - 1]?.id ?? null }))
+    let line = 'root'
+    for (let i = 1; i < 2000; i += 1) {
+      if (i % 3 === 0) chain.push(session(`c${i}`, { kind: 'sub-agent', parentId: line }))
+      else {
+        chain.push(session(`c${i}`, { predecessorId: line }))
+        line = `c${i}`
+      }
+    }
     const deep = layoutTree(chain, [], none)
     expect(deep.nodes).toHaveLength(2000)
-    for (const n of deep.nodes) expect(Number.isFinite(n.x) && Number.isFinite(n.y)).toBe(true)
-    // The chain wraps into rows instead of running 600,000 pixels to the right.
-    expectRoughlySquare(deep)
+    expect(Math.max(...deep.nodes.map((n) => n.lane))).toBeLessThanOrEqual(2)
     expect(overlaps(deep.nodes)).toBeNull()
   })
 })
@@ -146,15 +197,13 @@ describe('countSubAgents', () => {
     expect(counts.get('main')).toBe(2)
     expect(counts.get('flaky')).toBeUndefined()
   })
-})
 
-/** Packed into a block, not one endless row or column. */
-function expectRoughlySquare(layout: TreeLayout): void {
-  const width = Math.max(...layout.nodes.map((n) => n.x + n.width))
-  const height = Math.max(...layout.nodes.map((n) => n.y + n.height))
-  expect(width / height).toBeGreaterThan(0.25)
-  expect(width / height).toBeLessThan(4)
-}
+  it('counts the /clear continuations of each session, not a fork that also names a predecessor', () => {
+    const counts = countContinuations([...demo(), session('fork-after', { kind: 'branch', parentId: 'main', predecessorId: 'flaky' })])
+    expect(counts.get('flaky')).toBe(1)
+    expect(counts.get('main')).toBeUndefined()
+  })
+})
 
 /** A workspace-like mix: many lone sessions, some with sub-agents, forks of forks, successor chains. */
 function generated(count: number): LayoutSession[] {

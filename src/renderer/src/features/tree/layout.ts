@@ -1,9 +1,9 @@
-import { hierarchy, tree as tidyTree } from 'd3-hierarchy'
 import type { TreeMerge } from '../../../../shared/contract'
-import { buildForest, compare, depths, hiddenByCollapse, type LayoutSession } from './forest'
-import { packBoxes } from './pack'
+import { buildForest, compare, hiddenByCollapse, type Forest, type LayoutSession } from './forest'
+import { timeTicks, type TimeTick } from './time-ticks'
 
 export type { LayoutSession } from './forest'
+export type { TimeTick } from './time-ticks'
 export type LayoutMerge = Pick<TreeMerge, 'branchId' | 'intoId'>
 
 export type TreeEdgeKind = 'fork' | 'sub-agent' | 'successor' | 'merge'
@@ -15,7 +15,9 @@ export interface PlacedNode {
   y: number
   width: number
   height: number
-  /** Sessions hidden because this node's sub-agents are collapsed (with everything under them). */
+  /** Which column (0 = leftmost): forks and sub-agents go right of their parent. */
+  lane: number
+  /** Sessions folded into this one (its sub-agents and `/clear` continuations, with everything under them). */
   hiddenChildren: number
 }
 
@@ -26,15 +28,21 @@ export interface TreeEdge {
   kind: TreeEdgeKind
   /** The parent's turn a branch goes another way from ("from turn 3", as its card says), when known. */
   label?: string
+  /** A continuation in its predecessor's own lane: drawn straight up from it rather than out of its side. */
+  vertical?: boolean
 }
 
 export interface TreeLayout {
   nodes: PlacedNode[]
   edges: TreeEdge[]
+  /** Day and hour marks down the left of the graph, at the rows where a new day or hour begins. */
+  ticks: TimeTick[]
+  /** Width of the lanes in use, for the day rules. */
+  width: number
 }
 
 export interface LayoutOptions {
-  /** Sessions whose sub-agents are collapsed. */
+  /** Sessions whose sub-agents and continuations are folded into them. */
   collapsed: ReadonlySet<string>
 }
 
@@ -42,124 +50,154 @@ export const NODE_WIDTH = 280
 export const NODE_HEIGHT = 84
 
 /**
- * Merges run backwards, from a branch to the session left of it, so they leave the branch's left
- * side and enter the parent's right side, low on both: the whole curve stays in the gap between
- * the two columns, where no card is, below the fork edge that goes the other way.
+ * Merges run backwards, from a branch to its parent in a lane to the left, so they leave the
+ * branch's left side and enter the parent's right side, low on both: the curve stays in the gap
+ * between the lanes, below the fork edge that goes the other way.
  */
 export const MERGE_ANCHOR = 0.8
-const NODE_GAP = 20
+/** Between two sessions' rows. */
+export const ROW_GAP = 14
+/** Extra room above a new day's first row, for its mark. */
+export const DAY_GAP = 30
 /**
- * Between columns: room for a fork edge's label ("from turn 99": 12 px semi-bold, about 85 px
+ * Between lanes: room for a fork edge's label ("from turn 99": 12 px semi-bold, about 85 px
  * with its padding) in the middle of the gap, clear of both cards.
  */
-export const RANK_GAP = 96
-const COMPONENT_GAP = 48
-/** Ranks per laid-out tree: a longer chain goes on as a new tree in the next row. */
-const MAX_RANKS = 12
+export const LANE_GAP = 96
 
 /**
- * Lay out a workspace's sessions as a forest, left to right: a session's forks, sub-agents
- * and successors sit in the column to its right, so reading rightwards follows time, and
- * siblings stack vertically, which keeps wide title cards compact. Each session hangs off one
- * owner (its parent, else its predecessor); each tree is laid out as a tidy tree on its own (a
- * chain longer than MAX_RANKS goes on as a further tree) and the trees are packed in reading
- * order, newest first, so 2,000 mostly unrelated sessions fill a block instead of a 2,000-node
- * column. Links that are not the owner link (a
- * successor that also has a parent) and merges are drawn, not laid out.
+ * Lay out a workspace's sessions on a time axis, the way a commit graph reads: one row per
+ * session, newest at the top (as the list), so reading down goes back in time; each session in a
+ * lane. A `/clear` continuation stays in its predecessor's lane when it can (one line of work);
+ * forks and sub-agents take the first free lane right of their parent, so they read as lanes off
+ * it. Unrelated sessions share the leftmost lane free at their row. Merges and second links
+ * are drawn, not laid out. Rows are ordered by creation (not activity) time, so a live
+ * session's new messages never make the graph jump.
  *
- * Pure: same input, same output; nothing here touches React or the DOM. `planLayout`,
- * `layoutOneTree` and `placeTrees` are its three steps, for callers that cache or spread the
- * per-tree work (use-tree-layout.ts).
+ * Pure: same input, same output; nothing here touches React or the DOM.
  */
 export function layoutTree(sessions: readonly LayoutSession[], merges: readonly LayoutMerge[], options: LayoutOptions): TreeLayout {
-  const plan = planLayout(sessions, merges, options)
-  return placeTrees(plan, plan.trees.map(layoutOneTree))
-}
-
-/** One tree to lay out: its members (breadth first), links, and sibling order. */
-export interface TreeToLayOut {
-  /** Same key, same layout: callers may cache `layoutOneTree` results by it. */
-  key: string
-  members: string[]
-  links: [string, string][]
-}
-
-/** Everything about a layout except the (costly) per-tree positions. */
-export interface LayoutPlan {
-  /** In packing order: newest first, a long chain's parts in order. */
-  trees: TreeToLayOut[]
-  hiddenCount: ReadonlyMap<string, number>
-  edges: TreeEdge[]
-}
-
-export interface LaidOutTree {
-  width: number
-  height: number
-  /** Positions relative to the tree's own top-left corner. */
-  nodes: Omit<PlacedNode, 'hiddenChildren'>[]
-}
-
-/** Which trees to lay out, what collapsing hides, and which edges to draw (linear time). */
-export function planLayout(sessions: readonly LayoutSession[], merges: readonly LayoutMerge[], options: LayoutOptions): LayoutPlan {
   const forest = buildForest(sessions)
   const { hiddenBy, hiddenCount } = hiddenByCollapse(forest, options.collapsed)
-  const where = depths(forest)
+  const shown = forest.ordered.filter((session) => !hiddenBy.has(session.id))
+  // Newest first; ties by id so the picture is the same whatever order the sessions came in.
+  const rows = [...shown].sort((a, b) => b.createdAt - a.createdAt || compare(b.id, a.id))
+  const rowOf = new Map(rows.map((session, index) => [session.id, index]))
+  const lanes = assignLanes(forest, shown, rowOf)
+  const ys = rowTops(rows)
 
-  // The trees to lay out: every visible root, and a fresh start every MAX_RANKS ranks down a
-  // long chain (a chain a mile wide is unreadable).
-  const starts: { id: string; root: string; part: number }[] = []
-  const children = new Map<string, string[]>()
-  for (const session of forest.ordered) {
-    if (hiddenBy.has(session.id)) continue
-    const place = where.get(session.id) ?? { depth: 0, root: session.id }
-    const owner = forest.owner.get(session.id)
-    if (!owner || place.depth % MAX_RANKS === 0) starts.push({ id: session.id, root: place.root, part: Math.floor(place.depth / MAX_RANKS) })
-    else push(children, owner, session.id)
+  const nodes: PlacedNode[] = rows.map((session, index) => {
+    const lane = lanes.get(session.id) ?? 0
+    return { id: session.id, x: lane * (NODE_WIDTH + LANE_GAP), y: ys[index] ?? 0, width: NODE_WIDTH, height: NODE_HEIGHT, lane, hiddenChildren: hiddenCount.get(session.id) ?? 0 }
+  })
+  const laneCount = nodes.reduce((max, node) => Math.max(max, node.lane + 1), 1)
+  return {
+    nodes,
+    edges: edgesOf(forest, merges, (id) => forest.byId.has(id) && !hiddenBy.has(id), lanes),
+    ticks: timeTicks(rows.map((session, index) => ({ at: session.createdAt, y: ys[index] ?? 0 })), DAY_GAP),
+    width: laneCount * NODE_WIDTH + (laneCount - 1) * LANE_GAP
   }
-  // Newest trees first, like the session list. Creation (not activity) time, so a live
-  // session's new messages never make the graph jump.
-  const createdAt = (id: string) => forest.byId.get(id)?.createdAt ?? 0
-  starts.sort((a, b) => createdAt(b.root) - createdAt(a.root) || compare(a.root, b.root) || a.part - b.part)
+}
 
-  const visible = (id: string) => forest.byId.has(id) && !hiddenBy.has(id)
+/** Each row's top: rows ROW_GAP apart, with DAY_GAP more where a new (local) day begins. */
+function rowTops(rows: readonly LayoutSession[]): number[] {
+  const tops: number[] = []
+  let y = DAY_GAP
+  rows.forEach((session, index) => {
+    const previous = rows[index - 1]
+    if (previous) y += NODE_HEIGHT + ROW_GAP + (dayOf(previous.createdAt) === dayOf(session.createdAt) ? 0 : DAY_GAP)
+    tops.push(y)
+  })
+  return tops
+}
+
+function dayOf(at: number): string {
+  return new Date(at).toDateString()
+}
+
+/**
+ * Lanes, owners before what hangs off them (oldest first, each tree whole). A lane holds
+ * intervals of rows; a session claims its own row, and a continuation kept in its
+ * predecessor's lane also claims the rows between the two, where its edge runs.
+ */
+function assignLanes(forest: Forest, shown: readonly LayoutSession[], rowOf: ReadonlyMap<string, number>): Map<string, number> {
+  const taken: [number, number][][] = []
+  const free = (lane: number, from: number, to: number) => (taken[lane] ?? []).every(([a, b]) => b < from || a > to)
+  const claim = (lane: number, from: number, to: number) => {
+    while (taken.length <= lane) taken.push([])
+    taken[lane]?.push([from, to])
+  }
+  const firstFree = (start: number, row: number) => {
+    let lane = start
+    while (!free(lane, row, row)) lane += 1
+    return lane
+  }
+  const lanes = new Map<string, number>()
+  const place = (session: LayoutSession) => {
+    const row = rowOf.get(session.id)
+    if (row === undefined) return
+    const ownerId = forest.owner.get(session.id)
+    const ownerLane = ownerId ? lanes.get(ownerId) : undefined
+    const ownerRow = ownerId ? rowOf.get(ownerId) : undefined
+    if (ownerLane === undefined || ownerRow === undefined) {
+      const lane = firstFree(0, row)
+      lanes.set(session.id, lane)
+      claim(lane, row, row)
+      return
+    }
+    const continues = session.predecessorId === ownerId && session.parentId !== ownerId
+    if (continues && free(ownerLane, row, ownerRow - 1)) {
+      lanes.set(session.id, ownerLane)
+      claim(ownerLane, row, ownerRow - 1)
+      return
+    }
+    const lane = firstFree(ownerLane + 1, row)
+    lanes.set(session.id, lane)
+    claim(lane, row, row)
+  }
+  walkOwnersFirst(forest, shown, place)
+  return lanes
+}
+
+/** Every shown session once, each after its owner: tree by tree, oldest root first, depth first. */
+function walkOwnersFirst(forest: Forest, shown: readonly LayoutSession[], visit: (session: LayoutSession) => void): void {
+  const isShown = new Set(shown.map((session) => session.id))
+  for (const root of forest.roots) {
+    const stack = [root.id]
+    while (stack.length > 0) {
+      const id = stack.pop() as string
+      const session = forest.byId.get(id)
+      if (!session || !isShown.has(id)) continue
+      visit(session)
+      const children = forest.children.get(id) ?? []
+      for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index] as string)
+    }
+  }
+}
+
+function edgesOf(forest: Forest, merges: readonly LayoutMerge[], visible: (id: string) => boolean, lanes: ReadonlyMap<string, number>): TreeEdge[] {
   const edges: TreeEdge[] = []
   const seen = new Set<string>()
-  const add = (kind: TreeEdgeKind, source: string, target: string, suffix = '', label?: string) => {
+  const add = (kind: TreeEdgeKind, source: string, target: string, suffix = '', extra: Pick<TreeEdge, 'label' | 'vertical'> = {}) => {
     if (source === target || !visible(source) || !visible(target)) return
     const id = `${kind}:${source}->${target}${suffix}`
     if (seen.has(id)) return
     seen.add(id)
-    edges.push({ id, source, target, kind, ...(label ? { label } : {}) })
+    edges.push({ id, source, target, kind, ...extra })
   }
   for (const session of forest.ordered) {
     const label = session.kind === 'branch' && session.forkTurn != null ? `from turn ${session.forkTurn}` : undefined
-    if (session.parentId) add(session.kind === 'sub-agent' ? 'sub-agent' : 'fork', session.parentId, session.id, '', label)
-    if (session.predecessorId) add('successor', session.predecessorId, session.id)
-  }
-  merges.forEach((merge, index) => add('merge', merge.branchId, merge.intoId, `#${index}`))
-  return { trees: starts.map((start) => treeFrom(start.id, children)), hiddenCount, edges }
-}
-
-function treeFrom(rootId: string, children: ReadonlyMap<string, readonly string[]>): TreeToLayOut {
-  const members = [rootId]
-  const links: [string, string][] = []
-  for (let index = 0; index < members.length; index += 1) {
-    const id = members[index] as string
-    for (const childId of children.get(id) ?? []) {
-      links.push([id, childId])
-      members.push(childId)
+    if (session.parentId) add(session.kind === 'sub-agent' ? 'sub-agent' : 'fork', session.parentId, session.id, '', label ? { label } : {})
+    if (session.predecessorId) {
+      const sameLane = lanes.get(session.predecessorId) === lanes.get(session.id)
+      add('successor', session.predecessorId, session.id, '', sameLane ? { vertical: true } : {})
     }
   }
-  return { key: `${rootId}|${links.map(([from, to]) => `${from}>${to}`).join(',')}`, members, links }
+  merges.forEach((merge, index) => add('merge', merge.branchId, merge.intoId, `#${index}`))
+  return edges
 }
 
-/** Positions for a list of laid-out trees, packed, with the collapse counts. */
-export function placeTrees(plan: LayoutPlan, trees: readonly LaidOutTree[]): TreeLayout {
-  const nodes = pack(trees).map((node) => ({ ...node, hiddenChildren: plan.hiddenCount.get(node.id) ?? 0 }))
-  return { nodes, edges: plan.edges }
-}
-
-/** How many sub-agents each session started (the sessions that get a collapse toggle). */
+/** How many sub-agents each session started (the sessions that get a fold toggle). */
 export function countSubAgents(sessions: readonly LayoutSession[]): Map<string, number> {
   const counts = new Map<string, number>()
   for (const session of sessions) {
@@ -168,54 +206,13 @@ export function countSubAgents(sessions: readonly LayoutSession[]): Map<string, 
   return counts
 }
 
-/**
- * One tree laid out as a tidy tree (Reingold–Tilford, linear time, d3-hierarchy), ranks left
- * to right: each session one column right of its owner, siblings stacked oldest on top, a
- * parent centred on its children, subtrees as close as they can be without overlapping. What
- * is laid out here is always a tree (merges and second links are drawn, not laid out), for
- * which this is the picture a layered layout such as dagre converges to, at a fraction of the
- * cost: dagre's layout was most of the time a graph of thousands of sessions took to open.
- */
-export function layoutOneTree(tree: TreeToLayOut): LaidOutTree {
-  const { members, links } = tree
-  const rootId = members[0] as string
-  if (members.length === 1) return { width: NODE_WIDTH, height: NODE_HEIGHT, nodes: [{ id: rootId, x: 0, y: 0, width: NODE_WIDTH, height: NODE_HEIGHT }] }
-
-  // Members are breadth first with each parent's children oldest first: `links` keeps that order.
-  const childrenOf = new Map<string, string[]>()
-  for (const [parent, child] of links) push(childrenOf, parent, child)
-  const root = hierarchy<string>(rootId, (id) => childrenOf.get(id))
-  // d3 lays trees out top-down: its x runs across siblings (our y), its y down the ranks (our x).
-  tidyTree<string>()
-    .nodeSize([NODE_HEIGHT + NODE_GAP, NODE_WIDTH + RANK_GAP])
-    .separation(() => 1)(root)
-  let minY = Infinity
-  root.each((node) => {
-    minY = Math.min(minY, node.x ?? 0)
-  })
-  const placed: LaidOutTree['nodes'] = []
-  let width = 0
-  let height = 0
-  root.each((node) => {
-    const placedNode = { id: node.data, x: node.y ?? 0, y: (node.x ?? 0) - minY, width: NODE_WIDTH, height: NODE_HEIGHT }
-    width = Math.max(width, placedNode.x + NODE_WIDTH)
-    height = Math.max(height, placedNode.y + NODE_HEIGHT)
-    placed.push(placedNode)
-  })
-  return { width, height, nodes: placed }
-}
-
-/** Trees packed in reading order (see packBoxes), their nodes moved with them. */
-function pack(trees: readonly LaidOutTree[]): Omit<PlacedNode, 'hiddenChildren'>[] {
-  const corners = packBoxes(trees, COMPONENT_GAP)
-  return trees.flatMap((tree, index) => {
-    const { x, y } = corners[index] ?? { x: 0, y: 0 }
-    return tree.nodes.map((node) => ({ ...node, x: node.x + x, y: node.y + y }))
-  })
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list) list.push(value)
-  else map.set(key, [value])
+/** How many sessions continue each session after a `/clear` (the other sessions that get a fold toggle). */
+export function countContinuations(sessions: readonly LayoutSession[]): Map<string, number> {
+  const ids = new Set(sessions.map((session) => session.id))
+  const counts = new Map<string, number>()
+  for (const session of sessions) {
+    const from = session.predecessorId
+    if (from && from !== session.id && ids.has(from) && !(session.parentId && ids.has(session.parentId))) counts.set(from, (counts.get(from) ?? 0) + 1)
+  }
+  return counts
 }
