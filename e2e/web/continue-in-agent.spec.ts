@@ -105,8 +105,10 @@ test('continue a Claude Code session in Claude Code, see where a branch and a su
 
     // A sub-agent: its Parent link shows the Agent call that started it, and that call links back.
     await view.openSession(TEAM_TITLE)
-    const subSessions = header.locator('.session-link-group').filter({ hasText: 'Sub-sessions' })
-    const firstAgent = subSessions.getByRole('button').filter({ hasText: '(sub-agent)' }).first()
+    // Its sub-sessions are in a menu (the header keeps one line of links whatever their number).
+    const subSessions = header.getByTestId('sub-sessions-menu')
+    await subSessions.locator('summary').click()
+    const firstAgent = subSessions.getByTestId('session-link').filter({ hasText: '(sub-agent)' }).first()
     const agentTitle = ((await firstAgent.textContent()) ?? '').replace(' (sub-agent)', '')
     await firstAgent.click()
     await expect(header.getByRole('heading', { name: agentTitle })).toBeVisible()

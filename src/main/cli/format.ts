@@ -24,8 +24,15 @@ export function sessionRows(sessions: SessionSummary[]): string[][] {
     String(s.turnCount),
     String(s.messageCount),
     s.id,
-    `${'  '.repeat(Math.min(s.depth, 4))}${s.title || (s.messageCount === 0 ? '(empty)' : '(untitled)')}${sessionNotes(s)}`
+    `${'  '.repeat(Math.min(s.depth, 4))}${shownTitle(s)}${sessionNotes(s)}`
   ])
+}
+
+/** The session's title; a label made from what it did in parentheses, as the placeholders are. */
+function shownTitle(s: SessionSummary): string {
+  if (s.titleOrigin === 'own') return s.title
+  if (s.titleOrigin === 'derived') return `(${s.title})`
+  return s.messageCount === 0 ? '(empty)' : '(untitled)'
 }
 
 /** What a title alone does not say: the subfolder it ran in (R59), a warm-up, a parent named but not found, a merged branch. */

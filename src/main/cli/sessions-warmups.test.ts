@@ -36,10 +36,10 @@ describe('retrace sessions and Claude Code warm-ups', () => {
     expect(await run('sessions', workspace, '--all')).toBe(0)
     const rows = out.join('\n').split('\n').filter((line) => line.includes('claude-code'))
     expect(rows).toHaveLength(26)
-    expect(rows.filter((row) => row.includes('(empty)  [warm-up]'))).toHaveLength(9)
     expect(rows.filter((row) => row.includes('  Warmup  [warm-up]'))).toHaveLength(14)
-    // 2.0.55 wrote three warm-ups' answers alone, without the "Warmup" prompt.
-    expect(rows.filter((row) => row.includes('  (untitled)  [warm-up]'))).toHaveLength(3)
+    // Labelled as warm-ups, in parentheses as not their own title: the 9 sessions without a
+    // message that only hold warm-ups, and 3 warm-ups whose answers 2.0.55 wrote alone, without the "Warmup" prompt.
+    expect(rows.filter((row) => row.includes('  (Warm-up)  [warm-up]'))).toHaveLength(12)
 
     out.length = 0
     expect(await run('sessions', workspace, '--json')).toBe(0)

@@ -10,6 +10,7 @@ import { treeOrder } from './workspace-export'
 const node = (id: string, createdAt: number, links: Partial<Pick<TreeNode, 'parentId' | 'predecessorId' | 'warmup'>> = {}): TreeNode => ({
   id,
   title: id,
+  titleOrigin: 'own',
   kind: links.parentId ? 'branch' : 'main',
   source: 'native',
   parentId: null,

@@ -90,11 +90,21 @@ export const RewindCoverageSchema = z.object({
 })
 export type RewindCoverage = z.infer<typeof RewindCoverageSchema>
 
+/** Where a shown title comes from (see SessionSummary.titleOrigin). */
+export const TitleOriginSchema = z.enum(['own', 'derived', 'none'])
+
 export const SessionSummarySchema = z.object({
   id: SessionIdSchema,
   workspaceId: WorkspaceIdSchema,
   source: SourceIdSchema,
+  /** The session's own title, or (see `titleOrigin`) a label made from what it did; '' when neither. */
   title: z.string(),
+  /**
+   * Where `title` comes from: the session's own (its agent's, or a rename), `derived` from what it
+   * did when it has none (its first prompt, else its first tool call and the file it took), or
+   * `none` (nothing to go by: no message). Lists style a derived title apart.
+   */
+  titleOrigin: TitleOriginSchema,
   kind: SessionKindSchema,
   parentId: SessionIdSchema.nullable(),
   /** The parent's title, so a list can name a parent it has not loaded. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { RewindCoverageSchema, SessionIdSchema, SessionKindSchema, SessionMergedSchema, SessionStatusSchema, SourceIdSchema, Timestamp } from './domain'
+import { RewindCoverageSchema, SessionIdSchema, SessionKindSchema, SessionMergedSchema, SessionStatusSchema, SourceIdSchema, Timestamp, TitleOriginSchema } from './domain'
 
 /**
  * One session as a node of the workspace's session tree: enough to draw and lay it out,
@@ -7,7 +7,9 @@ import { RewindCoverageSchema, SessionIdSchema, SessionKindSchema, SessionMerged
  */
 export const TreeNodeSchema = z.object({
   id: SessionIdSchema,
+  /** Its own title, or a label made from what it did (see SessionSummary.titleOrigin). */
   title: z.string(),
+  titleOrigin: TitleOriginSchema,
   kind: SessionKindSchema,
   source: SourceIdSchema,
   /** The session this one branched off (forks, sub-agents), if it is in the tree. */

@@ -33,6 +33,8 @@ describe('sessions and their tree links (sessions)', () => {
       source: 'retrace',
       sourceSessionId: null,
       title: 'title 11111111-aaaa',
+      titleOrigin: 'own',
+      label: '',
       kind: 'main',
       parentId: null,
       parentTitle: null,

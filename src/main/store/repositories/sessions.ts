@@ -3,6 +3,7 @@ import type { Db } from '../database'
 import { toFtsQuery } from '../fts-query'
 import { PRICES_DATE } from '../../pricing/prices'
 import { sessionInView, subfolderOf } from './workspace-view'
+import { sessionLabel, type TitleOrigin } from './session-label'
 
 /** A session as stored, with the internal row ids the other repositories key on. */
 export interface SessionRecord extends SessionSummary {
@@ -15,6 +16,8 @@ export interface SessionRecord extends SessionSummary {
   sourceSessionId: string | null
   /** What the session's tokens cost at the price table's prices (migration 020); null: no priced model. */
   pricedCostUsd: number | null
+  /** What stands for a missing title, made from what the session did ('' when titled, or nothing to go by); `title` stays the stored one. */
+  label: string
 }
 
 export interface NewSession {
@@ -109,6 +112,10 @@ interface SessionRow {
   recorded_count: number
   not_captured_count: number
   uncaptured_count: number
+  /** Only for an untitled session: its first user and system messages' roles and starts, as a JSON array of pairs. */
+  first_prompts: string | null
+  /** Only for an untitled session: its first tool call's name and input's start, as a JSON object. */
+  first_tool: string | null
   /** Only in lists: the subfolder the session is stored under (workspace-view.ts). */
   folder?: string | null
 }
@@ -123,6 +130,14 @@ export const COVERAGE_COLUMNS = `(SELECT count(*) FROM journal_scopes js JOIN jo
       WHERE js.session_id = s.id AND js.kind = 'turn') AS recorded_count,
     (SELECT count(*) FROM not_captured_changes WHERE session_id = s.id) AS not_captured_count,
     (SELECT coalesce(sum(uncaptured_commands), 0) FROM checkpoints WHERE session_id = s.id) AS uncaptured_count`
+
+// What an untitled session did, for its label (session-label.ts): its first few prompts (and
+// system lines, where Claude Code files a slash command the user ran) and its first tool call, each cut short, read by the messages' (session_id, seq) key. Titled sessions
+// (most) skip both subqueries.
+export const LABEL_COLUMNS = `CASE WHEN s.title = '' THEN (SELECT json_group_array(json_array(role, p)) FROM (SELECT m.role, substr(m.content, 1, 600) AS p
+      FROM messages m WHERE m.session_id = s.id AND m.role IN ('user', 'system') AND m.content <> '' ORDER BY m.seq LIMIT 4)) END AS first_prompts,
+    CASE WHEN s.title = '' THEN (SELECT json_object('name', m.tool_name, 'input', substr(coalesce(m.tool_input, ''), 1, 600)) FROM messages m
+      WHERE m.session_id = s.id AND m.role = 'tool_call' ORDER BY m.seq LIMIT 1) END AS first_tool`
 
 // The linked sessions' ids and titles by subquery: the same plan as LEFT JOINs on the primary
 // key, but a lookup by uid is several times faster without the joins, and an import looks
@@ -144,7 +159,8 @@ const SELECT = `SELECT s.*, (SELECT uid FROM sessions WHERE id = s.parent_id) AS
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count,
     (SELECT max(source_gone_at) FROM import_files WHERE session_id = s.id AND source_gone_at IS NOT NULL) AS source_gone_at,
-    ${COVERAGE_COLUMNS}
+    ${COVERAGE_COLUMNS},
+    ${LABEL_COLUMNS}
   FROM sessions s`
 
 /**
@@ -378,7 +394,14 @@ function toRef(row: { uid: string; title: string; kind: SessionKind }): SessionR
   return { id: row.uid, title: row.title, kind: row.kind }
 }
 
+/** A session's shown title and where it comes from, from a row with LABEL_COLUMNS. */
+export function shownTitle(row: { title: string; warmup: number; first_prompts: string | null; first_tool: string | null }): { label: string; titleOrigin: TitleOrigin } {
+  const label = row.title === '' ? sessionLabel(parseJson(row.first_prompts), parseJson(row.first_tool), row.warmup === 1) : ''
+  return { label, titleOrigin: row.title !== '' ? 'own' : label !== '' ? 'derived' : 'none' }
+}
+
 function toRecord(row: SessionRow): SessionRecord {
+  const { label, titleOrigin } = shownTitle(row)
   return {
     rowId: row.id,
     id: row.uid,
@@ -412,6 +435,8 @@ function toRecord(row: SessionRow): SessionRecord {
     sourceDeletedAt: row.source_gone_at,
     ...(row.folder ? { folder: row.folder } : {}),
     pricedCostUsd: row.priced_cost_usd,
+    label,
+    titleOrigin,
     costPricedOn: row.priced_cost_usd === null ? null : row.priced_with,
     usage: {
       inputTokens: row.input_tokens,
@@ -439,13 +464,23 @@ export function spentUsd(record: Pick<SessionRecord, 'usage' | 'pricedCostUsd'>)
   return (costUsd ?? 0) + (record.pricedCostUsd ?? 0)
 }
 
+function parseJson(text: string | null): unknown {
+  if (text === null) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
 /** The transport shape: drops the storage-only fields. */
 export function toSessionSummary(record: SessionRecord): SessionSummary {
   return {
     id: record.id,
     workspaceId: record.workspaceId,
     source: record.source,
-    title: record.title,
+    title: record.title || record.label,
+    titleOrigin: record.titleOrigin,
     kind: record.kind,
     parentId: record.parentId,
     parentTitle: record.parentTitle,

@@ -43,6 +43,7 @@ describe('the session graph of a workspace (tree)', () => {
       {
         id: 'root',
         title: 'title root',
+        titleOrigin: 'own',
         kind: 'main',
         source: 'claude-code',
         parentId: null,

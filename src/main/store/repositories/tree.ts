@@ -1,6 +1,6 @@
 import { keepsNoFileContent, type SessionKind, type TreeMerge, type TreeNode } from '../../../shared/contract'
 import type { Db } from '../database'
-import { COVERAGE_COLUMNS } from './sessions'
+import { COVERAGE_COLUMNS, LABEL_COLUMNS, shownTitle } from './sessions'
 import { sessionInView, subfolderOf } from './workspace-view'
 
 interface TreeRow {
@@ -28,6 +28,8 @@ interface TreeRow {
   recorded_count: number
   not_captured_count: number
   uncaptured_count: number
+  first_prompts: string | null
+  first_tool: string | null
   folder: string | null
 }
 
@@ -57,7 +59,8 @@ const NODES_SQL = `SELECT s.uid, s.title, s.kind, s.source, p.uid AS parent_uid,
     (SELECT max(created_at) FROM session_merges WHERE branch_id = s.id) AS merged_at,
     CASE WHEN EXISTS (SELECT 1 FROM session_merges WHERE branch_id = s.id) THEN (SELECT count(*) FROM messages WHERE session_id = s.id
       AND seq > (SELECT coalesce(max(through_seq), -1) FROM session_merges WHERE branch_id = s.id)) END AS unmerged_count,
-    ${COVERAGE_COLUMNS}
+    ${COVERAGE_COLUMNS},
+    ${LABEL_COLUMNS}
   FROM sessions s
   LEFT JOIN sessions p ON p.id = s.parent_id AND ${sessionInView('p', '@workspaceId')}
   LEFT JOIN sessions pr ON pr.id = s.predecessor_id AND ${sessionInView('pr', '@workspaceId')}
@@ -82,10 +85,16 @@ export class TreeRepository {
   }
 
   nodes(workspaceId: number, withSubfolders = false): TreeNode[] {
-    return (this.nodesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as TreeRow[]).map((row) => ({
+    return (this.nodesStmt.all({ workspaceId, subfolders: withSubfolders ? 1 : 0 }) as TreeRow[]).map((row) => this.node(row))
+  }
+
+  private node(row: TreeRow): TreeNode {
+    const { label, titleOrigin } = shownTitle(row)
+    return {
       id: row.uid,
       ...(row.folder ? { folder: row.folder } : {}),
-      title: row.title,
+      title: row.title || label,
+      titleOrigin,
       kind: row.kind,
       source: row.source,
       parentId: row.parent_uid,
@@ -104,7 +113,7 @@ export class TreeRepository {
       forkTurn: row.fork_turn,
       merged: row.merged_at === null ? null : { count: row.merge_count, lastAt: row.merged_at, newMessages: row.unmerged_count ?? 0 },
       coverage: { recorded: row.recorded_count, notCaptured: row.not_captured_count, uncapturedCommands: row.uncaptured_count, agentKeepsNoContent: keepsNoFileContent(row.source) }
-    }))
+    }
   }
 
   merges(workspaceId: number, withSubfolders = false): TreeMerge[] {

@@ -5,7 +5,7 @@ import { useEffect, useRef, type ReactNode } from 'react'
  * the button (keyboard and screen readers know it), and it closes on Escape, on a click outside
  * and once an item inside was used.
  */
-export function HeaderMenu({ label, title, children, testId }: { label: ReactNode; title: string; children: ReactNode; testId?: string }) {
+export function HeaderMenu({ label, title, children, testId, className }: { label: ReactNode; title: string; children: ReactNode; testId?: string; className?: string }) {
   const ref = useRef<HTMLDetailsElement>(null)
   useEffect(() => {
     const close = (event: Event) => {
@@ -28,7 +28,7 @@ export function HeaderMenu({ label, title, children, testId }: { label: ReactNod
     menu.querySelector<HTMLElement>(':scope > summary')?.focus()
   }
   return (
-    <details ref={ref} className="header-menu" data-testid={testId}>
+    <details ref={ref} className={`header-menu${className ? ` ${className}` : ''}`} data-testid={testId}>
       <summary className="button small" title={title}>
         {label}
       </summary>

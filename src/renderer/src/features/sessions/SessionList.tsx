@@ -8,9 +8,11 @@ import { WhereLooked } from '../sources'
 import { useSessionList } from './queries'
 import { SessionRow } from './SessionRow'
 import { sessionTreeRows } from './session-tree-rows'
+import { groupByDay, type DayHeader } from './day-groups'
 import { WarmupToggle } from './WarmupToggle'
 
 const ROW_HEIGHT = 56
+const DAY_HEIGHT = 28
 const SEARCH_DEBOUNCE_MS = 200
 /** Start loading the next page this many rows before the end comes into view. */
 const PREFETCH_ROWS = 20
@@ -18,7 +20,8 @@ const PREFETCH_ROWS = 20
 /**
  * The workspace's sessions as a virtualized listbox (thousands of rows stay cheap), loading
  * further keyset pages as the user scrolls. The loaded sessions show as a tree: forks and
- * sub-agents under their parent. Up/Down (and Home/End) move the selection.
+ * sub-agents under their parent, under a header per day of last activity. Up/Down (and Home/End)
+ * move the selection, Enter opens the first session when none is; `/` focuses the filter (SessionFilters).
  */
 export function SessionList({ workspaceId }: { workspaceId: number }) {
   const filters = useSessionFilters()
@@ -36,23 +39,27 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
     () => sessionTreeRows((list.data?.pages.flatMap((page) => page.items) ?? []).filter((session) => matchesFilters(session, filters, false))),
     [list.data, filters]
   )
+  const items = useMemo(() => groupByDay(rows), [rows])
+  // Where each session's line is among the list's lines (headers in between).
+  const lineOfRow = useMemo(() => items.flatMap((item, line) => (item.kind === 'session' ? [line] : [])), [items])
   const selectedIndex = rows.findIndex((row) => row.session.id === selectedId)
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list
 
   // The React Compiler is not used in this build, so its memoization caveat does not apply.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: rows.length + (hasNextPage ? 1 : 0),
+    count: items.length + (hasNextPage ? 1 : 0),
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (line) => (items[line]?.kind === 'day' ? DAY_HEIGHT : ROW_HEIGHT),
+    getItemKey: (line) => items[line]?.key ?? 'loading',
     overscan: 8
   })
   const virtualRows = virtualizer.getVirtualItems()
   const lastIndex = virtualRows.at(-1)?.index ?? -1
 
   useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - PREFETCH_ROWS) void fetchNextPage()
-  }, [hasNextPage, isFetchingNextPage, lastIndex, rows.length, fetchNextPage])
+    if (hasNextPage && !isFetchingNextPage && lastIndex >= items.length - PREFETCH_ROWS) void fetchNextPage()
+  }, [hasNextPage, isFetchingNextPage, lastIndex, items.length, fetchNextPage])
 
   // Bring the selection into view when it changes from elsewhere (keyboard, a link in the
   // transcript header, a reload) — once per selection, so later refetches never yank the list.
@@ -60,8 +67,8 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
   useEffect(() => {
     if (selectedId === null || selectedIndex < 0 || scrolledTo.current === selectedId) return
     scrolledTo.current = selectedId
-    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' })
-  }, [selectedId, selectedIndex, virtualizer])
+    virtualizer.scrollToIndex(lineOfRow[selectedIndex] ?? selectedIndex, { align: 'auto' })
+  }, [selectedId, selectedIndex, lineOfRow, virtualizer])
 
   // A new filter is a new list: start it from the top (but not on mount, where a restored
   // selection may just have been scrolled into view).
@@ -79,7 +86,9 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
       ArrowDown: selectedIndex < 0 ? 0 : Math.min(rows.length - 1, selectedIndex + 1),
       ArrowUp: selectedIndex < 0 ? 0 : Math.max(0, selectedIndex - 1),
       Home: 0,
-      End: rows.length - 1
+      End: rows.length - 1,
+      // Selecting opens the transcript: Enter opens the selected one, or the first.
+      Enter: Math.max(0, selectedIndex)
     }
     const next = moves[event.key]
     if (next === undefined) return
@@ -130,19 +139,21 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
         className={`session-list${list.isPlaceholderData ? ' refreshing' : ''}`}
         data-testid="session-list"
         role="listbox"
-        aria-label="Sessions, newest first, forks and sub-agents under their parent"
+        aria-label="Sessions by day, newest first, forks and sub-agents under their parent"
         aria-busy={list.isFetching}
         aria-activedescendant={selectedIndex >= 0 ? optionId(selectedIndex) : undefined}
         tabIndex={0}
         onKeyDown={onKeyDown}
       >
         <div className="virtual-space" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualRows.map((row) => {
-            const treeRow = rows[row.index]
+          {virtualRows.map((line) => {
+            const item = items[line.index]
             return (
-              <div key={row.key} className="virtual-row" style={{ transform: `translateY(${row.start}px)`, height: row.size }}>
-                {treeRow ? (
-                  <SessionRow row={treeRow} optionId={optionId(row.index)} selected={treeRow.session.id === selectedId} onSelect={onSelect} />
+              <div key={line.key} className="virtual-row" style={{ transform: `translateY(${line.start}px)`, height: line.size }}>
+                {item?.kind === 'day' ? (
+                  <DayLine day={item} />
+                ) : item ? (
+                  <SessionRow row={item.row} optionId={optionId(item.index)} selected={item.row.session.id === selectedId} onSelect={onSelect} />
                 ) : (
                   <div className="session-row loading-row" aria-hidden="true">
                     Loading more…
@@ -154,6 +165,16 @@ export function SessionList({ workspaceId }: { workspaceId: number }) {
         </div>
       </div>
     </>
+  )
+}
+
+/** A day's header: not an option (the keyboard moves over sessions only). */
+function DayLine({ day }: { day: DayHeader }) {
+  return (
+    <div className="session-day" role="presentation" data-testid="session-day">
+      <span className="session-day-label">{day.label}</span>
+      <span className="session-day-count">{day.count}</span>
+    </div>
   )
 }
 

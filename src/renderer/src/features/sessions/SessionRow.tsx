@@ -44,7 +44,11 @@ export const SessionRow = memo(function SessionRow({ row, optionId, selected, on
             ↳
           </span>
         ) : null}
-        <span className={`session-title${session.title ? '' : ' untitled'}`} title={session.title}>
+        <span
+          className={`session-title${session.title ? '' : ' untitled'}${session.titleOrigin === 'derived' ? ' derived' : ''}`}
+          data-title-origin={session.titleOrigin}
+          title={session.titleOrigin === 'derived' ? `${session.title} (no title of its own: named after what it did)` : session.title}
+        >
           {session.title || untitled(session)}
         </span>
         {origin ? (

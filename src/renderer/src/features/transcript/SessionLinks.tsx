@@ -1,19 +1,22 @@
 import type { SessionDetail, SessionRef } from '../../../../shared/contract'
 import { rewoundInLabel, turnAtSeq } from '../../../../shared/source-labels'
+import { plural } from '../../lib/format'
 import { useUiStore } from '../../state/ui-store'
+import { HeaderMenu } from '../../ui/HeaderMenu'
 
-/** Where this session sits in the tree: parent, the session it continues, and what came after. */
+/**
+ * Where this session sits in the tree, on one line whatever it has: its parent and the session it
+ * continues as links, the sessions after it and its sub-sessions (there may be hundreds) in menus.
+ */
 export function SessionLinks({ detail }: { detail: SessionDetail }) {
-  const groups: [label: string, refs: SessionRef[]][] = [
-    ['Parent', detail.parent ? [detail.parent] : []],
-    ['Continues', detail.predecessor ? [detail.predecessor] : []],
-    ['Continued in', detail.successors],
-    ['Sub-sessions', detail.children]
+  const single: [label: string, ref: SessionRef | null][] = [
+    ['Parent', detail.parent],
+    ['Continues', detail.predecessor]
   ]
-  const present = groups.filter(([, refs]) => refs.length > 0)
-  if (present.length === 0 && !detail.missingParent) return null
+  const present = single.filter((entry): entry is [string, SessionRef] => entry[1] !== null)
+  if (present.length === 0 && !detail.missingParent && detail.successors.length === 0 && detail.children.length === 0) return null
   return (
-    <dl className="session-links">
+    <dl className="session-links" data-testid="session-links">
       {detail.missingParent ? (
         <div className="session-link-group">
           <dt>Parent</dt>
@@ -22,18 +25,44 @@ export function SessionLinks({ detail }: { detail: SessionDetail }) {
           </dd>
         </div>
       ) : null}
-      {present.map(([label, refs]) => (
+      {present.map(([label, ref]) => (
         <div key={label} className="session-link-group">
           <dt>{label}</dt>
-          {refs.map((ref) => (
-            <dd key={ref.id}>
-              <SessionLink sessionRef={ref} />
-              {label === 'Parent' && detail.forkSeq !== null ? <ForkPlaceLink detail={detail} parentId={ref.id} forkSeq={detail.forkSeq} /> : null}
-            </dd>
-          ))}
+          <dd>
+            <SessionLink sessionRef={ref} />
+            {label === 'Parent' && detail.forkSeq !== null ? <ForkPlaceLink detail={detail} parentId={ref.id} forkSeq={detail.forkSeq} /> : null}
+          </dd>
         </div>
       ))}
+      <SessionsMenu label="Continued in" refs={detail.successors} testId="successors-menu" />
+      <SessionsMenu label="Sub-sessions" refs={detail.children} testId="sub-sessions-menu" />
     </dl>
+  )
+}
+
+/** A list of linked sessions as a menu button with its count: the header stays one line at any number. */
+function SessionsMenu({ label, refs, testId }: { label: string; refs: readonly SessionRef[]; testId: string }) {
+  if (refs.length === 0) return null
+  return (
+    <div className="session-link-group">
+      <dt className="visually-hidden">{label}</dt>
+      <dd>
+        <HeaderMenu
+          className="session-links-menu"
+          testId={testId}
+          title={`${label}: ${plural(refs.length, 'session')}, each opening on click`}
+          label={
+            <>
+              {label} <span className="count-pill">{refs.length}</span> <span aria-hidden="true">▾</span>
+            </>
+          }
+        >
+          {refs.map((ref) => (
+            <SessionLink key={ref.id} sessionRef={ref} />
+          ))}
+        </HeaderMenu>
+      </dd>
+    </div>
   )
 }
 
@@ -70,7 +99,7 @@ function forkPlace(detail: SessionDetail, forkSeq: number): string {
 function SessionLink({ sessionRef }: { sessionRef: SessionRef }) {
   const selectSession = useUiStore((state) => state.selectSession)
   return (
-    <button type="button" className="link-button" onClick={() => selectSession(sessionRef.id)} title={`Open ${sessionRef.kind} session`}>
+    <button type="button" className="link-button session-link" data-testid="session-link" onClick={() => selectSession(sessionRef.id)} title={`Open ${sessionRef.kind} session: ${sessionRef.title || 'Untitled session'}`}>
       {sessionRef.title || 'Untitled session'}
       <span className="link-kind"> ({sessionRef.kind})</span>
     </button>

@@ -28,7 +28,11 @@ export function TranscriptHeader({ detail, tools = null, more = null }: { detail
       {/* One line at 1280 px: the title gives way (cut short, whole in its tooltip) before the controls wrap below it. */}
       <div className="transcript-title-row">
         <div className="transcript-heading">
-          <h2 className="transcript-title" title={detail.title || undefined}>
+          <h2
+            className={`transcript-title${detail.titleOrigin === 'derived' ? ' derived' : ''}`}
+            data-title-origin={detail.titleOrigin}
+            title={detail.titleOrigin === 'derived' ? `${detail.title} (no title of its own: named after what it did)` : detail.title || undefined}
+          >
             {detail.title || 'Untitled session'}
           </h2>
           <KindBadge kind={detail.kind} rewoundIn={detail.rewoundInAgent ? detail.source : null} />

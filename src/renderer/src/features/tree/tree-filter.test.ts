@@ -6,6 +6,7 @@ import { filterTree } from './tree-filter'
 const node = (id: string, over: Partial<TreeNode> = {}): TreeNode => ({
   id,
   title: `session ${id}`,
+  titleOrigin: 'own',
   kind: 'main',
   source: 'claude-code',
   parentId: null,
