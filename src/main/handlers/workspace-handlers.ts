@@ -28,7 +28,10 @@ export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
   return {
     'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit).map((workspace) => withFolder(workspace, ctx.imports.environment)) }),
 
-    'workspaces.listAll': async ({ refresh }) => ({ items: await listAllWorkspaces(ctx, { refresh: refresh === 'background' ? 'background' : 'wait' }) }),
+    'workspaces.listAll': async ({ refresh }) => {
+      const items = await listAllWorkspaces(ctx, { refresh: refresh === 'background' ? 'background' : 'wait' })
+      return { items, refreshing: ctx.recorded.isRefreshing() }
+    },
 
     'workspaces.setHidden': ({ path, hidden }) => {
       const changed = store.workspaceListing.setHidden(normalisedFolder(path), hidden)

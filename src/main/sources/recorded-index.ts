@@ -33,9 +33,9 @@ export class RecordedIndex {
     return refreshedAt !== null && now - refreshedAt < this.freshForMs
   }
 
-  /** Whether the index was ever filled: before that it knows no history. */
-  everRefreshed(): boolean {
-    return this.deps.store.recordedFiles.refreshedAt() !== null
+  /** Whether a refresh is under way (the window says it is still looking). */
+  isRefreshing(): boolean {
+    return this.refreshing !== null
   }
 
   /** Start a refresh unless the index is fresh or one is under way; one that fails leaves the index as it was, for the next listing to try again. */
@@ -63,7 +63,9 @@ export class RecordedIndex {
     const cache = this.deps.discovery()
     const byCwd = await discoverRecordedWorkspaces(this.env, undefined, signal, cache)
     cache.save()
+    signal.throwIfAborted()
     const { recordedFiles } = this.deps.store
+    const firstEver = recordedFiles.refreshedAt() === null
     const known = recordedFiles.all()
     const changed: RecordedFile[] = []
     for (const [cwd, found] of byCwd) {
@@ -83,7 +85,8 @@ export class RecordedIndex {
     signal.throwIfAborted()
     recordedFiles.apply(changed, gone, Date.now())
     const moved = changed.length > 0 || gone.length > 0
-    if (moved) this.deps.feed.changed(['workspaces'])
+    // The first refresh is announced even when it found nothing: a window said it was looking.
+    if (moved || firstEver) this.deps.feed.changed(['workspaces'])
     return moved
   }
 

@@ -70,7 +70,11 @@ export const methods = {
    */
   'workspaces.listAll': method(
     z.object({ refresh: z.enum(['wait', 'background']).default('wait') }).strict(),
-    z.object({ items: z.array(WorkspaceListingSchema) })
+    z.object({
+      items: z.array(WorkspaceListingSchema),
+      /** A refresh of the histories' index is under way: more may come (the first one after an upgrade reads every head). */
+      refreshing: z.boolean()
+    })
   ),
 
   /** Hide a folder from the first screen (`hidden: true`), or show it again. Its sessions stay; `import --all` skips a hidden folder. */
