@@ -181,6 +181,17 @@ describe('the display transcript and the context transcript derived from it (mes
     expect(store.searchIndex.search('   ', { limit: 10, offset: 0 })).toBeNull()
   })
 
+  it('pages search hits best first, each page with the snippets of its own messages', () => {
+    fill([[1, 'user']])
+    const texts = ['okapi', 'okapi okapi okapi', 'an okapi and an okapi', 'one okapi among many other words here']
+    texts.forEach((content, index) => store.messages.insert({ sessionRowId, seq: index + 1, turn: 1, role: 'assistant', content }))
+    const all = store.searchIndex.search('okapi', { limit: 10, offset: 0 }) ?? []
+    const pages = [0, 2].flatMap((offset) => store.searchIndex.search('okapi', { workspaceId, limit: 2, offset }) ?? [])
+    expect(pages.map((hit) => hit.seq)).toEqual(all.map((hit) => hit.seq))
+    expect(pages).toHaveLength(4)
+    for (const hit of pages) expect(hit.snippet.map((part) => part.text).join('')).toBe(texts[hit.seq - 1])
+  })
+
   it('splits a snippet into marked and unmarked parts', () => {
     expect(splitSnippet('a \u0001b\u0002 c \u0001d\u0002')).toEqual([
       { text: 'a ', match: false },
