@@ -49,8 +49,13 @@ export class RecordedIndex {
    * one waits for it). Resolves whether anything changed; the feed hears of it as `workspaces`.
    */
   refresh(): Promise<boolean> {
-    this.refreshing ??= this.refreshNow(this.closing.signal).finally(() => (this.refreshing = null))
+    this.refreshing ??= this.afterThisTurn().then(() => this.refreshNow(this.closing.signal)).finally(() => (this.refreshing = null))
     return this.refreshing
+  }
+
+  /** Loading the discovery cache (a row per history file) is synchronous: a listing that started a refresh answers first. */
+  private afterThisTurn(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve))
   }
 
   /** Stop a refresh under way (the runtime is closing): it writes nothing. Resolves once it stopped. */
