@@ -1,23 +1,28 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { createRuntime } from '../src/main/runtime/runtime'
+import { createRuntime, type Runtime } from '../src/main/runtime/runtime'
+import { lastActivityOf } from '../src/main/sources/last-activity'
+import { discoverRecordedWorkspaces } from '../src/main/sources/recorded-workspaces'
 import { encodeProjectFolder } from '../src/main/sources/claude-code/project-folder'
 import { FIXTURES } from '../src/main/sources/testing/claude-home'
 import { makeTempDir, removeDir } from './lib/files'
-import { formatCount } from './lib/stats'
+import { formatCount, formatMs } from './lib/stats'
 import { renderTable, type ResultRow } from './lib/table'
 
 // `vite-node bench/workspaces.ts [FILES]`: how long `workspaces.listAll` (`retrace workspaces`, the
-// first screen) takes on a big ~/.claude: FILES session files (default 2,000) in 200 project
-// folders, each a real fixture session with its cwd rewritten, of four sizes. Discovery reads each
-// file's head (256 KiB at most) and the listing each file's last 64 KiB, so the page cache decides:
-// the first run after writing is as warm as the machine allows (dropping the cache needs root and
-// disturbs everyone); `first call` is a fresh process's, `again` the same process's next call.
+// first screen) takes on a big ~/.claude: FILES session files (default 2,000) in 300 project
+// folders, each a real fixture session with its cwd rewritten, of four sizes, imported first
+// (RETRACE_BENCH_WORKSPACES_IMPORT=0 skips that). The reference is what main's listing did on
+// every call, measured in the same run: discovery of every file (its head) and a 64 KiB tail of
+// each. The page cache decides the file reads: the run after writing is as warm as the machine
+// allows (dropping the cache needs root and disturbs everyone). See bench/README.md.
 
 const FILES = Number(process.argv[2] ?? 2000)
-const PROJECTS = 200
-const TARGET_MS = 2000
+const PROJECTS = 300
+const IMPORT = process.env.RETRACE_BENCH_WORKSPACES_IMPORT !== '0'
+const WARM_TARGET_MS = 200
+const COLD_TARGET_MS = 2000
 
 /** Real sessions of four sizes, the biggest cut to 1 MB at a line end; share of the files each. */
 function samples(): { text: string; cwd: string; share: number }[] {
@@ -50,30 +55,78 @@ function generate(root: string): number {
   return bytes
 }
 
+async function scanEveryFile(env: NodeJS.ProcessEnv): Promise<number> {
+  const started = performance.now()
+  const byCwd = await discoverRecordedWorkspaces(env)
+  for (const files of byCwd.values()) for (const { file } of files) lastActivityOf(file.path)
+  return performance.now() - started
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? 0
+}
+
 async function main(): Promise<void> {
   const dir = makeTempDir()
   try {
     const claude = join(dir, 'claude')
     const bytes = generate(claude)
-    const rt = createRuntime({ dataDir: join(dir, 'data'), host: { binding: 'web' }, version: 'bench', env: { HOME: dir, CLAUDE_CONFIG_DIR: claude, CODEX_HOME: join(dir, 'none') }, followImports: false })
-    await rt.ready
-    const timed = async () => {
+    const env = { HOME: dir, CLAUDE_CONFIG_DIR: claude, CODEX_HOME: join(dir, 'none') }
+    const open = () => createRuntime({ dataDir: join(dir, 'data'), host: { binding: 'web' }, version: 'bench', env, followImports: false })
+    const timed = async (rt: Runtime, refresh: 'wait' | 'background') => {
       const started = performance.now()
-      const { items } = await rt.handlers['workspaces.listAll']({})
+      const { items } = await rt.handlers['workspaces.listAll']({ refresh })
       return { ms: performance.now() - started, items }
     }
-    const first = await timed()
-    const again = await timed()
-    rt.close()
-    const row = (measure: string, ms: number): ResultRow => ({
+    const scanMs = await scanEveryFile(env)
+    const first = open()
+    await first.ready
+    if (IMPORT) await first.imports.importAll({ markOpened: false })
+    const sessions = first.store.workspaceListing.listed().reduce((sum, workspace) => sum + workspace.sessionCount, 0)
+    const neverFilled = await timed(first, 'background')
+    let started = performance.now()
+    await first.recorded.refresh()
+    const fillMs = performance.now() - started
+    const warm: number[] = []
+    let listed = 0
+    for (let i = 0; i < 5; i++) {
+      const call = await timed(first, 'background')
+      warm.push(call.ms)
+      listed = call.items.length
+    }
+    started = performance.now()
+    await first.recorded.refresh()
+    const unchangedMs = performance.now() - started
+    first.close()
+    await first.closed
+    started = performance.now()
+    const later = open()
+    await later.ready
+    const cold = await timed(later, 'background')
+    const coldMs = performance.now() - started
+    later.close()
+    await later.closed
+
+    const reference = `scan of every file (main's listing) ${formatMs(scanMs)} ms`
+    const corpus = `${formatCount(FILES)} files, ${(bytes / 1024 / 1024).toFixed(0)} MiB, ${listed} workspaces${IMPORT ? `, ${formatCount(sessions)} sessions imported` : ', nothing imported'}`
+    const row = (measure: string, ms: number, target: number | null, n = 1): ResultRow => ({
       measure,
-      retrace: `${Math.round(ms)} ms`,
-      reference: `${formatCount(FILES)} files, ${(bytes / 1024 / 1024).toFixed(0)} MiB, ${first.items.length} workspaces`,
-      target: `< ${TARGET_MS} ms`,
-      met: ms < TARGET_MS,
-      n: '1'
+      retrace: `${formatMs(ms)} ms`,
+      reference,
+      target: target === null ? '(in the background)' : `≤ ${formatMs(target)} ms`,
+      met: target === null ? null : ms <= target * 1.1,
+      n: String(n)
     })
-    console.log(renderTable([row('workspaces.listAll, first call', first.ms), row('workspaces.listAll, again', again.ms)], 'tree'))
+    console.log(corpus)
+    console.log(renderTable([
+      row('workspaces.listAll, store opened, index never filled (answers from the store)', neverFilled.ms, COLD_TARGET_MS),
+      row('the index filled the first time (every head and tail not imported)', fillMs, null),
+      row('workspaces.listAll once warm (median)', median(warm), WARM_TARGET_MS, warm.length),
+      row('a refresh that finds nothing changed (stats every file)', unchangedMs, null),
+      row('cold start: store opened in a new runtime + first workspaces.listAll', coldMs, COLD_TARGET_MS),
+      row('  of which the workspaces.listAll', cold.ms, COLD_TARGET_MS)
+    ]))
   } finally {
     removeDir(dir)
   }

@@ -28,7 +28,7 @@ describe('the retrace command on histories whose folders are gone (in a process 
     const listed = retrace('workspaces')
     expect(listed.err).toBe('')
     expect(listed.out).toContain('5 workspaces (no folder here for 5: still browsable with `retrace sessions PATH`, not rewindable).')
-    expect(listed.out).toMatch(new RegExp(`2026-02-12 \\d\\d:\\d\\d\\s+3\\s+missing\\s+no\\s+claude-code 3\\s+${RECORDED.spotter}`))
+    expect(listed.out).toMatch(new RegExp(`2026-02-12 \\d\\d:\\d\\d\\s+3\\s+—\\s+missing\\s+no\\s+claude-code 3\\s+${RECORDED.spotter}`))
 
     const json = JSON.parse(retrace('workspaces', '--json').out) as WorkspaceListing[]
     expect(json.map((item) => item.path).sort()).toEqual(Object.values(RECORDED).sort())
@@ -54,6 +54,29 @@ describe('the retrace command on histories whose folders are gone (in a process 
     const fork = retrace('fork', SPOTTER_SESSION, '--turn', '2', '--name', 'from the copy')
     expect(fork.err).toBe('')
     expect(fork.out).toMatch(/^Branch [0-9a-f-]{36} forked from before turn 2\.$/m)
+  }, 120_000)
+
+  it('hides a workspace and lists it again; forgets one only with consent, saying how many sessions go, its files kept', () => {
+    const hidden = retrace('workspaces', 'hide', RECORDED.codemie)
+    expect(hidden.err).toBe('')
+    expect(hidden.out).toContain(`${RECORDED.codemie} is hidden`)
+    expect(retrace('workspaces').out).toContain('4 workspaces (no folder here for 4: still browsable with `retrace sessions PATH`, not rewindable; 1 hidden: --hidden lists them).')
+    expect(retrace('workspaces').out).not.toContain(RECORDED.codemie)
+    expect(retrace('workspaces', '--hidden').out).toMatch(new RegExp(`missing, hidden\\s+no\\s+claude-code 3\\s+${RECORDED.codemie}`))
+    expect(retrace('workspaces', 'unhide', RECORDED.codemie).out).toContain('is listed again')
+
+    expect(retrace('sessions', RECORDED.spotter).code).toBe(0) // imports it
+    const asked = retrace('workspaces', 'forget', RECORDED.spotter)
+    expect(asked.code).toBe(2)
+    // Its three imported sessions, and a branch if the test before forked one (the folder is shared).
+    const count = /Pass --yes to forget \S+ \((\d+) sessions\)\./.exec(asked.err)?.[1]
+    expect(['3', '4']).toContain(count)
+    const forgot = retrace('workspaces', 'forget', RECORDED.spotter, '--yes')
+    expect(forgot.err).toBe('')
+    expect(forgot.out).toContain(`Forgot ${RECORDED.spotter}: ${count} sessions removed from Retrace.`)
+    const json = JSON.parse(retrace('workspaces', '--json').out) as WorkspaceListing[]
+    // The history still records it: listed, not imported.
+    expect(json.find((item) => item.path === RECORDED.spotter)).toMatchObject({ workspaceId: null, sessionCount: 3 })
   }, 120_000)
 
   it('import --all says how many workspaces it found, and how many have no folder here', () => {

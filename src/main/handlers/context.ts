@@ -4,6 +4,7 @@ import type { RewindService } from '../journal/rewind/rewind-service'
 import type { PreviewWatches } from '../journal/rewind/preview-watch'
 import type { Store } from '../store/store'
 import type { ImportService } from '../sources/import-service'
+import type { RecordedIndex } from '../sources/recorded-index'
 import type { Recorder } from '../transcripts/recorder'
 
 /** What the binding hosting the services can do beyond plain Node. */
@@ -26,6 +27,8 @@ export interface HandlerContext {
   previewWatches: PreviewWatches
   /** Imports of foreign agent histories (Claude Code, Codex CLI), and live following. */
   imports: ImportService
+  /** The kept index of what the agents' histories record, per file: the first screen lists from it. */
+  recorded: RecordedIndex
   /** Resolves once start-up recovery (interrupted rewinds, blob temp files) has run. */
   ready: Promise<void>
 }

@@ -8,11 +8,13 @@ import { folderIsHere, listSubfolders } from '../fs/folder-access'
 import { whyNotAWorkspaceFor } from '../journal/protected-folders'
 import { openWorkspacePath } from './open-path'
 import { listAllWorkspaces } from './workspace-listing'
+import { forgetPlan, forgetWorkspace } from './workspace-forget'
+import { normalisedFolder } from '../sources/recorded-workspaces'
 import { workspaceAgentState } from '../sources/agent-state'
 
 type WorkspaceHandlers = Pick<
   Handlers,
-  'workspaces.listRecent' | 'workspaces.listAll' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.agentState' | 'workspaces.pickFolder' | 'folders.list'
+  'workspaces.listRecent' | 'workspaces.listAll' | 'workspaces.setHidden' | 'workspaces.forgetPlan' | 'workspaces.forget' | 'workspaces.open' | 'workspaces.openDemo' | 'workspaces.reopen' | 'workspaces.get' | 'workspaces.agentState' | 'workspaces.pickFolder' | 'folders.list'
 >
 
 export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
@@ -26,7 +28,20 @@ export function workspaceHandlers(ctx: HandlerContext): WorkspaceHandlers {
   return {
     'workspaces.listRecent': ({ limit }) => ({ items: store.workspaces.listRecent(limit).map((workspace) => withFolder(workspace, ctx.imports.environment)) }),
 
-    'workspaces.listAll': async () => ({ items: await listAllWorkspaces(ctx) }),
+    'workspaces.listAll': async ({ refresh }) => {
+      const items = await listAllWorkspaces(ctx, { refresh: refresh === 'background' ? 'background' : 'wait' })
+      return { items, refreshing: ctx.recorded.isRefreshing() }
+    },
+
+    'workspaces.setHidden': ({ path, hidden }) => {
+      const changed = store.workspaceListing.setHidden(normalisedFolder(path), hidden)
+      if (changed) ctx.feed.changed(['workspaces'])
+      return { changed }
+    },
+
+    'workspaces.forgetPlan': ({ workspaceId }) => forgetPlan(ctx, workspaceId),
+
+    'workspaces.forget': ({ workspaceId, sessions }) => forgetWorkspace(ctx, workspaceId, sessions),
 
     'workspaces.open': async ({ path }) => {
       const id = await openWorkspacePath(ctx, path)

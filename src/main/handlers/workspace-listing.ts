@@ -1,28 +1,36 @@
 import type { WorkspaceListing } from '../../shared/contract'
 import { whyNotAWorkspace } from '../journal/protected-folders'
-import { lastActivityOf, modifiedAt } from '../sources/last-activity'
-import { discoverRecordedWorkspaces, type FoundFile } from '../sources/recorded-workspaces'
-import type { StoredWorkspace } from '../store/repositories/workspaces'
+import type { RecordedGroup } from '../store/repositories/recorded-files'
+import type { ListedWorkspace } from '../store/repositories/workspace-listing'
 import type { HandlerContext } from './context'
 import { folderIsHere, folderName } from '../fs/folder-access'
 
 /**
- * Every workspace: the store's, and every folder the sources' histories record (as `import --all`
- * would group them), merged by path. A folder that is gone is listed like any other, marked.
+ * Every workspace: the store's, and every folder the agents' histories record (as `import --all`
+ * would group them), merged by path; a folder that is gone is listed like any other, marked. The
+ * histories' part comes from the kept index (sources/recorded-index.ts), never from a scan of
+ * every file: `refresh: 'background'` (the window) answers at once and refreshes a stale index
+ * behind, the feed saying `workspaces` changed when it found anything; `'wait'` (the CLI) first
+ * brings a stale index up to date.
  */
-export async function listAllWorkspaces(ctx: HandlerContext): Promise<WorkspaceListing[]> {
+export async function listAllWorkspaces(ctx: HandlerContext, options: { refresh: 'background' | 'wait' }): Promise<WorkspaceListing[]> {
+  if (options.refresh === 'wait' && !ctx.recorded.isFresh()) await ctx.recorded.refresh()
+  else ctx.recorded.refreshInBackground()
   const homes = [ctx.imports.environment.HOME]
+  const hidden = ctx.store.workspaceListing.hidden()
   const byPath = new Map<string, WorkspaceListing>()
-  for (const workspace of ctx.store.workspaces.listAll()) byPath.set(workspace.path, fromStore(workspace))
-  for (const [cwd, files] of await discoverRecordedWorkspaces(ctx.imports.environment)) {
-    const listing = byPath.get(cwd) ?? fromHistory(cwd)
-    addRecorded(listing, files)
-    byPath.set(cwd, listing)
+  for (const workspace of ctx.store.workspaceListing.listed()) byPath.set(workspace.path, fromStore(workspace))
+  for (const group of ctx.store.recordedFiles.groups()) {
+    const listing = byPath.get(group.cwd) ?? fromHistory(group.cwd)
+    addRecorded(listing, group)
+    byPath.set(group.cwd, listing)
   }
   const items = [...byPath.values()]
   for (const item of items) {
     item.folderExists = folderIsHere(item.path)
     item.sessionCount = item.sources.reduce((sum, source) => sum + source.sessions, 0)
+    item.sources.sort((a, b) => b.sessions - a.sessions || a.source.localeCompare(b.source))
+    item.hidden = hidden.has(item.path)
     // A home or system folder is listed, read-only: its sessions browsable, never rewound.
     if (!item.isDemo) item.refused = whyNotAWorkspace(item.path, { homes })
   }
@@ -31,7 +39,7 @@ export async function listAllWorkspaces(ctx: HandlerContext): Promise<WorkspaceL
   return items.sort((a, b) => recency(b) - recency(a) || a.path.localeCompare(b.path))
 }
 
-function fromStore(workspace: StoredWorkspace): WorkspaceListing {
+function fromStore(workspace: ListedWorkspace): WorkspaceListing {
   return {
     path: workspace.path,
     name: workspace.name,
@@ -42,32 +50,25 @@ function fromStore(workspace: StoredWorkspace): WorkspaceListing {
     sessionCount: workspace.sessionCount,
     lastActivityAt: workspace.lastActivityAt,
     lastOpenedAt: workspace.lastOpenedAt,
+    costUsd: workspace.costUsd,
+    hidden: false,
     refused: null
   }
 }
 
 function fromHistory(cwd: string): WorkspaceListing {
-  return { path: cwd, name: folderName(cwd), workspaceId: null, isDemo: false, folderExists: true, sources: [], sessionCount: 0, lastActivityAt: null, lastOpenedAt: null, refused: null }
+  return { path: cwd, name: folderName(cwd), workspaceId: null, isDemo: false, folderExists: true, sources: [], sessionCount: 0, lastActivityAt: null, lastOpenedAt: null, costUsd: null, hidden: false, refused: null }
 }
 
 /**
- * A source's count is the larger of what the store holds and what the histories record (each file
- * a session: a session file, a sub-agent's, a database), so a workspace imported long ago still
- * shows the sessions added since. Its activity is the latest its files record (see last-activity.ts).
+ * A source's count is what the store holds (warm-ups left out) plus the files of it no import
+ * has read yet (each file a session: a session file, a sub-agent's, a database), so a workspace
+ * imported long ago still shows the sessions added since. Its activity is the latest its files record.
  */
-function addRecorded(listing: WorkspaceListing, files: FoundFile[]): void {
-  const pathsBySource = new Map<string, Set<string>>()
-  for (const { adapter, file } of files) {
-    const paths = pathsBySource.get(file.source) ?? new Set<string>()
-    paths.add(file.path)
-    pathsBySource.set(file.source, paths)
-    const modified = file.lastActivityAt ?? (adapter.kind === 'snapshot' ? modifiedAt(file.path) : lastActivityOf(file.path))
-    if (modified !== null && modified > (listing.lastActivityAt ?? 0)) listing.lastActivityAt = modified
-  }
-  for (const [source, paths] of pathsBySource) {
-    const stored = listing.sources.find((entry) => entry.source === source)
-    if (stored) stored.sessions = Math.max(stored.sessions, paths.size)
-    else listing.sources.push({ source, sessions: paths.size })
-  }
-  listing.sources.sort((a, b) => b.sessions - a.sessions || a.source.localeCompare(b.source))
+function addRecorded(listing: WorkspaceListing, group: RecordedGroup): void {
+  if (group.lastActivityAt !== null && group.lastActivityAt > (listing.lastActivityAt ?? 0)) listing.lastActivityAt = group.lastActivityAt
+  if (group.notImported === 0) return
+  const stored = listing.sources.find((entry) => entry.source === group.source)
+  if (stored) stored.sessions += group.notImported
+  else listing.sources.push({ source: group.source, sessions: group.notImported })
 }

@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path'
 import { ChangeFeed } from '../events/change-feed'
 import { createHandlers } from '../handlers'
 import type { Host, HandlerContext } from '../handlers/context'
+import { RecordedIndex } from '../sources/recorded-index'
 import type { Handlers } from '../rpc/dispatcher'
 import { openStore } from '../store/store'
 import { Recorder } from '../transcripts/recorder'
@@ -95,7 +96,8 @@ export function createRuntime(options: {
     () => (settled = true) // surfaced to every call that awaits it, not as an unhandled rejection
   )
   const previewWatches = new PreviewWatches((watchId, paths) => feed.publish({ name: 'rewind.previewChanged', payload: { watchId, paths } }))
-  const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, previewWatches, imports, ready }
+  const recorded = new RecordedIndex({ store, feed, discovery: () => imports.discoveryCache() }, env, tuning.recordedFreshForMs)
+  const ctx: HandlerContext = { store, recorder, feed, host: options.host, version: options.version, journal, rewinds, previewWatches, imports, recorded, ready }
   const background = new AbortController()
   // One process per data folder does the background work; a second app or `serve` on it does
   // none, and `import --all --watch` (a user service) waits while the owner runs.
@@ -152,7 +154,7 @@ export function createRuntime(options: {
     if (socketSettled) releaseFolder()
     else void socketSettles.then(releaseFolder)
     // Cancelled, then waited for: an import stopped mid-way commits what it read, on an open store.
-    const importsEnded = imports.close()
+    const importsEnded = Promise.all([imports.close(), recorded.close()])
     // A hook's turn under way finishes first (its hook is waiting for it).
     const busy = handoffs ? handoffs.idle() : Promise.resolve()
     if (settled && !handoffs && roundsEnded && imports.workUnderWay().length === 0) closeStore()

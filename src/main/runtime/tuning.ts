@@ -23,7 +23,15 @@ export interface Tuning {
    * before it answers without it (RETRACE_MCP_IMPORT_WAIT_MS; a test waits less).
    */
   mcpImportWaitMs: number
+  /**
+   * How long a refresh of the histories' index stands before a listing starts another
+   * (RETRACE_RECORDED_FRESH_MS; a test that changes history files between listings sets it low).
+   */
+  recordedFreshForMs: number
 }
+
+/** A listing within this long of the last refresh of the histories' index takes the index as it is. */
+const RECORDED_FRESH_FOR_MS = 30_000
 
 /** A tool call has a deadline (often a minute): an answer comes well within it. */
 const MCP_IMPORT_WAIT_MS = 20_000
@@ -45,7 +53,8 @@ export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
       enabled: !['0', 'off', 'false', 'no'].includes((env.RETRACE_BACKGROUND_IMPORT ?? '').trim().toLowerCase()),
       intervalMs: bounded(env.RETRACE_BACKGROUND_IMPORT_INTERVAL_MS, 10, 24 * 60 * 60 * 1000) ?? DEFAULT_ROUND_INTERVAL_MS
     },
-    mcpImportWaitMs: bounded(env.RETRACE_MCP_IMPORT_WAIT_MS, 1, 10 * 60 * 1000) ?? MCP_IMPORT_WAIT_MS
+    mcpImportWaitMs: bounded(env.RETRACE_MCP_IMPORT_WAIT_MS, 1, 10 * 60 * 1000) ?? MCP_IMPORT_WAIT_MS,
+    recordedFreshForMs: bounded(env.RETRACE_RECORDED_FRESH_MS, 1, 24 * 60 * 60 * 1000) ?? RECORDED_FRESH_FOR_MS
   }
 }
 

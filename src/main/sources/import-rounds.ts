@@ -5,6 +5,22 @@ import { isImportCancelled } from './import-service'
 /** How often every agent's folders are looked through again when nothing says otherwise. */
 export const DEFAULT_ROUND_INTERVAL_MS = 45_000
 
+/**
+ * The share of a process's CPU its background rounds may take when nothing is new: a history of
+ * tens of thousands of files makes even a round that reads none cost seconds (a stat and a
+ * lookup per file), which every 45 s would keep an idle app busy.
+ */
+export const ROUND_CPU_SHARE = 0.01
+
+/** A round cheaper than this keeps the interval whatever it is (a short one set by RETRACE_BACKGROUND_IMPORT_INTERVAL_MS). */
+const CHEAP_ROUND_CPU_MS = 250
+
+/** The wait after a round that took `roundCpuMs` of CPU: the interval, or longer so costly rounds stay within ROUND_CPU_SHARE. */
+export function nextRoundDelay(intervalMs: number, roundCpuMs: number): number {
+  if (roundCpuMs < CHEAP_ROUND_CPU_MS) return intervalMs
+  return Math.max(intervalMs, Math.ceil((roundCpuMs * (1 - ROUND_CPU_SHARE)) / ROUND_CPU_SHARE))
+}
+
 export interface ImportRounds {
   /** Wait between the end of one round and the start of the next. */
   intervalMs: number
@@ -51,10 +67,13 @@ export async function runImportRounds(imports: ImportService, rounds: ImportRoun
     }
   }
   while (!signal.aborted) {
+    // The process's CPU (every thread, parse threads too) while the round ran.
+    const before = process.cpuUsage()
     if (!pausedNow()) await oneRound(imports, rounds, pausedNow)
     if (signal.aborted) return
+    const used = process.cpuUsage(before)
     try {
-      await sleep(rounds.intervalMs, undefined, { signal, ref: rounds.keepAlive ?? false })
+      await sleep(nextRoundDelay(rounds.intervalMs, (used.user + used.system) / 1000), undefined, { signal, ref: rounds.keepAlive ?? false })
     } catch {
       return // aborted while waiting
     }

@@ -164,7 +164,8 @@ export class ImportService {
   private discovery: DiscoveryCache | null = null
 
   /** What discovery read of each file (kept for the importer's life: the store is read once). */
-  private discoveryCache(): DiscoveryCache {
+  /** What discovery read of each history file, shared by everything in this process that discovers. */
+  discoveryCache(): DiscoveryCache {
     return (this.discovery ??= new DiscoveryCache(this.deps.store.discoveredFiles))
   }
 
@@ -196,7 +197,10 @@ export class ImportService {
     const byCwd = await discoverRecordedWorkspaces(this.env, options.sources, signal, cache, unplaced)
     cache.save()
     const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], readOnly: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: unplacedBySource(unplaced) }
+    const hidden = this.deps.store.workspaceListing.hidden()
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      // A folder the user hid from the first screen (and maybe forgot) is not brought back.
+      if (hidden.has(cwd)) continue
       // A recorded cwd is the history's word, not the user's choice: the home folder or `/`
       // as a workspace would let a rewind write anywhere in the account. Its sessions go into a
       // read-only workspace (record-writer.ts journals nothing there; rewind-service.ts refuses it).

@@ -8,6 +8,8 @@ import { BlobRepository } from './repositories/blobs'
 import { CheckpointRepository } from './repositories/checkpoints'
 import { NotCapturedRepository } from './repositories/not-captured'
 import { MessageRepository } from './repositories/messages'
+import { RecordedFileRepository } from './repositories/recorded-files'
+import { WorkspaceListingRepository } from './repositories/workspace-listing'
 import { DiscoveredFileRepository } from './repositories/discovered-files'
 import { FileStateRepository } from './repositories/file-states'
 import { FileOriginRepository } from './repositories/file-origins'
@@ -64,6 +66,10 @@ export interface Store {
   readonly unreadRecords: UnreadRecordRepository
   /** What discovery read of each agent file (see sources/discovery-cache.ts). */
   readonly discoveredFiles: DiscoveredFileRepository
+  /** What the agents' histories record per file, for the first screen (migration 026). */
+  readonly recordedFiles: RecordedFileRepository
+  /** The first screen's reads of the workspaces, and hiding and forgetting them. */
+  readonly workspaceListing: WorkspaceListingRepository
   /** Folders added to a workspace as one source's history. */
   readonly sourceFolders: SourceFolderRepository
   /** Branches merged into sessions, and what undoing each merge needs. */
@@ -133,6 +139,8 @@ export function openStore(dataDir: string): Store {
     importFiles: new ImportFileRepository(db),
     unreadRecords: new UnreadRecordRepository(db),
     discoveredFiles: new DiscoveredFileRepository(db),
+    recordedFiles: new RecordedFileRepository(db),
+    workspaceListing: new WorkspaceListingRepository(db),
     sourceFolders: new SourceFolderRepository(db),
     sessionLinks: new SessionLinkRepository(db),
     continuations: new AgentContinuationRepository(db),

@@ -22,7 +22,7 @@ import { usageMethods } from './methods-usage'
 import { ImportSourceSchema } from './sources'
 import { RetentionChangeSchema, RetentionStatusSchema } from './retention'
 import { SessionTreeSchema } from './tree'
-import { WorkspaceListingSchema } from './workspace-listing'
+import { ForgetPlanSchema, WorkspaceListingSchema } from './workspace-listing'
 
 function method<I extends z.ZodType, O extends z.ZodType>(input: I, output: O): MethodSpec<I, O> {
   return { input, output }
@@ -63,9 +63,38 @@ export const methods = {
   /**
    * Every workspace: those in Retrace's store and every folder the agents' histories record as a
    * session's cwd, with sources, session counts, last activity and whether the folder is still
-   * here; most recent activity first. Reads only the heads of the history files.
+   * here; most recent activity first. The histories' part comes from a kept index of what each
+   * history file records, never from reading every file: `refresh: 'background'` (the window)
+   * answers at once and brings a stale index up to date behind (a `data.changed` naming
+   * `workspaces` follows when it found anything); `'wait'` does that first when the index is stale.
    */
-  'workspaces.listAll': method(NoInput, z.object({ items: z.array(WorkspaceListingSchema) })),
+  'workspaces.listAll': method(
+    z.object({ refresh: z.enum(['wait', 'background']).default('wait') }).strict(),
+    z.object({
+      items: z.array(WorkspaceListingSchema),
+      /** A refresh of the histories' index is under way: more may come (the first one after an upgrade reads every head). */
+      refreshing: z.boolean()
+    })
+  ),
+
+  /** Hide a folder from the first screen (`hidden: true`), or show it again. Its sessions stay; `import --all` skips a hidden folder. */
+  'workspaces.setHidden': method(
+    z.object({ path: z.string().min(1).max(4096), hidden: z.boolean() }).strict(),
+    z.object({ changed: z.boolean() })
+  ),
+
+  /** What `workspaces.forget` would remove: how many sessions, and whether the folder is hidden. */
+  'workspaces.forgetPlan': method(z.object({ workspaceId: WorkspaceIdSchema }).strict(), ForgetPlanSchema),
+
+  /**
+   * Remove a workspace and its sessions from Retrace's store (never the agents' files). `sessions`
+   * is the count the user confirmed (from `workspaces.forgetPlan`): refused with CONFLICT if the
+   * workspace holds another number by now, or an import or rewind of it is under way.
+   */
+  'workspaces.forget': method(
+    z.object({ workspaceId: WorkspaceIdSchema, sessions: z.number().int().nonnegative() }).strict(),
+    z.object({ removedSessions: z.number().int().nonnegative() })
+  ),
 
   /**
    * Open (and remember) a folder as a workspace; fails with a clear error if it is a file, unreadable,

@@ -3,7 +3,10 @@ import { cliCaller } from '../call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand } from '../commands'
 import { blameCommand } from '../blame-command'
 import { changesCommand, diffCommand } from '../journal-commands'
+import { askYesNo } from '../ask'
+import { UsageError } from '../usage-error'
 import { workspacesCommand } from '../workspaces-command'
+import { forgetWorkspaceCommand, setHiddenCommand } from '../workspace-hiding-command'
 import { command } from './spec'
 
 /** `retrace serve`, and the commands that read what Retrace holds. */
@@ -29,17 +32,32 @@ export const BROWSE_COMMANDS = [
   }),
   command({
     name: 'workspaces',
-    args: [],
-    options: ['json'],
+    args: [
+      { name: 'action', choices: ['hide', 'unhide', 'forget'] },
+      { name: '<path>', rest: true }
+    ],
+    options: ['hidden', 'yes', 'json'],
     usage: [
       {
-        about: "every workspace: those opened or imported, and every folder the agents' histories record, with sources, sessions, last activity, and whether the folder is still here (a missing one is browsable)",
+        synopsis: '[--hidden] [--json]',
+        about: "every workspace: those opened or imported, and every folder the agents' histories record, with sources, sessions (warm-ups left out), cost, last activity, and whether the folder is still here (a missing one is browsable); --hidden lists the hidden ones too",
         group: 1
-      }
+      },
+      { synopsis: 'hide|unhide <path>', about: 'take a workspace off that list and the first screen (its sessions stay; `import --all` leaves its folder alone), or put it back', group: 1 },
+      { synopsis: 'forget <path> [--yes]', about: "remove a workspace and its sessions from Retrace's store (asks first, saying how many; the agents' files are not touched)", group: 1 }
     ],
-    async run({ values, io, open }) {
-      await workspacesCommand(cliCaller(await open()), { json: values.json ?? false, io })
-      return 0
+    async run({ args, values, io, open }) {
+      const call = cliCaller(await open())
+      const json = values.json ?? false
+      const action = args.action
+      if (action === undefined) {
+        await workspacesCommand(call, { json, hidden: values.hidden ?? false, io })
+        return 0
+      }
+      const path = args['<path>']
+      if (!path) throw new UsageError(`Missing <path>: which workspace to ${action} (see \`retrace workspaces\`).`)
+      if (action === 'forget') return forgetWorkspaceCommand(call, { path, yes: values.yes ?? false, json, io, confirm: askYesNo })
+      return setHiddenCommand(call, { path, hidden: action === 'hide', json, io })
     }
   }),
   command({

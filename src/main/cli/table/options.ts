@@ -76,6 +76,7 @@ export const OPTIONS = {
   port: port(),
   context: flag(),
   all: flag(),
+  hidden: flag(),
   workspace: text('PATH'),
   turn: wholeFrom1('N', 'a whole number from 1 (turns count from 1)'),
   file: text('PATH'),

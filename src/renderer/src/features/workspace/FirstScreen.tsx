@@ -17,7 +17,10 @@ export function FirstScreen() {
           <span className="brand-name">Retrace</span>
         </div>
         <GlobalSearch />
-        <ThemeToggle />
+        {/* Room for actions across every workspace (usage…), beside the theme. */}
+        <div className="header-actions" data-testid="first-screen-actions">
+          <ThemeToggle />
+        </div>
       </header>
       <main className="first-main">
         <div className="intro">

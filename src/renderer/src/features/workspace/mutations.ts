@@ -54,3 +54,21 @@ export function usePickAndOpen() {
     }
   })
 }
+
+/** Hide a workspace from the first screen, or show it again (the server announces the change too). */
+export function useSetHidden() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { path: string; hidden: boolean }) => call('workspaces.setHidden', input),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: workspaceKeys.all })
+  })
+}
+
+/** Forget a workspace: its sessions leave the store, for the count the user confirmed. */
+export function useForgetWorkspace() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { workspaceId: number; sessions: number }) => call('workspaces.forget', input),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: workspaceKeys.all })
+  })
+}

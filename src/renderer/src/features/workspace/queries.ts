@@ -12,9 +12,17 @@ export function useRecentWorkspaces() {
   return useQuery({ queryKey: workspaceKeys.recent(), queryFn: () => call('workspaces.listRecent', { limit: RECENT_LIMIT }) })
 }
 
-/** Every workspace: opened, imported, or only recorded in the agents' histories (the server reads their heads). */
+/**
+ * Every workspace: opened, imported, or only recorded in the agents' histories. The server answers
+ * from its index at once and refreshes it behind; `data.changed {workspaces}` brings the re-read.
+ */
 export function useAllWorkspaces() {
-  return useQuery({ queryKey: workspaceKeys.every(), queryFn: () => call('workspaces.listAll', {}) })
+  return useQuery({ queryKey: workspaceKeys.every(), queryFn: () => call('workspaces.listAll', { refresh: 'background' }) })
+}
+
+/** What forgetting a workspace removes (read when its dialog opens, so the count is current). */
+export function useForgetPlan(workspaceId: number) {
+  return useQuery({ queryKey: [...workspaceKeys.detail(workspaceId), 'forget-plan'], queryFn: () => call('workspaces.forgetPlan', { workspaceId }), staleTime: 0 })
 }
 
 export function useWorkspace(workspaceId: number) {

@@ -1,0 +1,105 @@
+import { writeTransaction, type Db } from '../database'
+
+/** A stored workspace as the first screen lists it: warm-ups left out of its counts. */
+export interface ListedWorkspace {
+  id: number
+  path: string
+  name: string
+  isDemo: boolean
+  lastOpenedAt: number | null
+  /** Sessions but warm-ups (Claude Code's start-up agents, sessions that only held them). */
+  sessionCount: number
+  lastActivityAt: number | null
+  /** What its sessions cost, recorded by their source or priced by Retrace; null when none says. */
+  costUsd: number | null
+  sources: { source: string; count: number }[]
+}
+
+interface ListedRow {
+  id: number
+  path: string
+  name: string
+  is_demo: number
+  last_opened_at: number | null
+  session_count: number
+  last_activity_at: number | null
+  cost_usd: number | null
+}
+
+/**
+ * The first screen's reads of the store (every workspace in two queries, not a few per workspace)
+ * and its writes: hiding a folder (`hidden_workspaces`, migration 026) and forgetting a workspace.
+ */
+export class WorkspaceListingRepository {
+  private readonly listedStmt
+  private readonly sourcesStmt
+  private readonly hiddenStmt
+  private readonly hideStmt
+  private readonly unhideStmt
+  private readonly countStmt
+  private readonly forgetStmt
+
+  constructor(private readonly db: Db) {
+    this.listedStmt = db.prepare(
+      `SELECT w.id, w.path, w.name, w.is_demo, w.last_opened_at,
+         count(s.id) FILTER (WHERE s.warmup = 0) AS session_count,
+         max(s.updated_at) AS last_activity_at,
+         sum(coalesce(s.cost_usd, s.priced_cost_usd)) AS cost_usd
+       FROM workspaces w LEFT JOIN sessions s ON s.workspace_id = w.id
+       GROUP BY w.id ORDER BY w.id`
+    )
+    this.sourcesStmt = db.prepare(
+      'SELECT workspace_id AS workspaceId, source, count(*) AS count FROM sessions WHERE warmup = 0 GROUP BY workspace_id, source ORDER BY workspace_id, count DESC, source'
+    )
+    this.hiddenStmt = db.prepare('SELECT path FROM hidden_workspaces')
+    this.hideStmt = db.prepare('INSERT INTO hidden_workspaces (path, hidden_at) VALUES (?, ?) ON CONFLICT (path) DO NOTHING')
+    this.unhideStmt = db.prepare('DELETE FROM hidden_workspaces WHERE path = ?')
+    this.countStmt = db.prepare('SELECT count(*) AS all_sessions, count(*) FILTER (WHERE warmup = 0) AS sessions FROM sessions WHERE workspace_id = ?')
+    this.forgetStmt = db.prepare('DELETE FROM workspaces WHERE id = ?')
+  }
+
+  /** Every stored workspace, oldest first, with counts, activity and cost. */
+  listed(): ListedWorkspace[] {
+    const sources = new Map<number, { source: string; count: number }[]>()
+    for (const row of this.sourcesStmt.all() as { workspaceId: number; source: string; count: number }[]) {
+      const list = sources.get(row.workspaceId) ?? []
+      list.push({ source: row.source, count: row.count })
+      sources.set(row.workspaceId, list)
+    }
+    return (this.listedStmt.all() as ListedRow[]).map((row) => ({
+      id: row.id,
+      path: row.path,
+      name: row.name,
+      isDemo: row.is_demo === 1,
+      lastOpenedAt: row.last_opened_at,
+      sessionCount: row.session_count,
+      lastActivityAt: row.last_activity_at,
+      costUsd: row.cost_usd,
+      sources: sources.get(row.id) ?? []
+    }))
+  }
+
+  /** The folders hidden from the first screen. */
+  hidden(): Set<string> {
+    return new Set((this.hiddenStmt.all() as { path: string }[]).map((row) => row.path))
+  }
+
+  /** Hide a folder (true) or show it again (false). Returns whether anything changed. */
+  setHidden(path: string, hidden: boolean, now = Date.now()): boolean {
+    return (hidden ? this.hideStmt.run(path, now) : this.unhideStmt.run(path)).changes > 0
+  }
+
+  /** How many sessions forgetting a workspace removes: all of them, and those the list counts (no warm-ups). */
+  sessionsOf(workspaceId: number): { all: number; listed: number } {
+    const row = this.countStmt.get(workspaceId) as { all_sessions: number; sessions: number }
+    return { all: row.all_sessions, listed: row.sessions }
+  }
+
+  /**
+   * Remove a workspace and everything the store holds of it (sessions, messages, imports' offsets,
+   * its journal: the foreign keys cascade). The agents' files are not touched. Returns whether it was there.
+   */
+  forget(workspaceId: number): boolean {
+    return writeTransaction(this.db, () => this.forgetStmt.run(workspaceId).changes > 0)
+  }
+}
