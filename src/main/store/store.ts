@@ -66,7 +66,7 @@ export interface Store {
   readonly unreadRecords: UnreadRecordRepository
   /** What discovery read of each agent file (see sources/discovery-cache.ts). */
   readonly discoveredFiles: DiscoveredFileRepository
-  /** What the agents' histories record per file, for the first screen (migration 026). */
+  /** What the agents' histories record per file, for the first screen (migration 027). */
   readonly recordedFiles: RecordedFileRepository
   /** The first screen's reads of the workspaces, and hiding and forgetting them. */
   readonly workspaceListing: WorkspaceListingRepository

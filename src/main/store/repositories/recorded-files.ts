@@ -27,7 +27,7 @@ export function recordedKey(file: { source: string; path: string; cwd: string })
 }
 
 /**
- * `recorded_files` (migration 026): the index of what the agents' histories record, per history
+ * `recorded_files` (migration 027): the index of what the agents' histories record, per history
  * file, kept so the first screen lists workspaces without opening a file.
  */
 export class RecordedFileRepository {

@@ -28,7 +28,7 @@ interface ListedRow {
 
 /**
  * The first screen's reads of the store (every workspace in two queries, not a few per workspace)
- * and its writes: hiding a folder (`hidden_workspaces`, migration 026) and forgetting a workspace.
+ * and its writes: hiding a folder (`hidden_workspaces`, migration 027) and forgetting a workspace.
  */
 export class WorkspaceListingRepository {
   private readonly listedStmt
