@@ -3,6 +3,7 @@ import { cliCaller } from '../call'
 import { searchCommand, serveCommand, sessionsCommand, showCommand } from '../commands'
 import { blameCommand } from '../blame-command'
 import { changesCommand, diffCommand } from '../journal-commands'
+import { usageCommand } from '../usage-command'
 import { workspacesCommand } from '../workspaces-command'
 import { command } from './spec'
 
@@ -39,6 +40,21 @@ export const BROWSE_COMMANDS = [
     ],
     async run({ values, io, open }) {
       await workspacesCommand(cliCaller(await open()), { json: values.json ?? false, io })
+      return 0
+    }
+  }),
+  command({
+    name: 'usage',
+    args: [],
+    options: ['since', 'until', 'by', 'json'],
+    usage: [
+      {
+        about: "tokens and cost of every workspace's sessions in the store, by day (with its models), model, source or workspace; days are local, DATE is YYYY-MM-DD or YYYYMMDD, both ends included; the table and --json in ccusage's daily shape",
+        group: 1
+      }
+    ],
+    async run({ values, io, open }) {
+      await usageCommand(cliCaller(await open()), { since: values.since, until: values.until, by: values.by ?? 'day', json: values.json ?? false, io })
       return 0
     }
   }),
