@@ -72,10 +72,13 @@ export interface ClaudeTokens {
  * The tokens of every `projects/**\/*.jsonl` under `root`, counted by one of two rules:
  * - `ccusage` (what ccusage 20.0.24 does, found by running it on made-up lines): a line whose
  *   message id and requestId were both seen counts once over every file, as the line with the
- *   most output tokens; a line without a requestId counts every time.
+ *   most output tokens; a line without a requestId counts every time. A sub-agent's response
+ *   streamed into its parent's file (a `progress` line of `agent_progress`) counts too, by the
+ *   same key, so once with the sub-agent's own file's line.
  * - `per-response` (Retrace's, docs/formats.md): the lines of one response (one message id in a
  *   file) count once, each field at its largest (input and cache final from the first line,
- *   output growing to the last), with or without a requestId.
+ *   output growing to the last), with or without a requestId; a sub-agent's responses are
+ *   counted from its own file, not from the progress lines in its parent's.
  */
 export function claudeTokens(root: string, rule: 'ccusage' | 'per-response'): ClaudeTokens {
   const total: ClaudeTokens = { inputTokens: 0, outputTokens: 0, cacheCreationTokens: 0, cacheReadTokens: 0 }
@@ -87,7 +90,7 @@ export function claudeTokens(root: string, rule: 'ccusage' | 'per-response'): Cl
     const perResponse = new Map<string, ClaudeTokens>()
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       const entry = usageLine(line)
-      if (!entry) continue
+      if (!entry || (entry.progress && rule === 'per-response')) continue
       if (rule === 'ccusage') {
         if (entry.messageId === null || entry.requestId === null) add(entry.tokens)
         else {
@@ -118,22 +121,40 @@ interface UsageLine {
   messageId: string | null
   requestId: string | null
   tokens: ClaudeTokens
+  /** A sub-agent's response streamed into its parent's file (`agent_progress`): ccusage counts it, Retrace's importer does not. */
+  progress: boolean
+}
+
+interface RawMessage {
+  id?: unknown
+  usage?: Record<string, unknown>
+}
+
+interface RawLine {
+  type?: unknown
+  requestId?: unknown
+  message?: RawMessage
+  data?: { type?: unknown; message?: { requestId?: unknown; message?: RawMessage } }
 }
 
 function usageLine(line: string): UsageLine | null {
   if (!line.includes('"usage"')) return null
-  let entry: { requestId?: unknown; message?: { id?: unknown; usage?: Record<string, unknown> } }
+  let entry: RawLine
   try {
-    entry = JSON.parse(line) as typeof entry
+    entry = JSON.parse(line) as RawLine
   } catch {
     return null
   }
-  const usage = entry.message?.usage
+  const progress = entry.type === 'progress' && entry.data?.type === 'agent_progress'
+  const message = progress ? entry.data?.message?.message : entry.message
+  const requestId = progress ? entry.data?.message?.requestId : entry.requestId
+  const usage = message?.usage
   if (!usage || typeof usage !== 'object') return null
   const count = (key: string): number => (typeof usage[key] === 'number' ? usage[key] : 0)
   return {
-    messageId: typeof entry.message?.id === 'string' ? entry.message.id : null,
-    requestId: typeof entry.requestId === 'string' ? entry.requestId : null,
+    messageId: typeof message?.id === 'string' ? message.id : null,
+    requestId: typeof requestId === 'string' ? requestId : null,
+    progress,
     tokens: {
       inputTokens: count('input_tokens'),
       outputTokens: count('output_tokens'),
