@@ -1,5 +1,6 @@
 import { ThemeToggle } from '../../ui/ThemeToggle'
 import { GlobalSearch } from '../search'
+import { AllUsageButton } from '../usage'
 import { OpenFolder } from './OpenFolder'
 import { RecentWorkspaces } from './RecentWorkspaces'
 import { useAppInfo } from '../../state/app-info'
@@ -17,6 +18,7 @@ export function FirstScreen() {
           <span className="brand-name">Retrace</span>
         </div>
         <GlobalSearch />
+        <AllUsageButton />
         <ThemeToggle />
       </header>
       <main className="first-main">
