@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     const dataDir = join(dir, 'data')
     mkdirSync(dataDir)
     console.error(`importing ${formatCount(corpus.sessions)} sessions (${formatBytes(corpus.bytes)})…`)
-    const imported = spawnSync(process.execPath, [CLI, 'import', '--all', '--data-dir', dataDir], { cwd: projectRoot(), encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...corpus.env, RETRACE_BACKGROUND_IMPORT: '0' } })
+    const imported = spawnSync(process.execPath, [CLI, 'import', '--all', '--data-dir', dataDir], { cwd: projectRoot(), encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1024 * 1024 * 1024, env: { PATH: process.env.PATH ?? '', ...corpus.env, RETRACE_BACKGROUND_IMPORT: '0' } })
     if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`)
     console.log(`History: ${formatCount(corpus.sessions)} sessions (${formatCount(corpus.claudeSessions)} Claude Code, ${formatCount(corpus.codexSessions)} Codex), ${formatBytes(corpus.bytes)}\n`)
     console.log(renderTable(await measureUsage({ corpus, dataDir }), 'reference (same run)'))
