@@ -5,6 +5,7 @@ import { blameCommand } from '../blame-command'
 import { changesCommand, diffCommand } from '../journal-commands'
 import { askYesNo } from '../ask'
 import { UsageError } from '../usage-error'
+import { usageCommand } from '../usage-command'
 import { workspacesCommand } from '../workspaces-command'
 import { forgetWorkspaceCommand, setHiddenCommand } from '../workspace-hiding-command'
 import { command } from './spec'
@@ -58,6 +59,21 @@ export const BROWSE_COMMANDS = [
       if (!path) throw new UsageError(`Missing <path>: which workspace to ${action} (see \`retrace workspaces\`).`)
       if (action === 'forget') return forgetWorkspaceCommand(call, { path, yes: values.yes ?? false, json, io, confirm: askYesNo })
       return setHiddenCommand(call, { path, hidden: action === 'hide', json, io })
+    }
+  }),
+  command({
+    name: 'usage',
+    args: [],
+    options: ['since', 'until', 'by', 'json'],
+    usage: [
+      {
+        about: "tokens and cost of every workspace's sessions in the store, by day (with its models), model, source or workspace; days are local, DATE is YYYY-MM-DD or YYYYMMDD, both ends included; the table and --json in ccusage's daily shape",
+        group: 1
+      }
+    ],
+    async run({ values, io, open }) {
+      await usageCommand(cliCaller(await open()), { since: values.since, until: values.until, by: values.by ?? 'day', json: values.json ?? false, io })
+      return 0
     }
   }),
   command({

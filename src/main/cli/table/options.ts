@@ -51,6 +51,21 @@ function port(): OptionSpec<number> {
   }
 }
 
+/** A day, `YYYY-MM-DD` or `YYYYMMDD` (ccusage's `--since` form), as `YYYY-MM-DD`; a day that does not exist is refused. */
+function day(): OptionSpec<string> {
+  return {
+    kind: 'value',
+    placeholder: 'DATE',
+    parse: (value, name) => {
+      const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(value.trim())
+      const [year, month, date] = (match?.slice(1) ?? []).map(Number)
+      const real = year !== undefined && month !== undefined && date !== undefined && new Date(year, month - 1, date).getDate() === date && month >= 1 && month <= 12
+      if (!match || !real) throw new UsageError(`--${name} must be a day as YYYY-MM-DD or YYYYMMDD, not "${value}".`)
+      return `${match[1]}-${match[2]}-${match[3]}`
+    }
+  }
+}
+
 /** `--agent NAME` (or a comma-separated list, or `all`): the agents hooks are written for. */
 function agents(): OptionSpec<HookAgent[] | 'all'> {
   return {
@@ -107,7 +122,10 @@ export const OPTIONS = {
   'anonymize-path': flag(),
   'set-claude-retention': wholeFrom1('DAYS', 'a whole number of days (at least 1)'),
   'undo-claude-retention': flag(),
-  found: flag()
+  found: flag(),
+  since: day(),
+  until: day(),
+  by: choice(['day', 'model', 'source', 'workspace'])
 } satisfies Record<string, OptionSpec>
 
 export type OptionName = keyof typeof OPTIONS

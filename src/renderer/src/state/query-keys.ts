@@ -94,5 +94,7 @@ export const retentionKeys = {
 /** A workspace's usage by day, model and source (the Usage view). */
 export const usageKeys = {
   all: ['usage'] as const,
-  of: (workspaceId: number) => [...usageKeys.all, workspaceId] as const
+  of: (workspaceId: number) => [...usageKeys.all, workspaceId] as const,
+  /** Every workspace's, over a range of days ('' for an open end). */
+  everywhere: (since: string, until: string) => [...usageKeys.all, 'everywhere', since, until] as const
 }

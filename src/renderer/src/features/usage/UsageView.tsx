@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { UsageRow } from '../../../../shared/contract'
+import { UsageTable } from './UsageTable'
 import { call } from '../../api/client'
 import { formatCost, formatCount, plural } from '../../lib/format'
 import { usageKeys } from '../../state/query-keys'
@@ -32,48 +33,6 @@ export function UsageView({ workspaceId }: { workspaceId: number }) {
   )
 }
 
-function UsageTable({ title, keyLabel, rows, testId, mono = false }: { title: string; keyLabel: string; rows: readonly UsageRow[]; testId: string; mono?: boolean }) {
-  const dearest = Math.max(0, ...rows.map((row) => row.costUsd ?? 0))
-  return (
-    <section className="usage-section" data-testid={testId}>
-      <h3 className="usage-heading">{title}</h3>
-      <table className="history-table usage-table">
-        <thead>
-          <tr>
-            <th>{keyLabel}</th>
-            <th className="number">Sessions</th>
-            <th className="number">Input</th>
-            <th className="number">Output</th>
-            <th className="number">Cache read</th>
-            <th className="number">Cache write</th>
-            <th className="number">Cost</th>
-            <th aria-hidden="true" className="usage-bar-cell" />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.key} data-testid="usage-row" data-key={row.key}>
-              <td className={mono ? 'mono' : undefined}>{row.key}</td>
-              <td className="number">{row.sessions}</td>
-              <td className="number">{formatCount(row.inputTokens)}</td>
-              <td className="number">{formatCount(row.outputTokens)}</td>
-              <td className="number">{formatCount(row.cacheReadTokens)}</td>
-              <td className="number">{formatCount(row.cacheWriteTokens)}</td>
-              <td className="number" title={row.unpricedTokens > 0 ? `${formatCount(row.unpricedTokens)} tokens of a model the price table does not know` : undefined}>
-                {row.costUsd === null ? '—' : formatCost(row.costUsd)}
-                {row.unpricedTokens > 0 && row.costUsd !== null ? '+' : ''}
-              </td>
-              <td className="usage-bar-cell" aria-hidden="true">
-                <span className="usage-bar" style={{ width: `${dearest > 0 ? ((row.costUsd ?? 0) / dearest) * 100 : 0}%` }} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
-  )
-}
-
-function formatTokens(row: UsageRow): string {
+export function formatTokens(row: UsageRow): string {
   return `${formatCount(row.inputTokens + row.outputTokens + row.cacheReadTokens + row.cacheWriteTokens)} tokens`
 }

@@ -1,5 +1,6 @@
 import { ThemeToggle } from '../../ui/ThemeToggle'
 import { GlobalSearch } from '../search'
+import { AllUsageButton } from '../usage'
 import { OpenFolder } from './OpenFolder'
 import { RecentWorkspaces } from './RecentWorkspaces'
 import { useAppInfo } from '../../state/app-info'
@@ -19,6 +20,7 @@ export function FirstScreen() {
         <GlobalSearch />
         {/* Room for actions across every workspace (usage…), beside the theme. */}
         <div className="header-actions" data-testid="first-screen-actions">
+          <AllUsageButton />
           <ThemeToggle />
         </div>
       </header>
