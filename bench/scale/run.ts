@@ -13,6 +13,7 @@ import { measureRecheckFloor } from './measure-recheck-floor'
 import { measureSearch } from './measure-search'
 import { measureServe } from './measure-serve'
 import { measureSessions } from './measure-sessions'
+import { measureUsage } from './measure-usage'
 import { measureWorkspaces } from './measure-workspaces'
 
 // `npm run bench:scale` (after `npm run build`): a heavy user's history of 50,000 real sessions
@@ -33,6 +34,7 @@ const MEASURES: [string, (ctx: ScaleContext) => Promise<ResultRow[]>][] = [
   ['workspaces.listAll', measureWorkspaces],
   ['sessions.list / sessions.tree', measureSessions],
   ['search', measureSearch],
+  ['usage against ccusage', measureUsage],
   ['retrace serve, idle', measureServe]
 ]
 

@@ -25,24 +25,19 @@ function searchSql(inWorkspace: boolean): string {
     ? `JOIN messages scoped INDEXED BY messages_session_by_id ON scoped.id = messages_fts.rowid
        JOIN sessions scoped_session ON scoped_session.id = scoped.session_id AND ${sessionInView('scoped_session', '@workspaceId')}`
     : ''
-  // A snippet reads and tokenizes its message's text again: made for the page's rows only (by
-  // rowid, a seek in the index), not for the thousand candidates ranked, it costs a few
-  // milliseconds instead of most of the query.
   return `WITH candidates AS MATERIALIZED (
-      SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score
+      SELECT messages_fts.rowid AS id, bm25(messages_fts) AS score,
+        snippet(messages_fts, -1, char(1), char(2), '…', 16) AS snippet
       FROM messages_fts ${scope}
       WHERE messages_fts MATCH @match
-      ORDER BY messages_fts.rowid DESC LIMIT ${MAX_RANKED_HITS}),
-    page AS MATERIALIZED (SELECT id, score FROM candidates ORDER BY score, id DESC LIMIT @limit OFFSET @offset)
+      ORDER BY messages_fts.rowid DESC LIMIT ${MAX_RANKED_HITS})
     SELECT m.id, m.seq, m.turn, m.role, m.created_at, s.uid AS session_uid, s.title AS session_title,
-      w.id AS workspace_id, w.name AS workspace_name,
-      (SELECT snippet(messages_fts, -1, char(1), char(2), '…', 16) FROM messages_fts
-        WHERE messages_fts MATCH @match AND messages_fts.rowid = p.id) AS snippet
-    FROM page p
-    JOIN messages m ON m.id = p.id
+      w.id AS workspace_id, w.name AS workspace_name, c.snippet
+    FROM candidates c
+    JOIN messages m ON m.id = c.id
     JOIN sessions s ON s.id = m.session_id
     JOIN workspaces w ON w.id = s.workspace_id
-    ORDER BY p.score, p.id DESC`
+    ORDER BY c.score, c.id DESC LIMIT @limit OFFSET @offset`
 }
 
 /**
