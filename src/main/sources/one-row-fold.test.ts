@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/runtime'
 import { databaseOf } from '../store/raw-database'
 import { loadMigrations } from '../store/migrations'
+import { schemaBefore } from '../store/testing/schema-before'
 import type { HistoryFile, SourceAdapter } from './adapter'
 import type { ImportReport } from './import-deps'
 import { adaptersFor } from './registry'
@@ -79,9 +80,7 @@ describe('migration 024 folds the copies made before R59 (R60)', () => {
 
     // The store as it was before 024: that migration not yet applied.
     const raw = new Database(join(dataDir, 'retrace.db'))
-    raw.prepare('DELETE FROM schema_migrations WHERE version >= ?').run(FOLD)
-    raw.exec('DROP TABLE agent_continuations')
-    raw.pragma(`user_version = ${FOLD - 1}`)
+    schemaBefore(raw, FOLD)
     raw.close()
 
     const after = runtime({ claude: home.root }, { dataDir })

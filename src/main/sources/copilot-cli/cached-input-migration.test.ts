@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { databaseOf } from '../../store/raw-database'
 import { loadMigrations } from '../../store/migrations'
+import { schemaBefore } from '../../store/testing/schema-before'
 import { FIXTURES } from '../testing/claude-home'
 import { importTestbed } from '../testing/import-testbed'
 
@@ -34,8 +35,7 @@ function asBeforeR64(db: Db, { oldImportState }: { oldImportState: boolean }): v
       db.prepare('UPDATE import_files SET import_state = ? WHERE id = ?').run(JSON.stringify(state), row.id)
     }
   }
-  db.prepare('DELETE FROM schema_migrations WHERE version >= ?').run(FIX)
-  db.pragma(`user_version = ${FIX - 1}`)
+  schemaBefore(db, FIX)
 }
 
 async function importedStore() {
