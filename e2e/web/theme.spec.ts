@@ -41,7 +41,7 @@ test('? lists the keyboard shortcuts, and not while typing', async ({ page, cons
     const help = page.getByTestId('shortcuts-help')
     await expect(help).toBeVisible()
     await expect(help).toContainText('Next / previous turn')
-    await expect(help.locator('kbd')).toHaveCount(6)
+    await expect(help.locator('kbd')).toHaveCount(9)
     await snapshot(page, testInfo, '90-shortcuts-help')
     await help.getByRole('button', { name: 'Close' }).click()
     await expect(help).toHaveCount(0)

@@ -69,18 +69,21 @@ export async function runImportRounds(imports: ImportService, rounds: ImportRoun
   while (!signal.aborted) {
     // The process's CPU (every thread, parse threads too) while the round ran.
     const before = process.cpuUsage()
-    if (!pausedNow()) await oneRound(imports, rounds, pausedNow)
+    const foundSomething = !pausedNow() && (await oneRound(imports, rounds, pausedNow))
     if (signal.aborted) return
     const used = process.cpuUsage(before)
+    // Only an idle round is spaced out: after one that found something, more may be on its way.
+    const delay = foundSomething ? rounds.intervalMs : nextRoundDelay(rounds.intervalMs, (used.user + used.system) / 1000)
     try {
-      await sleep(nextRoundDelay(rounds.intervalMs, (used.user + used.system) / 1000), undefined, { signal, ref: rounds.keepAlive ?? false })
+      await sleep(delay, undefined, { signal, ref: rounds.keepAlive ?? false })
     } catch {
       return // aborted while waiting
     }
   }
 }
 
-async function oneRound(imports: ImportService, rounds: ImportRounds, pausedNow: () => boolean): Promise<void> {
+/** One round; true when it found something (a new session, message or change, a file gone or back). */
+async function oneRound(imports: ImportService, rounds: ImportRounds, pausedNow: () => boolean): Promise<boolean> {
   const round = new AbortController()
   const watch = rounds.pausedWhile
     ? setInterval(() => {
@@ -92,9 +95,11 @@ async function oneRound(imports: ImportService, rounds: ImportRounds, pausedNow:
     // (Not `onRound?.(await …)`: an optional call skips its arguments when there is no callback.)
     const report = await imports.importAll({ signal: AbortSignal.any([rounds.signal, round.signal]), markOpened: false })
     rounds.onRound?.(report)
+    return roundSummary(report) !== null
   } catch (error) {
     // Stopped (or paused), or a cancel the user asked for (`imports.cancel`): this round only.
     if (!rounds.signal.aborted && !round.signal.aborted && !isImportCancelled(error)) rounds.onError?.(error)
+    return false
   } finally {
     clearInterval(watch)
   }
