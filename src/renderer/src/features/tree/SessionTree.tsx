@@ -133,7 +133,8 @@ export function SessionTree({ workspaceId }: { workspaceId: number }) {
           <TimeAxis ticks={layout.ticks} width={layout.width} />
           <TreeToolbar total={sessions.length} withSubAgents={data.foldable} hiddenWarmups={data.hiddenWarmups} />
           <Controls showInteractive={false} fitViewOptions={FIT_VIEW} onFitView={onFitView} />
-          <MiniMap pannable zoomable style={MINIMAP_SIZE} ariaLabel="Overview of the session graph" nodeColor={minimapColor} nodeStrokeWidth={0} />
+          {/* Beside an open transcript the pane is too narrow for an overview that covers no card. */}
+          {selectedId ? null : <MiniMap pannable zoomable style={MINIMAP_SIZE} ariaLabel="Overview of the session graph" nodeColor={minimapColor} nodeStrokeWidth={0} />}
           <AutoFit moved={moved} graph={graphSize} options={FIT_VIEW} />
           <FollowSelection selectedId={cursor.id ?? selectedId} />
         </ReactFlow>
