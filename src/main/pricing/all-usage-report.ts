@@ -1,5 +1,6 @@
 import type { AllUsage, UsageDay, UsageRow } from '../../shared/contract'
-import { costOf, PRICES_DATE } from './prices'
+import { PRICES_DATE } from './prices'
+import { addToRow, finishRow, priceGroup, usageAccumulator, type UsageAccumulator } from './usage-rows'
 
 /** One group of messages as the store sums them for the report over every workspace (store/repositories/usage.ts). */
 export interface AllUsageGroup {
@@ -31,17 +32,14 @@ export interface AllUsageContext {
 const UNKNOWN_DAY = 'unknown'
 const UNKNOWN_MODEL = 'unknown model'
 
-interface Accumulator {
-  sessions: Set<number>
-  row: UsageRow
-}
+type Accumulator = UsageAccumulator<number>
 
 /** Groups of rows by key, made as they are first met. */
 class Table {
   readonly rows = new Map<string, Accumulator>()
   at(key: string): Accumulator {
     let acc = this.rows.get(key)
-    if (!acc) this.rows.set(key, (acc = accumulator(key)))
+    if (!acc) this.rows.set(key, (acc = usageAccumulator(key)))
     return acc
   }
 }
@@ -53,34 +51,34 @@ class Table {
  */
 export function allUsageReport(groups: readonly AllUsageGroup[], context: AllUsageContext): AllUsage {
   const dayOf = dayOfBucket(context.bucketMs)
-  const total = accumulator('total')
+  const total = usageAccumulator<number>('total')
   const byDay = new Table()
   const dayModels = new Map<string, Table>()
   const byModel = new Table()
   const bySource = new Table()
   const byWorkspace = new Map<number, Accumulator>()
   for (const group of groups) {
-    const { cost, unpriced } = priced(group)
+    const { cost, unpriced } = priceGroup(group)
     const day = group.bucket === null ? UNKNOWN_DAY : dayOf(group.bucket)
     const model = group.model ?? UNKNOWN_MODEL
     let models = dayModels.get(day)
     if (!models) dayModels.set(day, (models = new Table()))
     let workspace = byWorkspace.get(group.workspaceId)
-    if (!workspace) byWorkspace.set(group.workspaceId, (workspace = accumulator(context.workspacePath(group.workspaceId))))
+    if (!workspace) byWorkspace.set(group.workspaceId, (workspace = usageAccumulator(context.workspacePath(group.workspaceId))))
     for (const acc of [total, byDay.at(day), models.at(model), byModel.at(model), bySource.at(group.source), workspace]) add(acc, group, cost, unpriced)
   }
   const days: UsageDay[] = [...byDay.rows.values()]
-    .map((acc) => ({ ...finish(acc), models: dearestFirst([...(dayModels.get(acc.row.key)?.rows.values() ?? [])].map(finish)) }))
+    .map((acc) => ({ ...finishRow(acc), models: dearestFirst([...(dayModels.get(acc.row.key)?.rows.values() ?? [])].map(finishRow)) }))
     .sort((a, b) => a.key.localeCompare(b.key))
   return {
     pricesDate: PRICES_DATE,
     since: context.since,
     until: context.until,
-    total: finish(total),
+    total: finishRow(total),
     byDay: days,
-    byModel: dearestFirst([...byModel.rows.values()].map(finish)),
-    bySource: dearestFirst([...bySource.rows.values()].map(finish)),
-    byWorkspace: dearestFirst([...byWorkspace.entries()].map(([workspaceId, acc]) => ({ ...finish(acc), workspaceId })))
+    byModel: dearestFirst([...byModel.rows.values()].map(finishRow)),
+    bySource: dearestFirst([...bySource.rows.values()].map(finishRow)),
+    byWorkspace: dearestFirst([...byWorkspace.entries()].map(([workspaceId, acc]) => ({ ...finishRow(acc), workspaceId })))
   }
 }
 
@@ -98,38 +96,8 @@ function dayOfBucket(bucketMs: number): (bucket: number) => string {
   }
 }
 
-function priced(group: AllUsageGroup): { cost: number | null; unpriced: number } {
-  const atTable = costOf(group.model, {
-    inputTokens: group.unrecordedInputTokens,
-    outputTokens: group.unrecordedOutputTokens,
-    cacheReadTokens: group.unrecordedCacheReadTokens,
-    cacheWriteTokens: group.unrecordedCacheWriteTokens
-  })
-  const unrecorded = group.unrecordedInputTokens + group.unrecordedOutputTokens + group.unrecordedCacheReadTokens + group.unrecordedCacheWriteTokens
-  const cost = group.recordedCostUsd === null && atTable === undefined ? null : (group.recordedCostUsd ?? 0) + (atTable ?? 0)
-  return { cost, unpriced: atTable === undefined ? unrecorded : 0 }
-}
-
-function accumulator(key: string): Accumulator {
-  return {
-    sessions: new Set(),
-    row: { key, sessions: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, unpricedTokens: 0 }
-  }
-}
-
 function add(acc: Accumulator, group: AllUsageGroup, cost: number | null, unpriced: number): void {
-  acc.sessions.add(group.sessionId)
-  const row = acc.row
-  row.inputTokens += group.inputTokens
-  row.outputTokens += group.outputTokens
-  row.cacheReadTokens += group.cacheReadTokens
-  row.cacheWriteTokens += group.cacheWriteTokens
-  row.unpricedTokens += unpriced
-  if (cost !== null) row.costUsd = (row.costUsd ?? 0) + cost
-}
-
-function finish(acc: Accumulator): UsageRow {
-  return { ...acc.row, sessions: acc.sessions.size }
+  addToRow(acc, [group.sessionId], group, cost, unpriced)
 }
 
 function dearestFirst<T extends UsageRow>(rows: T[]): T[] {

@@ -1,5 +1,6 @@
 import type { UsageRow, WorkspaceUsage } from '../../shared/contract'
-import { costOf, PRICES_DATE } from './prices'
+import { PRICES_DATE } from './prices'
+import { addToRow, finishRow, priceGroup, usageAccumulator, type UsageAccumulator } from './usage-rows'
 
 /** One group of messages as the store sums them (see store/repositories/usage.ts). */
 export interface UsageGroupInput {
@@ -21,10 +22,7 @@ export interface UsageGroupInput {
   unrecordedCacheWriteTokens: number
 }
 
-interface Accumulator {
-  sessions: Set<string>
-  row: UsageRow
-}
+type Accumulator = UsageAccumulator<string>
 
 /**
  * Fold the store's groups (day × model × source) into the Usage view's three tables and total.
@@ -32,59 +30,33 @@ interface Accumulator {
  * tokens of a model the table does not know are counted as unpriced, never guessed.
  */
 export function usageReport(groups: readonly UsageGroupInput[]): WorkspaceUsage {
-  const total = accumulator('total')
+  const total = usageAccumulator<string>('total')
   const byDay = new Map<string, Accumulator>()
   const byModel = new Map<string, Accumulator>()
   const bySource = new Map<string, Accumulator>()
   for (const group of groups) {
-    const priced = costOf(group.model, {
-      inputTokens: group.unrecordedInputTokens,
-      outputTokens: group.unrecordedOutputTokens,
-      cacheReadTokens: group.unrecordedCacheReadTokens,
-      cacheWriteTokens: group.unrecordedCacheWriteTokens
-    })
-    const unrecordedTokens = group.unrecordedInputTokens + group.unrecordedOutputTokens + group.unrecordedCacheReadTokens + group.unrecordedCacheWriteTokens
-    const cost = group.recordedCostUsd === null && priced === undefined ? null : (group.recordedCostUsd ?? 0) + (priced ?? 0)
-    const unpriced = priced === undefined ? unrecordedTokens : 0
+    const { cost, unpriced } = priceGroup(group)
     for (const acc of [total, at(byDay, group.day), at(byModel, group.model ?? 'unknown model'), at(bySource, group.source)]) {
       add(acc, group, cost, unpriced)
     }
   }
   return {
     pricesDate: PRICES_DATE,
-    total: finish(total),
-    byDay: [...byDay.values()].map(finish).sort((a, b) => b.key.localeCompare(a.key)),
-    byModel: [...byModel.values()].map(finish).sort((a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1) || tokens(b) - tokens(a)),
-    bySource: [...bySource.values()].map(finish).sort((a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1) || tokens(b) - tokens(a))
-  }
-}
-
-function accumulator(key: string): Accumulator {
-  return {
-    sessions: new Set(),
-    row: { key, sessions: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, unpricedTokens: 0 }
+    total: finishRow(total),
+    byDay: [...byDay.values()].map(finishRow).sort((a, b) => b.key.localeCompare(a.key)),
+    byModel: [...byModel.values()].map(finishRow).sort((a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1) || tokens(b) - tokens(a)),
+    bySource: [...bySource.values()].map(finishRow).sort((a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1) || tokens(b) - tokens(a))
   }
 }
 
 function at(map: Map<string, Accumulator>, key: string): Accumulator {
   let acc = map.get(key)
-  if (!acc) map.set(key, (acc = accumulator(key)))
+  if (!acc) map.set(key, (acc = usageAccumulator(key)))
   return acc
 }
 
 function add(acc: Accumulator, group: UsageGroupInput, cost: number | null, unpriced: number): void {
-  for (const id of group.sessionIds.split(',')) acc.sessions.add(id)
-  const row = acc.row
-  row.inputTokens += group.inputTokens
-  row.outputTokens += group.outputTokens
-  row.cacheReadTokens += group.cacheReadTokens
-  row.cacheWriteTokens += group.cacheWriteTokens
-  row.unpricedTokens += unpriced
-  if (cost !== null) row.costUsd = (row.costUsd ?? 0) + cost
-}
-
-function finish(acc: Accumulator): UsageRow {
-  return { ...acc.row, sessions: acc.sessions.size }
+  addToRow(acc, group.sessionIds.split(','), group, cost, unpriced)
 }
 
 function tokens(row: UsageRow): number {
