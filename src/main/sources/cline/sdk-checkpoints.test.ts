@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -26,6 +26,21 @@ describe('Cline 4 checkpoints (refs/cline/checkpoints in the workspace\'s own re
   }
 
   /**
+   * `git stash create`, empty when there is nothing to stash. Git 2.39 checks for changes twice and
+   * exits 1 without a word when the second check finds none (a racily clean file, written in the
+   * same second as the index): that is "nothing to stash" too, not a failure.
+   */
+  function stashCreate(git: (args: string[]) => string, message: string): string {
+    try {
+      return git(['stash', 'create', message])
+    } catch (error) {
+      const cause = (error as Error).cause as { status?: number | null; stderr?: string; stdout?: string }
+      if (cause.status === 1 && !cause.stderr?.trim() && !cause.stdout?.trim()) return ''
+      throw error
+    }
+  }
+
+  /**
    * A checkpoint as Cline's checkpoint hooks make one before a run: `git stash create`, with the
    * untracked files committed from a scratch index as a third parent, or HEAD when all is clean;
    * kept under `refs/cline/checkpoints/<session>/<run>`.
@@ -41,7 +56,7 @@ describe('Cline 4 checkpoints (refs/cline/checkpoints in the workspace\'s own re
       }
     }
     const message = `cline checkpoint session=${SESSION} run=${run}`
-    const stash = git(['stash', 'create', message])
+    const stash = stashCreate(git, message)
     const untrackedFiles = git(['ls-files', '--others', '--exclude-standard', '-z']).split('\0').filter(Boolean)
     let untracked: string | undefined
     if (untrackedFiles.length > 0) {
@@ -86,6 +101,9 @@ describe('Cline 4 checkpoints (refs/cline/checkpoints in the workspace\'s own re
         writeFileSync(join(workspace, 'build', 'out.txt'), 'built\n')
       }
       if (run === 4) writeFileSync(join(workspace, 'README.md'), '# cline\n\nBuilt.\n')
+      // Backdated, so git never sees a file written in the index's own second (racily clean).
+      const past = Date.now() / 1000 - 60 + run
+      for (const path of [SIDEBAR, 'README.md', join('build', 'out.txt')]) if (existsSync(join(workspace, path))) utimesSync(join(workspace, path), past, past)
       history.push(checkpoint(workspace, run))
     }
     const manifestPath = join(target, `${SESSION}.json`)
