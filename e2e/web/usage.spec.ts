@@ -15,7 +15,8 @@ const CODEX_DAY = 'sessions/2026/02/23'
 const CODEX_ROLLOUTS = ['rollout-2026-02-23T12-41-04-019c8a4d-8f45-7010-8b5d-7fad920aa6f9.jsonl', 'rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl']
 const CODEX_CWD = '"cwd":"/redacted/path/da0ba47443"'
 
-test('the Usage view: a workspace\'s tokens and cost by day, model and source, and a session header\'s cost', async ({ page, consoleErrors }, testInfo) => {
+/** A temp root whose `project/` folder the Claude session and both rollouts ran in, and Retrace serving those agents' folders. */
+async function usageHistory() {
   const root = mkdtempSync(join(tmpdir(), 'retrace-e2e-usage-'))
   const project = join(root, 'project')
   mkdirSync(project)
@@ -33,6 +34,11 @@ test('the Usage view: a workspace\'s tokens and cost by day, model and source, a
     writeFileSync(join(codexDay, name), readFileSync(from, 'utf8').replaceAll(CODEX_CWD, cwd))
   }
   const server = await startRetraceServer([], { CLAUDE_CONFIG_DIR: join(root, 'claude'), CODEX_HOME: join(root, 'codex') })
+  return { root, project, server }
+}
+
+test('the Usage view: a workspace\'s tokens and cost by day, model and source, and a session header\'s cost', async ({ page, consoleErrors }, testInfo) => {
+  const { root, project, server } = await usageHistory()
   try {
     const first = new FirstScreen(page)
     await first.goto(server.url)
@@ -73,6 +79,65 @@ test('the Usage view: a workspace\'s tokens and cost by day, model and source, a
     await page.getByTestId('usage-close').click()
     await expect(usage).toBeVisible()
     await snapshot(page, testInfo, '92-session-usage-dark-1024')
+    expect(consoleErrors).toEqual([])
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+})
+
+test('usage across every workspace: totals, a calendar of the days, by workspace, and a date range', async ({ page, consoleErrors }, testInfo) => {
+  const { root, project, server } = await usageHistory()
+  try {
+    const first = new FirstScreen(page)
+    await first.goto(server.url)
+    await first.openPath(project)
+    const view = new WorkspaceView(page)
+    await expect(view.sessionRows, `server output:\n${server.output()}`).toHaveCount(3)
+    // The workspace's own report, to hold the one across every workspace to.
+    await page.getByTestId('workspace-menu').locator('summary').click()
+    await page.getByTestId('usage-open').click()
+    const workspaceTotal = await page.getByTestId('usage-dialog').getByTestId('usage-total').innerText()
+    const workspaceCost = /\$\d+\.\d\d/.exec(workspaceTotal)?.[0]
+    expect(workspaceCost).toBeTruthy()
+
+    await first.goto(server.url)
+    await expect(page.getByTestId('workspace-count')).toHaveText('1 workspace')
+    await page.getByTestId('all-usage-open').click()
+    const dialog = page.getByTestId('all-usage-dialog')
+    const total = dialog.getByTestId('all-usage-total')
+    await expect(total).toContainText('over 3 sessions in 1 workspace')
+    await expect(total).toContainText(workspaceCost ?? '')
+    // The calendar ends on the last day with usage and shades it; a day without any stays blank.
+    const calendar = dialog.getByTestId('usage-calendar')
+    await expect(calendar.locator('rect[data-day="2026-02-23"]')).not.toHaveAttribute('data-level', '0')
+    await expect(calendar.locator('rect[data-day="2026-02-20"]')).toHaveAttribute('data-level', '0')
+    await expect(calendar.locator('rect[data-day="2026-02-24"]')).toHaveCount(0)
+
+    await dialog.getByTestId('usage-group-workspace').click()
+    const byWorkspace = dialog.getByTestId('usage-by-workspace').getByTestId('usage-row')
+    await expect(byWorkspace).toHaveCount(1)
+    await expect(byWorkspace.first()).toHaveAttribute('data-key', realpathSync(project))
+    await expect(byWorkspace.first()).toContainText(workspaceCost ?? '')
+    await snapshot(page, testInfo, '93-all-usage')
+
+    // From 2026: the two Codex rollouts only (the Claude session ran in November 2025).
+    await dialog.getByTestId('usage-since').fill('2026-01-01')
+    await expect(total).toContainText('over 2 sessions in 1 workspace')
+    await expect(total).toContainText('2026-01-01 to')
+    await dialog.getByTestId('usage-group-source').click()
+    await expect(dialog.getByTestId('usage-by-source').getByTestId('usage-row')).toHaveCount(1)
+    await expect(dialog.getByTestId('usage-by-source').getByTestId('usage-row').first()).toHaveAttribute('data-key', 'codex')
+    // After the last day: nothing, said so.
+    await dialog.getByTestId('usage-since').fill('2026-03-01')
+    await expect(dialog.getByTestId('usage-empty')).toBeVisible()
+    await expect(total).toContainText('over 0 sessions')
+
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.setViewportSize({ width: 1024, height: 700 })
+    await dialog.getByText('Every day').click()
+    await expect(total).toContainText('over 3 sessions')
+    await snapshot(page, testInfo, '94-all-usage-dark-1024')
     expect(consoleErrors).toEqual([])
   } finally {
     await server.stop()

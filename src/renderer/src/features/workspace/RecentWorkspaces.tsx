@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { WorkspaceListing } from '../../../../shared/contract'
 import { errorMessage } from '../../lib/errors'
+import { plural } from '../../lib/format'
 import { EmptyState, ErrorState, SkeletonRows } from '../../ui/States'
 import { ForgetDialog } from './ForgetDialog'
 import { useOpenWorkspace, useReopenWorkspace, useSetHidden } from './mutations'
@@ -64,7 +65,7 @@ export function RecentWorkspaces() {
         ) : null}
       </div>
       <p className="muted workspace-count" data-testid="workspace-count">
-        {shown === all.data.items.length ? `${shown} workspaces` : `${shown} of ${all.data.items.length} workspaces`}
+        {shown === all.data.items.length ? plural(shown, 'workspace') : `${shown} of ${plural(all.data.items.length, 'workspace')}`}
       </p>
       {shown === 0 ? <p className="muted">No workspace matches.</p> : null}
       <div className="recent-list" data-testid="workspace-list">
