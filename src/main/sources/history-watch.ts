@@ -12,8 +12,11 @@ const watchFolder: WatchFolder = (folder, onChange, onError) => {
 
 /** Agents nest their files a few folders deep (Claude Code: projects/<folder>/<session>/subagents; Codex: sessions/YYYY/MM/DD). */
 const MAX_DEPTH = 6
-/** Beyond this many folders the watch gives up (full passes then), leaving inotify's per-user watches to others. */
-const MAX_FOLDERS = 20_000
+/**
+ * Beyond this many folders the watch gives up (full passes then): half of the 8,192 inotify
+ * watches many distributions give a user, the rest left to editors and other watchers.
+ */
+const MAX_FOLDERS = 4096
 
 /** What changed under the roots since the last `take`: every path an event named, or everything (nothing can be told). */
 export interface HistoryChanges {
