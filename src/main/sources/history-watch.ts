@@ -35,6 +35,7 @@ export interface HistoryChanges {
 export class HistoryWatch {
   private readonly folders = new Map<string, { close(): void }>()
   private readonly missing: string[] = []
+  private readonly watched: string[] = []
   private paths = new Set<string>()
   private everything = true
   private broken = false
@@ -43,7 +44,7 @@ export class HistoryWatch {
     roots: readonly string[],
     private readonly start: WatchFolder = watchFolder
   ) {
-    for (const root of roots) if (!this.attach(root, 0)) this.missing.push(root)
+    for (const root of roots) (this.attach(root, 0) ? this.watched : this.missing).push(root)
   }
 
   /** Whether the watch stopped vouching for anything (then only a new watch helps). */
@@ -53,6 +54,8 @@ export class HistoryWatch {
 
   take(): HistoryChanges {
     if (this.missing.some((root) => isFolder(root))) this.everything = true
+    // A root removed (and maybe made again) took its watch with it: only a new watch sees into it.
+    if (this.watched.some((root) => !isFolder(root))) this.fail()
     const changes = { everything: this.everything || this.broken, paths: this.paths }
     this.paths = new Set()
     this.everything = false

@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/runtime'
@@ -61,6 +61,22 @@ describe("a running app's re-check reads what its watch of the agents' folders s
     beta.prompt('and its test')
     const later = await recheckUntil(rt, () => turnsIn(rt, '/work/beta') === 2)
     expect(later.at(-1)).toBe('watched')
+  })
+
+  it('watches an agent folder deleted and made again', async () => {
+    const root = join(tempDir(), 'claude')
+    const home = new ClaudeHome(root)
+    home.session('/work/alpha').prompt('plan the release')
+    const rt = app(home)
+    await rt.imports.importAll()
+    rmSync(root, { recursive: true, force: true })
+    await rt.imports.importAll()
+    const again = new ClaudeHome(root).session('/work/gamma')
+    again.prompt('start over')
+    await recheckUntil(rt, () => turnsIn(rt, '/work/gamma') === 1)
+    again.prompt('and go on')
+    const kinds = await recheckUntil(rt, () => turnsIn(rt, '/work/gamma') === 2)
+    expect(kinds.at(-1)).toBe('watched')
   })
 
   it('catches what the watch missed by the full pass it runs all the same', async () => {

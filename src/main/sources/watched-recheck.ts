@@ -43,7 +43,9 @@ export class WatchedRecheck<R extends Placement> {
 
   /** `key` says what else the round depends on (the hidden workspaces); a round of another key is full. */
   begin(key: string): Recheck<R> {
-    if (this.watch?.failed) this.close()
+    const stale = this.last !== null && this.now() - this.last.at >= this.tuning.fullPassEveryMs
+    // A failed watch is replaced, and so is each one at the periodic full pass (what a watch may have lost, a new one finds).
+    if (this.watch?.failed || stale) this.close()
     // Watching starts before the full pass that follows, so nothing written during it is missed.
     this.watch ??= new HistoryWatch(this.roots(), this.tuning.watchFolder)
     const changes = this.watch.take()
