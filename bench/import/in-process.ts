@@ -3,8 +3,9 @@ import { createRuntime } from '../../src/main/runtime/runtime'
 
 /**
  * `import --all` run again inside a running Retrace (as the app does when it looks for new
- * lines), on a store that already holds everything: the first call, then the median of `runs`
- * more. No process start-up, no module loading.
+ * lines), on a store that already holds everything: the first call (a full pass: a stat of
+ * every file), then the median of `runs` more (what the watch of the agents' folders saw
+ * change, nothing here). No process start-up, no module loading.
  */
 export async function reimportInProcess(dataDir: string, env: Record<string, string>, runs = 5): Promise<{ firstMs: number; medianMs: number; files: number }> {
   const runtime = createRuntime({
@@ -12,7 +13,8 @@ export async function reimportInProcess(dataDir: string, env: Record<string, str
     host: { binding: 'web' },
     version: 'bench',
     env: { HOME: '/nonexistent', CLAUDE_CONFIG_DIR: '/nonexistent', CODEX_HOME: '/nonexistent', ...env },
-    followImports: false
+    // A running app (its history watch: watched-recheck.ts), not a one-shot command.
+    followImports: true
   })
   try {
     await runtime.recovery

@@ -52,7 +52,12 @@ export async function importCommand(
   const common = { ...(sources ? { sources } : {}), ...(progress ? { onProgress: progress } : {}) }
   if (options.all) {
     const report = await runtime.imports.importAll(common)
-    const workspaces = report.workspaces.map((workspace) => ({ ...workspace, folderExists: folderIsHere(workspace.path), coverage: runtime.store.workspaceCoverage.of(workspace.id) }))
+    const coverage = runtime.store.workspaceCoverage.ofEvery()
+    const workspaces = report.workspaces.map((workspace) => ({
+      ...workspace,
+      folderExists: folderIsHere(workspace.path),
+      coverage: coverage.get(workspace.id) ?? runtime.store.workspaceCoverage.of(workspace.id)
+    }))
     if (options.json) return options.io.out(JSON.stringify({ ...report, workspaces }, null, 2))
     const missing = workspaces.filter((workspace) => !workspace.folderExists).length
     options.io.out(

@@ -1,5 +1,5 @@
 import { MAX_SESSION_DEPTH } from '../transcripts/recorder'
-import { DEFAULT_IMPORT_TUNING, type ImportTuning } from '../sources/import-deps'
+import { DEFAULT_IMPORT_TUNING, type ImportTuning, type WatchedRecheckTuning } from '../sources/import-deps'
 import { DEFAULT_ROUND_INTERVAL_MS } from '../sources/import-rounds'
 
 /**
@@ -46,7 +46,8 @@ export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
       // A fault: threads started for one large line exit as they start reading (as one out of memory stops).
       ...(env.RETRACE_IMPORT_LARGE_LINE_THREAD_FAULT === 'exit' ? { largeLineThreadsExit: true } : {}),
       // How long a last line must stay unfinished before it is reported (quiet-files.ts); a test waits less.
-      incompleteLineAfterMs: bounded(env.RETRACE_INCOMPLETE_LINE_AFTER_MS, 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_IMPORT_TUNING.incompleteLineAfterMs
+      incompleteLineAfterMs: bounded(env.RETRACE_INCOMPLETE_LINE_AFTER_MS, 1, Number.MAX_SAFE_INTEGER) ?? DEFAULT_IMPORT_TUNING.incompleteLineAfterMs,
+      recheck: recheckTuning(env)
     },
     maxForkDepth: whole(env.RETRACE_MAX_FORK_DEPTH, 1, 1000) ?? MAX_SESSION_DEPTH,
     backgroundImport: {
@@ -56,6 +57,19 @@ export function tuningFrom(env: NodeJS.ProcessEnv): Tuning {
     mcpImportWaitMs: bounded(env.RETRACE_MCP_IMPORT_WAIT_MS, 1, 10 * 60 * 1000) ?? MCP_IMPORT_WAIT_MS,
     recordedFreshForMs: bounded(env.RETRACE_RECORDED_FRESH_MS, 1, 24 * 60 * 60 * 1000) ?? RECORDED_FRESH_FOR_MS
   }
+}
+
+/**
+ * The running app's watched re-check (watched-recheck.ts): how often a full pass runs all the same
+ * (RETRACE_IMPORT_FULL_PASS_MS), and a fault for tests (RETRACE_IMPORT_WATCH_FAULT): `start`, a
+ * watch that cannot start; `deaf`, one that starts and never reports (every event missed).
+ */
+function recheckTuning(env: NodeJS.ProcessEnv): WatchedRecheckTuning {
+  const fullPassEveryMs = bounded(env.RETRACE_IMPORT_FULL_PASS_MS, 1, 24 * 60 * 60 * 1000) ?? DEFAULT_IMPORT_TUNING.recheck.fullPassEveryMs
+  const fault = env.RETRACE_IMPORT_WATCH_FAULT
+  if (fault === 'start') return { fullPassEveryMs, watchFolder: () => { throw new Error('RETRACE_IMPORT_WATCH_FAULT=start') } }
+  if (fault === 'deaf') return { fullPassEveryMs, watchFolder: () => ({ close: () => undefined }) }
+  return { fullPassEveryMs }
 }
 
 /** The variable as a number clamped into [min, max], or undefined if it is unset or not a positive number. */

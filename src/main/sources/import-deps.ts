@@ -2,6 +2,7 @@ import type { FileJournal } from '../journal/file-journal'
 import type { Store } from '../store/store'
 import type { Recorder } from '../transcripts/recorder'
 import type { HistoryFile, SourceName } from './adapter'
+import type { WatchFolder } from './history-watch'
 import { INCOMPLETE_LINE_AFTER_MS } from './quiet-files'
 import type { SuccessorLinks } from './successor-links'
 
@@ -92,9 +93,21 @@ export interface ImportTuning {
   largeLineThreadsExit?: boolean
   /** How long a last line must stay unfinished before it is reported (quiet-files.ts). */
   incompleteLineAfterMs: number
+  /** How a running app's `import --all` re-checks what its history watch saw (watched-recheck.ts). */
+  recheck: WatchedRecheckTuning
 }
 
-export const DEFAULT_IMPORT_TUNING: ImportTuning = { fileDelayMs: 0, incompleteLineAfterMs: INCOMPLETE_LINE_AFTER_MS }
+export interface WatchedRecheckTuning {
+  /** A full pass at least this often, for what a watch can miss (a full inotify queue, a network file system). */
+  fullPassEveryMs: number
+  /** A test's fault: how folders are watched (one that throws: a watch that cannot start; one that never calls back: missed events). */
+  watchFolder?: WatchFolder
+}
+
+/** The safety net's default: a stat of every file at least every ten minutes. */
+export const FULL_PASS_EVERY_MS = 10 * 60_000
+
+export const DEFAULT_IMPORT_TUNING: ImportTuning = { fileDelayMs: 0, incompleteLineAfterMs: INCOMPLETE_LINE_AFTER_MS, recheck: { fullPassEveryMs: FULL_PASS_EVERY_MS } }
 
 /** Add one import's report to a running total (unread records of one kind counted together). */
 export function addReport(total: ImportReport, report: ImportReport): void {

@@ -23,6 +23,7 @@ import { markSourcesGone, type SourceGoneReport } from './source-gone'
 import { ParseThreadStopped } from './parse-thread/parse-thread'
 import { StoppedFiles } from './stopped-files'
 import { BackgroundWork } from './background-work'
+import { WatchedRecheck, type PlacedFile } from './watched-recheck'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
@@ -80,6 +81,9 @@ export class ImportService {
   private readonly workspaces = new Map<number, WorkspaceImports>()
   /** Every import and follow check under way: `close` ends them and waits for them all. */
   private readonly work = new BackgroundWork()
+  /** A running app's `import --all` reads what its watch of the agents' folders saw change (R75). */
+  private readonly recheck: WatchedRecheck<WorkspaceImportReport>
+  private lastRecheckKind: 'full' | 'watched' | null = null
 
   constructor(
     private readonly deps: ImportDeps & { feed?: ChangeFeed },
@@ -90,7 +94,14 @@ export class ImportService {
     private readonly tuning: ImportTuning = DEFAULT_IMPORT_TUNING,
     /** Files that stopped a parse thread, not read again until they change (the runtime keeps them in the data folder). */
     private readonly stoppedFiles = new StoppedFiles(null)
-  ) {}
+  ) {
+    this.recheck = new WatchedRecheck(() => adaptersFor(undefined).flatMap((adapter) => adapter.roots(this.env)), tuning.recheck)
+  }
+
+  /** How the last `import --all` looked for news: a stat of every file, or the watched paths only. */
+  get lastRecheck(): 'full' | 'watched' | null {
+    return this.lastRecheckKind
+  }
 
   /** The environment the sources' locations are read from (CLAUDE_CONFIG_DIR, CODEX_HOME…). */
   get environment(): NodeJS.ProcessEnv {
@@ -191,6 +202,10 @@ export class ImportService {
   }
 
   private async importAllNow(options: ImportOptions): Promise<WorkspaceImportReport> {
+    // One-shot commands and a choice of sources look through everything (the watch is the app's, for every source).
+    const recheck = this.live && options.sources === undefined && !this.work.isClosing ? this.recheck.begin([...this.deps.store.workspaceListing.hidden()].sort().join('\0')) : null
+    if (recheck?.kind === 'watched') return this.importWatched(recheck.last, recheck.files, options)
+    this.lastRecheckKind = 'full'
     const signal = this.signalOf(options)
     const cache = this.discoveryCache()
     const unplaced: FoundFile[] = []
@@ -222,6 +237,26 @@ export class ImportService {
     const gone = markSourcesGone(this.deps.store, this.env, options.sources, Date.now(), found)
     total.sourcesGone = { marked: gone.marked, cleared: gone.cleared }
     for (const workspaceId of gone.workspaceIds) this.deps.feed?.changed(['sessions'], { workspaceId })
+    recheck?.done(total, byCwd)
+    return total
+  }
+
+  /** A re-check of the files the watch saw change, each into the workspace the last full pass put it in; the rest of the report is that pass's. */
+  private async importWatched(last: WorkspaceImportReport, files: PlacedFile[], options: ImportOptions): Promise<WorkspaceImportReport> {
+    this.lastRecheckKind = 'watched'
+    const total: WorkspaceImportReport = { ...structuredClone(last), ...emptyReport(), sourcesGone: { marked: 0, cleared: 0 } }
+    const byWorkspace = new Map<number, { workspace: { id: number; path: string }; files: FoundFile[] }>()
+    for (const { workspace, found } of files) {
+      const group = byWorkspace.get(workspace.id) ?? { workspace, files: [] }
+      group.files.push(found)
+      byWorkspace.set(workspace.id, group)
+    }
+    try {
+      for (const { workspace, files: found } of byWorkspace.values()) addReport(total, await this.queued(workspace.id, () => this.importFiles(workspace, found, options)))
+    } catch (error) {
+      this.recheck.forget() // what it took from the watch is read by the full pass that follows
+      throw error
+    }
     return total
   }
 
@@ -282,6 +317,7 @@ export class ImportService {
    */
   async close(): Promise<void> {
     this.work.beginClose()
+    this.recheck.close()
     for (const stop of [...this.watchers.values()]) stop()
     for (const entry of this.workspaces.values()) entry.controller?.abort()
     await this.work.settled()
