@@ -26,6 +26,11 @@ export function recordedKey(file: { source: string; path: string; cwd: string })
   return `${file.source}\0${file.path}\0${file.cwd}`
 }
 
+/** The key of `importedActivities`: a file by path at one size and modification time. */
+export function importedKey(source: string, path: string, size: number, mtimeMs: number): string {
+  return `${source}\0${path}\0${size}\0${mtimeMs}`
+}
+
 /**
  * `recorded_files` (migration 027): the index of what the agents' histories record, per history
  * file, kept so the first screen lists workspaces without opening a file.
@@ -40,6 +45,7 @@ export class RecordedFileRepository {
   private readonly refreshedStmt
   private readonly markRefreshedStmt
   private readonly importedActivityStmt
+  private readonly importedActivitiesStmt
 
   constructor(private readonly db: Db) {
     this.allStmt = db.prepare('SELECT source, path, cwd, signature, last_activity_at AS lastActivityAt FROM recorded_files')
@@ -66,6 +72,11 @@ export class RecordedFileRepository {
     this.importedActivityStmt = db.prepare(
       `SELECT max(s.updated_at) AS at FROM import_files f JOIN sessions s ON s.id = f.session_id
        WHERE f.source = ? AND f.path = ? AND f.file_size = ? AND f.mtime_ms = ?`
+    )
+    this.importedActivitiesStmt = db.prepare(
+      `SELECT f.source, f.path, f.file_size AS size, f.mtime_ms AS mtimeMs, max(s.updated_at) AS at
+       FROM import_files f JOIN sessions s ON s.id = f.session_id
+       WHERE f.file_size IS NOT NULL AND f.mtime_ms IS NOT NULL GROUP BY f.source, f.path, f.file_size, f.mtime_ms`
     )
   }
 
@@ -98,6 +109,15 @@ export class RecordedFileRepository {
   /** The last activity the store holds for a file imported to its end at this size and time, else null. */
   importedActivity(source: string, path: string, size: number, mtimeMs: number): number | null {
     return (this.importedActivityStmt.get(source, path, size, mtimeMs) as { at: number | null }).at
+  }
+
+  /**
+   * `importedActivity` of every file imported to its end, in one query, by `importedKey`: for a
+   * refresh that finds thousands of files changed (the first after an upgrade or an import).
+   */
+  importedActivities(): Map<string, number> {
+    const rows = this.importedActivitiesStmt.all() as { source: string; path: string; size: number; mtimeMs: number; at: number }[]
+    return new Map(rows.map((row) => [importedKey(row.source, row.path, row.size, row.mtimeMs), row.at]))
   }
 
   /** Write what a refresh found changed and gone, and when it ran, in one transaction. */
