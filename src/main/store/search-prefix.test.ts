@@ -6,7 +6,7 @@ import { databaseOf } from './raw-database'
 import { MAX_PREFIX_TERMS } from './repositories/search-index'
 import { openStore, type Store } from './store'
 
-describe('search by a typed prefix, through the index’s own terms', () => {
+describe('search by a typed prefix, through the index’s own terms (R76)', () => {
   let dataDir: string
   let store: Store
   let workspaces: number[]
