@@ -8,6 +8,7 @@ import { formatBytes, formatCount } from '../lib/stats'
 import { renderTable, type ResultRow } from '../lib/table'
 import { CLI, runNode, type ScaleContext } from './context'
 import { ensureCorpus } from './corpus'
+import { measureFirstScreenOnScale } from './first-screen'
 import { measureImport } from './measure-import'
 import { measureRecheckFloor } from './measure-recheck-floor'
 import { measureSearch } from './measure-search'
@@ -32,6 +33,7 @@ const MEASURES: [string, (ctx: ScaleContext) => Promise<ResultRow[]>][] = [
   ['the first import, re-check and store size', measureImport],
   ["the re-check's floor (a stat of every file)", measureRecheckFloor],
   ['workspaces.listAll', measureWorkspaces],
+  ['the first screen in Chromium', measureFirstScreenOnScale],
   ['sessions.list / sessions.tree', measureSessions],
   ['search', measureSearch],
   ['usage against ccusage', measureUsage],

@@ -8,7 +8,7 @@ import { importParsedFile } from './file-importer'
 import type { FileStat } from './file-stat'
 import { ImportSettling } from './import-settling'
 import { importOrder } from './import-order'
-import { ReadAhead, withoutUnchanged } from './read-ahead'
+import { ReadAhead, THREAD_KEPT_FROM_BYTES, withoutUnchanged } from './read-ahead'
 import { BatchCommitFailed, ImportBatch, yieldToEventLoop } from './import-batch'
 import { followWorkspace } from './live-follow'
 import { importSnapshotFile } from './snapshot-importer'
@@ -214,6 +214,8 @@ export class ImportService {
     cache.save()
     const total: WorkspaceImportReport = { ...emptyReport(), workspaces: [], refused: [], readOnly: [], sourcesGone: { marked: 0, cleared: 0 }, unplaced: unplacedBySource(unplaced) }
     const hidden = this.deps.store.workspaceListing.hidden()
+    // Once one workspace's import parses on a thread, the smaller ones after it use it too.
+    const parsing = { threaded: false }
     for (const [cwd, files] of [...byCwd.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       // A folder the user hid from the first screen (and maybe forgot) is not brought back.
       if (hidden.has(cwd)) continue
@@ -229,7 +231,7 @@ export class ImportService {
       const id = workspaces.getByPath(cwd)?.id ?? (options.markOpened === false || refusal ? workspaces.remember(cwd, basename(cwd) || cwd) : workspaces.open(cwd, basename(cwd) || cwd))
       if (refusal) total.readOnly.push({ cwd, reason: refusal, workspaceId: id, sessions: files.filter(({ file }) => file.role === 'main').length })
       else total.workspaces.push({ id, path: cwd })
-      const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path)))
+      const report = await this.queued(id, () => this.importFiles({ id, path: cwd }, files, options, (path) => cache.statOf(path), parsing))
       addReport(total, report)
     }
     // Every root was discovered and imported: a file still missing now was deleted, not moved.
@@ -381,15 +383,23 @@ export class ImportService {
    * The write-ahead log is folded back when the store is idle (wal-checkpoints.ts); an import
    * keeps it busy, so only the log's size bound checkpoints meanwhile.
    */
-  private importFiles(workspace: { id: number; path: string }, files: { adapter: SourceAdapter; file: HistoryFile }[], options: ImportOptions, statOf?: (path: string) => FileStat | undefined): Promise<ImportReport> {
-    return this.deps.store.walCheckpoints.deferWhile(() => this.importFilesNow(workspace, files, options, statOf))
+  private importFiles(
+    workspace: { id: number; path: string },
+    files: { adapter: SourceAdapter; file: HistoryFile }[],
+    options: ImportOptions,
+    statOf?: (path: string) => FileStat | undefined,
+    parsing?: { threaded: boolean }
+  ): Promise<ImportReport> {
+    return this.deps.store.walCheckpoints.deferWhile(() => this.importFilesNow(workspace, files, options, statOf, parsing))
   }
 
   private async importFilesNow(
     workspace: { id: number; path: string; readOnly?: string },
     files: { adapter: SourceAdapter; file: HistoryFile }[],
     options: ImportOptions,
-    statOf?: (path: string) => FileStat | undefined
+    statOf?: (path: string) => FileStat | undefined,
+    /** Of a larger import (importAll): whether its earlier workspaces parsed on a thread, which this one then keeps using. */
+    parsing?: { threaded: boolean }
   ): Promise<ImportReport> {
     const readOnly = whyNotAWorkspaceFor(workspace.path, this.env)
     if (readOnly) workspace = { ...workspace, readOnly }
@@ -409,7 +419,8 @@ export class ImportService {
     const batch = new ImportBatch(this.deps.store)
     const settling = new ImportSettling()
     const deps: ImportDeps = { ...this.deps, settle: settling }
-    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.tuning.parseHeapMb, this.tuning.largeLineThreadsExit)
+    const reading = new ReadAhead(deps, workspace, ordered, batch, left.bytesToRead, this.tuning.parseHeapMb, this.tuning.largeLineThreadsExit, parsing?.threaded ? THREAD_KEPT_FROM_BYTES : undefined)
+    if (parsing && reading.threaded) parsing.threaded = true
     // Messages are indexed for search in bulk once the import ends (search-index.ts).
     if (ordered.length > 0) this.deps.store.searchIndex.defer()
     try {

@@ -6,6 +6,7 @@ import { ParseThread } from './parse-thread/parse-thread'
 import { FIXTURES } from './testing/claude-home'
 import { importTestbed } from './testing/import-testbed'
 import { SPOTTER_CWD, SPOTTER_SESSION, transcriptsBySession, writeSpotterCopies } from './testing/session-copies'
+import { THREAD_KEPT_FROM_BYTES } from './read-ahead'
 
 const { tempDir, runtime } = importTestbed('retrace-parse-thread-')
 
@@ -59,4 +60,24 @@ describe('parsing a large import on a thread of its own', () => {
     expect(ParseThread.counts.largeLine - largeLine, 'the roomy thread parses them in place').toBe(3)
     expect(transcriptsBySession(usual)).toEqual(transcriptsBySession(roomy))
   }, 120_000)
+
+  it('parses a smaller workspace of `import --all` on the thread a larger one before it started', async () => {
+    const root = join(tempDir(), 'claude')
+    writeSpotterCopies(root, 6) // 6 MB in the spotter folder, imported first (sorted by folder)
+    // One more session (1 MB, under the 4 MB a thread starts for) recorded in a folder sorting after it.
+    const laterCwd = `${SPOTTER_CWD}-later`
+    const laterSession = `${SPOTTER_SESSION.slice(0, -2)}99`
+    const folder = join(root, 'projects', encodeProjectFolder(laterCwd))
+    mkdirSync(folder, { recursive: true })
+    const text = readFileSync(join(FIXTURES, `claude-code/spotter/projects-dir/${SPOTTER_SESSION}.jsonl`), 'utf8').replaceAll(SPOTTER_SESSION, laterSession).replaceAll(SPOTTER_CWD, laterCwd)
+    expect(Buffer.byteLength(text)).toBeGreaterThan(THREAD_KEPT_FROM_BYTES)
+    writeFileSync(join(folder, `${laterSession}.jsonl`), text)
+    const jobs = ParseThread.counts.jobs
+    const rt = runtime({ claude: root })
+    const report = await rt.imports.importAll()
+    expect(report).toMatchObject({ files: 7, sessions: 7, skipped: [] })
+    expect(report.workspaces.map((workspace) => workspace.path)).toEqual([SPOTTER_CWD, laterCwd])
+    expect(ParseThread.counts.jobs - jobs, 'every file, the later workspace\'s too, parsed on the thread').toBe(7)
+    expect(Object.keys(transcriptsBySession(rt))).toContain(laterSession)
+  }, 60_000)
 })

@@ -20,6 +20,13 @@ const PLAN_AHEAD = 256
  * would wait longer for a message to the thread and back (or for a thread to start).
  */
 const THREAD_FROM_BYTES = 4 * 1024 * 1024
+/**
+ * Once a large import has a parse thread (`retrace import --all`: workspace after workspace),
+ * its later workspaces use it from this much on: most of 300 workspaces hold less than 4 MB
+ * each, and parsing those on the main thread left the thread idle while the main thread, which
+ * also writes, was the import's bound (5 of 37 s of a 5,000-session import).
+ */
+export const THREAD_KEPT_FROM_BYTES = 256 * 1024
 
 export interface ImportEntry {
   adapter: SourceAdapter
@@ -50,9 +57,16 @@ export class ReadAhead {
     /** The parse thread's heap (tests make it small, to see large lines go to threads of their own). */
     parseHeapMb?: number,
     /** A test's fault: threads started for a large line exit as they start reading. */
-    private readonly largeLineThreadsExit = false
+    private readonly largeLineThreadsExit = false,
+    /** The bytes from which a thread parses (less within an import that has one already). */
+    threadFromBytes = THREAD_FROM_BYTES
   ) {
-    this.thread = bytesToRead >= THREAD_FROM_BYTES && entries.some(({ adapter }) => adapter.kind !== 'snapshot') ? ParseThread.take(parseHeapMb) : null
+    this.thread = bytesToRead >= threadFromBytes && entries.some(({ adapter }) => adapter.kind !== 'snapshot') ? ParseThread.take(parseHeapMb) : null
+  }
+
+  /** Whether this import's files are parsed on a thread. */
+  get threaded(): boolean {
+    return this.thread !== null
   }
 
   /** Entry `index` (a line source's file): its plan and chunks. Throws what planning it threw. */

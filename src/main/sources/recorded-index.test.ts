@@ -2,6 +2,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from '
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import type { EventMessage } from '../../shared/contract'
+import { databaseOf } from '../store/raw-database'
+import { importedKey } from '../store/repositories/recorded-files'
 import { encodeProjectFolder } from './claude-code/project-folder'
 import { FIXTURES } from './testing/claude-home'
 import { copiedHistories, latestTimestamp, RECORDED } from './testing/copied-histories'
@@ -68,5 +70,22 @@ describe("the kept index of the workspaces the agents' histories record (R66)", 
     // Its refresh finds them gone.
     expect(await later.recorded.refresh()).toBe(true)
     expect((await call('workspaces.listAll', { refresh: 'background' })).items).toEqual([])
+  })
+})
+
+describe("the recorded index's first fill after an import", () => {
+  it("looks up every imported file's last activity in one query, as the lookup of each gives it", async () => {
+    const roots = copiedHistories(tempDir())
+    const rt = runtime(roots)
+    await rt.imports.importAll()
+    const { recordedFiles } = rt.store
+    const files = databaseOf(rt.store).prepare('SELECT source, path, file_size AS size, mtime_ms AS mtimeMs FROM import_files').all() as { source: string; path: string; size: number; mtimeMs: number }[]
+    expect(files.length).toBeGreaterThan(3)
+    const all = recordedFiles.importedActivities()
+    for (const file of files) {
+      const one = recordedFiles.importedActivity(file.source, file.path, file.size, file.mtimeMs)
+      expect(all.get(importedKey(file.source, file.path, file.size, file.mtimeMs)) ?? null).toBe(one)
+    }
+    expect([...all.values()].some((at) => at > 0)).toBe(true)
   })
 })

@@ -1,13 +1,15 @@
 import { statSync } from 'node:fs'
 import type { ChangeFeed } from '../events/change-feed'
 import type { RecordedFile } from '../store/repositories/recorded-files'
-import { recordedKey } from '../store/repositories/recorded-files'
+import { importedKey, recordedKey } from '../store/repositories/recorded-files'
 import type { Store } from '../store/store'
 import type { HistoryFile, SourceAdapter } from './adapter'
 import type { DiscoveryCache } from './discovery-cache'
 import type { FileStat } from './file-stat'
 import { lastActivityOf, modifiedAt } from './last-activity'
 import { discoverRecordedWorkspaces } from './recorded-workspaces'
+
+const BULK_LOOKUP_FROM = 500
 
 /**
  * The index of what the agents' histories record (`recorded_files`): which workspace each history
@@ -73,6 +75,7 @@ export class RecordedIndex {
     const firstEver = recordedFiles.refreshedAt() === null
     const known = recordedFiles.all()
     const changed: RecordedFile[] = []
+    const candidates: { adapter: SourceAdapter; file: HistoryFile; cwd: string; signature: string; before: RecordedFile | undefined; stat: FileStat | undefined }[] = []
     for (const [cwd, found] of byCwd) {
       for (const { adapter, file } of found) {
         const key = recordedKey({ source: file.source, path: file.path, cwd })
@@ -81,10 +84,15 @@ export class RecordedIndex {
         const stat = cache.statOf(file.path) ?? statOf(file.path)
         const signature = file.fingerprint ?? (stat ? `${stat.size}:${stat.mtimeMs}` : 'gone')
         if (before?.signature === signature && file.lastActivityAt === undefined) continue
-        const lastActivityAt = this.activityOf(adapter, file, stat)
-        if (before?.signature === signature && before.lastActivityAt === lastActivityAt) continue
-        changed.push({ source: file.source, path: file.path, cwd, signature, lastActivityAt })
+        candidates.push({ adapter, file, cwd, signature, before, stat })
       }
+    }
+    // One query for every imported file's activity beats a lookup each past a few hundred.
+    const imported = candidates.length > BULK_LOOKUP_FROM ? recordedFiles.importedActivities() : undefined
+    for (const { adapter, file, cwd, signature, before, stat } of candidates) {
+      const lastActivityAt = this.activityOf(adapter, file, stat, imported)
+      if (before?.signature === signature && before.lastActivityAt === lastActivityAt) continue
+      changed.push({ source: file.source, path: file.path, cwd, signature, lastActivityAt })
     }
     const gone = [...known.values()]
     signal.throwIfAborted()
@@ -96,10 +104,12 @@ export class RecordedIndex {
   }
 
   /** When a file was last written to: what its source says, what an import stored, else its tail. */
-  private activityOf(adapter: SourceAdapter, file: HistoryFile, stat: FileStat | undefined): number | null {
+  private activityOf(adapter: SourceAdapter, file: HistoryFile, stat: FileStat | undefined, imported: Map<string, number> | undefined): number | null {
     if (file.lastActivityAt !== undefined) return file.lastActivityAt
     if (adapter.kind === 'snapshot') return stat ? Math.trunc(stat.mtimeMs) : modifiedAt(file.path)
-    const stored = stat ? this.deps.store.recordedFiles.importedActivity(file.source, file.path, stat.size, stat.mtimeMs) : null
+    const lookup = (size: number, mtimeMs: number) =>
+      imported ? (imported.get(importedKey(file.source, file.path, size, mtimeMs)) ?? null) : this.deps.store.recordedFiles.importedActivity(file.source, file.path, size, mtimeMs)
+    const stored = stat ? lookup(stat.size, stat.mtimeMs) : null
     return stored ?? lastActivityOf(file.path)
   }
 }

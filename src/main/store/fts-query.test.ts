@@ -20,3 +20,15 @@ describe('toFtsQuery', () => {
     expect(toFtsQuery('Überprüfung 検索')).toBe('"Überprüfung" "検索"')
   })
 })
+
+describe('toFtsQuery with the index’s terms for the prefix', () => {
+  const terms = (known: string[]) => (prefix: string) => known.filter((term) => term.startsWith(prefix))
+  it('ORs the terms a plain last word stands for, lower-cased, and keeps FTS5’s prefix otherwise', () => {
+    expect(toFtsQuery('test FAI', terms(['fail', 'failed', 'other']))).toBe('"test" AND ("fail" OR "failed")')
+    expect(toFtsQuery('cach', terms(['cache']))).toBe('"cache"')
+    expect(toFtsQuery('zzz', terms([]))).toBe('"zzz"*')
+    expect(toFtsQuery('zzz', () => null)).toBe('"zzz"*')
+    expect(toFtsQuery('Überp', terms(['überprüfung']))).toBe('"Überp"*')
+    expect(toFtsQuery('fi', terms(['file']))).toBe('"fi"')
+  })
+})

@@ -4,6 +4,7 @@ import { checkpointCommand, readHookInput } from '../checkpoint-command'
 import { hooksCommand, type HooksFlags } from '../hooks/hooks-command'
 import { hookCheckpointCommand } from '../hooks/hook-checkpoint'
 import { importCommand, watchAllCommand } from '../import-command'
+import { collectGarbageSooner } from '../import-heap'
 import { serviceCommand } from '../service-command'
 import { UsageError } from '../usage-error'
 import type { OptionName } from './options'
@@ -106,6 +107,7 @@ export const AGENT_COMMANDS = [
     async run({ args, values, env, io, open, defaultWorkspace, interrupt }) {
       const named = args.WORKSPACE
       const all = values.all ?? false
+      collectGarbageSooner()
       if (values.watch) {
         if (!all || values.source || values.path !== undefined || named !== undefined) throw new UsageError('--watch goes with --all alone: `retrace import --all --watch`.')
         await watchAllCommand(await open(), { intervalMs: tuningFrom(env).backgroundImport.intervalMs, stop: interrupt(), json: values.json ?? false, io })

@@ -58,8 +58,8 @@ export class ParseThread {
   /** A thread for one large line and the rest of its file: never kept for another import. */
   private oneOff = false
 
-  /** Threads started, and those that stopped on their own (a line too large for the heap): what tests look at. */
-  static readonly counts = { started: 0, stopped: 0, largeLine: 0 }
+  /** Threads started, those that stopped on their own (a line too large for the heap), and files given to threads: what tests look at. */
+  static readonly counts = { started: 0, stopped: 0, largeLine: 0, jobs: 0 }
 
   private constructor(
     worker: Worker,
@@ -129,6 +129,7 @@ export class ParseThread {
   /** Queue a file; its chunks are then taken with `chunks(id)`. */
   submit(job: ParseJob): number {
     const id = this.nextId++
+    ParseThread.counts.jobs += 1
     this.jobs.set(id, { chunks: [], failed: this.broken, received: this.broken !== null, ended: false, wake: null })
     if (!this.broken) this.post({ type: 'job', id, job, lineCostMb: this.lineCostMb })
     return id

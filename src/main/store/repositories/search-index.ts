@@ -18,6 +18,12 @@ const STEP_BYTES = 4 * 1024 * 1024
  */
 export const MAX_RANKED_HITS = 1000
 
+/**
+ * A typed prefix is searched as the OR of its index terms up to this many (a query of a hundred
+ * phrases costs a few milliseconds more to rank); past it, as FTS5's own prefix query.
+ */
+export const MAX_PREFIX_TERMS = 100
+
 function searchSql(inWorkspace: boolean): string {
   // The workspace filter must act before the newest-N cut, so it joins inside the candidate
   // set, through the narrow (id, session_id) index rather than the wide messages rows.
@@ -54,8 +60,13 @@ export class SearchIndex {
   private readonly setFromStmt
   private readonly searchAllStmt
   private readonly searchWorkspaceStmt
+  private readonly prefixTermsStmt
 
   constructor(private readonly db: Db) {
+    // The index's own term list (fts5vocab reads it in place; nothing is stored): a connection's
+    // temp table, so it needs no migration and no write to the database.
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_terms USING fts5vocab(main, messages_fts, row)')
+    this.prefixTermsStmt = db.prepare(`SELECT term FROM temp.messages_fts_terms WHERE term >= ? AND term < ? LIMIT ${MAX_PREFIX_TERMS + 1}`).pluck()
     this.deferStmt = db.prepare('UPDATE fts_backlog SET from_id = coalesce(from_id, (SELECT coalesce(max(id), 0) + 1 FROM messages)) WHERE id = 1')
     this.fromStmt = db.prepare('SELECT from_id AS fromId FROM fts_backlog WHERE id = 1').pluck()
     this.boundaryStmt = db.prepare('SELECT id, octet_length(content) + coalesce(octet_length(tool_input), 0) AS bytes FROM messages WHERE id >= ? ORDER BY id')
@@ -67,11 +78,16 @@ export class SearchIndex {
   }
 
   /**
-   * Full-text search: the newest MAX_RANKED_HITS matches, best first. Offset paging, because
-   * rank order has no stable key.
+   * Full-text search: the newest MAX_RANKED_HITS matches, best first (bm25, the typed prefix's
+   * terms each weighted as a word of its own). Offset paging, because rank order has no stable
+   * key. The prefix's terms and the matches are read in one transaction, so they agree.
    */
   search(query: string, options: { workspaceId?: number | undefined; withSubfolders?: boolean; limit: number; offset: number }): SearchHit[] | null {
-    const match = toFtsQuery(query)
+    return this.db.transaction(() => this.searchNow(query, options))()
+  }
+
+  private searchNow(query: string, options: { workspaceId?: number | undefined; withSubfolders?: boolean; limit: number; offset: number }): SearchHit[] | null {
+    const match = toFtsQuery(query, (prefix) => this.prefixTerms(prefix))
     if (!match) return null
     const params = { match, limit: options.limit, offset: options.offset, workspaceId: options.workspaceId, ...(options.workspaceId === undefined ? {} : { subfolders: options.withSubfolders === true ? 1 : 0 }) }
     const statement = options.workspaceId === undefined ? this.searchAllStmt : this.searchWorkspaceStmt
@@ -99,6 +115,13 @@ export class SearchIndex {
       createdAt: row.created_at,
       snippet: splitSnippet(row.snippet)
     }))
+  }
+
+  /** The index's terms starting with `prefix` (lower-case ASCII), or null past MAX_PREFIX_TERMS. */
+  private prefixTerms(prefix: string): string[] | null {
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+    const terms = this.prefixTermsStmt.all(prefix, end) as string[]
+    return terms.length > MAX_PREFIX_TERMS ? null : terms
   }
 
   /** From now on, new messages wait for `catchUp` instead of being indexed one by one. */

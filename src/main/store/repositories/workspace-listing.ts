@@ -24,15 +24,32 @@ interface ListedRow {
   session_count: number
   last_activity_at: number | null
   cost_usd: number | null
+  /** JSON `[[source, count], …]`; null when the workspace's totals are not kept (recounted then). */
+  sources: string | null
 }
 
+// What a full recount gives, for the workspaces whose totals `workspace_totals` (migration 029)
+// does not hold: the same sums over the same rows, in the same order (sessions_by_activity), as
+// grouping every session of every workspace, so a kept figure is exactly the recount's.
+const RECOUNT_MISSING = `INSERT INTO workspace_totals (workspace_id, session_count, last_activity_at, cost_usd, sources)
+  SELECT w.id,
+    count(s.id) FILTER (WHERE s.warmup = 0),
+    max(s.updated_at),
+    sum(coalesce(s.cost_usd, s.priced_cost_usd)),
+    (SELECT json_group_array(json_array(source, n)) FROM
+      (SELECT source, count(*) AS n FROM sessions WHERE workspace_id = w.id AND warmup = 0 GROUP BY source ORDER BY n DESC, source))
+  FROM workspaces w LEFT JOIN sessions s ON s.workspace_id = w.id
+  WHERE NOT EXISTS (SELECT 1 FROM workspace_totals t WHERE t.workspace_id = w.id)
+  GROUP BY w.id`
+
 /**
- * The first screen's reads of the store (every workspace in two queries, not a few per workspace)
- * and its writes: hiding a folder (`hidden_workspaces`, migration 027) and forgetting a workspace.
+ * The first screen's reads of the store (every workspace in one query of its kept totals, not a
+ * grouping of every session on each call) and its writes: hiding a folder (`hidden_workspaces`,
+ * migration 027) and forgetting a workspace.
  */
 export class WorkspaceListingRepository {
   private readonly listedStmt
-  private readonly sourcesStmt
+  private readonly recountStmt
   private readonly hiddenStmt
   private readonly hideStmt
   private readonly unhideStmt
@@ -41,16 +58,10 @@ export class WorkspaceListingRepository {
 
   constructor(private readonly db: Db) {
     this.listedStmt = db.prepare(
-      `SELECT w.id, w.path, w.name, w.is_demo, w.last_opened_at,
-         count(s.id) FILTER (WHERE s.warmup = 0) AS session_count,
-         max(s.updated_at) AS last_activity_at,
-         sum(coalesce(s.cost_usd, s.priced_cost_usd)) AS cost_usd
-       FROM workspaces w LEFT JOIN sessions s ON s.workspace_id = w.id
-       GROUP BY w.id ORDER BY w.id`
+      `SELECT w.id, w.path, w.name, w.is_demo, w.last_opened_at, t.session_count, t.last_activity_at, t.cost_usd, t.sources
+       FROM workspaces w LEFT JOIN workspace_totals t ON t.workspace_id = w.id ORDER BY w.id`
     )
-    this.sourcesStmt = db.prepare(
-      'SELECT workspace_id AS workspaceId, source, count(*) AS count FROM sessions WHERE warmup = 0 GROUP BY workspace_id, source ORDER BY workspace_id, count DESC, source'
-    )
+    this.recountStmt = db.prepare(RECOUNT_MISSING)
     this.hiddenStmt = db.prepare('SELECT path FROM hidden_workspaces')
     this.hideStmt = db.prepare('INSERT INTO hidden_workspaces (path, hidden_at) VALUES (?, ?) ON CONFLICT (path) DO NOTHING')
     this.unhideStmt = db.prepare('DELETE FROM hidden_workspaces WHERE path = ?')
@@ -58,15 +69,20 @@ export class WorkspaceListingRepository {
     this.forgetStmt = db.prepare('DELETE FROM workspaces WHERE id = ?')
   }
 
-  /** Every stored workspace, oldest first, with counts, activity and cost. */
+  /**
+   * Every stored workspace, oldest first, with counts, activity and cost: from the kept totals,
+   * recounting (and keeping) those a write since removed, in one write transaction so a total
+   * is never kept from rows another process changed meanwhile.
+   */
   listed(): ListedWorkspace[] {
-    const sources = new Map<number, { source: string; count: number }[]>()
-    for (const row of this.sourcesStmt.all() as { workspaceId: number; source: string; count: number }[]) {
-      const list = sources.get(row.workspaceId) ?? []
-      list.push({ source: row.source, count: row.count })
-      sources.set(row.workspaceId, list)
-    }
-    return (this.listedStmt.all() as ListedRow[]).map((row) => ({
+    const kept = this.listedStmt.all() as ListedRow[]
+    const rows = kept.every((row) => row.sources !== null)
+      ? kept
+      : writeTransaction(this.db, () => {
+          this.recountStmt.run()
+          return this.listedStmt.all() as ListedRow[]
+        })
+    return rows.map((row) => ({
       id: row.id,
       path: row.path,
       name: row.name,
@@ -75,7 +91,7 @@ export class WorkspaceListingRepository {
       sessionCount: row.session_count,
       lastActivityAt: row.last_activity_at,
       costUsd: row.cost_usd,
-      sources: sources.get(row.id) ?? []
+      sources: (JSON.parse(row.sources ?? '[]') as [string, number][]).map(([source, count]) => ({ source, count }))
     }))
   }
 

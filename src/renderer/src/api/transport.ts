@@ -1,7 +1,10 @@
 import type { EventMessage, MethodName, RpcResult } from '../../../shared/contract'
 
-/** Whether pushed events are flowing; the web binding can lose its WebSocket. */
-export type ConnectionState = 'connected' | 'reconnecting'
+/**
+ * Whether pushed events are flowing: the web binding opens its WebSocket after the first calls
+ * (`connecting`) and can lose it (`reconnecting`). Either way, events sent meanwhile were missed.
+ */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting'
 
 /**
  * One way of reaching the main process: Electron IPC through the preload bridge, or the web
@@ -11,7 +14,7 @@ export interface Transport {
   readonly kind: 'electron' | 'web'
   request(name: MethodName, input: unknown): Promise<RpcResult<unknown>>
   onEvent(listener: (event: EventMessage) => void): () => void
-  /** Called on every change; after `reconnecting` → `connected`, events may have been missed. */
+  /** Called on every change; on `connected` after another state, events may have been missed. */
   onConnectionChange(listener: (state: ConnectionState) => void): () => void
 }
 

@@ -18,7 +18,7 @@ export function webTransport(token: string): Transport {
   let socket: WebSocket | null = null
   let attempt = 0
   let retryTimer: number | undefined
-  let state: ConnectionState = 'connected'
+  let state: ConnectionState = 'connecting'
 
   const setState = (next: ConnectionState): void => {
     if (next === state) return

@@ -34,14 +34,9 @@ export function useServerEvents(): ConnectionState {
       }
       // rewind.progress and rewind.previewChanged are for the rewind dialog; nothing to refresh here.
     })
-    let wasDown = false
     const stopConnection = onConnectionChange((state) => {
       setConnection(state)
-      if (state === 'reconnecting') wasDown = true
-      else if (wasDown) {
-        wasDown = false
-        void queryClient.invalidateQueries()
-      }
+      if (state === 'connected') void refresh(queryClient)
     })
     return () => {
       stopEvents()
@@ -57,8 +52,9 @@ export function useServerEvents(): ConnectionState {
  * needs more: TanStack Query would join that request rather than start another, and the
  * request may have been answered before the change, leaving old data that, with
  * `staleTime: Infinity`, nothing would ever refresh. Cancel such fetches so a new one starts.
+ * Without a key, every query.
  */
-async function refresh(queryClient: QueryClient, queryKey: QueryKey): Promise<void> {
+async function refresh(queryClient: QueryClient, queryKey: QueryKey = []): Promise<void> {
   const firstFetches = queryClient.getQueryCache().findAll({ queryKey, predicate: (query) => query.state.fetchStatus === 'fetching' && query.state.data === undefined })
   for (const query of firstFetches) await queryClient.cancelQueries({ queryKey: query.queryKey, exact: true })
   await queryClient.invalidateQueries({ queryKey })
