@@ -117,6 +117,23 @@ export interface SnapshotRead {
 }
 
 /**
+ * A folder whose changes can change what a source imports, for a running app's watch of the
+ * agents' folders (history-watch.ts, R75): the rest of a shared folder (~/.claude's todos/,
+ * ~/.codex's history.jsonl) is neither watched nor a reason for a full pass.
+ */
+export interface WatchedFolder {
+  folder: string
+  /** How many folders below it are watched too: 0 watches only its own entries. */
+  depth: number
+  /**
+   * Whether the path below `folder` (its names, top first) is, or can hold, what the importer
+   * reads. Told by names alone (the path may be gone): a folder it refuses is not watched, an
+   * event on a path it refuses is ignored. Without it, every path.
+   */
+  holds?: (parts: readonly string[]) => boolean
+}
+
+/**
  * A history kept in a database or a set of JSON files that change in place (LangGraph
  * checkpoints): each import reads the store whole, read-only, and re-imports the sessions whose
  * fingerprint changed. Discovery finds the stores; `read` turns one into sessions.
@@ -130,6 +147,8 @@ export interface SnapshotSourceAdapter {
   /** Which of the agent's tools change files and which only read (the accounting rule: file-tools.ts). */
   readonly fileTools?: FileTools
   roots(env: NodeJS.ProcessEnv): string[]
+  /** The folders a running app watches for this source's changes; without it, every folder under the roots. */
+  watchFolders?(env: NodeJS.ProcessEnv): WatchedFolder[]
   discoverAll(roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   discover(workspacePath: string, roots: string[], signal?: AbortSignal, cache?: DiscoveryCache): Promise<HistoryFile[]>
   /** A store kept in SQLite is read in a process of its own (foreign-db/): asynchronously. */
@@ -150,6 +169,8 @@ export interface LineSourceAdapter {
   readonly fileTools?: FileTools
   /** The folders this source keeps its histories in (from its environment variable or the default). */
   roots(env: NodeJS.ProcessEnv): string[]
+  /** The folders a running app watches for this source's changes; without it, every folder under the roots. */
+  watchFolders?(env: NodeJS.ProcessEnv): WatchedFolder[]
   /**
    * Every history file under the roots, with the cwd it records (for `import --all`). A source
    * with many files remembers what it read of each in `cache` (see discovery-cache.ts).

@@ -24,6 +24,7 @@ import { ParseThreadStopped } from './parse-thread/parse-thread'
 import { StoppedFiles } from './stopped-files'
 import { BackgroundWork } from './background-work'
 import { WatchedRecheck, type PlacedFile } from './watched-recheck'
+import { everyFolderUnder } from './history-watch'
 
 export interface WorkspaceImportReport extends ImportReport {
   workspaces: { id: number; path: string }[]
@@ -95,7 +96,7 @@ export class ImportService {
     /** Files that stopped a parse thread, not read again until they change (the runtime keeps them in the data folder). */
     private readonly stoppedFiles = new StoppedFiles(null)
   ) {
-    this.recheck = new WatchedRecheck(() => adaptersFor(undefined).flatMap((adapter) => adapter.roots(this.env)), tuning.recheck)
+    this.recheck = new WatchedRecheck(() => adaptersFor(undefined).flatMap((adapter) => adapter.watchFolders?.(this.env) ?? everyFolderUnder(adapter.roots(this.env))), tuning.recheck)
   }
 
   /** How the last `import --all` looked for news: a stat of every file, or the watched paths only. */

@@ -1,10 +1,12 @@
 import type { SourceAdapter, SourceName } from './adapter'
 import { claudeRoots, discoverClaudeFiles, discoverClaudeWorkspace } from './claude-code/discover'
 import { createClaudeCodeParser } from './claude-code/parser'
+import { claudeWatchFolders } from './claude-code/watch-folders'
 import { CLAUDE_CODE_FILE_TOOLS } from './claude-code/file-tools'
 import { codexRoots, discoverCodexFiles, discoverCodexWorkspace } from './codex/discover'
 import { segmentsOf } from './codex/rollout-segments'
 import { createCodexParser } from './codex/parser'
+import { codexWatchFolders } from './codex/watch-folders'
 import { CODEX_FILE_TOOLS } from './codex/file-tools'
 import { cianaParrotAdapter } from './cianaparrot/adapter'
 import { headlessAgentAdapter } from './headless-agent/adapter'
@@ -22,6 +24,7 @@ const claudeCode: SourceAdapter = {
   name: 'claude-code',
   label: 'Claude Code',
   roots: claudeRoots,
+  watchFolders: claudeWatchFolders,
   discoverAll: discoverClaudeFiles,
   discover: discoverClaudeWorkspace,
   createParser: createClaudeCodeParser,
@@ -32,6 +35,7 @@ const codex: SourceAdapter = {
   name: 'codex',
   label: 'Codex CLI',
   roots: codexRoots,
+  watchFolders: codexWatchFolders,
   discoverAll: discoverCodexFiles,
   discover: discoverCodexWorkspace,
   createParser: createCodexParser,

@@ -1,5 +1,5 @@
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Runtime } from '../runtime/runtime'
 import { ClaudeHome } from './testing/claude-home'
@@ -108,5 +108,49 @@ describe("a running app's re-check reads what its watch of the agents' folders s
     await rt.imports.importAll()
     expect(rt.imports.lastRecheck).toBe('full')
     expect(turnsIn(rt, '/work/alpha')).toBe(2)
+  })
+
+  // What Claude Code and Codex write on every prompt beside their transcripts is not watched
+  // (watchFolders on their adapters): without it, each new todo or history line would be a
+  // rename event, so a full pass, and 5,000 sessions' file-history folders would pass the
+  // watch's folder limit, so every round a full pass.
+  it("ignores the agents' other files, and watches a projects folder beside 5,000 file-history folders", async () => {
+    const home = new ClaudeHome(join(tempDir(), 'claude'))
+    const session = home.session('/work/alpha')
+    session.prompt('plan the release')
+    for (let i = 0; i < 5_000; i++) mkdirSync(join(home.root, 'file-history', `0000${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`), { recursive: true })
+    const rt = app(home)
+    await rt.imports.importAll()
+    expect(rt.imports.lastRecheck).toBe('full')
+    for (const folder of ['todos', 'debug', 'shell-snapshots', 'statsig']) {
+      mkdirSync(join(home.root, folder), { recursive: true })
+      writeFileSync(join(home.root, folder, `${session.sessionId}.json`), '[]')
+    }
+    const memory = join(dirname(session.path), 'memory')
+    mkdirSync(memory, { recursive: true })
+    writeFileSync(join(memory, 'MEMORY.md'), 'remember')
+    session.prompt('and the changelog')
+    const kinds = await recheckUntil(rt, () => turnsIn(rt, '/work/alpha') === 2)
+    expect(new Set(kinds)).toEqual(new Set(['watched']))
+  })
+
+  it("reads a Codex rollout's new lines without a full pass for history.jsonl or log/", async () => {
+    const codexHome = join(tempDir(), 'codex')
+    const cwd = '/work/codex-app'
+    const folder = join(codexHome, 'sessions', '2026', '01', '01')
+    mkdirSync(folder, { recursive: true })
+    const rollout = join(folder, 'rollout-2026-01-01T10-00-00-019b0000-0000-7000-8000-00000000c0c0.jsonl')
+    const line = (payload: object, second: number) => `${JSON.stringify({ timestamp: `2026-01-01T10:00:${String(second).padStart(2, '0')}.000Z`, ...payload })}\n`
+    const prompt = (text: string, second: number) => line({ type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } }, second)
+    writeFileSync(rollout, line({ type: 'session_meta', payload: { id: '019b0000-0000-7000-8000-00000000c0c0', timestamp: '2026-01-01T10:00:00.000Z', cwd, originator: 'codex_cli_rs', cli_version: '0.125.0' } }, 0) + prompt('read the config', 1))
+    const rt = runtime({ codex: codexHome }, { followImports: true })
+    await rt.imports.importAll()
+    expect(turnsIn(rt, cwd)).toBe(1)
+    writeFileSync(join(codexHome, 'history.jsonl'), `${JSON.stringify({ session_id: '019b0000-0000-7000-8000-00000000c0c0', ts: 1767261602, text: 'and fix it' })}\n`)
+    mkdirSync(join(codexHome, 'log'), { recursive: true })
+    writeFileSync(join(codexHome, 'log', 'codex-tui.log'), 'started\n')
+    appendFileSync(rollout, prompt('and fix it', 2))
+    const kinds = await recheckUntil(rt, () => turnsIn(rt, cwd) === 2)
+    expect(new Set(kinds)).toEqual(new Set(['watched']))
   })
 })

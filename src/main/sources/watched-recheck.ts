@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { FoundFile } from './recorded-workspaces'
+import type { WatchedFolder } from './adapter'
 import { HistoryWatch } from './history-watch'
 import type { WatchedRecheckTuning } from './import-deps'
 
@@ -36,7 +37,7 @@ export class WatchedRecheck<R extends Placement> {
   private last: FullPass<R> | null = null
 
   constructor(
-    private readonly roots: () => string[],
+    private readonly folders: () => WatchedFolder[],
     private readonly tuning: WatchedRecheckTuning,
     private readonly now: () => number = Date.now
   ) {}
@@ -47,7 +48,7 @@ export class WatchedRecheck<R extends Placement> {
     // A failed watch is replaced, and so is each one at the periodic full pass (what a watch may have lost, a new one finds).
     if (this.watch?.failed || stale) this.close()
     // Watching starts before the full pass that follows, so nothing written during it is missed.
-    this.watch ??= new HistoryWatch(this.roots(), this.tuning.watchFolder)
+    this.watch ??= new HistoryWatch(this.folders(), this.tuning.watchFolder)
     const changes = this.watch.take()
     const last = this.last
     const fresh = last !== null && last.key === key && this.now() - last.at < this.tuning.fullPassEveryMs
