@@ -119,8 +119,10 @@ export class HistoryWatch {
     if (!holds(at.spec, parts)) return
     const path = join(folder, name)
     this.paths.add(path)
-    // An entry made, removed or replaced by a rename (an atomic write): only discovery can tell what it is now.
-    if (event === 'rename') this.everything = true
+    // An append raises 'change': nothing was made or removed, so no stat. An entry made, removed
+    // or replaced by a rename (an atomic write) raises 'rename': only discovery can tell what it is now.
+    if (event !== 'rename') return
+    this.everything = true
     // A new folder (a new project, a new day of Codex sessions) is watched from now on; what
     // was written into it before is found by the full pass its own path calls for.
     if (parts.length <= at.spec.depth && !this.folders.has(path) && isFolder(path)) this.attach(path, at.spec, parts)
